@@ -1,0 +1,1 @@
+"""The Datasette plugin of the warehouse (registered through the ``datasette`` entry point)."""

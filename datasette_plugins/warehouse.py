@@ -1,0 +1,1 @@
+"""Datasette hooks for warehouse files: filled in by the Datasette issue."""

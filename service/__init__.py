@@ -1,0 +1,1 @@
+"""The REST API (Flask): filled in by the REST issue."""

@@ -1,0 +1,158 @@
+"""Opening a warehouse: connection settings, read-only connections, and the migration runner.
+
+The schema lives only in ``migrations/NNNN_name.sql``. A warehouse's version is
+``PRAGMA user_version`` (set in the same transaction as the DDL) and
+``schema_migrations`` keeps the audit trail with each file's sha256, so a landed
+migration that was edited afterwards is refused instead of silently skipped.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import re
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from warehouse.errors import WarehouseError
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+BOOKKEEPING_SQL = (Path(__file__).parent / "schema_migrations.sql").read_text(encoding="utf-8")
+MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+
+#: Seconds a writer waits for another writer's lock before failing.
+BUSY_TIMEOUT_S = 30
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One schema version: its number, name and SQL text."""
+
+    version: int
+    name: str
+    sql: str
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.sql.encode()).hexdigest()
+
+
+def available_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
+    """The migration files in version order.
+
+    :raises WarehouseError: if two files share a version or a version is skipped.
+    """
+    migrations = []
+    for path in sorted(directory.glob("*.sql")):
+        match = MIGRATION_NAME.match(path.name)
+        if not match:
+            raise WarehouseError(f"{path}: migration files are named NNNN_snake_name.sql")
+        migrations.append(Migration(int(match[1]), match[2], path.read_text(encoding="utf-8")))
+    for expected, migration in enumerate(migrations, start=1):
+        if migration.version != expected:
+            raise WarehouseError(
+                f"{directory}: migration {expected:04d} is missing or duplicated "
+                f"(found {migration.version:04d}_{migration.name}.sql)"
+            )
+    return migrations
+
+
+def connect(path: str | Path, *, migrate_schema: bool = True) -> sqlite3.Connection:
+    """Open (creating if needed) a warehouse for writing, upgraded to the code's schema.
+
+    The connection is in autocommit mode: callers open their own transactions
+    (``BEGIN IMMEDIATE``) so that one input is one transaction.
+
+    :raises WarehouseError: if the file is not a warehouse this code can use.
+    """
+    try:
+        conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_S, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA cache_size = -65536")
+        conn.execute("PRAGMA temp_store = MEMORY")
+    except sqlite3.DatabaseError as exc:
+        raise WarehouseError(f"{path}: not a usable SQLite warehouse ({exc})") from None
+    if migrate_schema:
+        migrate(conn, label=str(path))
+    return conn
+
+
+def connect_readonly(path: str | Path) -> sqlite3.Connection:
+    """Open an existing warehouse read-only (the service, ``warehouse sql``, queries).
+
+    :raises WarehouseError: if the file does not exist or its schema does not match the code.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise WarehouseError(f"{path}: no such warehouse")
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+    conn.execute("PRAGMA query_only = 1")
+    check_version(conn, label=str(path))
+    return conn
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    return conn.execute("PRAGMA user_version").fetchone()[0]
+
+
+def check_version(conn: sqlite3.Connection, *, label: str, migrations: list[Migration] | None = None) -> list[Migration]:
+    """Compare a warehouse with the migration files; return the pending ones.
+
+    Reads only: never creates a table.
+
+    :raises WarehouseError: if the warehouse is newer than the code or a landed migration changed.
+    """
+    migrations = available_migrations() if migrations is None else migrations
+    current = schema_version(conn)
+    latest = migrations[-1].version if migrations else 0
+    if current > latest:
+        raise WarehouseError(
+            f"{label}: warehouse schema version {current} is newer than this code's {latest}; "
+            "upgrade the warehouse package to read it"
+        )
+    if current:
+        landed = dict(conn.execute("SELECT version, sha256 FROM schema_migrations").fetchall())
+        for migration in migrations[:current]:
+            recorded = landed.get(migration.version)
+            if recorded != migration.sha256:
+                raise WarehouseError(
+                    f"{label}: migration {migration.version:04d}_{migration.name}.sql differs from the one "
+                    "this warehouse was built with; landed migrations must never be edited "
+                    "(add a new migration instead)"
+                )
+    return migrations[current:]
+
+
+def migrate(conn: sqlite3.Connection, *, label: str = "warehouse", migrations: list[Migration] | None = None) -> list[Migration]:
+    """Apply the pending migrations in one transaction; return what was applied.
+
+    :raises WarehouseError: as :func:`check_version`, or if a migration's SQL fails (nothing is applied then).
+    """
+    pending = check_version(conn, label=label, migrations=migrations)
+    if not pending:
+        return []
+    now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    script = ["BEGIN IMMEDIATE;", BOOKKEEPING_SQL]
+    for migration in pending:
+        script.append(migration.sql)
+        script.append(
+            "INSERT INTO schema_migrations (version, name, sha256, applied_at) VALUES "
+            f"({migration.version}, {_quote(migration.name)}, {_quote(migration.sha256)}, {_quote(now)});"
+        )
+    script.append(f"PRAGMA user_version = {pending[-1].version};")
+    script.append("COMMIT;")
+    try:
+        conn.executescript("\n".join(script))
+    except sqlite3.Error as exc:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise WarehouseError(f"{label}: migration failed, nothing applied ({exc})") from None
+    return pending
+
+
+
+
+def _quote(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"

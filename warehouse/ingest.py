@@ -1,0 +1,192 @@
+"""The ingest frame: walk the inputs, detect each file's kind, ingest it in its own transaction.
+
+Every file ends as one ``source`` row: ``ok`` with its rows, ``failed`` with a one-line
+reason naming the file and the place (and no rows), or ``skipped`` when no source reads
+it. A file whose content (sha256) is already in the warehouse is left alone unless
+``force`` is set, so running the same ingest twice changes nothing.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from warehouse.errors import IngestError
+from warehouse.sources import detect_source
+
+HASH_CHUNK_BYTES = 1 << 20
+
+
+@dataclass
+class FileResult:
+    """What happened to one input file."""
+
+    path: Path
+    #: ok, failed, skipped (no source reads it) or unchanged (already in the warehouse)
+    status: str
+    kind: str | None = None
+    rows: int = 0
+    elapsed_ns: int = 0
+    error: str | None = None
+    source_id: int | None = None
+    size_bytes: int = 0
+
+
+def discover(paths: Iterable[str | Path]) -> Iterator[Path]:
+    """Every file named, and every file below every folder named, in a stable order."""
+    for given in paths:
+        path = Path(given).absolute()
+        if path.is_dir():
+            for root, dirs, files in os.walk(path):
+                dirs.sort()
+                for name in sorted(files):
+                    yield Path(root) / name
+        else:
+            yield path
+
+
+def ingest_paths(
+    conn: sqlite3.Connection,
+    paths: Iterable[str | Path],
+    *,
+    force: bool = False,
+    on_file: Callable[[FileResult], None] | None = None,
+) -> list[FileResult]:
+    """Ingest every file under ``paths``; one transaction per file. Returns one result per file."""
+    results = []
+    for path in discover(paths):
+        result = ingest_file(conn, path, force=force)
+        results.append(result)
+        if on_file:
+            on_file(result)
+    return results
+
+
+def ingest_file(conn: sqlite3.Connection, path: Path, *, force: bool = False) -> FileResult:
+    """Ingest one file (see the module docstring for the rules)."""
+    started = time.perf_counter_ns()
+    try:
+        size, sha256 = _hash_file(path)
+    except OSError as exc:
+        return FileResult(path, "failed", error=f"{path}: cannot read ({exc.strerror or exc})")
+    previous = conn.execute(
+        "SELECT id FROM source WHERE sha256 = ? AND status = 'ok' ORDER BY id DESC LIMIT 1", (sha256,)
+    ).fetchone()
+    if previous and not force:
+        return FileResult(path, "unchanged", source_id=previous[0], size_bytes=size)
+
+    module = detect_source(path)
+    kind = module.KIND if module else None
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        replaced = _replaced_sources(conn, path, sha256)
+        source_id = _insert_source(conn, path, kind, sha256, size)
+        if module is None:
+            _finish(conn, source_id, "skipped", f"{path}: no source reads this kind of file", 0, started, {})
+            conn.execute("COMMIT")
+            return FileResult(path, "skipped", error=f"{path}: no source reads this kind of file",
+                              source_id=source_id, size_bytes=size)
+        for old in replaced:
+            delete_source(conn, old)
+        outcome = module.ingest(conn, path, source_id)
+        elapsed = _finish(conn, source_id, "ok", None, outcome.rows, started, outcome.detail,
+                          rank_id=outcome.rank_id, card=outcome.card)
+        conn.execute("COMMIT")
+        return FileResult(path, "ok", kind, outcome.rows, elapsed, source_id=source_id, size_bytes=size)
+    except Exception as exc:  # noqa: BLE001 - any failure of one input is recorded, the others go on
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        reason = _reason(path, exc)
+        source_id = _record_failure(conn, path, kind, sha256, size, reason, started)
+        return FileResult(path, "failed", kind, error=reason, source_id=source_id, size_bytes=size,
+                          elapsed_ns=time.perf_counter_ns() - started)
+
+
+def delete_source(conn: sqlite3.Connection, source_id: int) -> None:
+    """Remove a source and every row it added (every table with a source_id column)."""
+    for table in _tables_with_source_id(conn):
+        conn.execute(f'DELETE FROM "{table}" WHERE source_id = ?', (source_id,))
+    conn.execute("DELETE FROM source WHERE id = ?", (source_id,))
+
+
+def _tables_with_source_id(conn: sqlite3.Connection) -> list[str]:
+    tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    return [
+        table for table in tables
+        if table != "source"
+        and any(column[1] == "source_id" for column in conn.execute(f'PRAGMA table_info("{table}")'))
+    ]
+
+
+def _replaced_sources(conn: sqlite3.Connection, path: Path, sha256: str) -> list[int]:
+    """Earlier records this file supersedes: same content, or an older version at the same path.
+
+    Failed and skipped records of it are dropped at once; rows of an ``ok`` record are
+    dropped only once the new version is in (so a failing new version loses nothing).
+    """
+    rows = conn.execute(
+        "SELECT id, status FROM source WHERE sha256 = ? OR path = ?", (sha256, str(path))
+    ).fetchall()
+    replaced = []
+    for source_id, status in rows:
+        if status != "ok":
+            conn.execute("DELETE FROM source WHERE id = ?", (source_id,))
+        else:
+            replaced.append(source_id)
+    return replaced
+
+
+def _insert_source(conn: sqlite3.Connection, path: Path, kind: str | None, sha256: str, size: int) -> int:
+    now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    return conn.execute(
+        "INSERT INTO source (path, kind, sha256, size_bytes, status, ingested_at) VALUES (?, ?, ?, ?, 'ok', ?)",
+        (str(path), kind, sha256, size, now),
+    ).lastrowid
+
+
+def _finish(conn, source_id, status, error, rows, started, detail, *, rank_id=None, card=None) -> int:
+    elapsed = time.perf_counter_ns() - started
+    conn.execute(
+        "UPDATE source SET status = ?, error = ?, row_count = ?, elapsed_ns = ?, detail = ?, rank_id = ?, card = ? "
+        "WHERE id = ?",
+        (status, error, rows, elapsed, json.dumps(detail) if detail else None, rank_id, card, source_id),
+    )
+    return elapsed
+
+
+def _record_failure(conn, path, kind, sha256, size, reason, started) -> int:
+    conn.execute("BEGIN IMMEDIATE")
+    conn.execute("DELETE FROM source WHERE sha256 = ? AND status != 'ok'", (sha256,))
+    source_id = _insert_source(conn, path, kind, sha256, size)
+    _finish(conn, source_id, "failed", reason, 0, started, {})
+    conn.execute("COMMIT")
+    return source_id
+
+
+def _reason(path: Path, exc: Exception) -> str:
+    """One line naming the file; the module's own message says the place."""
+    if isinstance(exc, IngestError):
+        message = str(exc)
+    elif isinstance(exc, (sqlite3.Error, OSError, ValueError, UnicodeError, EOFError)):
+        message = f"{type(exc).__name__}: {exc}"
+    else:
+        message = f"internal error {type(exc).__name__}: {exc}"
+    message = " ".join(message.split())
+    return message if message.startswith(str(path)) else f"{path}: {message}"
+
+
+def _hash_file(path: Path) -> tuple[int, str]:
+    digest = hashlib.sha256()
+    size = 0
+    with path.open("rb") as stream:
+        while chunk := stream.read(HASH_CHUNK_BYTES):
+            digest.update(chunk)
+            size += len(chunk)
+    return size, digest.hexdigest()

@@ -1,0 +1,11 @@
+-- The migration runner's audit trail: one row per applied migration.
+CREATE TABLE IF NOT EXISTS schema_migrations (
+    -- Schema version the migration brings the warehouse to.
+    version INTEGER PRIMARY KEY,
+    -- Name of the migration file without its number.
+    name TEXT NOT NULL,
+    -- SHA-256 of the migration file when it was applied.
+    sha256 TEXT NOT NULL,
+    -- When it was applied (UTC, ISO 8601).
+    applied_at TEXT NOT NULL
+);

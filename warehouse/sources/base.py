@@ -1,0 +1,49 @@
+"""What every source module shares: the outcome it reports and how inputs are opened.
+
+A source module is one input format. It exposes ``KIND`` (the name recorded in
+``source.kind``), ``detect(path) -> bool`` (from the content, not only the name) and
+``ingest(conn, path, source_id) -> Outcome``. ``ingest`` runs inside the caller's
+transaction and raises :class:`~warehouse.errors.IngestError` for malformed input.
+"""
+
+from __future__ import annotations
+
+import gzip
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO
+
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+@dataclass
+class Outcome:
+    """What a source module reports after ingesting one file."""
+
+    #: rows added to the warehouse, all tables together
+    rows: int
+    #: rank the file belongs to, when it says
+    rank_id: int | None = None
+    #: the profile this file is one card of (an operator name, a rank label)
+    card: str | None = None
+    #: JSON-able notes recorded in source.detail (tables seen, unknown blocks, ...)
+    detail: dict = field(default_factory=dict)
+
+
+def open_binary(path: str | Path) -> BinaryIO:
+    """Open a file for reading bytes, decompressing it on the fly when it is gzip."""
+    path = Path(path)
+    with path.open("rb") as probe:
+        magic = probe.read(2)
+    if magic == GZIP_MAGIC:
+        return gzip.open(path, "rb")
+    return path.open("rb")
+
+
+def read_head(path: str | Path, size: int = 4096) -> bytes:
+    """The first ``size`` bytes of a file's content (decompressed); b"" if unreadable."""
+    try:
+        with open_binary(path) as stream:
+            return stream.read(size)
+    except (OSError, EOFError):
+        return b""

@@ -1,0 +1,50 @@
+"""What a warehouse holds, and what an ingest did, for people and for JSON."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+
+from tabulate import tabulate
+
+from warehouse import db
+from warehouse.ingest import FileResult
+
+
+def describe(conn: sqlite3.Connection) -> dict:
+    """Schema version, sources and row counts of every public table and view."""
+    sources = [
+        dict(zip(("id", "path", "kind", "status", "rank_id", "card", "rows", "error"), row))
+        for row in conn.execute("SELECT id, path, kind, status, rank_id, card, row_count, error FROM source ORDER BY id")
+    ]
+    names = [
+        row[0] for row in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE '\\_%' ESCAPE '\\' "
+            "AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        )
+    ]
+    counts = {name: conn.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0] for name in names}
+    return {"schema_version": db.schema_version(conn), "sources": sources, "row_counts": counts}
+
+
+def describe_text(facts: dict) -> str:
+    statuses = Counter(source["status"] for source in facts["sources"])
+    lines = [
+        f"schema version {facts['schema_version']}; "
+        f"{len(facts['sources'])} sources ({', '.join(f'{n} {s}' for s, n in sorted(statuses.items())) or 'none'})",
+        "",
+        tabulate(sorted((name, count) for name, count in facts["row_counts"].items() if count),
+                 headers=("table", "rows"), disable_numparse=True),
+    ]
+    return "\n".join(lines)
+
+
+def results_table(results: list[FileResult]) -> str:
+    """One line per file: status, kind, rows, seconds, file; then totals."""
+    rows = [
+        (r.status, r.kind or "-", r.rows, f"{r.elapsed_ns / 1e9:.2f}", r.path.name if r.status != "failed" else r.error)
+        for r in results
+    ]
+    statuses = Counter(r.status for r in results)
+    total = f"{len(results)} files: " + ", ".join(f"{n} {s}" for s, n in sorted(statuses.items()))
+    return tabulate(rows, headers=("status", "kind", "rows", "s", "file"), disable_numparse=True) + "\n" + total
