@@ -1,0 +1,124 @@
+"""The ingest frame: one transaction per file, recorded outcomes, re-ingest rules, the CLI."""
+
+import gzip
+import json
+
+from warehouse.cli import cli
+
+TWO_SLICES = [
+    {"ph": "M", "name": "process_name", "pid": 1, "tid": 0, "args": {"name": "Python"}},
+    {"ph": "X", "name": "forward", "pid": 1, "tid": 7, "ts": "100.500", "dur": "10.250", "cat": "cpu_op"},
+    {"ph": "X", "name": "matmul", "pid": 1, "tid": 7, "ts": "101.000", "dur": "2.000", "cat": "cpu_op"},
+]
+
+
+def write_trace(path, events=TWO_SLICES):
+    path.write_text(json.dumps(events))
+    return path
+
+
+def ingest(runner, warehouse_path, *paths, extra=()):
+    return runner.invoke(cli, ["ingest", *map(str, paths), "--db", str(warehouse_path), *extra])
+
+
+def rows(warehouse_db, sql):
+    return warehouse_db.execute(sql).fetchall()
+
+
+def test_unknown_files_are_recorded_as_skipped_with_a_reason(runner, warehouse_path, tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a profile")
+    result = ingest(runner, warehouse_path, notes)
+    assert result.exit_code == 0, result.output
+    from warehouse import db
+
+    conn = db.connect(warehouse_path)
+    assert rows(conn, "SELECT status, kind, error, row_count FROM source") == [
+        ("skipped", None, f"{notes}: no source reads this kind of file", 0)
+    ]
+
+
+def test_same_content_twice_is_a_no_op_and_force_replaces(runner, warehouse_path, warehouse_db, tmp_path):
+    trace = write_trace(tmp_path / "trace.json")
+    assert ingest(runner, warehouse_path, trace).exit_code == 0
+    first = rows(warehouse_db, "SELECT id, status, row_count FROM source")
+    assert first[0][1:] == ("ok", 3)  # process + thread rows are not counted: 2 slices... see below
+    result = ingest(runner, warehouse_path, trace)
+    assert "unchanged" in result.output
+    assert rows(warehouse_db, "SELECT id, status, row_count FROM source") == first
+    assert rows(warehouse_db, "SELECT count(*) FROM slice") == [(2,)]
+
+    assert ingest(runner, warehouse_path, trace, extra=["--force"]).exit_code == 0
+    after = rows(warehouse_db, "SELECT id, status FROM source")
+    assert len(after) == 1 and after[0][0] != first[0][0]
+    assert rows(warehouse_db, "SELECT name, ts, dur, source_id FROM slice ORDER BY ts") == [
+        ("forward", 100_500, 10_250, after[0][0]),
+        ("matmul", 101_000, 2_000, after[0][0]),
+    ]
+
+
+def test_a_changed_file_replaces_its_older_version(runner, warehouse_path, warehouse_db, tmp_path):
+    trace = write_trace(tmp_path / "trace.json")
+    ingest(runner, warehouse_path, trace)
+    write_trace(trace, TWO_SLICES[:2])
+    assert ingest(runner, warehouse_path, trace).exit_code == 0
+    assert rows(warehouse_db, "SELECT count(*) FROM source") == [(1,)]
+    assert rows(warehouse_db, "SELECT name FROM slice") == [("forward",)]
+
+
+def test_a_bad_file_among_good_ones_fails_alone(runner, warehouse_path, warehouse_db, tmp_path):
+    good = write_trace(tmp_path / "a_good.json")
+    bad = tmp_path / "b_bad.json"
+    bad.write_text('[{"ph": "X", "name": "x", "pid": 1, "tid": 1, "ts": 1, "dur": 2}, {"ph": ')
+    also_good = write_trace(tmp_path / "c_good.json.gz", TWO_SLICES[:2])
+    also_good.write_bytes(gzip.compress(json.dumps(TWO_SLICES[:2]).encode()))
+    result = ingest(runner, warehouse_path, tmp_path)
+    assert result.exit_code == 1
+    assert f"error: {bad}" in result.output
+    statuses = rows(warehouse_db, "SELECT path, status FROM source ORDER BY path")
+    assert statuses == [(str(good), "ok"), (str(bad), "failed"), (str(also_good), "ok")]
+    (error,) = rows(warehouse_db, "SELECT error FROM source WHERE status = 'failed'")[0]
+    assert error.startswith(f"{bad}: ") and "\n" not in error
+    bad_id = rows(warehouse_db, "SELECT id FROM source WHERE status = 'failed'")[0][0]
+    assert rows(warehouse_db, f"SELECT count(*) FROM slice WHERE source_id = {bad_id}") == [(0,)]
+    assert rows(warehouse_db, f"SELECT count(*) FROM thread WHERE source_id = {bad_id}") == [(0,)]
+    assert rows(warehouse_db, "SELECT count(*) FROM slice") == [(3,)]
+
+
+def test_a_broken_new_version_keeps_the_rows_of_the_old_one(runner, warehouse_path, warehouse_db, tmp_path):
+    trace = write_trace(tmp_path / "trace.json")
+    ingest(runner, warehouse_path, trace)
+    trace.write_text("[{")
+    assert ingest(runner, warehouse_path, trace).exit_code == 1
+    assert rows(warehouse_db, "SELECT status FROM source ORDER BY id") == [("ok",), ("failed",)]
+    assert rows(warehouse_db, "SELECT count(*) FROM slice") == [(2,)]
+
+
+def test_info_json_and_sql_json(runner, warehouse_path, tmp_path):
+    ingest(runner, warehouse_path, write_trace(tmp_path / "trace.json"))
+    info = runner.invoke(cli, ["info", "--db", str(warehouse_path), "--json"])
+    facts = json.loads(info.output)
+    assert facts["row_counts"]["slice"] == 2
+    assert facts["row_counts"]["process"] == 1
+    assert [s["status"] for s in facts["sources"]] == ["ok"]
+    result = runner.invoke(
+        cli, ["sql", "SELECT name, dur FROM slice ORDER BY ts", "--db", str(warehouse_path), "--format", "json"]
+    )
+    assert json.loads(result.output) == [{"name": "forward", "dur": 10250}, {"name": "matmul", "dur": 2000}]
+    csv_out = runner.invoke(cli, ["sql", "SELECT name FROM slice ORDER BY ts", "--db", str(warehouse_path),
+                                  "--format", "csv"])
+    assert csv_out.output == "name\nforward\nmatmul\n"
+
+
+def test_sql_refuses_writes_with_a_message(runner, warehouse_path, tmp_path):
+    ingest(runner, warehouse_path, write_trace(tmp_path / "trace.json"))
+    result = runner.invoke(cli, ["sql", "DELETE FROM source", "--db", str(warehouse_path)])
+    assert result.exit_code == 1
+    assert "only a read-only SELECT or WITH query is allowed" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_info_on_a_missing_warehouse_is_a_clear_error(runner, tmp_path):
+    result = runner.invoke(cli, ["info", "--db", str(tmp_path / "none.db")])
+    assert result.exit_code == 1
+    assert "no such warehouse" in result.output
