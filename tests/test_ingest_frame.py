@@ -42,7 +42,7 @@ def test_same_content_twice_is_a_no_op_and_force_replaces(runner, warehouse_path
     trace = write_trace(tmp_path / "trace.json")
     assert ingest(runner, warehouse_path, trace).exit_code == 0
     first = rows(warehouse_db, "SELECT id, status, row_count FROM source")
-    assert first[0][1:] == ("ok", 3)  # process + thread rows are not counted: 2 slices... see below
+    assert first[0][1:] == ("ok", 4)  # rows of every table: 1 process, 1 thread, 2 slices
     result = ingest(runner, warehouse_path, trace)
     assert "unchanged" in result.output
     assert rows(warehouse_db, "SELECT id, status, row_count FROM source") == first
