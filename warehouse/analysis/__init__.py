@@ -1,0 +1,1 @@
+"""Analyses computed over ingested rows: kernel classification, cross-rank views, advice."""

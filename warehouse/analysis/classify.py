@@ -1,0 +1,103 @@
+"""Kernel classification (seed 004 sections 4 and 6), computed in SQL at ingest.
+
+``classify_source(conn, source_id)`` fills the classification columns of the ``kernel``
+rows of one source: ``op_class`` from the Accelerator Core / task type (and the kernel's
+signature for communication kernels without one), the five pipeline families in ns,
+``dominant_core``, ``bound_stage``, ``bound_family`` and ``category``.
+
+The name patterns (``kernel_signatures.csv``) and the core-to-class table
+(``kernel_core_classes.csv``) are versioned data files beside this module, so a new
+kernel name is one line to add. They are loaded into the tables ``kernel_signature`` and
+``kernel_core_class`` of the connection, reloaded when a file's version changes.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).parent
+CLASSIFY_SQL = (HERE / "classify.sql").read_text(encoding="utf-8")
+TABLES_SQL = (HERE / "classify_tables.sql").read_text(encoding="utf-8")
+SIGNATURES_FILE = HERE / "kernel_signatures.csv"
+CORE_CLASSES_FILE = HERE / "kernel_core_classes.csv"
+VERSION_LINE = re.compile(r"\bversion (\d+)\b")
+
+
+@dataclass(frozen=True)
+class DataFile:
+    """A versioned CSV of rules: comment lines starting with '#', the first naming the version."""
+
+    version: int
+    rows: list[dict[str, str]]
+
+
+def read_data_file(path: Path) -> DataFile:
+    """Read a rules file; its version comes from 'version N' in the first comment line."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    match = VERSION_LINE.search(lines[0]) if lines and lines[0].startswith("#") else None
+    if match is None:
+        raise ValueError(f"{path}: line 1: expected a '# ... version N' comment")
+    body = [line for line in lines if line.strip() and not line.startswith("#")]
+    return DataFile(int(match[1]), list(csv.DictReader(body)))
+
+
+def load_rules(conn: sqlite3.Connection) -> None:
+    """Make ``kernel_signature`` and ``kernel_core_class`` hold the current files' rows."""
+    if not _has_rule_tables(conn):
+        for statement in split_statements(TABLES_SQL):
+            conn.execute(statement)
+    signatures = read_data_file(SIGNATURES_FILE)
+    cores = read_data_file(CORE_CLASSES_FILE)
+    if _loaded_version(conn, "kernel_signature") != signatures.version:
+        conn.execute("DELETE FROM temp.kernel_signature")
+        conn.executemany(
+            "INSERT INTO temp.kernel_signature (position, pattern, category, role, version) VALUES (?, ?, ?, ?, ?)",
+            [
+                (position, row["pattern"].lower(), row["category"], row["role"], signatures.version)
+                for position, row in enumerate(signatures.rows, start=1)
+            ],
+        )
+    if _loaded_version(conn, "kernel_core_class") != cores.version:
+        conn.execute("DELETE FROM temp.kernel_core_class")
+        conn.executemany(
+            "INSERT INTO temp.kernel_core_class (core, op_class, version) VALUES (?, ?, ?)",
+            [(row["core"].upper(), row["op_class"], cores.version) for row in cores.rows],
+        )
+
+
+def classify_source(conn: sqlite3.Connection, source_id: int) -> None:
+    """Fill the classification columns of every ``kernel`` row of ``source_id``.
+
+    Runs inside the caller's transaction; one UPDATE whatever the number of rows.
+    """
+    load_rules(conn)
+    conn.execute(CLASSIFY_SQL, {"source_id": source_id})
+
+
+def split_statements(script: str) -> list[str]:
+    """The statements of a SQL script, to run one by one with ``execute``.
+
+    (``executescript`` would commit the caller's transaction first.)
+    """
+    statements, current = [], ""
+    for line in script.splitlines(keepends=True):
+        current += line
+        if sqlite3.complete_statement(current):
+            statements.append(current.strip())
+            current = ""
+    return statements
+
+
+def _has_rule_tables(conn: sqlite3.Connection) -> bool:
+    return conn.execute(
+        "SELECT count(*) FROM temp.sqlite_master WHERE name IN ('kernel_signature', 'kernel_core_class')"
+    ).fetchone()[0] == 2
+
+
+def _loaded_version(conn: sqlite3.Connection, table: str) -> int | None:
+    row = conn.execute(f"SELECT max(version) FROM temp.{table}").fetchone()
+    return row[0]

@@ -1,0 +1,142 @@
+-- Classify the kernel rows of one source (seed 004 sections 4 and 6), in one pass.
+-- Parameter :source_id. Reads temp.kernel_signature and temp.kernel_core_class (loaded by classify.py).
+WITH
+-- The rows of the source, with every pipeline sub-stage as a number (0 when absent).
+src AS (
+    SELECT
+        id,
+        name,
+        op_type,
+        accelerator_core,
+        task_type,
+        aiv_ns,
+        coalesce(aic_mac_ns, 0) AS mac,
+        coalesce(aic_fixpipe_ns, 0) AS fixpipe,
+        coalesce(aic_mte1_ns, 0) AS aic_mte1,
+        coalesce(aic_mte2_ns, 0) AS aic_mte2,
+        coalesce(aic_scalar_ns, 0) AS aic_scalar,
+        coalesce(aiv_vec_ns, 0) AS vec,
+        coalesce(aiv_mte2_ns, 0) AS aiv_mte2,
+        coalesce(aiv_mte3_ns, 0) AS aiv_mte3,
+        coalesce(aiv_scalar_ns, 0) AS aiv_scalar,
+        aic_mac_ns IS NOT NULL OR aic_fixpipe_ns IS NOT NULL AS has_cube,
+        aiv_vec_ns IS NOT NULL AS has_vector,
+        aic_mte1_ns IS NOT NULL OR aic_mte2_ns IS NOT NULL AS has_aic_mte,
+        aiv_mte2_ns IS NOT NULL OR aiv_mte3_ns IS NOT NULL AS has_aiv_mte,
+        aic_scalar_ns IS NOT NULL OR aiv_scalar_ns IS NOT NULL AS has_scalar
+    FROM kernel
+    WHERE source_id = :source_id
+),
+
+-- Each distinct (name, type, core) once: signatures are matched per key, not per row.
+keys AS (
+    SELECT DISTINCT name, op_type, accelerator_core, task_type
+    FROM src
+),
+
+-- The first signature (file order) whose pattern occurs in the folded text of the key.
+signed AS (
+    SELECT
+        k.name,
+        k.op_type,
+        k.accelerator_core,
+        k.task_type,
+        (
+            SELECT s.position
+            FROM temp.kernel_signature AS s
+            WHERE instr(k.folded, s.pattern) > 0
+            ORDER BY s.position
+            LIMIT 1
+        ) AS position
+    FROM (
+        SELECT
+            name,
+            op_type,
+            accelerator_core,
+            task_type,
+            lower(replace(replace(replace(replace(replace(
+                coalesce(name, '') || '|' || coalesce(op_type, '') || '|'
+                || coalesce(accelerator_core, '') || '|' || coalesce(task_type, ''),
+                '_', ''), '-', ''), '.', ''), '/', ''), ' ', '')) AS folded
+        FROM keys
+    ) AS k
+),
+
+-- Families (section 6): AIC and AIV MTE stay apart; NULL when none of a family's stages is given.
+families AS (
+    SELECT
+        src.*,
+        sig.category,
+        sig.role,
+        coalesce(core.op_class, task.op_class) AS core_class,
+        CASE WHEN has_cube THEN mac + fixpipe END AS cube_ns,
+        CASE WHEN has_vector THEN vec END AS vector_ns,
+        CASE WHEN has_aic_mte THEN aic_mte1 + aic_mte2 END AS aic_mte_ns,
+        CASE WHEN has_aiv_mte THEN aiv_mte2 + aiv_mte3 END AS aiv_mte_ns,
+        CASE WHEN has_scalar THEN aic_scalar + aiv_scalar END AS scalar_ns,
+        mac + fixpipe + aic_mte1 + aic_mte2 + aic_scalar AS aic_side,
+        vec + aiv_mte2 + aiv_mte3 + aiv_scalar AS aiv_side,
+        max(mac, fixpipe, aic_mte1, aic_mte2, aic_scalar, vec, aiv_mte2, aiv_mte3, aiv_scalar) AS top_stage,
+        max(mac + fixpipe, vec, aic_mte1 + aic_mte2, aiv_mte2 + aiv_mte3, aic_scalar + aiv_scalar) AS top_family
+    FROM src
+    LEFT JOIN signed AS s
+        ON s.name IS src.name AND s.op_type IS src.op_type
+        AND s.accelerator_core IS src.accelerator_core AND s.task_type IS src.task_type
+    LEFT JOIN temp.kernel_signature AS sig ON sig.position = s.position
+    LEFT JOIN temp.kernel_core_class AS core ON core.core = upper(trim(src.accelerator_core))
+    LEFT JOIN temp.kernel_core_class AS task ON task.core = upper(trim(src.task_type))
+),
+
+-- Class (section 4), dominant core, bound stage and family; ties go to the earlier stage in the lists below.
+final AS (
+    SELECT
+        id,
+        category,
+        CASE
+            WHEN coalesce(core_class, CASE WHEN role = 'communication' THEN 'communication' END) = 'communication'
+                THEN CASE WHEN coalesce(aiv_ns, 0) > 0 OR aiv_side > 0 THEN 'mix_comm_aiv' ELSE 'communication' END
+            ELSE core_class
+        END AS op_class,
+        cube_ns,
+        vector_ns,
+        aic_mte_ns,
+        aiv_mte_ns,
+        scalar_ns,
+        CASE WHEN aic_side + aiv_side = 0 THEN NULL WHEN aic_side > aiv_side THEN 'aic' ELSE 'aiv' END AS dominant_core,
+        CASE
+            WHEN top_stage = 0 THEN NULL
+            WHEN mac = top_stage THEN 'mac'
+            WHEN fixpipe = top_stage THEN 'fixpipe'
+            WHEN aic_mte1 = top_stage THEN 'aic_mte1'
+            WHEN aic_mte2 = top_stage THEN 'aic_mte2'
+            WHEN aic_scalar = top_stage THEN 'aic_scalar'
+            WHEN vec = top_stage THEN 'vec'
+            WHEN aiv_mte2 = top_stage THEN 'aiv_mte2'
+            WHEN aiv_mte3 = top_stage THEN 'aiv_mte3'
+            ELSE 'aiv_scalar'
+        END AS bound_stage,
+        CASE
+            WHEN top_family = 0 THEN NULL
+            WHEN mac + fixpipe = top_family THEN 'cube'
+            WHEN vec = top_family THEN 'vector'
+            WHEN aic_mte1 + aic_mte2 = top_family THEN 'aic_mte'
+            WHEN aiv_mte2 + aiv_mte3 = top_family THEN 'aiv_mte'
+            ELSE 'scalar'
+        END AS bound_family
+    FROM families
+)
+
+UPDATE kernel
+SET
+    op_class = final.op_class,
+    cube_ns = final.cube_ns,
+    vector_ns = final.vector_ns,
+    aic_mte_ns = final.aic_mte_ns,
+    aiv_mte_ns = final.aiv_mte_ns,
+    scalar_ns = final.scalar_ns,
+    dominant_core = final.dominant_core,
+    bound_stage = final.bound_stage,
+    bound_family = final.bound_family,
+    category = final.category
+FROM final
+WHERE kernel.id = final.id;
