@@ -149,3 +149,102 @@ def demo(out_dir):
     click.echo(summary.describe_text(summary.describe(conn)))
     click.echo(f"\nwarehouse: {db_path}\ntry: warehouse sql \"SELECT name, count(*), sum(dur) FROM slice "
                f"GROUP BY name ORDER BY 3 DESC LIMIT 10\" --db {db_path}")
+
+
+@cli.command()
+@db_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def check(db_path, as_json):
+    """Check a warehouse: PRAGMA integrity_check, schema version, and the audits.
+
+    Only reads. Each audit (audits/*.sql) returns the rows breaking its rule; the
+    report shows a few of them. Exits with 1 on any problem.
+
+    \b
+    Example:
+        warehouse check --db run.db
+    """
+    from warehouse import audits
+
+    report = audits.check_warehouse(db_path)
+    if as_json:
+        click.echo(json.dumps(report.as_dict(), indent=2, default=str))
+    else:
+        click.echo(audits.report_text(report))
+    sys.exit(0 if report.ok else 1)
+
+
+@cli.command("queries")
+@click.option("--format", "fmt", type=click.Choice(("table", "json")), default="table", show_default=True,
+              help="json: the full catalog (params, columns, SQL) as one array.")
+def list_queries(fmt):
+    """List the named queries (queries/<view>/<name>.sql).
+
+    \b
+    Example:
+        warehouse queries --format json
+    """
+    from warehouse import queries
+
+    catalog = [q.describe() for q in queries.registry().values()]
+    if fmt == "json":
+        click.echo(json.dumps(catalog, indent=2))
+        return
+    rows = [(q["view"], q["name"], ", ".join(_param_usage(p) for p in q["params"]), q["title"]) for q in catalog]
+    click.echo(output.render(["view", "name", "params", "title"], rows, "table"), nl=False)
+
+
+def _param_usage(param: dict) -> str:
+    return f"{param['name']}*" if param["required"] else f"{param['name']}={param['default']}"
+
+
+@cli.command()
+@click.argument("name")
+@db_option
+@click.option("--param", "-p", "params", multiple=True, metavar="KEY=VALUE", help="A query parameter (repeatable).")
+@format_option
+def query(name, db_path, params, fmt):
+    """Run a named query with its parameters (see `warehouse queries`).
+
+    \b
+    Example:
+        warehouse query top_kernels --db run.db -p rank_id=0 -p limit=5 --format csv
+    """
+    from warehouse import queries
+
+    values = {}
+    for item in params:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="-p")
+        values[key.strip()] = value
+    selected = queries.get(name)
+    conn = db.connect_readonly(db_path)
+    columns, rows = selected.run(conn, values)
+    click.echo(output.render(columns, rows, fmt), nl=False)
+
+
+@cli.command()
+@db_option
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind (loopback by default).")
+@click.option("--port", default=8000, show_default=True, type=int, help="TCP port.")
+@click.option("--token", default=None, help="Require 'Authorization: Bearer TOKEN' on every request.")
+@click.option("--import-root", type=click.Path(exists=True, file_okay=False), default=None,
+              help="Folder below which requests may name files to import (insight import/action).")
+@click.option("--threads", default=8, show_default=True, type=int, help="Worker threads.")
+def serve(db_path, host, port, token, import_root, threads):
+    """Serve the REST API (/api/v1) on waitress, a production WSGI server.
+
+    \b
+    Example:
+        warehouse serve --db run.db --port 8000 --token s3cret
+    """
+    import waitress
+
+    from service import create_app
+
+    db.connect_readonly(db_path).close()  # fail now, with a clear message, on a bad warehouse
+    app = create_app({"DATABASE": str(Path(db_path).resolve()), "TOKEN": token,
+                      "IMPORT_ROOT": str(Path(import_root).resolve()) if import_root else None})
+    click.echo(f"serving {db_path} on http://{host}:{port}/api/v1 (Ctrl-C to stop)", err=True)
+    waitress.serve(app, host=host, port=port, threads=threads, ident="warehouse")

@@ -1,0 +1,119 @@
+"""``warehouse check``: integrity, schema version and audits, with exit 1 on any problem."""
+
+import json
+
+from warehouse import db
+from warehouse.cli import cli
+
+FINISHED_SOURCE = (
+    "INSERT INTO source (id, path, kind, sha256, size_bytes, status, row_count, elapsed_ns, ingested_at) "
+    "VALUES (1, '/in/k.csv', 'kernel_details', 'aa', 10, 'ok', 1, 5, '2026-01-01T00:00:00+00:00')"
+)
+
+
+def check(runner, warehouse_path, *extra):
+    return runner.invoke(cli, ["check", "--db", str(warehouse_path), *extra])
+
+
+def test_a_sound_warehouse_passes(runner, warehouse_path, warehouse_db):
+    warehouse_db.execute(FINISHED_SOURCE)
+    result = check(runner, warehouse_path)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == f"{warehouse_path}: ok"
+    assert lines[1] == "  integrity_check: ok"
+    version = db.available_migrations()[-1].version
+    assert lines[2] == f"  schema version: {version} (this code: {version})"
+    assert "  pass  slice_dur_non_negative" in lines
+    assert not [line for line in lines if "FAIL" in line]
+
+
+def test_a_violation_fails_naming_the_audit_and_showing_the_row(runner, warehouse_path, warehouse_db):
+    warehouse_db.execute(FINISHED_SOURCE)
+    warehouse_db.execute(
+        "INSERT INTO kernel (id, source_id, source_row, origin, name, dur) VALUES (7, 1, 3, 'kernel_details_csv', 'Add_9', -12)"
+    )
+    result = check(runner, warehouse_path)
+    assert result.exit_code == 1
+    assert f"{warehouse_path}: 1 problem(s)" in result.output
+    assert "  FAIL  kernel_dur_non_negative: 1 violating row(s); Every kernel has a duration" in result.output
+    assert "Add_9" in result.output and "-12" in result.output
+    assert "  pass  kernel_op_class_allowed" in result.output
+
+
+def test_json_report(runner, warehouse_path, warehouse_db):
+    warehouse_db.execute(FINISHED_SOURCE)
+    warehouse_db.execute("UPDATE source SET elapsed_ns = NULL")
+    result = check(runner, warehouse_path, "--json")
+    assert result.exit_code == 1
+    report = json.loads(result.output)
+    assert report["ok"] is False
+    assert report["integrity_check"] == ["ok"]
+    assert report["problems"] == ["audit source_final_state: 1 violating row(s)"]
+    (failed,) = [audit for audit in report["audits"] if not audit["passed"]]
+    assert failed["name"] == "source_final_state"
+    assert failed["examples"] == [
+        {"id": 1, "path": "/in/k.csv", "kind": "kernel_details", "status": "ok", "error": None,
+         "row_count": 1, "elapsed_ns": None}
+    ]
+
+
+def test_a_warehouse_newer_than_the_code_is_refused(runner, warehouse_path, warehouse_db):
+    newer = db.available_migrations()[-1].version + 1
+    warehouse_db.execute(f"PRAGMA user_version = {newer}")
+    result = check(runner, warehouse_path, "--json")
+    assert result.exit_code == 1
+    report = json.loads(result.output)
+    assert report["problems"] == [
+        f"{warehouse_path}: warehouse schema version {newer} is newer than this code's {newer - 1}; "
+        "upgrade the warehouse package to read it"
+    ]
+    assert report["audits"] == []
+
+
+def test_an_edited_migration_is_refused(runner, warehouse_path, warehouse_db):
+    warehouse_db.execute("UPDATE schema_migrations SET sha256 = 'edited' WHERE version = 1")
+    result = check(runner, warehouse_path)
+    assert result.exit_code == 1
+    assert "error: " in result.output
+    assert "migration 0001_core.sql differs from the one this warehouse was built with" in result.output
+
+
+def test_an_older_warehouse_asks_for_migrate(runner, warehouse_path, tmp_path):
+    conn = db.connect(warehouse_path, migrate_schema=False)
+    db.migrate(conn, migrations=db.available_migrations()[:1])
+    result = check(runner, warehouse_path)
+    assert result.exit_code == 1
+    assert "is behind this code's" in result.output and "run `warehouse migrate`" in result.output
+
+
+def test_a_corrupt_index_fails_the_integrity_check(runner, warehouse_path, warehouse_db):
+    warehouse_db.execute(FINISHED_SOURCE)
+    warehouse_db.execute("INSERT INTO kernel (source_id, origin, name, op_type) VALUES (1, 'rank_db', 'MatMul_1', 'MatMul')")
+    # point the index's definition at another column: its entries no longer match the table
+    warehouse_db.execute("PRAGMA writable_schema = ON")
+    warehouse_db.execute("UPDATE sqlite_master SET sql = 'CREATE INDEX kernel_name ON kernel (op_type)' WHERE name = 'kernel_name'")
+    warehouse_db.close()
+    result = check(runner, warehouse_path)
+    assert result.exit_code == 1
+    assert "  integrity_check: row 1 missing from index kernel_name" in result.output
+
+
+def test_not_a_warehouse(runner, tmp_path):
+    missing = tmp_path / "missing.db"
+    result = check(runner, missing)
+    assert result.exit_code == 1
+    assert result.output == f"Error: {missing}: no such warehouse\n"
+    text = tmp_path / "notes.db"
+    text.write_text("hello, not SQLite at all" * 100)
+    result = check(runner, text)
+    assert result.exit_code == 1
+    assert result.output == f"Error: {text}: not an SQLite warehouse (file is not a database)\n"
+
+
+def test_check_only_reads(runner, warehouse_path, warehouse_db):
+    warehouse_db.execute(FINISHED_SOURCE)
+    warehouse_db.close()
+    before = warehouse_path.read_bytes()
+    assert check(runner, warehouse_path).exit_code == 0
+    assert warehouse_path.read_bytes() == before

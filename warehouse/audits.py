@@ -1,0 +1,211 @@
+"""Audits and ``warehouse check``: is a warehouse file sound, and does its data keep the rules?
+
+An audit is one ``audits/<name>.sql`` file: a header comment saying what it checks, then
+one SELECT that returns the rows violating the rule; zero rows means it passes (SQLMesh
+audits, dbt tests). A header line ``-- for each table with column: <col>`` makes the
+body a template: ``{table}`` is replaced by every table that has that column and the
+results are combined (so tables added by later migrations are audited without a new file).
+
+:func:`check_warehouse` adds what SQL cannot say about itself: ``PRAGMA integrity_check``
+and the schema version against the migration files. Everything here only reads.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from warehouse import db, output
+from warehouse.errors import WarehouseError
+
+AUDITS_DIR = Path(__file__).resolve().parent.parent / "audits"
+PER_TABLE = re.compile(r"^--\s*for each table with column:\s*(\w+)\s*$", re.MULTILINE)
+#: violating rows shown per failed audit
+EXAMPLES = 5
+
+
+@dataclass(frozen=True)
+class Audit:
+    """One rule: its name (the file's stem), what it checks, and the SQL returning violations."""
+
+    name: str
+    description: str
+    sql: str
+    #: the column whose tables the SQL is repeated over, for a per-table template
+    per_table_column: str | None = None
+
+    def statement(self, conn: sqlite3.Connection) -> str:
+        """The SELECT to run on this warehouse (templates expanded over its tables)."""
+        if self.per_table_column is None:
+            return self.sql
+        tables = tables_with_column(conn, self.per_table_column)
+        return "\nUNION ALL\n".join(f"SELECT * FROM ({self.sql.replace('{table}', table)})" for table in tables)
+
+
+@dataclass
+class AuditResult:
+    """What one audit found: the number of violating rows and the first few of them."""
+
+    audit: Audit
+    violations: int
+    columns: list[str] = field(default_factory=list)
+    examples: list[tuple] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return self.violations == 0
+
+
+def load_audits(directory: Path = AUDITS_DIR) -> list[Audit]:
+    """Every ``*.sql`` audit of ``directory``, by name.
+
+    :raises WarehouseError: if a file has no header comment or no query.
+    """
+    audits = []
+    for path in sorted(directory.glob("*.sql")):
+        text = path.read_text(encoding="utf-8")
+        header = []
+        for line in text.splitlines():
+            if not line.startswith("--"):
+                break
+            header.append(line)
+        body = "\n".join(text.splitlines()[len(header):]).strip().rstrip(";").strip()
+        per_table = PER_TABLE.search("\n".join(header))
+        description = " ".join(line[2:].strip() for line in header if not PER_TABLE.match(line))
+        if not description or not body:
+            raise WarehouseError(f"{path}: an audit starts with a comment saying what it checks, then one SELECT")
+        audits.append(Audit(path.stem, description, body, per_table[1] if per_table else None))
+    return audits
+
+
+def tables_with_column(conn: sqlite3.Connection, column: str) -> list[str]:
+    """The tables (not views, not ``source`` itself) that have a column of this name."""
+    return [
+        name for (name,) in conn.execute(
+            "SELECT m.name FROM sqlite_master AS m WHERE m.type = 'table' AND m.name != 'source' "
+            "AND EXISTS (SELECT 1 FROM pragma_table_info(m.name) AS c WHERE c.name = ?) ORDER BY m.name",
+            (column,),
+        )
+    ]
+
+
+def run_audit(conn: sqlite3.Connection, audit: Audit, *, examples: int = EXAMPLES) -> AuditResult:
+    """Run one audit: count its violating rows and keep the first ``examples`` of them."""
+    sql = audit.statement(conn)
+    if not sql:
+        return AuditResult(audit, 0)
+    try:
+        (count,) = conn.execute(f"SELECT count(*) FROM ({sql})").fetchone()
+        if not count:
+            return AuditResult(audit, 0)
+        cursor = conn.execute(f"SELECT * FROM ({sql}) LIMIT {int(examples)}")
+    except sqlite3.Error as exc:
+        raise WarehouseError(f"audit {audit.name} cannot run on this warehouse ({exc})") from None
+    return AuditResult(audit, count, [d[0] for d in cursor.description], cursor.fetchall())
+
+
+def run_audits(conn: sqlite3.Connection, audits: list[Audit] | None = None) -> list[AuditResult]:
+    """Run every audit (all of ``audits/`` by default); one result each, in name order."""
+    return [run_audit(conn, audit) for audit in (load_audits() if audits is None else audits)]
+
+
+@dataclass
+class CheckReport:
+    """The findings of ``warehouse check``; ``problems`` is empty when the warehouse is sound."""
+
+    path: str
+    schema_version: int | None = None
+    code_version: int | None = None
+    integrity: list[str] = field(default_factory=list)
+    audits: list[AuditResult] = field(default_factory=list)
+    #: what is wrong with the file itself (integrity, schema version)
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def problems(self) -> list[str]:
+        """Every finding: the file's errors, then one line per failed audit."""
+        return self.errors + [
+            f"audit {r.audit.name}: {r.violations} violating row(s)" for r in self.audits if not r.passed
+        ]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def as_dict(self) -> dict:
+        return {
+            "path": self.path,
+            "ok": self.ok,
+            "schema_version": self.schema_version,
+            "code_version": self.code_version,
+            "integrity_check": self.integrity,
+            "audits": [
+                {
+                    "name": r.audit.name,
+                    "description": r.audit.description,
+                    "passed": r.passed,
+                    "violations": r.violations,
+                    "examples": [dict(zip(r.columns, row)) for row in r.examples],
+                }
+                for r in self.audits
+            ],
+            "problems": self.problems,
+        }
+
+
+def check_warehouse(path: str | Path) -> CheckReport:
+    """Check a warehouse file read-only: integrity, schema version, then the audits.
+
+    Audits run only on a warehouse whose schema is exactly the code's (their tables are).
+
+    :raises WarehouseError: if the file does not exist or is not an SQLite database at all.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise WarehouseError(f"{path}: no such warehouse")
+    report = CheckReport(str(path))
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        conn.execute("PRAGMA query_only = 1")
+        try:
+            report.integrity = [row[0] for row in conn.execute("PRAGMA integrity_check")]
+        except sqlite3.DatabaseError as exc:
+            raise WarehouseError(f"{path}: not an SQLite warehouse ({exc})") from None
+        if report.integrity != ["ok"]:
+            report.errors.append(f"integrity_check: {'; '.join(report.integrity[:EXAMPLES])}")
+        migrations = db.available_migrations()
+        report.code_version = migrations[-1].version if migrations else 0
+        report.schema_version = db.schema_version(conn)
+        try:
+            pending = db.check_version(conn, label=str(path), migrations=migrations)
+        except WarehouseError as exc:
+            report.errors.append(str(exc))
+            return report
+        if pending:
+            report.errors.append(
+                f"{path}: schema version {report.schema_version} is behind this code's {report.code_version}; "
+                "run `warehouse migrate` (audits not run)"
+            )
+            return report
+        report.audits = run_audits(conn)
+    finally:
+        conn.close()
+    return report
+
+
+def report_text(report: CheckReport) -> str:
+    """The report for people: one line per check, the violating examples under each failed audit."""
+    lines = [f"{report.path}: {'ok' if report.ok else f'{len(report.problems)} problem(s)'}"]
+    lines.append(f"  integrity_check: {'ok' if report.integrity == ['ok'] else '; '.join(report.integrity[:EXAMPLES])}")
+    lines.append(f"  schema version: {report.schema_version} (this code: {report.code_version})")
+    for result in report.audits:
+        if result.passed:
+            lines.append(f"  pass  {result.audit.name}")
+            continue
+        lines.append(f"  FAIL  {result.audit.name}: {result.violations} violating row(s); {result.audit.description}")
+        table = output.render(result.columns, result.examples, "table")
+        lines.extend("        " + line for line in table.rstrip("\n").splitlines())
+    lines.extend(f"  error: {error}" for error in report.errors)
+    return "\n".join(lines)
