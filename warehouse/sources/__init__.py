@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from types import ModuleType
 
-from warehouse.sources import trace_json
+from warehouse.sources import op_profile, trace_json
 
-SOURCES: tuple[ModuleType, ...] = (trace_json,)
+SOURCES: tuple[ModuleType, ...] = (op_profile, trace_json)
 
 
 def detect_source(path: str | Path) -> ModuleType | None:

@@ -1,0 +1,133 @@
+"""The hot-spot blocks: 0x01 source files, 0x03 per-line figures, 0x04 per-instruction figures.
+
+0x03/0x04 carry per-core arrays (one element per entry of "Cores"): each line or
+instruction becomes one row per core. Keys beyond the fixed ones are the extra
+columns the "Files Dtype"/"Instructions Dtype" map declares; they go to the long
+tables code_line_metric/instruction_metric, typed by their dtype code, hidden ones (0) included.
+"""
+
+from __future__ import annotations
+
+import json
+
+from warehouse.sources.op_profile.framing import Block
+from warehouse.sources.op_profile.rows import Rows
+from warehouse.sources.op_profile.values import mapping, objects, scalar, to_float, to_int, to_text
+
+LINE_KEYS = frozenset({"Line", "Cycles", "Instructions Executed", "Address Range"})
+INSTRUCTION_KEYS = frozenset({"Address", "Source", "Pipe", "Cycles", "Instructions Executed", "RealStallCycles",
+                              "TheoreticalStallCycles", "AscendC Inner Code"})
+#: dtype codes of VisualizeBinDType read as numbers
+FLOAT_DTYPES = frozenset({2, 4, 100})
+JSON_DTYPE = 5
+
+
+def code_file(block: Block, rows: Rows, doc) -> None:
+    """0x01: the path (up to the first NUL) and the text exactly (bytes when not UTF-8)."""
+    path = block.path.split(b"\0", 1)[0].decode("utf-8", errors="replace")
+    try:
+        content = block.payload.decode("utf-8")
+    except UnicodeDecodeError:
+        content = bytes(block.payload)
+    rows.add("code_file", block.offset, path, content)
+
+
+def code_lines(block: Block, rows: Rows, doc) -> None:
+    """0x03: Files[].Lines[] -> code_line (one row per core) + code_line_metric."""
+    doc = mapping(doc, "Files block")
+    cores = _cores(doc)
+    dtypes = _declare(block, rows, mapping(doc.get("Files Dtype"), "Files Dtype").get("Lines"))
+    for file_index, entry in enumerate(objects(doc.get("Files"), "Files")):
+        path = to_text(entry.get("Source"))
+        for row, line in enumerate(objects(entry.get("Lines"), f"Files[{file_index}].Lines")):
+            address_range = line.get("Address Range")
+            for core_index in range(_width(cores, line, LINE_KEYS)):
+                line_id = rows.next_id("code_line")
+                rows.add("code_line", line_id, block.offset, row, file_index, path, to_int(line.get("Line")),
+                         _at(cores, core_index), core_index, to_int(_at(line.get("Cycles"), core_index)),
+                         to_int(_at(line.get("Instructions Executed"), core_index)),
+                         None if address_range is None else json.dumps(address_range))
+                _extras(rows, "code_line_metric", line_id, line, LINE_KEYS, dtypes, core_index)
+
+
+def instructions(block: Block, rows: Rows, doc) -> None:
+    """0x04: Instructions[] -> instruction (one row per core) + instruction_metric."""
+    doc = mapping(doc, "Instructions block")
+    cores = _cores(doc)
+    dtypes = _declare(block, rows, mapping(doc.get("Instructions Dtype"), "Instructions Dtype").get("Instructions"))
+    for row, item in enumerate(objects(doc.get("Instructions"), "Instructions")):
+        inner = to_text(item.get("AscendC Inner Code"))
+        inner_file, inner_line = _file_line(inner)
+        for core_index in range(_width(cores, item, INSTRUCTION_KEYS)):
+            instruction_id = rows.next_id("instruction")
+            rows.add("instruction", instruction_id, block.offset, row, to_text(item.get("Address")),
+                     _at(cores, core_index), core_index, to_text(item.get("Pipe")), to_text(item.get("Source")),
+                     inner, inner_file, inner_line,
+                     to_int(_at(item.get("Cycles"), core_index)),
+                     to_int(_at(item.get("Instructions Executed"), core_index)),
+                     to_int(_at(item.get("TheoreticalStallCycles"), core_index)),
+                     to_int(_at(item.get("RealStallCycles"), core_index)))
+            _extras(rows, "instruction_metric", instruction_id, item, INSTRUCTION_KEYS, dtypes, core_index)
+
+
+def _cores(doc: dict) -> list:
+    cores = doc.get("Cores")
+    return [to_text(core) for core in cores] if isinstance(cores, list) else []
+
+
+def _declare(block: Block, rows: Rows, declared) -> dict:
+    """Record the dtype map (op_dtype) and return it as name -> code."""
+    dtypes = {}
+    for position, (name, code) in enumerate(mapping(declared, "Dtype map").items()):
+        dtypes[name] = to_int(code)
+        rows.add("op_dtype", block.offset, block.type, position, name, dtypes[name])
+    return dtypes
+
+
+def _width(cores: list, item: dict, fixed: frozenset) -> int:
+    """Rows per item: the number of cores, or the longest per-core array when there are more (at least 1)."""
+    arrays = [len(value) for key, value in item.items()
+              if isinstance(value, list) and key in fixed and key != "Address Range"]
+    return max([len(cores), 1, *arrays])
+
+
+def _at(value, index: int):
+    """Element ``index`` of a per-core array (None past its end); a scalar is the same on every core."""
+    if isinstance(value, list):
+        return value[index] if index < len(value) else None
+    return value
+
+
+def _extras(rows: Rows, table: str, owner_id: int, item: dict, fixed: frozenset, dtypes: dict, core_index: int):
+    for name, value in item.items():
+        if name in fixed:
+            continue
+        dtype = dtypes.get(name)
+        if dtype != JSON_DTYPE:
+            value = _at(value, core_index)
+        rows.add(table, owner_id, name, dtype, _typed(value, dtype))
+
+
+def _typed(value, dtype):
+    """A declared column's value by its dtype: 1 int, 2/4/100 float, 3 text, 5 JSON text, else as given."""
+    if dtype == 1:
+        return to_int(value)
+    if dtype in FLOAT_DTYPES:
+        return to_float(value)
+    if dtype == 3:
+        return to_text(value)
+    if dtype == JSON_DTYPE and not isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    return scalar(value)
+
+
+def _file_line(inner: str | None) -> tuple[str | None, int | None]:
+    """'path/file.cpp:23' -> ('path/file.cpp', 23), from the first line of a multi-line value."""
+    if not inner:
+        return None, None
+    first = inner.splitlines()[0]
+    path, sep, line = first.rpartition(":")
+    number = to_int(line) if sep else None
+    if isinstance(number, int):
+        return path, number
+    return first, None

@@ -1,0 +1,106 @@
+"""Buffered rows of one bin, written table by table at the end (``source_id`` added to each).
+
+The columns of each table are declared once here, in the order the block modules pass
+values. Tables whose rows others point to (code_line, instruction) get their ids here.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from warehouse.sources.op_profile.values import to_text
+
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "op_block_raw": ("block_index", "block_offset", "block_type", "content_size_bytes", "padding", "version",
+                     "known", "json"),
+    "op_run": ("block_offset", "name", "soc", "op_type", "block_dim", "mix_block_dim", "duration_us", "device_id",
+               "pid", "detail_key", "detail_shape", "detail_header", "detail_size"),
+    "op_block": ("block_offset", "source_row", "block_id", "sub_index", "core_type", "duration_us", "value"),
+    "code_file": ("block_offset", "path", "content"),
+    "op_dtype": ("block_offset", "block_type", "position", "name", "dtype"),
+    "code_line": ("id", "block_offset", "source_row", "file_index", "file", "line", "core", "core_index", "cycles",
+                  "instructions_executed", "address_range"),
+    "code_line_metric": ("code_line_id", "name", "dtype", "value"),
+    "instruction": ("id", "block_offset", "source_row", "address", "core", "core_index", "pipe", "source_text",
+                    "inner_code", "inner_file", "inner_line", "cycles", "instructions_executed",
+                    "theoretical_stall_cycles", "real_stall_cycles"),
+    "instruction_metric": ("instruction_id", "name", "dtype", "value"),
+    "compute_load": ("block_offset", "view", "source_row", "block_id", "block_type", "name", "unit", "value",
+                     "origin_value", "advice"),
+    "memory_unit": ("block_offset", "block_id", "source_row", "memory_path", "request", "request_per_byte",
+                    "bandwidth_gb_s", "peak_ratio", "display"),
+    "l2_cache": ("block_offset", "block_id", "source_row", "op_type", "soc", "hit", "miss", "total_request",
+                 "hit_ratio"),
+    "pipe_ratio": ("block_offset", "block_id", "pipe", "ratio", "cycle", "total_cycles"),
+    "memory_table": ("block_offset", "block_id", "table_op_type", "table_index", "table_name", "table_size",
+                     "row_index", "column_index", "value", "value_num"),
+    "op_advice": ("block_offset", "block_type", "block_id", "advice_index", "text"),
+    "mem_event": ("block_offset", "source_row", "type", "type_name", "core_id", "space", "space_name", "block_type",
+                  "block_type_name", "record_id", "addr", "mem_size_bytes", "pc"),
+    "callstack_frame": ("block_offset", "pc", "address", "module_name", "depth", "function_name", "file_name", "line",
+                        "column_no", "discriminator", "start_address", "start_file_name", "start_line"),
+    "cache_set": ("block_offset", "source_row", "load_count", "store_count", "cache_line_id", "hit", "miss",
+                  "allocate", "evict_and_write", "evict_without_write"),
+    "core_load": ("block_offset", "core_id", "source_row", "subcore_id", "subcore_type", "cycles", "throughput",
+                  "l2cache_hit_rate"),
+    "roofline": ("block_offset", "chart_index", "title", "line_index", "bw", "bw_name", "computility",
+                 "computility_name", "point_x", "point_y"),
+    "cache_line": ("block_offset", "source_row", "cacheline_id", "hit_address_range", "hit_count", "hit_ratio",
+                   "miss_address_range", "miss_count", "miss_ratio"),
+    "stall_reason": ("block_offset", "source_row", "reason", "count"),
+}
+
+#: tables whose ids the rows assign (others reference them)
+ID_TABLES = ("code_line", "instruction")
+
+
+class Rows:
+    """The rows of one input, per table, until :meth:`write`."""
+
+    def __init__(self, conn: sqlite3.Connection, source_id: int, label: str):
+        self.conn = conn
+        self.source_id = source_id
+        #: the input's path, for messages of code that writes directly (the trace block)
+        self.label = label
+        #: rows written directly by such code, counted with the buffered ones
+        self.direct_rows = 0
+        self._rows: dict[str, list[tuple]] = {table: [] for table in COLUMNS}
+        self._next_ids: dict[str, int] = {}
+
+    def add(self, table: str, *values) -> None:
+        """Buffer one row of ``table``, values in the order of ``COLUMNS[table]``."""
+        self._rows[table].append((self.source_id, *values))
+
+    def next_id(self, table: str) -> int:
+        """A fresh id for a row of ``table`` (one of ``ID_TABLES``)."""
+        if table not in self._next_ids:
+            (largest,) = self.conn.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}").fetchone()
+            self._next_ids[table] = largest
+        self._next_ids[table] += 1
+        return self._next_ids[table]
+
+    def count(self, table: str) -> int:
+        return len(self._rows[table])
+
+    def write(self) -> int:
+        """Insert every buffered row; return how many."""
+        total = 0
+        for table, rows in self._rows.items():
+            if not rows:
+                continue
+            columns = ("source_id", *COLUMNS[table])
+            marks = ", ".join("?" * len(columns))
+            self.conn.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
+            total += len(rows)
+        return total
+
+
+def add_advice(rows: Rows, block, advice, block_id=None) -> None:
+    """Keep a block's advice: one row per string of a list, or one row (index NULL) for a single string."""
+    if advice is None:
+        return
+    if isinstance(advice, list):
+        for index, text in enumerate(advice):
+            rows.add("op_advice", block.offset, block.type, block_id, index, to_text(text))
+    else:
+        rows.add("op_advice", block.offset, block.type, block_id, None, to_text(advice))

@@ -1,0 +1,105 @@
+"""Lenient conversions of the values real writers emit: numbers as strings, "NA", ints or strings as ids."""
+
+from __future__ import annotations
+
+import json
+
+from warehouse.sources.op_profile.framing import BlockError
+
+#: texts that mean "no value"
+MISSING = frozenset({"", "na", "n/a", "nan", "null", "none", "-", "--"})
+
+
+def to_float(value) -> float | None:
+    """A number from a number or numeric text; None for missing or non-numeric values."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, int, float)):
+        return float(value)
+    if isinstance(value, str):
+        text = value.strip().rstrip("%")
+        if text.lower() in MISSING:
+            return None
+        try:
+            return float(text)
+        except ValueError:
+            return None
+    return None
+
+
+def to_int(value) -> int | float | None:
+    """An integer from an int, an integral float or text; a non-integral number stays a float."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return int(text, 0) if text.lower().startswith("0x") else int(text)
+        except ValueError:
+            pass
+    number = to_float(value)
+    if number is None or number != number or number in (float("inf"), float("-inf")):
+        return None
+    return int(number) if number.is_integer() else number
+
+
+def ident(value):
+    """An id given as an int or a numeric string (block_id, core_no): the int, else the text as is."""
+    number = to_int(value)
+    if isinstance(number, int):
+        return number
+    return None if value is None else to_text(value)
+
+
+def to_text(value) -> str | None:
+    """Text as given; other scalars as their text; lists and objects as JSON."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def scalar(value):
+    """A value SQLite can hold as given: scalars unchanged, lists and objects as JSON text."""
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, ensure_ascii=False)
+    return value
+
+
+def flag(value) -> int | None:
+    """1/0 from a bool, a number or 'true'/'false'."""
+    if isinstance(value, str):
+        lowered = value.strip().lower()
+        if lowered in ("true", "yes"):
+            return 1
+        if lowered in ("false", "no"):
+            return 0
+    number = to_float(value)
+    return None if number is None else int(number != 0)
+
+
+def objects(value, what: str) -> list[dict]:
+    """A list of JSON objects (None counts as empty).
+
+    :raises BlockError: naming ``what`` when it is not a list of objects.
+    """
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise BlockError(f"{what}: expected a list of objects, got {type(value).__name__}")
+    return value
+
+
+def mapping(value, what: str) -> dict:
+    """A JSON object (None counts as empty).
+
+    :raises BlockError: naming ``what`` when it is something else.
+    """
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise BlockError(f"{what}: expected an object, got {type(value).__name__}")
+    return value
