@@ -24,7 +24,7 @@ CREATE TABLE op_block_raw (
     version INTEGER NOT NULL,
     -- 1 when this reader knows the block type, 0 for an unknown type (also listed in source.detail).
     known INTEGER NOT NULL,
-    -- The payload as JSON text for JSON blocks (2-9, 12-15; the call-stack map of 10); NULL for source text and binary records.
+    -- The payload as JSON text for JSON blocks (2-9, 12-15; the call-stack map of 10); NULL for source text (in code_file) and binary records.
     json TEXT
 );
 CREATE INDEX op_block_raw_source ON op_block_raw (source_id, block_type);

@@ -35,7 +35,7 @@ def _trace(block: Block, rows: Rows, doc) -> None:
 #: block type -> (payload decoding, handler); decoding gives (parsed document, JSON text kept raw)
 HANDLERS: dict[int, tuple[str, Callable]] = {
     0x01: ("none", hotspot.code_file),
-    0x02: ("none", _trace),
+    0x02: ("text", _trace),
     0x03: ("json", hotspot.code_lines),
     0x04: ("json", hotspot.instructions),
     0x05: ("json", details.base_info),
@@ -109,7 +109,8 @@ def _decode(block: Block, decoding: str):
         return tracekit.call_stack_json(block.payload)
     try:
         text = block.payload.rstrip(b"\0").decode("utf-8")
-        return json.loads(text), text
+        # the trace block is parsed (streaming) by the trace JSON source; only its text is kept here
+        return (None, text) if decoding == "text" else (json.loads(text), text)
     except UnicodeDecodeError as exc:
         raise BlockError(f"payload is not UTF-8 (payload byte {exc.start})") from None
     except json.JSONDecodeError as exc:

@@ -34,9 +34,7 @@ def code_file(block: Block, rows: Rows, doc) -> None:
 
 def code_lines(block: Block, rows: Rows, doc) -> None:
     """0x03: Files[].Lines[] -> code_line (one row per core) + code_line_metric."""
-    doc = mapping(doc, "Files block")
-    cores = _cores(doc)
-    dtypes = _declare(block, rows, mapping(doc.get("Files Dtype"), "Files Dtype").get("Lines"))
+    doc, cores, dtypes = _open(block, rows, doc, "Files Dtype", "Lines")
     for file_index, entry in enumerate(objects(doc.get("Files"), "Files")):
         path = to_text(entry.get("Source"))
         for row, line in enumerate(objects(entry.get("Lines"), f"Files[{file_index}].Lines")):
@@ -52,9 +50,7 @@ def code_lines(block: Block, rows: Rows, doc) -> None:
 
 def instructions(block: Block, rows: Rows, doc) -> None:
     """0x04: Instructions[] -> instruction (one row per core) + instruction_metric."""
-    doc = mapping(doc, "Instructions block")
-    cores = _cores(doc)
-    dtypes = _declare(block, rows, mapping(doc.get("Instructions Dtype"), "Instructions Dtype").get("Instructions"))
+    doc, cores, dtypes = _open(block, rows, doc, "Instructions Dtype", "Instructions")
     for row, item in enumerate(objects(doc.get("Instructions"), "Instructions")):
         inner = to_text(item.get("AscendC Inner Code"))
         inner_file, inner_line = _file_line(inner)
@@ -70,18 +66,17 @@ def instructions(block: Block, rows: Rows, doc) -> None:
             _extras(rows, "instruction_metric", instruction_id, item, INSTRUCTION_KEYS, dtypes, core_index)
 
 
-def _cores(doc: dict) -> list:
+def _open(block: Block, rows: Rows, doc, dtype_key: str, items_key: str) -> tuple[dict, list, dict]:
+    """The block's object, its Cores, and its dtype map (name -> code, also recorded in op_dtype)."""
+    doc = mapping(doc, f"0x{block.type:02x} block")
     cores = doc.get("Cores")
-    return [to_text(core) for core in cores] if isinstance(cores, list) else []
-
-
-def _declare(block: Block, rows: Rows, declared) -> dict:
-    """Record the dtype map (op_dtype) and return it as name -> code."""
+    cores = [to_text(core) for core in cores] if isinstance(cores, list) else []
+    declared = mapping(mapping(doc.get(dtype_key), dtype_key).get(items_key), f"{dtype_key}.{items_key}")
     dtypes = {}
-    for position, (name, code) in enumerate(mapping(declared, "Dtype map").items()):
+    for position, (name, code) in enumerate(declared.items()):
         dtypes[name] = to_int(code)
         rows.add("op_dtype", block.offset, block.type, position, name, dtypes[name])
-    return dtypes
+    return doc, cores, dtypes
 
 
 def _width(cores: list, item: dict, fixed: frozenset) -> int:
