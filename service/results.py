@@ -1,0 +1,108 @@
+"""Shaping a query's rows for the caller: one page of JSON objects or CSV, and paging.
+
+``_limit`` and ``_offset`` page through the rows; the answer says ``next_offset`` (or
+null on the last page). Rows are fetched up to ``offset + limit + 1`` and no further,
+so a page costs what the query costs up to that row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flask import Response, current_app, jsonify
+
+from service.errors import ApiError
+from warehouse import output
+
+RESERVED = ("_limit", "_offset", "_format")
+FORMATS = ("json", "csv")
+
+
+def paging(args) -> tuple[int, int, str]:
+    """``(limit, offset, format)`` from request arguments.
+
+    :raise 400: on a non-integer or out-of-range value, or an unknown format.
+    """
+    limit = _integer(args, "_limit", current_app.config["DEFAULT_LIMIT"])
+    offset = _integer(args, "_offset", 0)
+    if not 1 <= limit <= current_app.config["MAX_LIMIT"]:
+        raise ApiError("bad_parameter", f"_limit must be between 1 and {current_app.config['MAX_LIMIT']}")
+    if offset < 0:
+        raise ApiError("bad_parameter", "_offset must be 0 or more")
+    fmt = str(args.get("_format") or "json")
+    if fmt not in FORMATS:
+        raise ApiError("bad_parameter", f"_format must be one of {', '.join(FORMATS)}")
+    return limit, offset, fmt
+
+
+def _integer(args, name: str, default: int) -> int:
+    value = args.get(name)
+    if value is None or value == "":
+        return default
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ApiError("bad_parameter", f"{name} must be an integer, got {value!r}") from None
+
+
+def respond(run: Callable[..., tuple[list[str], list[tuple]]], args) -> Response:
+    """Run ``run(max_rows=..., time_limit_s=...)`` and answer one page in the format asked for."""
+    limit, offset, fmt = paging(args)
+    columns, rows = run(max_rows=offset + limit + 1, time_limit_s=current_app.config["TIME_LIMIT_S"])
+    page = rows[offset:offset + limit]
+    next_offset = offset + limit if len(rows) > offset + limit else None
+    if fmt == "csv":
+        response = Response(output.render(columns, page, "csv"), mimetype="text/csv")
+        if next_offset is not None:
+            response.headers["X-Next-Offset"] = str(next_offset)
+        return response
+    return jsonify({
+        "columns": columns,
+        "rows": [dict(zip(columns, map(_jsonable, row))) for row in page],
+        "next_offset": next_offset,
+    })
+
+
+def _jsonable(value):
+    return value.hex() if isinstance(value, bytes) else value
+
+
+def page_schema(columns: list[dict] | None = None) -> dict:
+    """The OpenAPI schema of a page of rows (``columns``: the declared columns, when known)."""
+    row = {"type": "object"}
+    if columns:
+        row["properties"] = {c["name"]: {"description": c["meaning"]} for c in columns}
+    return {
+        "type": "object",
+        "required": ["columns", "rows", "next_offset"],
+        "properties": {
+            "columns": {"type": "array", "items": {"type": "string"}},
+            "rows": {"type": "array", "items": row},
+            "next_offset": {"type": "integer", "nullable": True,
+                            "description": "_offset of the next page; null on the last page"},
+        },
+    }
+
+
+def page_parameters() -> list[dict]:
+    """The OpenAPI parameters every row-returning route takes."""
+    return [
+        {"name": "_limit", "in": "query", "schema": {"type": "integer", "minimum": 1},
+         "description": "Rows per page (default 1000)."},
+        {"name": "_offset", "in": "query", "schema": {"type": "integer", "minimum": 0},
+         "description": "Rows to skip (from next_offset)."},
+        {"name": "_format", "in": "query", "schema": {"type": "string", "enum": list(FORMATS)},
+         "description": "json (default) or csv."},
+    ]
+
+
+def page_responses(columns: list[dict] | None = None) -> dict:
+    """The OpenAPI responses of a row-returning route."""
+    return {
+        "200": {"description": "One page of rows.", "content": {
+            "application/json": {"schema": page_schema(columns)},
+            "text/csv": {"schema": {"type": "string"}},
+        }},
+        "400": {"$ref": "#/components/responses/Error"},
+        "401": {"$ref": "#/components/responses/Error"},
+    }

@@ -1,0 +1,51 @@
+"""``warehouse queries`` and ``warehouse query NAME -p k=v`` through click's CliRunner."""
+
+from __future__ import annotations
+
+import json
+
+from factories.warehouse_rows import KernelFactory
+from warehouse import queries
+from warehouse.cli import cli
+
+
+def test_queries_lists_the_catalog(runner):
+    result = runner.invoke(cli, ["queries"])
+    assert result.exit_code == 0
+    line = next(line for line in result.output.splitlines() if " top_kernels " in line)
+    assert "rank_id=None, limit=20" in line and "Top kernels" in line
+    assert "thread_id*, start*, end*, min_dur=0" in result.output
+
+
+def test_queries_json_has_every_query_with_params_and_columns(runner):
+    catalog = json.loads(runner.invoke(cli, ["queries", "--format", "json"]).output)
+    assert [q["name"] for q in catalog] == list(queries.registry())
+    slices = next(q for q in catalog if q["name"] == "timeline_slices")
+    assert slices["params"][0] == {"name": "thread_id", "type": "integer", "required": True, "default": None,
+                                   "meaning": "Thread to show (thread.id)."}
+    assert slices["sql"].startswith("with bounds as")
+
+
+def test_query_runs_with_text_params(runner, rows, warehouse_path):
+    KernelFactory(rank_id=0, name="MatMul", dur=300)
+    KernelFactory(rank_id=1, name="Add", dur=100)
+    result = runner.invoke(cli, ["query", "top_kernels", "--db", str(warehouse_path), "-p", "rank_id=1",
+                                 "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == [{"name": "Add", "op_class": "aic", "count": 1, "total_ns": 100,
+                                          "avg_ns": 100, "max_ns": 100, "ratio": 1.0}]
+    csv_out = runner.invoke(cli, ["query", "top_kernels", "--db", str(warehouse_path), "--format", "csv"]).output
+    assert csv_out.splitlines()[1:] == ["MatMul,aic,1,300,300,300,0.75", "Add,aic,1,100,100,100,0.25"]
+
+
+def test_query_mistakes_are_one_line_errors(runner, rows, warehouse_path):
+    db = ["--db", str(warehouse_path)]
+    bad_value = runner.invoke(cli, ["query", "top_kernels", *db, "-p", "rank_id=first"])
+    assert bad_value.exit_code == 1
+    assert bad_value.output.strip() == "Error: parameter rank_id: 'first' is not an integer"
+    missing = runner.invoke(cli, ["query", "timeline_slices", *db])
+    assert missing.exit_code == 1 and "parameter thread_id is required" in missing.output
+    unknown = runner.invoke(cli, ["query", "no_such", *db])
+    assert unknown.exit_code == 1 and "no query named 'no_such'" in unknown.output
+    no_equals = runner.invoke(cli, ["query", "top_kernels", *db, "-p", "rank_id"])
+    assert no_equals.exit_code == 2 and "is not KEY=VALUE" in no_equals.output

@@ -1,0 +1,50 @@
+"""The step and cluster queries (queries/steps/*.sql) on steps and kernels written by factories."""
+
+from __future__ import annotations
+
+import pytest
+
+from factories.warehouse_rows import CommunicationOpFactory, KernelFactory, StepFactory
+
+
+def test_step_time_breakdown(run, rows):
+    """Step 0..1000 of rank 0: compute 100..400 and 300..500 (union 400), communication 450..700
+    from a kernel and 650..800 from an HCCL operator (union 350), overlap 450..500 (50), free
+    0..100 and 800..1000 (300). A kernel crossing the step's end is clipped."""
+    StepFactory(rank_id=0, step_id=1, start_ns=0, end_ns=1000)
+    StepFactory(rank_id=0, step_id=2, start_ns=1000, end_ns=2000)
+    KernelFactory(rank_id=0, op_class="aic", ts=100, dur=300)
+    KernelFactory(rank_id=0, op_class="aiv", ts=300, dur=200)
+    KernelFactory(rank_id=0, op_class="communication", ts=450, dur=250)
+    CommunicationOpFactory(rank_id=0, ts=650, dur=150)
+    KernelFactory(rank_id=0, op_class="aic", ts=1900, dur=300)
+    # another rank's kernel in the same span must not count
+    KernelFactory(rank_id=1, op_class="aic", ts=0, dur=1000)
+    result = run("step_time", rank_id=0)
+    assert result == [
+        {"rank_id": 0, "step_id": 1, "start_ns": 0, "end_ns": 1000, "duration_ns": 1000, "compute_ns": 400,
+         "communication_ns": 350, "overlap_ns": 50, "free_ns": 300},
+        {"rank_id": 0, "step_id": 2, "start_ns": 1000, "end_ns": 2000, "duration_ns": 1000, "compute_ns": 100,
+         "communication_ns": 0, "overlap_ns": 0, "free_ns": 900},
+    ]
+
+
+def test_step_time_of_an_idle_step(run, rows):
+    StepFactory(rank_id=3, step_id=1, start_ns=0, end_ns=500)
+    (row,) = run("step_time")
+    assert (row["compute_ns"], row["communication_ns"], row["overlap_ns"], row["free_ns"]) == (0, 0, 0, 500)
+
+
+def test_slow_ranks(run, rows):
+    # step 1: 100, 110, 200 -> median 110, rank 2 flagged; step 2: 100, 100, 120, 400 -> median 110
+    for rank, duration in enumerate((100, 110, 200)):
+        StepFactory(rank_id=rank, step_id=1, start_ns=0, end_ns=duration)
+    for rank, duration in enumerate((100, 400, 120, 100)):
+        StepFactory(rank_id=rank, step_id=2, start_ns=1000, end_ns=1000 + duration)
+    result = run("slow_ranks")
+    assert [(r["step_id"], r["rank_id"], r["duration_ns"], r["median_ns"], r["flagged"]) for r in result] == [
+        (1, 0, 100, 110, 0), (1, 1, 110, 110, 0), (1, 2, 200, 110, 1),
+        (2, 0, 100, 110, 0), (2, 1, 400, 110, 1), (2, 2, 120, 110, 0), (2, 3, 100, 110, 0),
+    ]
+    assert result[2]["ratio"] == pytest.approx(200 / 110)
+    assert [r["flagged"] for r in run("slow_ranks", threshold=2.0)] == [0, 0, 0, 0, 1, 0, 0]

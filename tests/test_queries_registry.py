@@ -1,0 +1,179 @@
+"""The named-query registry: header parsing, the sqlglot checks, parameter conversion."""
+
+from __future__ import annotations
+
+import pytest
+
+from warehouse import queries
+from warehouse.queries import QueryError
+
+GOOD = """\
+-- title: Slices by name
+-- description: The slices named like the pattern,
+--     longest first.
+-- param pattern (text, required): Name pattern for LIKE.
+-- param min_dur (integer, default 0): Shortest duration kept, in ns.
+-- param scale (real, default 1.5): A factor.
+-- param deep (boolean, default false): Only slices below the top level.
+-- param label (text, default 'n/a'): A label.
+-- column id: The slice.
+-- column dur: Its duration.
+with picked as (
+    select id, dur from _slice where dur >= :min_dur and (:deep = 0 or depth > 0) and :scale > 0
+        and :label is not null and name_id in (select id from string where value like :pattern)
+),
+
+final as (
+    select id, dur from picked
+)
+
+select id, dur from final order by dur desc
+"""
+
+
+def write(tmp_path, text: str, name: str = "slices_by_name"):
+    folder = tmp_path / "timeline"
+    folder.mkdir(exist_ok=True)
+    path = folder / f"{name}.sql"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("path", sorted(queries.QUERIES_DIR.glob("*/*.sql")), ids=lambda p: p.stem)
+def test_every_query_file_loads(path):
+    # parse_file's error names the file, so a broken query fails here with its name
+    query = queries.parse_file(path)
+    assert query.title and query.description and query.columns
+
+
+def test_registry_names_are_unique_and_match_files():
+    registry = queries.load()
+    assert sorted(registry) == sorted(p.stem for p in queries.QUERIES_DIR.glob("*/*.sql"))
+
+
+def test_header_is_parsed(tmp_path):
+    query = queries.parse_file(write(tmp_path, GOOD))
+    assert (query.name, query.view, query.title) == ("slices_by_name", "timeline", "Slices by name")
+    assert query.description == "The slices named like the pattern, longest first."
+    assert [(p.name, p.type, p.required, p.default) for p in query.params] == [
+        ("pattern", "text", True, None),
+        ("min_dur", "integer", False, 0),
+        ("scale", "real", False, 1.5),
+        ("deep", "boolean", False, 0),
+        ("label", "text", False, "n/a"),
+    ]
+    assert query.params[1].meaning == "Shortest duration kept, in ns."
+    assert [(c.name, c.meaning) for c in query.columns] == [("id", "The slice."), ("dur", "Its duration.")]
+    assert query.sql.startswith("with picked as")
+
+
+@pytest.mark.parametrize(
+    "old,new,message",
+    (
+        ("-- title: Slices by name\n", "", "header has no title"),
+        ("(text, required)", "(string, required)", "has type 'string'"),
+        ("(integer, default 0)", "(integer, default zero)", "default: parameter min_dur: 'zero' is not an integer"),
+        ("-- column dur: Its duration.\n", "", "output columns ['id', 'dur'] differ from the header's ['id']"),
+        ("and :scale > 0", "and :scale > 0 and :extra = 1", "uses undeclared extra"),
+        ("and :scale > 0", "", "declares unused scale"),
+        ("select id, dur from final order", "select * from final order", "SELECT * is not allowed"),
+        ("select id, dur from picked", "select id, dur from picked limit 1), done as (select 1 as x",
+         "ends in a CTE named final"),
+        ("select id, dur from final order by dur desc", "select id, dur from final; delete from _slice",
+         "exactly one SQL statement"),
+        ("-- column id:", "-- param scale (real, default 2): Again.\n-- column id:", "parameter declared twice: scale"),
+        ("-- column id: The slice.", "-- columns id: The slice.", "header line 9: expected"),
+        ("dur >= :min_dur", "printf('%d', dur) >= :min_dur", "SQLite-only"),
+    ),
+)
+def test_broken_query_fails_with_its_file_name(tmp_path, old, new, message):
+    assert old in GOOD
+    path = write(tmp_path, GOOD.replace(old, new, 1))
+    with pytest.raises(QueryError) as caught:
+        queries.parse_file(path)
+    assert str(caught.value).startswith(f"{path}: ")
+    assert message in str(caught.value)
+
+
+def test_a_broken_file_stops_the_whole_load(tmp_path):
+    write(tmp_path, GOOD)
+    broken = write(tmp_path, GOOD.replace("-- title: Slices by name\n", ""), name="broken")
+    with pytest.raises(QueryError, match=str(broken)):
+        queries.load(tmp_path)
+
+
+def test_duplicate_names_across_folders_are_refused(tmp_path):
+    write(tmp_path, GOOD)
+    other = tmp_path / "kernels"
+    other.mkdir()
+    (other / "slices_by_name.sql").write_text(GOOD, encoding="utf-8")
+    with pytest.raises(QueryError, match="is also used by"):
+        queries.load(tmp_path)
+
+
+def test_helpers_starting_with_underscore_are_not_published(tmp_path):
+    write(tmp_path, GOOD)
+    write(tmp_path, "select 1", name="_helper")
+    assert list(queries.load(tmp_path)) == ["slices_by_name"]
+
+
+@pytest.mark.parametrize(
+    "type_,text,expected",
+    (
+        ("integer", "42", 42),
+        ("integer", " -7 ", -7),
+        ("real", "2.5", 2.5),
+        ("real", "3", 3.0),
+        ("boolean", "true", 1),
+        ("boolean", "No", 0),
+        ("boolean", "1", 1),
+        ("text", "aten::add", "aten::add"),
+        ("integer", None, None),
+    ),
+)
+def test_param_conversion(type_, text, expected):
+    value = queries.Param("p", type_, False, None, "").convert(text)
+    assert value == expected and type(value) is type(expected)
+
+
+@pytest.mark.parametrize(
+    "type_,text,message",
+    (
+        ("integer", "1.5", "parameter start: '1.5' is not an integer"),
+        ("integer", "ten", "parameter start: 'ten' is not an integer"),
+        ("real", "fast", "parameter start: 'fast' is not a real"),
+        ("boolean", "maybe", "parameter start: 'maybe' is not a boolean"),
+    ),
+)
+def test_bad_param_values_name_the_param(type_, text, message):
+    with pytest.raises(QueryError, match=message):
+        queries.Param("start", type_, False, None, "").convert(text)
+
+
+def test_bind_fills_defaults_and_refuses_unknown_or_missing(tmp_path):
+    query = queries.parse_file(write(tmp_path, GOOD))
+    assert query.bind({"pattern": "aten%", "min_dur": "10"}) == {
+        "pattern": "aten%", "min_dur": 10, "scale": 1.5, "deep": 0, "label": "n/a"}
+    with pytest.raises(QueryError, match="parameter pattern is required"):
+        query.bind({"min_dur": "10"})
+    with pytest.raises(QueryError, match="unknown parameter colour"):
+        query.bind({"pattern": "x", "colour": "red"})
+
+
+def test_text_params_are_converted_before_binding(warehouse_db):
+    """Bound as text, ':start' against 'ts + dur' matches nothing in SQLite; converted, it matches."""
+    warehouse_db.execute("INSERT INTO source (id, path, sha256, size_bytes, status, ingested_at) "
+                         "VALUES (1, 'x', 'x', 1, 'ok', 'now')")
+    warehouse_db.execute("INSERT INTO process (id, source_id, pid) VALUES (1, 1, '1')")
+    warehouse_db.execute("INSERT INTO thread (id, process_id, source_id, tid, max_dur) VALUES (1, 1, 1, '1', 500)")
+    warehouse_db.execute("INSERT INTO _slice (thread_id, ts, dur, source_id) VALUES (1, 100, 500, 1)")
+    query = queries.get("timeline_slices")
+    raw = warehouse_db.execute(query.sql, {"thread_id": "1", "start": "300", "end": "400", "min_dur": "0"})
+    assert raw.fetchall() == []
+    columns, rows = query.run(warehouse_db, {"thread_id": "1", "start": "300", "end": "400"})
+    assert [row[columns.index("ts")] for row in rows] == [100]
+
+
+def test_unknown_query_name():
+    with pytest.raises(queries.UnknownQuery, match="no query named 'nope'"):
+        queries.get("nope")

@@ -1,0 +1,314 @@
+"""The named-query registry: ``queries/<view>/<name>.sql``, written once, served everywhere.
+
+Each file starts with a header of ``--`` comment lines that our own small parser reads
+(sqlglot would glue a leading comment onto the statement), then one SQL body::
+
+    -- title: Top kernels
+    -- description: The kernels that took the most device time,
+    --     continued on lines indented after the dashes.
+    -- param rank_id (integer, default null): Only this rank; every rank when null.
+    -- param limit (integer, default 20): How many kernels to return.
+    -- column name: Kernel name.
+
+sqlglot then checks the body: one read-only SELECT/WITH (``readonly.check_select``),
+placeholders exactly the declared parameters, output columns exactly the declared
+columns in order, a CTE pipeline ending in ``final``, no ``SELECT *``, and none of the
+SQLite-only functions that would not survive transpiling to another engine (DESIGN §4).
+
+Parameters arrive as text from HTTP and the command line; :meth:`Query.bind` converts
+them to their declared type, because a text ``:start`` compared with ``ts + dur``
+silently matches nothing in SQLite (reference/STACK.md §1).
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import sqlglot
+from sqlglot import exp
+
+from warehouse import readonly
+from warehouse.errors import WarehouseError
+
+QUERIES_DIR = Path(__file__).resolve().parent.parent / "queries"
+TYPES = ("integer", "real", "text", "boolean")
+HEADER_LINE = re.compile(r"^--(?: ?)(.*)$")
+FIELD = re.compile(r"^(title|description):\s*(.*)$")
+PARAM = re.compile(
+    r"^param\s+(?P<name>[a-z_][a-z0-9_]*)\s*"
+    r"\((?P<type>\w+),\s*(?:(?P<required>required)|default\s+(?P<default>[^)]*?))\)\s*:\s*(?P<meaning>.+)$"
+)
+COLUMN = re.compile(r"^column\s+(?P<name>[a-z_][a-z0-9_]*)\s*:\s*(?P<meaning>.+)$")
+#: SQLite-only functions with no portable twin in the engines we transpile to (STACK.md §2)
+NON_PORTABLE_FUNCTIONS = {"printf", "total", "unixepoch", "julianday", "randomblob"}
+NON_PORTABLE_NODES = (exp.Glob, exp.Typeof)
+TRUE_WORDS = {"1", "true", "yes", "on"}
+FALSE_WORDS = {"0", "false", "no", "off"}
+
+
+class QueryError(WarehouseError):
+    """A query file is malformed, or a caller passed bad parameters to a query."""
+
+
+class UnknownQuery(QueryError):
+    """No query has the name asked for."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One declared parameter: name, type, whether it is required, its default and meaning."""
+
+    name: str
+    type: str
+    required: bool
+    default: object
+    meaning: str
+
+    def convert(self, value):
+        """``value`` (text from HTTP or the command line, or already typed) as the declared type.
+
+        :raises QueryError: naming the parameter, if the value is not of that type.
+        """
+        if value is None:
+            return None
+        text = str(value).strip()
+        try:
+            if self.type == "integer":
+                return int(text)
+            if self.type == "real":
+                return float(text)
+        except ValueError:
+            raise QueryError(f"parameter {self.name}: {value!r} is not {'an' if self.type == 'integer' else 'a'} "
+                             f"{self.type}") from None
+        if self.type == "boolean":
+            if text.lower() in TRUE_WORDS:
+                return 1
+            if text.lower() in FALSE_WORDS:
+                return 0
+            raise QueryError(f"parameter {self.name}: {value!r} is not a boolean (true/false, 1/0, yes/no)")
+        return str(value)
+
+    def describe(self) -> dict:
+        return {"name": self.name, "type": self.type, "required": self.required,
+                "default": self.default, "meaning": self.meaning}
+
+
+@dataclass(frozen=True)
+class Column:
+    """One declared output column and what it means."""
+
+    name: str
+    meaning: str
+
+
+@dataclass(frozen=True)
+class Query:
+    """A named query: its header and its checked SQL body."""
+
+    name: str
+    view: str
+    path: Path
+    title: str
+    description: str
+    params: tuple[Param, ...]
+    columns: tuple[Column, ...]
+    sql: str = field(repr=False)
+
+    def bind(self, values: dict | None) -> dict:
+        """The full parameter dict for sqlite3: each value converted, defaults filled in.
+
+        :raises QueryError: on an unknown parameter, a missing required one, or a badly typed value.
+        """
+        values = dict(values or {})
+        declared = {p.name for p in self.params}
+        unknown = sorted(set(values) - declared)
+        if unknown:
+            raise QueryError(f"query {self.name}: unknown parameter {', '.join(unknown)} "
+                             f"(it takes: {', '.join(sorted(declared)) or 'none'})")
+        bound = {}
+        for param in self.params:
+            if values.get(param.name) is None or values.get(param.name) == "":
+                if param.required:
+                    raise QueryError(f"query {self.name}: parameter {param.name} is required ({param.meaning})")
+                bound[param.name] = param.default
+            else:
+                bound[param.name] = param.convert(values[param.name])
+        return bound
+
+    def run(self, conn: sqlite3.Connection, values: dict | None = None, *,
+            max_rows: int | None = None, time_limit_s: float | None = None) -> tuple[list[str], list[tuple]]:
+        """Run the query read-only with its parameters converted; return column names and rows.
+
+        :raises QueryError: on bad parameters.
+        :raises WarehouseError: if it fails or exceeds the time limit.
+        """
+        return readonly.run_select(conn, self.sql, self.bind(values), max_rows=max_rows,
+                                   time_limit_s=time_limit_s, lint=False)
+
+    def describe(self) -> dict:
+        """The catalog entry (CLI ``queries``, REST ``/queries``, docs)."""
+        return {
+            "name": self.name, "view": self.view, "title": self.title, "description": self.description,
+            "params": [p.describe() for p in self.params],
+            "columns": [{"name": c.name, "meaning": c.meaning} for c in self.columns],
+            "sql": self.sql,
+        }
+
+
+def parse_file(path: Path) -> Query:
+    """Read and check one query file.
+
+    :raises QueryError: naming the file and what is wrong with it.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise QueryError(f"{path}: cannot read ({exc})") from None
+    try:
+        header, body = _split(text)
+        fields, params, columns = _parse_header(header)
+        _check_body(body, params, columns)
+    except QueryError as exc:
+        raise QueryError(f"{path}: {exc}") from None
+    return Query(name=path.stem, view=path.parent.name, path=path, title=fields["title"],
+                 description=fields["description"], params=tuple(params), columns=tuple(columns), sql=body)
+
+
+def _split(text: str) -> tuple[list[str], str]:
+    lines = text.splitlines()
+    header = []
+    for line in lines:
+        match = HEADER_LINE.match(line)
+        if not match:
+            break
+        header.append(match[1])
+    body = "\n".join(lines[len(header):]).strip()
+    if not body:
+        raise QueryError("no SQL after the header")
+    return header, body
+
+
+def _parse_header(lines: list[str]) -> tuple[dict, list[Param], list[Column]]:
+    items: list[list] = []  # [kind, text], continuation lines appended to the previous item
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        if line.startswith((" ", "\t")):
+            if not items:
+                raise QueryError(f"header line {number}: continuation line before any field")
+            items[-1][1] += " " + line.strip()
+        else:
+            items.append([number, line.strip()])
+    fields: dict[str, str] = {}
+    params: list[Param] = []
+    columns: list[Column] = []
+    for number, item in items:
+        if match := FIELD.match(item):
+            if match[1] in fields:
+                raise QueryError(f"header line {number}: {match[1]} given twice")
+            fields[match[1]] = match[2]
+        elif match := PARAM.match(item):
+            params.append(_param(number, match))
+        elif match := COLUMN.match(item):
+            columns.append(Column(match["name"], match["meaning"]))
+        else:
+            raise QueryError(f"header line {number}: expected 'title:', 'description:', "
+                             f"'param NAME (TYPE, required|default V): meaning' or 'column NAME: meaning', "
+                             f"got {item[:60]!r}")
+    for name in ("title", "description"):
+        if not fields.get(name):
+            raise QueryError(f"header has no {name}")
+    if not columns:
+        raise QueryError("header declares no column")
+    for kind, names in (("parameter", [p.name for p in params]), ("column", [c.name for c in columns])):
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            raise QueryError(f"{kind} declared twice: {', '.join(duplicates)}")
+    return fields, params, columns
+
+
+def _param(number: int, match: re.Match) -> Param:
+    if match["type"] not in TYPES:
+        raise QueryError(f"header line {number}: parameter {match['name']} has type {match['type']!r}, "
+                         f"expected one of {', '.join(TYPES)}")
+    param = Param(match["name"], match["type"], bool(match["required"]), None, match["meaning"])
+    raw = (match["default"] or "").strip()
+    if param.required or raw.lower() == "null":
+        return param
+    if param.type == "text" and len(raw) >= 2 and raw[0] == raw[-1] == "'":
+        raw = raw[1:-1]
+    try:
+        default = param.convert(raw)
+    except QueryError as exc:
+        raise QueryError(f"header line {number}: default: {exc}") from None
+    return Param(param.name, param.type, False, default, param.meaning)
+
+
+def _check_body(body: str, params: list[Param], columns: list[Column]) -> None:
+    try:
+        readonly.check_select(body)
+    except readonly.UnsafeSql as exc:
+        raise QueryError(str(exc)) from None
+    tree = sqlglot.parse_one(body, read="sqlite")
+    used = {p.name for p in tree.find_all(exp.Placeholder)}
+    declared = {p.name for p in params}
+    if used != declared:
+        problems = []
+        if used - declared:
+            problems.append(f"uses undeclared {', '.join(sorted(used - declared))}")
+        if declared - used:
+            problems.append(f"declares unused {', '.join(sorted(declared - used))}")
+        raise QueryError(f"parameters do not match the header: {'; '.join(problems)}")
+    for select in tree.find_all(exp.Select):
+        if any(s.is_star for s in select.selects):
+            raise QueryError("SELECT * is not allowed: a query's columns are a contract")
+    selected = [s.alias_or_name for s in tree.selects]
+    expected = [c.name for c in columns]
+    if selected != expected:
+        raise QueryError(f"output columns {selected} differ from the header's {expected}")
+    ctes = tree.find(exp.With)
+    if ctes is not None:
+        names = [cte.alias for cte in ctes.expressions]
+        source = tree.args.get("from_")
+        if names[-1] != "final" or source is None or source.name != "final":
+            raise QueryError("a WITH pipeline ends in a CTE named final and selects from it")
+    for node in tree.find_all(exp.Func):
+        name = node.name.lower() if isinstance(node, exp.Anonymous) else ""
+        if name in NON_PORTABLE_FUNCTIONS or isinstance(node, NON_PORTABLE_NODES):
+            raise QueryError(f"{node.sql(dialect='sqlite')[:40]}: SQLite-only, write it portably (DESIGN §4)")
+
+
+def load(directory: Path = QUERIES_DIR) -> dict[str, Query]:
+    """Every query under ``directory``, by name (file names are unique across folders).
+
+    Files whose name starts with ``_`` are helpers, not published queries.
+
+    :raises QueryError: naming the first broken file, or two files with the same name.
+    """
+    registry: dict[str, Query] = {}
+    for path in sorted(directory.glob("*/*.sql")):
+        if path.name.startswith("_"):
+            continue
+        query = parse_file(path)
+        if query.name in registry:
+            raise QueryError(f"{path}: query name {query.name} is also used by {registry[query.name].path}")
+        registry[query.name] = query
+    return registry
+
+
+@lru_cache(maxsize=1)
+def registry() -> dict[str, Query]:
+    """The repository's queries, loaded and checked once per process."""
+    return load()
+
+
+def get(name: str) -> Query:
+    """:raises UnknownQuery: if no query has that name."""
+    try:
+        return registry()[name]
+    except KeyError:
+        raise UnknownQuery(f"no query named {name!r} (see `warehouse queries`)") from None
