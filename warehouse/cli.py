@@ -227,7 +227,7 @@ def query(name, db_path, params, fmt):
 @cli.command()
 @db_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind (loopback by default).")
-@click.option("--port", default=8000, show_default=True, type=int, help="TCP port.")
+@click.option("--port", default=8000, show_default=True, type=int, help="TCP port (0: any free port).")
 @click.option("--token", default=None, help="Require 'Authorization: Bearer TOKEN' on every request.")
 @click.option("--import-root", type=click.Path(exists=True, file_okay=False), default=None,
               help="Folder below which requests may name files to import (insight import/action).")
@@ -246,5 +246,12 @@ def serve(db_path, host, port, token, import_root, threads):
     db.connect_readonly(db_path).close()  # fail now, with a clear message, on a bad warehouse
     app = create_app({"DATABASE": str(Path(db_path).resolve()), "TOKEN": token,
                       "IMPORT_ROOT": str(Path(import_root).resolve()) if import_root else None})
-    click.echo(f"serving {db_path} on http://{host}:{port}/api/v1 (Ctrl-C to stop)", err=True)
-    waitress.serve(app, host=host, port=port, threads=threads, ident="warehouse")
+    server = waitress.create_server(app, host=host, port=port, threads=threads, ident="warehouse")
+    # printed once the socket listens, with the port actually bound (callers may pass --port 0)
+    click.echo(f"serving {db_path} on http://{server.effective_host}:{server.effective_port}/api/v1", err=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
