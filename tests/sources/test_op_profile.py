@@ -244,12 +244,26 @@ def test_memory_records_and_call_stacks(warehouse_db, profile):
 
 
 def test_call_stack_map_keyed_by_pc(warehouse_db, tmp_path):
-    stacks = {"0x10": {"ModuleName": "m.elf", "Symbol": [{"FunctionName": "f", "Line": "3"}]}}
+    stacks = {"0x10": {"ModuleName": "m.elf", "Symbol": [{"FunctionName": "f", "Line": "3"}]},
+              "0xFFFFFFFFFFFFFFF0": {"Symbol": [{"FunctionName": "g"}]}}
+    records = [(4, 0, 1, 0, 1, 0, 8, 0xFFFFFFFFFFFFFFF0)]
     f = OpProfileFactory(path=tmp_path / "keyed.bin",
-                         blocks=[BlockFactory(type=0x0A, doc=None, payload=memory_records_payload([], stacks))])
+                         blocks=[BlockFactory(type=0x0A, doc=None, payload=memory_records_payload(records, stacks))])
     ingest(warehouse_db, f.path)
-    assert rows(warehouse_db, "SELECT pc, address, module_name, depth, function_name, line FROM callstack_frame") == [
-        (16, "0x10", "m.elf", 0, "f", 3)]
+    assert rows(warehouse_db, "SELECT pc, address, module_name, depth, function_name, line FROM callstack_frame "
+                              "ORDER BY pc") == [(-16, "0xFFFFFFFFFFFFFFF0", None, 0, "g", None),
+                                                 (16, "0x10", "m.elf", 0, "f", 3)]
+    # a high PC joins its record through the same signed reading
+    assert rows(warehouse_db, "SELECT e.type_name, f.function_name FROM mem_event e "
+                              "JOIN callstack_frame f ON f.pc = e.pc") == [("STORE", "g")]
+
+
+def test_numbers_beyond_64_bits_kept_as_reals(warehouse_db, tmp_path):
+    doc = {"core_memory_map": [{"core_no": 0, "L2cache": {"hit": 2 ** 64, "miss": "18446744073709551616"},
+                                "memory_unit": []}]}
+    f = OpProfileFactory(path=tmp_path / "big.bin", blocks=[json_block(0x08, doc)])
+    ingest(warehouse_db, f.path)
+    assert rows(warehouse_db, "SELECT hit, miss FROM l2_cache") == [(2.0 ** 64, 2.0 ** 64)]
 
 
 def test_cache_sets_rates_as_the_seed_defines(warehouse_db, profile):

@@ -23,12 +23,11 @@ from warehouse.sources.op_profile.rows import Rows
 from warehouse.sources.trace_json import ingest_trace_bytes
 
 KIND = "op_profile"
-TRACE_TYPE = 0x02
 
 
 def _trace(block: Block, rows: Rows, doc) -> None:
     """0x02: the operator's trace JSON, through the trace JSON source (slices, flows, ...)."""
-    rows.direct_rows += ingest_trace_bytes(rows.conn, bytes(block.payload), rows.source_id,
+    rows.direct_rows += ingest_trace_bytes(rows.conn, block.payload, rows.source_id,
                                           label=f"{rows.label}: block at byte {block.offset} (type 0x02) payload")
 
 

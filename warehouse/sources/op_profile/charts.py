@@ -1,4 +1,5 @@
-"""The chart blocks: 0x0C inter-core load, 0x0D roofline, and the two real writers add: 0x0E cacheline heat map, 0x0F top stall reasons."""
+"""The chart blocks: 0x0C inter-core load, 0x0D roofline, and two that real writers add beyond
+seed 000: 0x0E cacheline heat map and 0x0F top stall reasons (reference/FORMATS.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Buffered rows of one bin, written table by table at the end (``source_id`` added to each).
+"""Buffered rows of one bin, inserted table by table in batches (``source_id`` added to each).
 
 The columns of each table are declared once here, in the order the block modules pass
 values. Tables whose rows others point to (code_line, instruction) get their ids here.
@@ -50,6 +50,8 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "stall_reason": ("block_offset", "source_row", "reason", "count"),
 }
 
+#: rows buffered per table before they are inserted (bounds memory on large hot-spot blocks)
+FLUSH_ROWS = 50_000
 #: tables whose ids the rows assign (others reference them)
 ID_TABLES = ("code_line", "instruction")
 
@@ -65,11 +67,15 @@ class Rows:
         #: rows written directly by such code, counted with the buffered ones
         self.direct_rows = 0
         self._rows: dict[str, list[tuple]] = {table: [] for table in COLUMNS}
+        self._written: dict[str, int] = dict.fromkeys(COLUMNS, 0)
         self._next_ids: dict[str, int] = {}
 
     def add(self, table: str, *values) -> None:
         """Buffer one row of ``table``, values in the order of ``COLUMNS[table]``."""
-        self._rows[table].append((self.source_id, *values))
+        buffered = self._rows[table]
+        buffered.append((self.source_id, *values))
+        if len(buffered) >= FLUSH_ROWS:
+            self._flush(table)
 
     def next_id(self, table: str) -> int:
         """A fresh id for a row of ``table`` (one of ``ID_TABLES``)."""
@@ -80,19 +86,23 @@ class Rows:
         return self._next_ids[table]
 
     def count(self, table: str) -> int:
-        return len(self._rows[table])
+        """Rows of ``table`` so far (written or buffered)."""
+        return self._written[table] + len(self._rows[table])
 
     def write(self) -> int:
-        """Insert every buffered row; return how many."""
-        total = 0
-        for table, rows in self._rows.items():
-            if not rows:
-                continue
+        """Insert every buffered row; return how many rows were added in all."""
+        for table in COLUMNS:
+            self._flush(table)
+        return sum(self._written.values())
+
+    def _flush(self, table: str) -> None:
+        buffered = self._rows[table]
+        if buffered:
             columns = ("source_id", *COLUMNS[table])
             marks = ", ".join("?" * len(columns))
-            self.conn.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
-            total += len(rows)
-        return total
+            self.conn.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", buffered)
+            self._written[table] += len(buffered)
+            self._rows[table] = []
 
 
 def add_advice(rows: Rows, block, advice, block_id=None) -> None:

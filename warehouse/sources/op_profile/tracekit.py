@@ -58,7 +58,7 @@ def memory_events(block: Block, rows: Rows, stacks) -> None:
         stacks = [{"Address": key, **mapping(value, f"call stack {key}")} for key, value in stacks.items()]
     for stack in objects(stacks, "call-stack map"):
         address = to_text(stack.get("Address"))
-        pc = _signed(to_int(address))
+        pc = _signed_address(address)
         for depth, symbol in enumerate(objects(stack.get("Symbol"), f"call stack {address} Symbol")):
             rows.add("callstack_frame", block.offset, pc, address, to_text(stack.get("ModuleName")), depth,
                      to_text(symbol.get("FunctionName")), to_text(symbol.get("FileName")),
@@ -85,9 +85,12 @@ def _name(names: tuple, code: int) -> str | None:
     return names[code] if 0 <= code < len(names) else None
 
 
-def _signed(value) -> int | None:
-    """An address as SQLite's signed 64-bit integer (mem_event.pc reads the same bits)."""
-    if not isinstance(value, int):
+def _signed_address(text: str | None) -> int | None:
+    """An address ('0x4004be' or decimal) as SQLite's signed 64-bit integer (mem_event.pc reads the same bits)."""
+    text = (text or "").strip().lower()
+    try:
+        value = int(text, 16) if text.startswith("0x") else int(text)
+    except ValueError:
         return None
     value &= (1 << 64) - 1
     return value - (1 << 64) if value >= 1 << 63 else value

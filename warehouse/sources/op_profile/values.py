@@ -6,6 +6,7 @@ import json
 
 from warehouse.sources.op_profile.framing import BlockError
 
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 #: texts that mean "no value"
 MISSING = frozenset({"", "na", "n/a", "nan", "null", "none", "-", "--"})
 
@@ -28,21 +29,24 @@ def to_float(value) -> float | None:
 
 
 def to_int(value) -> int | float | None:
-    """An integer from an int, an integral float or text; a non-integral number stays a float."""
-    if isinstance(value, bool):
-        return int(value)
+    """An integer from an int, an integral float or text; a non-integral number, or one
+    beyond SQLite's signed 64-bit range, stays a float."""
     if isinstance(value, int):
-        return value
+        return _fit(int(value))
     if isinstance(value, str):
         text = value.strip()
         try:
-            return int(text, 0) if text.lower().startswith("0x") else int(text)
+            return _fit(int(text, 16) if text.lower().startswith("0x") else int(text))
         except ValueError:
             pass
     number = to_float(value)
     if number is None or number != number or number in (float("inf"), float("-inf")):
         return None
-    return int(number) if number.is_integer() else number
+    return _fit(int(number)) if number.is_integer() else number
+
+
+def _fit(number: int) -> int | float:
+    return number if INT64_MIN <= number <= INT64_MAX else float(number)
 
 
 def ident(value):
