@@ -1,1 +1,58 @@
-"""Datasette hooks for warehouse files: filled in by the Datasette issue."""
+"""The Datasette plugin of the warehouse (registered through the ``datasette`` entry point).
+
+With it, ``datasette warehouse.db`` shows every named query as a canned query, the
+schema's documentation, analyst SQL functions and the picture pages (DESIGN §6).
+Databases that are not warehouses are left alone, except for the SQL functions, which
+are harmless anywhere. Hooks of Datasette 0.65 (``canned_queries`` and ``get_metadata``
+are gone in the 1.0 alphas, hence the pin ``datasette>=0.65,<1.0``).
+"""
+
+from __future__ import annotations
+
+from datasette import hookimpl
+from jinja2 import ChoiceLoader, FileSystemLoader
+
+from datasette_plugins import canned, functions, metadata, pages
+from datasette_plugins.databases import is_warehouse, warehouse_columns, warehouse_names
+
+
+@hookimpl
+def prepare_connection(conn):
+    """Add the analyst SQL functions (``format_ns``, ``format_bytes``, ``pct``, ``median``...)."""
+    functions.register(conn)
+
+
+@hookimpl
+def canned_queries(datasette, database):
+    """Every named query of the registry, for warehouse databases."""
+    if not is_warehouse(datasette, database):
+        return {}
+    return canned.canned_queries()
+
+
+@hookimpl
+def get_metadata(datasette, key, database, table):
+    """Table and column descriptions from the migrations, and the database's page links."""
+    return {"databases": {name: metadata.database_metadata(datasette, name, warehouse_columns(datasette, name))
+                          for name in warehouse_names(datasette)}}
+
+
+@hookimpl
+def prepare_jinja2_environment(env):
+    """Find the pages' template (a module plugin gets no automatic ``templates/`` folder)."""
+    env.loader = ChoiceLoader([env.loader, FileSystemLoader(str(pages.TEMPLATES_DIR))])
+
+
+@hookimpl
+def register_routes():
+    """The picture pages and their vendored static files."""
+    return pages.routes()
+
+
+@hookimpl
+def database_actions(datasette, database):
+    """The picture pages in the database page's action menu."""
+    if not is_warehouse(datasette, database):
+        return []
+    return [{"href": pages.page_url(datasette, database, page), "label": page.title}
+            for page in pages.PAGES if pages.available(page)]

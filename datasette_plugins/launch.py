@@ -1,0 +1,48 @@
+"""Start Datasette on a warehouse with the plugin and settings fit for profiles.
+
+``warehouse datasette`` runs it in the foreground; ``warehouse demo`` starts it beside
+the REST API with :func:`start`. The file is served immutable (read-only, no locking,
+row counts cached), on loopback only.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from datasette.utils import tilde_encode
+
+from warehouse import db
+
+#: Datasette settings: room for a timeline window's slices and a cluster's steps per page
+#: and query, and a time limit that stops a runaway query without killing slow honest ones.
+SETTINGS = {
+    "sql_time_limit_ms": 5000,
+    "max_returned_rows": 20000,
+    "facet_time_limit_ms": 500,
+    "default_page_size": 100,
+}
+
+
+def datasette_argv(db_path: str | Path, *, host: str = "127.0.0.1", port: int = 8001) -> list[str]:
+    """The command line that serves ``db_path`` with Datasette (``python -m datasette serve ...``).
+
+    :raises WarehouseError: if ``db_path`` is not a warehouse this code can read.
+    """
+    db.connect_readonly(db_path).close()
+    argv = [sys.executable, "-m", "datasette", "serve", "--immutable", str(Path(db_path).resolve()),
+            "--host", host, "--port", str(port)]
+    for name, value in SETTINGS.items():
+        argv += ["--setting", name, str(value)]
+    return argv
+
+
+def url(db_path: str | Path, *, host: str = "127.0.0.1", port: int = 8001) -> str:
+    """The address of the warehouse's database page once Datasette runs."""
+    return f"http://{host}:{port}/{tilde_encode(Path(db_path).stem)}"
+
+
+def start(db_path: str | Path, *, host: str = "127.0.0.1", port: int = 8001, **popen_args) -> subprocess.Popen:
+    """Start Datasette in the background; the caller stops it (``terminate()``)."""
+    return subprocess.Popen(datasette_argv(db_path, host=host, port=port), **popen_args)

@@ -1,0 +1,79 @@
+"""Datasette metadata for a warehouse: what each table, view and column means.
+
+The text is the migrations' comments (``warehouse/schema_docs.py``), the one copy of the
+schema's documentation. A view over an interning table (``slice`` over ``_slice``)
+borrows the descriptions of the columns it shares with that table. Only the tables and
+columns the file has are described (an older warehouse lacks newer ones). The database's own
+description links the picture pages and lists the SQL functions.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from functools import lru_cache
+
+from datasette_plugins import functions, pages
+from warehouse.schema_docs import read_docs
+
+INTERNED = re.compile(r"\s*\(string\.id\)")
+
+
+def tables_metadata(columns_by_table: dict[str, tuple[str, ...]]) -> dict[str, dict]:
+    """Datasette's ``tables`` metadata for the tables and columns a warehouse has."""
+    docs = _docs()
+    tables = {}
+    for name, columns in columns_by_table.items():
+        doc = docs.get(name)
+        if doc is None:
+            continue
+        described = {column: _column_doc(docs, name, column) for column in columns}
+        tables[name] = {"description": doc.description,
+                        "columns": {column: text for column, text in described.items() if text}}
+    return tables
+
+
+@lru_cache(maxsize=1)
+def _docs():
+    return read_docs()
+
+
+def _column_doc(docs, table: str, column: str) -> str:
+    """The column's own comment; for a view over ``_table``, the same column's there, or
+    for ``name`` the interned ``name_id``'s (the view shows the text)."""
+    text = docs[table].columns.get(column)
+    storage = docs.get(f"_{table}")
+    if text or storage is None:
+        return text or ""
+    if column in storage.columns:
+        return storage.columns[column]
+    return INTERNED.sub("", storage.columns.get(f"{column}_id", ""))
+
+
+def database_metadata(datasette, database: str, columns_by_table: dict[str, tuple[str, ...]]) -> dict:
+    """The metadata of one warehouse database."""
+    return {
+        "description_html": database_description_html(datasette, database),
+        "tables": tables_metadata(columns_by_table),
+    }
+
+
+def database_description_html(datasette, database: str) -> str:
+    """Links to the picture pages, then the SQL functions with an example each."""
+    links = " · ".join(
+        f'<a href="{pages.page_url(datasette, database, page)}" title="{html.escape(page.description)}">'
+        f"{html.escape(page.title)}</a>"
+        for page in pages.PAGES if pages.available(page)
+    )
+    rows = "".join(
+        f"<tr><td><code>{function.name}</code></td><td>{html.escape(function.doc)}</td>"
+        f"<td><code>{html.escape(function.example)}</code> → <code>{html.escape(repr(function.result))}</code></td></tr>"
+        for function in functions.FUNCTIONS
+    )
+    return (
+        "<p>An Ascend profiling warehouse: times in integer nanoseconds, sizes in bytes. "
+        "Every named query is listed below as a canned query.</p>"
+        f'<p class="warehouse-pages"><strong>Pictures:</strong> {links or "none for this registry"}</p>'
+        "<details><summary>SQL functions</summary>"
+        f"<table><tr><th>function</th><th>does</th><th>example</th></tr>{rows}</table></details>"
+    )

@@ -1,0 +1,95 @@
+"""The picture pages: where a person would rather look than read.
+
+Each page is a template shell plus one script in ``static/``; the script fetches its
+rows from Datasette's own JSON API (the canned queries of the registry, with
+``_shape=array``) and draws them with Apache ECharts, vendored in ``static/`` so the
+pages work offline. A page is linked from the database page when the named queries it
+reads are in the registry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from datasette.utils.asgi import NotFound, Response, asgi_static
+
+from datasette_plugins.databases import is_warehouse
+from warehouse import queries
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
+ROUTE_PREFIX = "/-/warehouse"
+
+
+@dataclass(frozen=True)
+class Page:
+    """One picture page: its URL slug, title, what it shows and the named queries it reads."""
+
+    slug: str
+    title: str
+    description: str
+    queries: tuple[str, ...]
+
+
+PAGES = (
+    Page("timeline", "Timeline", "A zoomable flame chart of one thread: drag or scroll to zoom, "
+         "the slices of the visible window are fetched as you go; click a slice for its detail.",
+         ("timeline_threads", "timeline_slices")),
+    Page("steps", "Step time per rank", "Each rank's step time split into compute, communication and "
+         "free time, against the median over ranks: the slow rank stands out in red.",
+         ("step_time", "slow_ranks")),
+    Page("memory", "Memory per rank", "Allocated and reserved device memory over time, one curve per rank, "
+         "with each rank's peak.", ("memory_curve", "memory_peak")),
+    Page("roofline", "Roofline", "An operator's measured performance against the roofs of its chip: "
+         "arithmetic intensity against achieved throughput, per unit.", ("op_runs", "op_roofline")),
+    Page("hotspots", "Hot spots in source", "An operator's source code with the cycles and instructions "
+         "spent on each line: the hottest lines are shaded.", ("op_runs", "op_hot_lines")),
+)
+PAGES_BY_SLUG = {page.slug: page for page in PAGES}
+
+
+def available(page: Page) -> bool:
+    """True when every named query the page reads is in the registry."""
+    names = queries.registry()
+    return all(name in names for name in page.queries)
+
+
+def page_url(datasette, database: str, page: Page) -> str:
+    return datasette.urls.path(f"{ROUTE_PREFIX}/{database}/{page.slug}")
+
+
+def routes():
+    """``register_routes``: the pages and the vendored static files."""
+    return [
+        (rf"^{ROUTE_PREFIX}/static/(?P<path>.+)$", asgi_static(STATIC_DIR)),
+        (rf"^{ROUTE_PREFIX}/(?P<database>[^/]+)/(?P<slug>[a-z]+)$", render_page),
+    ]
+
+
+async def render_page(datasette, request):
+    """Render one page's shell for one warehouse; 404 for other databases and unknown pages."""
+    database = request.url_vars["database"]
+    page = PAGES_BY_SLUG.get(request.url_vars["slug"])
+    if page is None or not is_warehouse(datasette, database):
+        raise NotFound(f"no page {request.url_vars['slug']!r} for database {database!r}")
+    missing = [name for name in page.queries if name not in queries.registry()]
+    config = {
+        "page": page.slug,
+        "database": database,
+        "databaseUrl": datasette.urls.database(database),
+        "args": {key: request.args.get(key) for key in request.args.keys()},
+        "missing": missing,
+    }
+    html = await datasette.render_template(
+        "warehouse_page.html",
+        {
+            "page": page,
+            "pages": [(p, page_url(datasette, database, p)) for p in PAGES],
+            "database": database,
+            "static": datasette.urls.path(f"{ROUTE_PREFIX}/static"),
+            "config": config,
+        },
+        request=request,
+    )
+    return Response.html(html)

@@ -1,0 +1,154 @@
+/* Shared helpers of the picture pages: fetch rows from Datasette's JSON API, format
+ * nanoseconds and bytes the way the SQL functions do, report status, build controls.
+ * Every page script ends by calling WH.done(), which marks <body data-wh-ready> so a
+ * headless browser (and a test) knows the picture is drawn. */
+(function () {
+  "use strict";
+  var config = window.WAREHOUSE;
+
+  function url(path, params) {
+    var query = new URLSearchParams({ _shape: "array" });
+    Object.keys(params || {}).forEach(function (key) {
+      if (params[key] !== null && params[key] !== undefined) query.set(key, params[key]);
+    });
+    return config.databaseUrl + path + ".json?" + query.toString();
+  }
+
+  /* Unix-epoch nanoseconds (~1.7e18) are past 2**53: keep them exact as BigInt where the
+   * browser shows JSON.parse the number's source text (Chrome 114+). */
+  function reviver(key, value, context) {
+    if (typeof value === "number" && !Number.isSafeInteger(value) && context && /^-?\d+$/.test(context.source)) {
+      return BigInt(context.source);
+    }
+    return value;
+  }
+
+  function fetchRows(address) {
+    return fetch(address).then(function (response) {
+      return response.text().then(function (text) {
+        var body = JSON.parse(text, reviver);
+        if (!response.ok || !Array.isArray(body)) {
+          throw new Error((body && (body.error || body.title)) || ("HTTP " + response.status));
+        }
+        return body;
+      });
+    });
+  }
+
+  var TIME_UNITS = [[1e9, "s"], [1e6, "ms"], [1e3, "us"]];
+  var BYTE_UNITS = ["KiB", "MiB", "GiB", "TiB", "PiB"];
+
+  window.WH = {
+    config: config,
+    args: config.args,
+
+    /* Rows of a named query (a canned query), as objects. */
+    query: function (name, params) { return fetchRows(url("/" + name, params)); },
+
+    /* Rows of a short ad-hoc read-only SELECT, as objects. */
+    sql: function (sql, params) {
+      return fetchRows(url("", Object.assign({ sql: sql }, params || {})));
+    },
+
+    queryUrl: function (name, params) {
+      return config.databaseUrl + "/" + name + "?" + new URLSearchParams(params).toString();
+    },
+
+    /* ``value - origin`` as a Number, exact when either is a BigInt epoch timestamp. */
+    rel: function (value, origin) {
+      if (typeof value === "bigint" || typeof origin === "bigint") return Number(BigInt(value) - BigInt(origin));
+      return value - origin;
+    },
+
+    /* ``origin + offset`` as decimal text, for a query parameter. */
+    abs: function (origin, offset) {
+      return (BigInt(origin) + BigInt(Math.round(offset))).toString();
+    },
+
+    /* Same output as the SQL function format_ns. */
+    formatNs: function (ns) {
+      if (ns === null || ns === undefined) return "";
+      for (var i = 0; i < TIME_UNITS.length; i++) {
+        if (Math.abs(ns) >= TIME_UNITS[i][0]) return (ns / TIME_UNITS[i][0]).toFixed(3) + " " + TIME_UNITS[i][1];
+      }
+      return Math.round(ns) + " ns";
+    },
+
+    /* Same output as the SQL function format_bytes. */
+    formatBytes: function (size) {
+      if (size === null || size === undefined) return "";
+      if (Math.abs(size) < 1024) return Math.round(size) + " B";
+      var value = size;
+      for (var i = 0; i < BYTE_UNITS.length; i++) {
+        value /= 1024;
+        if (Math.abs(value) < 1024 || i === BYTE_UNITS.length - 1) return value.toFixed(1) + " " + BYTE_UNITS[i];
+      }
+    },
+
+    escape: function (text) {
+      var div = document.createElement("div");
+      div.textContent = text === null || text === undefined ? "" : String(text);
+      return div.innerHTML;
+    },
+
+    status: function (text, isError) {
+      var element = document.getElementById("wh-status");
+      element.textContent = text;
+      element.className = "wh-status" + (isError ? " wh-error" : "");
+    },
+
+    /* A <select> in the controls form; options are [value, label] pairs. */
+    select: function (name, label, options, selected, onChange) {
+      var wrapper = document.createElement("label");
+      wrapper.textContent = label;
+      var element = document.createElement("select");
+      element.name = name;
+      options.forEach(function (option) {
+        var item = document.createElement("option");
+        item.value = option[0];
+        item.textContent = option[1];
+        if (String(option[0]) === String(selected)) item.selected = true;
+        element.appendChild(item);
+      });
+      element.addEventListener("change", function () { onChange(element.value); });
+      wrapper.appendChild(element);
+      document.getElementById("wh-controls").appendChild(wrapper);
+      return element;
+    },
+
+    /* An ECharts instance drawn as SVG (text and shapes land in the DOM). */
+    chart: function () {
+      var element = document.getElementById("wh-chart");
+      var existing = echarts.getInstanceByDom(element);
+      if (existing) return existing;
+      var chart = echarts.init(element, null, { renderer: "svg" });
+      window.addEventListener("resize", function () { chart.resize(); });
+      return chart;
+    },
+
+    summary: function (html) { document.getElementById("wh-summary").innerHTML = html; },
+
+    /* Nothing to draw: say why, hide the empty chart frame. */
+    empty: function (text) {
+      document.getElementById("wh-chart").classList.add("wh-empty");
+      WH.status(text);
+      WH.done();
+    },
+
+    fail: function (error) {
+      WH.status("Could not load the data: " + (error && error.message ? error.message : error), true);
+      WH.done();
+    },
+
+    done: function () { document.body.setAttribute("data-wh-ready", "1"); },
+
+    /* Start the page unless a named query it needs is missing from the registry. */
+    start: function (main) {
+      if (config.missing.length) {
+        WH.empty("This warehouse's query library has no " + config.missing.join(", ") + ": nothing to draw.");
+        return;
+      }
+      Promise.resolve().then(main).catch(WH.fail);
+    },
+  };
+})();

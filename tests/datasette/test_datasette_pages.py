@@ -1,0 +1,97 @@
+"""The picture pages in a real headless Chromium, against ``warehouse datasette`` running
+as a real process on the factory profile: each page loads, draws its SVG chart from the
+data, and shows the numbers the data implies."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+from factories import datasette_rows
+
+BAR = re.compile(r"^M[\d.]+ [\d.]+l[\d.]+ 0l0 -(?P<height>[\d.]+)l")
+
+
+class Dom(HTMLParser):
+    """The parts of a rendered page the tests read: the chart's SVG shapes and texts,
+    the summary's rows, the status line and whether the page said it was done."""
+
+    def __init__(self, html: str):
+        super().__init__()
+        self.ready = False
+        self.paths: list[dict] = []
+        self.texts: list[str] = []
+        self.rows: list[dict] = []
+        self.status = ""
+        self._in = None
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "body":
+            self.ready = attrs.get("data-wh-ready") == "1"
+        elif tag == "path":
+            self.paths.append(attrs)
+        elif tag == "tr" and "data-rank-id" in attrs:
+            self.rows.append(attrs)
+        if tag == "text" or attrs.get("id") == "wh-status":
+            self._in = tag if tag == "text" else "status"
+            if tag == "text":
+                self.texts.append("")
+
+    def handle_endtag(self, tag):
+        if tag == "text" or (tag == "p" and self._in == "status"):
+            self._in = None
+
+    def handle_data(self, data):
+        if self._in == "text":
+            self.texts[-1] += data
+        elif self._in == "status":
+            self.status += data
+
+    def bar_heights(self, fill: str) -> list[float]:
+        """Heights of the bars (rectangle paths) painted ``fill``, left to right."""
+        return [float(m["height"]) for p in self.paths if p.get("fill") == fill and (m := BAR.match(p.get("d", "")))]
+
+
+def test_steps_page_shows_the_slow_rank(server, browse):
+    dom = Dom(browse(server.replace("/profile", "/-/warehouse/profile/steps"), "steps"))
+    assert dom.ready
+    assert dom.status == "4 ranks; slow: rank 2"
+    assert [r["data-rank-id"] for r in dom.rows] == ["0", "1", "2", "3"]
+    assert [r["data-rank-id"] for r in dom.rows if "wh-slow" in r["class"]] == [str(datasette_rows.SLOW_RANK)]
+    assert "rank 2 (slow)" in dom.texts and "rank 0" in dom.texts
+    assert "median 10.000 ms" in dom.texts
+    compute = dom.bar_heights("#4e79a7")  # one compute bar per rank
+    assert len(compute) == 4
+    # compute is 60 % of each step: rank 2's bar is 18 / 10 times the others' (less its 2 px red outline)
+    assert round(compute[2] / compute[0], 1) == 1.8
+    assert compute[0] == compute[1] == compute[3]
+
+
+def test_steps_page_for_one_step(server, browse):
+    dom = Dom(browse(server.replace("/profile", "/-/warehouse/profile/steps?step_id=2"), "steps_2"))
+    assert dom.ready
+    assert "Step time per rank: step 2" in dom.texts
+
+
+def test_timeline_page_draws_the_thread_as_a_flame_chart(server, browse):
+    dom = Dom(browse(server.replace("/profile", "/-/warehouse/profile/timeline"), "timeline"))
+    assert dom.ready
+    assert dom.status == "4 slices between 0 ns and 10.000 ms after the thread's first slice"
+    assert "rank 0 · pid 4242 · tid 4243 main" in dom.texts
+    for name in ("ProfilerStep#1", "aten::linear", "aten::matmul", "aten::relu"):
+        assert name in dom.texts
+    assert {"depth 0", "depth 1", "depth 2"} <= set(dom.texts)
+
+
+def test_timeline_window_from_the_url_fetches_only_its_slices(server, browse):
+    """Epoch-ns bounds larger than 2**53 go through exactly: relu (7-9 ms) is outside."""
+    start = datasette_rows.EPOCH_NS + 500_000
+    end = datasette_rows.EPOCH_NS + 5_000_000
+    url = server.replace("/profile", f"/-/warehouse/profile/timeline?thread_id=1&start={start}&end={end}")
+    dom = Dom(browse(url, "timeline_window"))
+    assert dom.ready
+    assert dom.status == "3 slices between 500.000 us and 5.000 ms after the thread's first slice"
+    assert "aten::matmul" in dom.texts
+    assert "aten::relu" not in dom.texts
