@@ -255,3 +255,26 @@ def serve(db_path, host, port, token, import_root, threads):
         pass
     finally:
         server.close()
+
+
+@cli.command()
+@db_option
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind (loopback by default).")
+@click.option("--port", default=8001, show_default=True, type=int, help="TCP port.")
+def datasette(db_path, host, port):
+    """Browse a warehouse in Datasette: named queries, documented tables, pictures.
+
+    Serves the file immutable (read-only) with the warehouse plugin and a query time limit.
+
+    \b
+    Example:
+        warehouse datasette --db run.db --port 8001
+    """
+    import os
+
+    from datasette_plugins import launch
+
+    argv = launch.datasette_argv(db_path, host=host, port=port)
+    click.echo(f"Datasette: {launch.url(db_path, host=host, port=port)} (Ctrl-C to stop)")
+    sys.stdout.flush()
+    os.execv(argv[0], argv)  # Datasette takes over this process: signals and Ctrl-C reach it directly
