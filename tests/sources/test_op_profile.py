@@ -292,6 +292,27 @@ def test_core_load_roofline_cacheline_stalls(warehouse_db, profile):
         (0, "WAIT_FLAG", 598), (1, "BAR", 12)]
 
 
+def test_empty_and_sparse_blocks_ingest_with_nulls(warehouse_db, tmp_path):
+    # every optional field missing: an empty object for each JSON block, then sparse items
+    empty = [json_block(block_type, {}) for block_type in (3, 4, 5, 6, 7, 8, 9, 12, 13, 14, 15)]
+    sparse = [
+        json_block(0x05, {"name": "only_name"}),
+        json_block(0x08, {"core_memory_map": [{"core_no": "N/A", "memory_unit": [{}]}]}),
+        json_block(0x0D, {"multiple_rooflines": [{"rooflines": [{"point": []}]}]}),
+        json_block(0x03, {"Files": [{"Lines": [{"Line": 9}]}]}),
+    ]
+    f = OpProfileFactory(path=tmp_path / "sparse.bin", blocks=empty + sparse)
+    ingest(warehouse_db, f.path)
+    assert rows(warehouse_db, "SELECT COUNT(*), SUM(known) FROM op_block_raw") == [(15, 15)]
+    assert rows(warehouse_db, "SELECT name, soc, block_dim, duration_us, detail_key FROM op_run ORDER BY name") == [
+        (None, None, None, None, None), ("only_name", None, None, None, None)]
+    assert rows(warehouse_db, "SELECT block_id, op_type, hit, hit_ratio FROM l2_cache") == [(None, None, None, None)]
+    assert rows(warehouse_db, "SELECT memory_path, request, peak_ratio, display FROM memory_unit") == [
+        (None, None, None, None)]
+    assert rows(warehouse_db, "SELECT title, bw, point_x, point_y FROM roofline") == [(None, None, None, None)]
+    assert rows(warehouse_db, "SELECT file, line, core, core_index, cycles FROM code_line") == [(None, 9, None, 0, None)]
+
+
 def test_unknown_block_type_recorded_not_fatal(warehouse_db, tmp_path):
     blocks = [json_block(0x05, TableBaseInfoFactory()), BlockFactory(type=0x20, doc=None, payload=b"\x01\x02\x03")]
     f = OpProfileFactory(path=tmp_path / "unknown.bin", blocks=blocks)

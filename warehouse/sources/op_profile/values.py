@@ -50,11 +50,12 @@ def _fit(number: int) -> int | float:
 
 
 def ident(value):
-    """An id given as an int or a numeric string (block_id, core_no): the int, else the text as is."""
+    """An id given as an int or a numeric string (block_id, core_no): the int, None when missing, else the text."""
     number = to_int(value)
     if isinstance(number, int):
         return number
-    return None if value is None else to_text(value)
+    text = to_text(value)
+    return None if text is None or text.strip().lower() in MISSING else text
 
 
 def to_text(value) -> str | None:
