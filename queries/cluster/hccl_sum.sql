@@ -1,0 +1,55 @@
+-- title: HCCL operator statistics (msprof-analyze hccl_sum)
+-- description: Duration statistics of the HCCL communication operators (COMMUNICATION_OP)
+--     per operator type or name, per rank or over all ranks at once: count, sum,
+--     mean, sample standard deviation, min, quartiles (nearest rank), median, max.
+-- param group_by (text, default 'op_type'): op_type (e.g. hcom_allReduce_) or name (one instance): what a row sums.
+-- param per_rank (boolean, default true): One row per rank and operator; false: over all ranks.
+-- column rank_id: Rank (null when per_rank is false).
+-- column name: Operator type, or operator name when group_by is name.
+-- column count: Number of operators.
+-- column total_ns: Summed duration in ns.
+-- column mean_ns: Mean duration in ns.
+-- column std_ns: Sample standard deviation in ns (null for a single operator).
+-- column min_ns: Shortest in ns.
+-- column q1_ns: First quartile (nearest rank) in ns.
+-- column median_ns: Median in ns (mean of the two middle values for an even count).
+-- column q3_ns: Third quartile (nearest rank) in ns.
+-- column max_ns: Longest in ns.
+with items as (
+    select
+        case when :per_rank = 1 then rank_id end as rank_id,
+        case when :group_by = 'name' then name else op_type end as name,
+        dur
+    from communication_op
+    where dur is not null
+),
+
+ranked as (
+    select
+        rank_id, name, dur,
+        row_number() over (partition by rank_id, name order by dur) as position,
+        count(*) over (partition by rank_id, name) as n,
+        avg(1.0 * dur) over (partition by rank_id, name) as mean
+    from items
+),
+
+final as (
+    select
+        rank_id,
+        name,
+        count(*) as count,
+        sum(dur) as total_ns,
+        avg(1.0 * dur) as mean_ns,
+        sqrt(sum((dur - mean) * (dur - mean)) / nullif(count(*) - 1, 0)) as std_ns,
+        min(dur) as min_ns,
+        min(case when position >= 0.25 * n and position - 1 < 0.25 * n then dur end) as q1_ns,
+        avg(case when 2 * position in (n, n + 1, n + 2) then 1.0 * dur end) as median_ns,
+        min(case when position >= 0.75 * n and position - 1 < 0.75 * n then dur end) as q3_ns,
+        max(dur) as max_ns
+    from ranked
+    group by rank_id, name
+)
+
+select rank_id, name, count, total_ns, mean_ns, std_ns, min_ns, q1_ns, median_ns, q3_ns, max_ns
+from final
+order by rank_id, total_ns desc, name

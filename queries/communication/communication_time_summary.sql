@@ -1,0 +1,49 @@
+-- title: Communication time summary
+-- description: Per rank and step, the HCCL operators' time split into transit, wait,
+--     synchronisation and idle, from communication.json / cluster_communication.json (what
+--     msprof-analyze's communication_time_sum writes as ClusterCommunicationTime). The
+--     files' own 'Total Op Info' rows are left out and the operators summed instead.
+-- param rank_id (integer, default null): Only this rank; every rank when null.
+-- column rank_id: Rank.
+-- column step_id: Step number.
+-- column op_count: Number of operators.
+-- column elapse_ns: Summed elapsed time in ns.
+-- column transit_ns: Time moving data in ns.
+-- column wait_ns: Time waiting for peers in ns.
+-- column synchronization_ns: Time synchronising in ns.
+-- column idle_ns: Idle time in ns.
+-- column wait_ratio: wait / (wait + transit).
+-- column synchronization_ratio: synchronization / (synchronization + transit).
+with ops as (
+    select rank_id, step_id, elapse_ns, transit_ns, wait_ns, synchronization_ns, idle_ns
+    from communication_time
+    where op_name <> 'Total Op Info' and (:rank_id is null or rank_id = :rank_id)
+),
+
+summed as (
+    select
+        rank_id,
+        step_id,
+        count(*) as op_count,
+        sum(elapse_ns) as elapse_ns,
+        sum(transit_ns) as transit_ns,
+        sum(wait_ns) as wait_ns,
+        sum(synchronization_ns) as synchronization_ns,
+        sum(idle_ns) as idle_ns
+    from ops
+    group by rank_id, step_id
+),
+
+final as (
+    select
+        rank_id, step_id, op_count, elapse_ns, transit_ns, wait_ns, synchronization_ns, idle_ns,
+        1.0 * wait_ns / nullif(wait_ns + transit_ns, 0) as wait_ratio,
+        1.0 * synchronization_ns / nullif(synchronization_ns + transit_ns, 0) as synchronization_ratio
+    from summed
+)
+
+select
+    rank_id, step_id, op_count, elapse_ns, transit_ns, wait_ns, synchronization_ns, idle_ns,
+    wait_ratio, synchronization_ratio
+from final
+order by rank_id, step_id
