@@ -12,6 +12,7 @@ import datetime
 import hashlib
 import re
 import sqlite3
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,7 +69,7 @@ def connect(path: str | Path, *, migrate_schema: bool = True) -> sqlite3.Connect
     """
     try:
         conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_S, check_same_thread=False)
-        conn.execute("PRAGMA journal_mode = WAL")
+        _enable_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA cache_size = -65536")
         conn.execute("PRAGMA temp_store = MEMORY")
@@ -77,6 +78,24 @@ def connect(path: str | Path, *, migrate_schema: bool = True) -> sqlite3.Connect
     if migrate_schema:
         migrate(conn, label=str(path))
     return conn
+
+
+def _enable_wal(conn: sqlite3.Connection) -> None:
+    """Switch to WAL, waiting like the busy timeout does.
+
+    The switch needs an exclusive lock, and SQLite answers "database is locked" at once
+    (without calling the busy handler) while another process is creating the same new
+    warehouse; two ingests started together into a new file would otherwise fail.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def connect_readonly(path: str | Path) -> sqlite3.Connection:
@@ -148,6 +167,9 @@ def migrate(conn: sqlite3.Connection, *, label: str = "warehouse", migrations: l
     except sqlite3.Error as exc:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
+        # another process (a concurrent ingest) may have applied them while we waited for the lock
+        if not check_version(conn, label=label, migrations=migrations):
+            return []
         raise WarehouseError(f"{label}: migration failed, nothing applied ({exc})") from None
     return pending
 
