@@ -73,7 +73,8 @@ def test_new_style_first_header_version_zero_is_detected(tmp_path):
 def test_every_block_is_framed_and_kept_raw(warehouse_db, profile):
     result = ingest(warehouse_db, profile.path)
     card, kind, detail = rows(warehouse_db, "SELECT card, kind, detail FROM source WHERE id = ?", result.source_id)[0]
-    assert (card, kind, json.loads(detail)) == ("add_custom", "op_profile", {"blocks": 16})
+    types = {f"0x{t:02x}": 1 for t in range(2, 16)} | {"0x01": 2}
+    assert (card, kind, json.loads(detail)) == ("add_custom", "op_profile", {"blocks": 16, "block_types": types})
     raw = rows(warehouse_db, "SELECT block_index, block_offset, block_type, content_size_bytes, padding, version, known, "
                              "json FROM op_block_raw ORDER BY block_index")
     assert [r[1] for r in raw] == profile.offsets
@@ -88,6 +89,15 @@ def test_every_block_is_framed_and_kept_raw(warehouse_db, profile):
     assert raw[4][5] == 0  # the new-style 0x04 version byte
     assert json.loads(raw[10][7]) == CALL_STACKS  # 0x0A keeps its call-stack JSON
     assert result.rows == fact_rows(warehouse_db)
+
+
+@pytest.mark.parametrize("index", range(16))
+def test_any_block_alone_is_a_profile(warehouse_db, tmp_path, index):
+    block = every_block()[index]
+    f = OpProfileFactory(path=tmp_path / f"only_{block.type}.bin", blocks=[block])
+    result = ingest(warehouse_db, f.path)
+    assert rows(warehouse_db, "SELECT block_type, block_offset FROM op_block_raw") == [(block.type, 0)]
+    assert result.rows == fact_rows(warehouse_db) > 1
 
 
 def test_code_file_content_exact(warehouse_db, profile):

@@ -12,6 +12,7 @@ then leaves no rows. Each bin is one card: the operator's name (else the file st
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -64,9 +65,10 @@ def ingest(conn, path, source_id) -> Outcome:
     with open_binary(path) as stream:
         data = stream.read()
     rows = Rows(conn, source_id, str(path))
-    unknown = []
+    unknown, types = [], Counter()
     try:
         for block in split_blocks(data):
+            types[f"0x{block.type:02x}"] += 1
             handling = HANDLERS.get(block.type)
             if handling is None:
                 unknown.append({"type": block.type, "offset": block.offset, "size": block.content_size})
@@ -80,7 +82,7 @@ def ingest(conn, path, source_id) -> Outcome:
     name = conn.execute("SELECT name FROM op_run WHERE source_id = ? ORDER BY rowid LIMIT 1",
                         (source_id,)).fetchone()
     card = name[0] if name and name[0] else Path(path).name.split(".")[0]
-    detail = {"blocks": rows.count("op_block_raw")}
+    detail = {"blocks": rows.count("op_block_raw"), "block_types": dict(sorted(types.items()))}
     if unknown:
         detail["unknown_blocks"] = unknown
     return Outcome(rows=written + rows.direct_rows, card=card, detail=detail)
