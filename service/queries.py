@@ -35,6 +35,14 @@ def run(name: str):
     return results.respond(lambda **limits: query.run(get_db(), values, **limits), request.args)
 
 
+def _parameter(param: dict) -> dict:
+    schema = {"type": OPENAPI_TYPES[param["type"]]}
+    if param["default"] is not None:
+        schema["default"] = param["default"]
+    return {"name": param["name"], "in": "query", "required": param["required"], "description": param["meaning"],
+            "schema": schema}
+
+
 def _entry(query: queries.Query) -> dict:
     entry = query.describe()
     entry.pop("sql")
@@ -54,11 +62,7 @@ def openapi_paths() -> dict:
         }},
     }
     for query in queries.registry().values():
-        parameters = [
-            {"name": p.name, "in": "query", "required": p.required, "description": p.meaning,
-             "schema": {"type": OPENAPI_TYPES[p.type], **({} if p.default is None else {"default": p.default})}}
-            for p in query.params
-        ]
+        parameters = [_parameter(p.describe()) for p in query.params]
         paths[f"/queries/{query.name}"] = {"get": {
             "operationId": f"query_{query.name}",
             "summary": query.title,

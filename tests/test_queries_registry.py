@@ -63,6 +63,8 @@ def test_header_is_parsed(tmp_path):
         ("label", "text", False, "n/a"),
     ]
     assert query.params[1].meaning == "Shortest duration kept, in ns."
+    # a boolean binds as 0/1 but the catalog (and OpenAPI) show it as a boolean
+    assert query.params[3].describe()["default"] is False
     assert [(c.name, c.meaning) for c in query.columns] == [("id", "The slice."), ("dur", "Its duration.")]
     assert query.sql.startswith("with picked as")
 

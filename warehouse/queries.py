@@ -93,8 +93,10 @@ class Param:
         return str(value)
 
     def describe(self) -> dict:
-        return {"name": self.name, "type": self.type, "required": self.required,
-                "default": self.default, "meaning": self.meaning}
+        """The catalog entry; a boolean's default shows as true/false (it binds as 1/0)."""
+        default = bool(self.default) if self.type == "boolean" and self.default is not None else self.default
+        return {"name": self.name, "type": self.type, "required": self.required, "default": default,
+                "meaning": self.meaning}
 
 
 @dataclass(frozen=True)
