@@ -95,3 +95,23 @@ def test_timeline_window_from_the_url_fetches_only_its_slices(server, browse):
     assert dom.status == "3 slices between 500.000 us and 5.000 ms after the thread's first slice"
     assert "aten::matmul" in dom.texts
     assert "aten::relu" not in dom.texts
+
+
+def test_memory_page_draws_a_curve_per_rank_and_marks_the_peaks(server, browse):
+    dom = Dom(browse(server.replace("/profile", "/-/warehouse/profile/memory"), "memory"))
+    assert dom.ready
+    assert dom.status == "4 of 4 ranks drawn"
+    curves = [p for p in dom.paths if p.get("stroke-linejoin") == "bevel"]
+    assert len([p for p in curves if "stroke-dasharray" in p]) == 4  # reserved, one per rank
+    assert len([p for p in curves if "stroke-dasharray" not in p]) == 4  # allocated
+    assert {"rank 0", "rank 1", "rank 2", "rank 3"} <= set(dom.texts)
+    # each rank's peak is labelled on its curve: 3 GiB for rank 1, 2 GiB for the others
+    assert sorted(t for t in dom.texts if t in ("2.0 GiB", "3.0 GiB")) == ["2.0 GiB"] * 3 + ["3.0 GiB"]
+    assert [r["data-rank-id"] for r in dom.rows if "wh-slow" in r["class"]] == [str(datasette_rows.PEAK_RANK)]
+
+
+def test_memory_page_for_one_rank(server, browse):
+    dom = Dom(browse(server.replace("/profile", "/-/warehouse/profile/memory?rank_id=1"), "memory_rank1"))
+    assert dom.ready
+    assert dom.status == "1 of 4 ranks drawn"
+    assert len([p for p in dom.paths if p.get("stroke-linejoin") == "bevel"]) == 2

@@ -77,10 +77,10 @@ def _steps(rank: int, source_id: int) -> None:
 
 
 def _memory(rank: int, source_id: int) -> None:
-    """Allocated memory rises to the rank's peak at 3 ms and falls back."""
+    """Allocated memory rises to the rank's peak at 3 ms (plus 0.2 ms per rank) and falls back."""
     peak = (3 if rank == PEAK_RANK else 2) * GIB
     for index, allocated in enumerate((GIB, peak // 2, peak, peak // 2, GIB)):
-        rows.MemoryRecordFactory(rank_id=rank, device_id=rank, ts=EPOCH_NS + index * 1_500_000,
+        rows.MemoryRecordFactory(rank_id=rank, device_id=rank, ts=EPOCH_NS + index * 1_500_000 + rank * 200_000,
                                  total_allocated_bytes=allocated, total_reserved_bytes=peak + GIB // 2,
                                  total_active_bytes=allocated, source_id=source_id)
 
