@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from warehouse.analysis import classify
@@ -159,6 +161,8 @@ def test_no_pipeline_times_leave_families_and_bounds_null(warehouse_db):
         ("aclnnMm_MatMulCommon_MatMulV2", "MatMulV2", "compute.matmul"),
         ("hcom_allReduce__586_0_1", "hcom_allReduce_", "communication.collective"),
         ("ArgMaxV2", None, "selection.argmax"),
+        # a max pool that also returns its argmax is a pool, not a selection
+        ("MaxPoolWithArgmaxV1", "MaxPoolWithArgmaxV1", "compute.pool"),
         ("ApplyTopKTopP", None, "selection.sampling"),
         # BroadcastTo is a vector op, not an HCCL broadcast
         ("BroadcastTo", "BroadcastTo", None),
@@ -186,7 +190,7 @@ def test_a_new_signature_line_is_picked_up(warehouse_db, tmp_path, monkeypatch):
     patched = tmp_path / "kernel_signatures.csv"
     original = classify.SIGNATURES_FILE.read_text(encoding="utf-8").splitlines()
     header_end = next(i for i, line in enumerate(original) if not line.startswith("#"))
-    lines = [original[0].replace("version 1", "version 999"), *original[1:header_end + 1],
+    lines = [re.sub(r"version \d+", "version 999", original[0]), *original[1:header_end + 1],
              "mynewkernel,attention.brand_new,attention", *original[header_end + 1:]]
     patched.write_text("\n".join(lines) + "\n", encoding="utf-8")
     monkeypatch.setattr(classify, "SIGNATURES_FILE", patched)

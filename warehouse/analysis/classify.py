@@ -7,8 +7,8 @@ signature for communication kernels without one), the five pipeline families in 
 
 The name patterns (``kernel_signatures.csv``) and the core-to-class table
 (``kernel_core_classes.csv``) are versioned data files beside this module, so a new
-kernel name is one line to add. They are loaded into the tables ``kernel_signature`` and
-``kernel_core_class`` of the connection, reloaded when a file's version changes.
+kernel name is one line to add. They are loaded into the warehouse tables
+``kernel_signature`` and ``kernel_core_class`` (migration 0005) whenever they changed.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 CLASSIFY_SQL = (HERE / "classify.sql").read_text(encoding="utf-8")
-TABLES_SQL = (HERE / "classify_tables.sql").read_text(encoding="utf-8")
 SIGNATURES_FILE = HERE / "kernel_signatures.csv"
 CORE_CLASSES_FILE = HERE / "kernel_core_classes.csv"
 VERSION_LINE = re.compile(r"\bversion (\d+)\b")
@@ -46,27 +45,20 @@ def read_data_file(path: Path) -> DataFile:
 
 
 def load_rules(conn: sqlite3.Connection) -> None:
-    """Make ``kernel_signature`` and ``kernel_core_class`` hold the current files' rows."""
-    if not _has_rule_tables(conn):
-        for statement in split_statements(TABLES_SQL):
-            conn.execute(statement)
+    """Make ``kernel_signature`` and ``kernel_core_class`` hold the current files' rows.
+
+    The tables are rewritten only when their content differs from the files (a new line,
+    a new version), so classifying many sources costs one comparison each.
+    """
     signatures = read_data_file(SIGNATURES_FILE)
     cores = read_data_file(CORE_CLASSES_FILE)
-    if _loaded_version(conn, "kernel_signature") != signatures.version:
-        conn.execute("DELETE FROM temp.kernel_signature")
-        conn.executemany(
-            "INSERT INTO temp.kernel_signature (position, pattern, category, role, version) VALUES (?, ?, ?, ?, ?)",
-            [
-                (position, row["pattern"].lower(), row["category"], row["role"], signatures.version)
-                for position, row in enumerate(signatures.rows, start=1)
-            ],
-        )
-    if _loaded_version(conn, "kernel_core_class") != cores.version:
-        conn.execute("DELETE FROM temp.kernel_core_class")
-        conn.executemany(
-            "INSERT INTO temp.kernel_core_class (core, op_class, version) VALUES (?, ?, ?)",
-            [(row["core"].upper(), row["op_class"], cores.version) for row in cores.rows],
-        )
+    _replace(conn, "kernel_signature", ("position", "pattern", "category", "role", "version"), [
+        (position, row["pattern"].lower(), row["category"], row["role"], signatures.version)
+        for position, row in enumerate(signatures.rows, start=1)
+    ])
+    _replace(conn, "kernel_core_class", ("core", "op_class", "version"), [
+        (row["core"].upper(), row["op_class"], cores.version) for row in cores.rows
+    ])
 
 
 def classify_source(conn: sqlite3.Connection, source_id: int) -> None:
@@ -78,26 +70,9 @@ def classify_source(conn: sqlite3.Connection, source_id: int) -> None:
     conn.execute(CLASSIFY_SQL, {"source_id": source_id})
 
 
-def split_statements(script: str) -> list[str]:
-    """The statements of a SQL script, to run one by one with ``execute``.
-
-    (``executescript`` would commit the caller's transaction first.)
-    """
-    statements, current = [], ""
-    for line in script.splitlines(keepends=True):
-        current += line
-        if sqlite3.complete_statement(current):
-            statements.append(current.strip())
-            current = ""
-    return statements
-
-
-def _has_rule_tables(conn: sqlite3.Connection) -> bool:
-    return conn.execute(
-        "SELECT count(*) FROM temp.sqlite_master WHERE name IN ('kernel_signature', 'kernel_core_class')"
-    ).fetchone()[0] == 2
-
-
-def _loaded_version(conn: sqlite3.Connection, table: str) -> int | None:
-    row = conn.execute(f"SELECT max(version) FROM temp.{table}").fetchone()
-    return row[0]
+def _replace(conn: sqlite3.Connection, table: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
+    names = ", ".join(columns)
+    if conn.execute(f"SELECT {names} FROM {table} ORDER BY 1").fetchall() == sorted(rows):
+        return
+    conn.execute(f"DELETE FROM {table}")
+    conn.executemany(f"INSERT INTO {table} ({names}) VALUES ({', '.join('?' * len(columns))})", rows)

@@ -1,5 +1,5 @@
 -- Classify the kernel rows of one source (seed 004 sections 4 and 6), in one pass.
--- Parameter :source_id. Reads temp.kernel_signature and temp.kernel_core_class (loaded by classify.py).
+-- Parameter :source_id. Reads kernel_signature and kernel_core_class (loaded by classify.py).
 WITH
 -- The rows of the source, with every pipeline sub-stage as a number (0 when absent).
 src AS (
@@ -43,7 +43,7 @@ signed AS (
         k.task_type,
         (
             SELECT s.position
-            FROM temp.kernel_signature AS s
+            FROM kernel_signature AS s
             WHERE instr(k.folded, s.pattern) > 0
             ORDER BY s.position
             LIMIT 1
@@ -82,9 +82,9 @@ families AS (
     LEFT JOIN signed AS s
         ON s.name IS src.name AND s.op_type IS src.op_type
         AND s.accelerator_core IS src.accelerator_core AND s.task_type IS src.task_type
-    LEFT JOIN temp.kernel_signature AS sig ON sig.position = s.position
-    LEFT JOIN temp.kernel_core_class AS core ON core.core = upper(trim(src.accelerator_core))
-    LEFT JOIN temp.kernel_core_class AS task ON task.core = upper(trim(src.task_type))
+    LEFT JOIN kernel_signature AS sig ON sig.position = s.position
+    LEFT JOIN kernel_core_class AS core ON core.core = upper(trim(src.accelerator_core))
+    LEFT JOIN kernel_core_class AS task ON task.core = upper(trim(src.task_type))
 ),
 
 -- Class (section 4), dominant core, bound stage and family; ties go to the earlier stage in the lists below.

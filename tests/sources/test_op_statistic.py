@@ -1,0 +1,17 @@
+"""op_statistic.csv into ``op_statistic``."""
+
+from __future__ import annotations
+
+from tests.factories.text_exports import OpStatisticFactory
+from warehouse.ingest import ingest_file
+
+
+def test_values_and_units(warehouse_db, tmp_path):
+    path = tmp_path / "rank1_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / "op_statistic.csv"
+    OpStatisticFactory(path=path)
+    result = ingest_file(warehouse_db, path)
+    assert (result.status, result.kind, result.rows) == ("ok", "op_statistic_csv", 2)
+    assert warehouse_db.execute("SELECT * FROM op_statistic ORDER BY source_row").fetchall() == [
+        (result.source_id, 1, 1, "ForeachAddList", "AI_VECTOR_CORE", 3, 1959079, 624152, 653026, 706614, 22.077),
+        (result.source_id, 2, 1, "TransData", "AI_VECTOR_CORE", 57, 1423208, 6540, 24969, 70801, 16.038),
+    ]

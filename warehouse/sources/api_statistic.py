@@ -1,0 +1,30 @@
+"""api_statistic.csv: time per CANN API (acl, runtime, node, hccl levels)."""
+
+from __future__ import annotations
+
+from warehouse.sources.text_export import Column, CsvTable, csv_source, integer, real, us_to_ns
+
+KIND = "api_statistic_csv"
+
+
+def us2_to_ns2(value) -> float | None:
+    """A variance of times in us^2, in ns^2."""
+    number = real(value)
+    return None if number is None else number * 1e6
+
+
+SPEC = CsvTable(
+    table="api_statistic",
+    required=frozenset({"Level", "API Name", "Time(us)", "Count"}),
+    columns=(
+        Column("level", ("Level",)),
+        Column("api_name", ("API Name",)),
+        Column("total_ns", ("Time(us)",), us_to_ns),
+        Column("count", ("Count",), integer),
+        Column("avg_ns", ("Avg(us)",), us_to_ns),
+        Column("min_ns", ("Min(us)",), us_to_ns),
+        Column("max_ns", ("Max(us)",), us_to_ns),
+        Column("variance_ns2", ("Variance",), us2_to_ns2),
+    ),
+)
+detect, ingest = csv_source(SPEC)

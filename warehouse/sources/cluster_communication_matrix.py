@@ -1,0 +1,25 @@
+"""cluster_communication_matrix.json: the cluster analysis' communication matrix of all ranks.
+
+Layout ``{"p2p"|"collective": {step: {"<op>@<group>": {"<src>-<dst>": {...}}}}}``; rows go
+to ``communication_matrix`` with ``rank_id`` -1 (the pair's ranks are src_rank and dst_rank).
+"""
+
+from __future__ import annotations
+
+from warehouse.sources.base import Outcome
+from warehouse.sources.cluster_communication import CLUSTER_LAYOUT
+from warehouse.sources.communication_json import TIME_MARKER, walk_cluster_layout
+from warehouse.sources.communication_matrix import MATRIX_MARKER, insert_links
+from warehouse.sources.text_export import UNKNOWN_RANK, json_head, load_json
+
+KIND = "cluster_communication_matrix_json"
+
+
+def detect(path) -> bool:
+    head = json_head(path)
+    return bool(CLUSTER_LAYOUT.match(head)) and MATRIX_MARKER in head and TIME_MARKER not in head
+
+
+def ingest(conn, path, source_id):
+    rows = insert_links(conn, path, source_id, UNKNOWN_RANK, walk_cluster_layout(path, load_json(path)))
+    return Outcome(rows=rows, detail={"table": "communication_matrix"})

@@ -1,0 +1,21 @@
+"""op_summary_*.csv: the device kernels of an msprof (CANN) export.
+
+Rows go to ``kernel`` with origin ``op_summary_csv`` (see :mod:`warehouse.sources.kernel_csv`);
+its ``Task Type`` column (AI_CORE, MIX_AIV, HCCL, ...) goes to ``kernel.task_type``.
+"""
+
+from __future__ import annotations
+
+from warehouse.sources.kernel_csv import ingest_kernels
+from warehouse.sources.text_export import has_headers
+
+KIND = "op_summary_csv"
+REQUIRED = frozenset({"Op Name", "Task Type", "Task Duration(us)"})
+
+
+def detect(path) -> bool:
+    return has_headers(path, REQUIRED)
+
+
+def ingest(conn, path, source_id):
+    return ingest_kernels(conn, path, source_id, KIND)

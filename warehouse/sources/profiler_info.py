@@ -1,0 +1,33 @@
+"""profiler_info_{rank}.json: the profiler's configuration and start/end info for one rank.
+
+Each top-level key (config, start_info, end_info, rank_id) becomes a ``run_metadata`` row
+(JSON for objects); the rank is declared in ``rank``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from warehouse.sources.base import Outcome
+from warehouse.sources.text_export import PROFILER_INFO, insert_metadata, json_head, load_json_object
+
+KIND = "profiler_info_json"
+HEAD = re.compile(r'^\{"(config|rank_id|start_info|end_info)":')
+
+
+def detect(path) -> bool:
+    head = json_head(path)
+    return bool(HEAD.match(head)) and ('"common_config"' in head or '"experimental_config"' in head)
+
+
+def ingest(conn, path, source_id):
+    document = load_json_object(path)
+    rank_id = document.get("rank_id")
+    if not isinstance(rank_id, int):
+        match = PROFILER_INFO.match(path.name)
+        rank_id = int(match[1]) if match else -1
+    rows = insert_metadata(conn, source_id, rank_id, document)
+    rows += conn.execute(
+        "INSERT INTO rank (rank_id, source_id) VALUES (?, ?) ON CONFLICT (rank_id) DO NOTHING", (rank_id, source_id)
+    ).rowcount
+    return Outcome(rows=rows, rank_id=rank_id, detail={"table": "run_metadata"})

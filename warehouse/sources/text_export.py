@@ -1,0 +1,346 @@
+"""What the text-export sources share: reading their CSV and JSON files, units, the rank.
+
+torch_npu's ``export_type=text`` writes CSV and JSON files beside (or instead of) the rank
+db. Their quirks, seen in real files: timestamps end in a TAB (``1736408883704643.212\\t``),
+shapes are triple-quoted (three double quotes around ``32,3,224,224``), missing values are ``N/A`` or empty,
+lines end in CRLF, and multi-line quoted fields (call stacks) occur. Units are converted
+exactly from the decimal text (never through a float): us -> ns, MB/KB -> bytes, GB/s -> bytes/s.
+
+A source module describes its file as a :class:`CsvTable` (the header names it requires
+and how each column converts) and calls :func:`ingest_csv`; the ``source_row`` of every
+row is its data-record number (1 = the first record after the header).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import sqlite3
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+from warehouse.errors import IngestError
+from warehouse.sources.base import Outcome, open_binary, read_head
+
+#: Values the exports write for "no value".
+MISSING = frozenset({"", "N/A", "NA", "n/a", "None", "null", "NULL", "-"})
+#: Binary units of the memory files (torch_npu divides by 1024 and 1024 * 1024).
+KIB = 1024
+MIB = 1024 * 1024
+#: Decimal units of the communication files (their MB / ms gives GB/s, so 10**6 bytes).
+MB = 10**6
+GB = 10**9
+RANK_FOLDER = (re.compile(r"^rank(\d+)_ascend_pt$"), re.compile(r"^test_rank_(\d+)$"))
+PROFILER_INFO = re.compile(r"^profiler_info_(\d+)\.json$")
+DEVICE = re.compile(r"^(?:NPU\s*:?\s*)?(\d+)$", re.IGNORECASE)
+UNKNOWN_RANK = -1
+
+
+def text(value: Any) -> str | None:
+    """The cell as text: stripped, ``N/A``/empty as None, triple quotes of shapes removed."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        return str(value)
+    value = value.strip()
+    if value in MISSING:
+        return None
+    if len(value) >= 2 and value[0] == value[-1] == '"':
+        value = value.strip('"')
+    return value
+
+
+def decimal(value: str | Decimal | int | float | None) -> Decimal | None:
+    """The exact decimal value of a cell (None when missing)."""
+    if isinstance(value, Decimal) or value is None:
+        return value
+    if isinstance(value, (int, float)):
+        return Decimal(str(value))
+    cleaned = text(value)
+    if cleaned is None:
+        return None
+    try:
+        return Decimal(cleaned)
+    except InvalidOperation:
+        raise ValueError(f"not a number: {cleaned!r}") from None
+
+
+def scaled(factor: int) -> Callable[[Any], int | None]:
+    """A converter multiplying the exact value by ``factor`` and rounding to an integer."""
+
+    def convert(value):
+        number = decimal(value)
+        return None if number is None else int((number * factor).to_integral_value())
+
+    return convert
+
+
+us_to_ns = scaled(1000)
+ms_to_ns = scaled(10**6)
+kib_to_bytes = scaled(KIB)
+mib_to_bytes = scaled(MIB)
+mb_to_bytes = scaled(MB)
+gb_per_s_to_bytes_per_s = scaled(GB)
+integer = scaled(1)
+
+
+def real(value) -> float | None:
+    """A ratio, rate or percentage as a float (None when missing)."""
+    number = decimal(value)
+    return None if number is None else float(number)
+
+
+def device_id(value) -> int | None:
+    """The device number of ``NPU:0`` / ``0`` (None for ``host``, ``CPU`` or missing)."""
+    match = DEVICE.match(text(value) or "")
+    return int(match[1]) if match else None
+
+
+def scalar(value) -> int | float | str | None:
+    """A cell of an unknown column: a number when it reads as one, else its text."""
+    cleaned = text(value)
+    if cleaned is None:
+        return None
+    try:
+        number = Decimal(cleaned)
+    except InvalidOperation:
+        return cleaned
+    return float(number) if any(mark in cleaned for mark in ".eE") else int(number)
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a table and the CSV header(s) it is read from."""
+
+    #: column of the warehouse table
+    name: str
+    #: header names in the CSV (aliases across variants), first found wins
+    headers: tuple[str, ...]
+    #: converter from the cell text
+    convert: Callable[[Any], Any] = text
+
+
+@dataclass(frozen=True)
+class CsvTable:
+    """How one CSV export maps onto one warehouse table."""
+
+    table: str
+    #: header names every file of this kind has (detection by content)
+    required: frozenset[str]
+    columns: tuple[Column, ...]
+    #: header names that must be absent (to tell look-alike files apart)
+    excluded: frozenset[str] = field(default_factory=frozenset)
+    #: statement run after the insert with :source_id (fills columns the file implies)
+    finish: str | None = None
+
+
+def csv_header(path: str | Path) -> list[str] | None:
+    """The header names of a CSV file from its first line, or None if it does not look like CSV."""
+    head = read_head(path, 8192)
+    if not head or b"\0" in head:
+        return None
+    try:
+        first = head.decode("utf-8-sig").splitlines()[0]
+    except (UnicodeDecodeError, IndexError):
+        return None
+    if "," not in first or first.lstrip().startswith(("{", "[")):
+        return None
+    return [name.strip() for name in next(csv.reader([first]))]
+
+
+def has_headers(path: str | Path, required: frozenset[str], excluded: frozenset[str] = frozenset()) -> bool:
+    """Whether the file's CSV header has every ``required`` name and no ``excluded`` one (never raises)."""
+    header = csv_header(path)
+    if header is None:
+        return False
+    names = set(header)
+    return required <= names and not (excluded & names)
+
+
+def records(path: str | Path) -> Iterator[tuple[int, int, dict[str, str], bool]]:
+    """Data records as (record number from 1, physical line, {header: cell}, short).
+
+    A record with fewer fields than the header (real exports have some) is kept with its
+    missing cells absent and ``short`` true, so the caller can convert it leniently and
+    say so in ``source.detail``.
+
+    :raises IngestError: on undecodable text, a malformed record or a record longer than the header.
+    """
+    with open_binary(path) as stream:
+        reader = csv.reader(io.TextIOWrapper(stream, encoding="utf-8-sig", newline=""))
+        try:
+            header = [name.strip() for name in next(reader, [])]
+            for number, row in enumerate(reader, start=1):
+                if not row:
+                    continue
+                if len(row) > len(header):
+                    raise IngestError(
+                        f"{path}: line {reader.line_num}: {len(row)} fields for a header of {len(header)}"
+                    )
+                yield number, reader.line_num, dict(zip(header, row)), len(row) < len(header)
+        except UnicodeDecodeError as exc:
+            raise IngestError(f"{path}: line {reader.line_num + 1}: not UTF-8 text ({exc.reason})") from None
+        except csv.Error as exc:
+            raise IngestError(f"{path}: line {reader.line_num}: {exc}") from None
+
+
+def convert_row(path, line: int, row: dict[str, str], columns: tuple[Column, ...], lenient: bool = False) -> list:
+    """The converted values of ``columns`` for one record (None for absent headers).
+
+    :raises IngestError: naming the line and header when a cell does not convert, unless
+        ``lenient`` (a short record, whose cells may be shifted): the cell is None then.
+    """
+    values = []
+    for column in columns:
+        header = next((name for name in column.headers if name in row), None)
+        try:
+            values.append(None if header is None else column.convert(row[header]))
+        except ValueError as exc:
+            if not lenient:
+                raise IngestError(f"{path}: line {line}: column {header!r}: {exc}") from None
+            values.append(None)
+    return values
+
+
+def noting_short(rows: Iterator[tuple[int, int, dict[str, str], bool]], short_lines: list[int]):
+    """Pass records through, appending the line of each short one to ``short_lines``."""
+    for record in rows:
+        if record[3]:
+            short_lines.append(record[1])
+        yield record
+
+
+def short_record_note(short_lines: list[int]) -> dict:
+    """The ``source.detail`` entry for records shorter than the header (none when there are none)."""
+    if not short_lines:
+        return {}
+    return {"short_records": {
+        "lines": short_lines[:100],
+        "count": len(short_lines),
+        "note": "fewer fields than the header: cells after the gap may be shifted; cells that did not convert are NULL",
+    }}
+
+
+def insert_sql(table: str, columns: list[str]) -> str:
+    """``INSERT INTO table (columns) VALUES (?, ...)``."""
+    return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+
+
+def ingest_csv(conn: sqlite3.Connection, path, source_id: int, spec: CsvTable, rank_id: int,
+               short_lines: list[int]) -> int:
+    """Insert every record of a CSV export into ``spec.table``; returns the row count."""
+    names = ["source_id", "source_row", "rank_id", *(column.name for column in spec.columns)]
+    rows = (
+        (source_id, number, rank_id, *convert_row(path, line, row, spec.columns, short))
+        for number, line, row, short in noting_short(records(path), short_lines)
+    )
+    before = conn.total_changes
+    conn.executemany(insert_sql(spec.table, names), rows)
+    count = conn.total_changes - before
+    if spec.finish:
+        conn.execute(spec.finish, {"source_id": source_id})
+    return count
+
+
+def csv_source(spec: CsvTable) -> tuple[Callable[[Any], bool], Callable[..., Outcome]]:
+    """The ``detect`` and ``ingest`` functions of a source module that reads one CSV export."""
+
+    def detect(path) -> bool:
+        return has_headers(path, spec.required, spec.excluded)
+
+    def ingest(conn, path, source_id) -> Outcome:
+        rank_id = rank_of(path)
+        short_lines: list[int] = []
+        rows = ingest_csv(conn, path, source_id, spec, rank_id, short_lines)
+        return Outcome(rows=rows, rank_id=rank_id, detail={"table": spec.table, **short_record_note(short_lines)})
+
+    return detect, ingest
+
+
+def load_json(path: str | Path) -> Any:
+    """A JSON file with its non-integer numbers as exact decimals.
+
+    :raises IngestError: naming the byte offset of a syntax error.
+    """
+    with open_binary(path) as stream:
+        data = stream.read()
+    try:
+        return json.loads(data, parse_float=Decimal)
+    except json.JSONDecodeError as exc:
+        raise IngestError(f"{path}: byte {exc.pos}: invalid JSON ({exc.msg})") from None
+    except UnicodeDecodeError as exc:
+        raise IngestError(f"{path}: byte {exc.start}: not UTF-8 text") from None
+
+
+def load_json_object(path: str | Path) -> dict:
+    """A JSON file whose top level must be an object (see :func:`load_json`)."""
+    document = load_json(path)
+    if not isinstance(document, dict):
+        raise IngestError(f"{path}: top level: expected an object, found {type(document).__name__}")
+    return document
+
+
+def json_head(path: str | Path, size: int = 8192) -> str:
+    """The start of a JSON file as text with whitespace squeezed ('' when not text)."""
+    head = read_head(path, size)
+    try:
+        decoded = head.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        decoded = head[: len(head) - 3].decode("utf-8", errors="ignore")
+    return re.sub(r"\s+", "", decoded)
+
+
+def to_json(value: Any) -> str:
+    """JSON text of a parsed value (decimals written back as numbers)."""
+    return json.dumps(value, default=_number, ensure_ascii=False)
+
+
+def _number(value):
+    if isinstance(value, Decimal):
+        return float(value)
+    raise TypeError(f"not JSON serialisable: {type(value).__name__}")
+
+
+def rank_of(path: str | Path) -> int:
+    """The rank a file belongs to: from a ``rank{N}_ascend_pt`` / ``test_rank_N`` folder above it,
+    else from the ``profiler_info_{N}.json`` in such a folder, else -1."""
+    for folder in list(Path(path).absolute().parents)[:3]:
+        for pattern in RANK_FOLDER:
+            match = pattern.match(folder.name)
+            if match:
+                return int(match[1])
+        info = _profiler_info_rank(folder)
+        if info is not None:
+            return info
+    return UNKNOWN_RANK
+
+
+def _profiler_info_rank(folder: Path) -> int | None:
+    try:
+        candidates = sorted(p for p in folder.iterdir() if PROFILER_INFO.match(p.name))
+    except OSError:
+        return None
+    for candidate in candidates:
+        try:
+            rank = json.loads(candidate.read_text(encoding="utf-8")).get("rank_id")
+        except (OSError, ValueError, AttributeError):
+            rank = None
+        if isinstance(rank, int):
+            return rank
+        return int(PROFILER_INFO.match(candidate.name)[1])
+    return None
+
+
+def insert_metadata(conn: sqlite3.Connection, source_id: int, rank_id: int | None, document: dict) -> int:
+    """One ``run_metadata`` row per top-level key: scalars as text, objects and lists as JSON."""
+    rows = [
+        (source_id, rank_id, name, value if isinstance(value, str) or value is None else to_json(value))
+        for name, value in document.items()
+    ]
+    conn.executemany("INSERT INTO run_metadata (source_id, rank_id, name, value) VALUES (?, ?, ?, ?)", rows)
+    return len(rows)
