@@ -1,0 +1,443 @@
+"""``ascend_pytorch_profiler_{rank}.db``: one SQLite file per rank of a torch_npu run (seed 001).
+
+The input is ATTACHed read-only and immutable and copied with ``INSERT ... SELECT``
+statements kept in ``rank_db/*.sql``, with the STRING_IDS / ENUM_* lookups done in SQL:
+no row goes through Python except the nesting pass over the timeline's slices.
+
+Version drift (optional tables, renamed or added columns) is absorbed by one temporary
+view per input table, ``in_<TABLE>``, with the columns the statements expect: a column
+the file lacks reads as NULL (or from its older name, e.g. ``blockNum`` / ``blockDim``),
+a table the file lacks reads as empty, and a statement whose ``-- reads:`` tables are
+all missing is not run at all.
+
+The rank is read from RANK_DEVICE_MAP, else the file name, else a ``profiler_info_{N}.json``
+in the folders above. One warehouse holds one run: a second, different file claiming a
+rank already held is refused with :class:`~warehouse.errors.SourceConflict` (``--force``
+replaces the earlier file).
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+
+from warehouse.errors import IngestError, SourceConflict
+from warehouse.sources.base import Outcome, read_head
+
+KIND = "rank_db"
+
+SQL_DIR = Path(__file__).with_suffix("")
+SQLITE_MAGIC = b"SQLite format 3\x00"
+SCHEMA = "rank_db_src"
+FILE_NAME = re.compile(r"^ascend_pytorch_profiler_(\d+)\.db$")
+PROFILER_INFO = re.compile(r"^profiler_info_(\d+)\.json$")
+INSERT_TARGET = re.compile(r"^\s*INSERT\s+(?:OR\s+\w+\s+)?INTO\s+([\w.]+)", re.IGNORECASE | re.MULTILINE)
+#: how many folders above the db are searched for profiler_info_{N}.json
+PROFILER_INFO_DEPTH = 3
+
+#: The input tables this source reads and the columns it expects of each.
+#: "a=b|c" reads column a from the first of b, c the file has (newest name first).
+INPUT_COLUMNS: dict[str, tuple[str, ...]] = {
+    "STRING_IDS": ("id", "value"),
+    "PYTORCH_API": ("startNs", "endNs", "globalTid", "connectionId", "name", "sequenceNumber", "fwdThreadId",
+                    "inputDtypes", "inputShapes", "callchainId", "type"),
+    "CONNECTION_IDS": ("id", "connectionId"),
+    "PYTORCH_CALLCHAINS": ("id", "stack", "stackDepth"),
+    "MEMORY_RECORD": ("component", "timestamp", "totalAllocated", "totalReserved", "totalActive", "streamPtr",
+                      "deviceId"),
+    "OP_MEMORY": ("name", "size", "allocationTime", "releaseTime", "activeReleaseTime", "duration",
+                  "activeDuration", "allocationTotalAllocated", "allocationTotalReserved", "allocationTotalActive",
+                  "releaseTotalAllocated", "releaseTotalReserved", "releaseTotalActive", "streamPtr", "deviceId"),
+    "RANK_DEVICE_MAP": ("rankId", "deviceId"),
+    "STEP_TIME": ("id", "startNs", "endNs"),
+    "GC_RECORD": ("startNs", "endNs", "globalTid"),
+    "ROCE": ("deviceId", "timestampNs", "bandwidth", "rxPacketRate", "rxByteRate", "rxPackets", "rxBytes",
+             "rxErrors", "rxDropped", "txPacketRate", "txByteRate", "txPackets", "txBytes", "txErrors",
+             "txDropped", "funcId"),
+    "HCCS": ("deviceId", "timestampNs", "txThroughput", "rxThroughput"),
+    "PCIE": ("deviceId", "timestampNs", "txPostMin", "txPostMax", "txPostAvg", "txNonpostMin", "txNonpostMax",
+             "txNonpostAvg", "txCplMin", "txCplMax", "txCplAvg", "txNonpostLatencyMin", "txNonpostLatencyMax",
+             "txNonpostLatencyAvg", "rxPostMin", "rxPostMax", "rxPostAvg", "rxNonpostMin", "rxNonpostMax",
+             "rxNonpostAvg", "rxCplMin", "rxCplMax", "rxCplAvg"),
+    "TASK": ("startNs", "endNs", "deviceId", "connectionId", "globalTaskId", "globalPid", "taskType",
+             "contextId", "streamId", "taskId", "modelId"),
+    # blockNum/mixBlockNum (current CANN) are what blockDim/mixBlockDim (2025) and block_dim (older) were.
+    "COMPUTE_TASK_INFO": ("name", "globalTaskId", "blockDim=blockNum|blockDim|block_dim",
+                          "mixBlockDim=mixBlockNum|mixBlockDim|mix_block_dim", "taskType", "opType",
+                          "inputFormats", "inputDataTypes", "inputShapes", "outputFormats", "outputDataTypes",
+                          "outputShapes", "opState", "hf32Eligible"),
+    "TASK_PMU_INFO": ("globalTaskId", "name", "value"),
+    "COMMUNICATION_OP": ("opName", "startNs", "endNs", "connectionId", "groupName", "opId", "relay", "retry",
+                         "dataType", "algType", "count", "opType", "deviceId", "rankSize"),
+    "COMMUNICATION_TASK_INFO": ("name", "globalTaskId", "taskType", "planeId", "groupName", "notifyId",
+                                "rdmaType", "srcRank", "dstRank", "transportType", "size", "dataType", "linkType",
+                                "opId", "isMaster", "bandwidth"),
+    "CANN_API": ("startNs", "endNs", "type", "globalTid", "connectionId", "name"),
+    "NPU_MEM": ("type", "ddr", "hbm", "timestampNs", "deviceId"),
+    "HBM": ("deviceId", "timestampNs", "bandwidth", "hbmId", "type"),
+    "LLC": ("deviceId", "llcId", "timestampNs", "hitRate", "throughput", "mode"),
+    "AICORE_FREQ": ("deviceId", "timestampNs", "freq"),
+    "ACC_PMU": ("accId", "readBwLevel", "writeBwLevel", "readOstLevel", "writeOstLevel", "timestampNs",
+                "deviceId"),
+    "SOC_BANDWIDTH_LEVEL": ("l2BufferBwLevel", "mataBwLevel", "timestampNs", "deviceId"),
+    "NPU_MODULE_MEM": ("moduleId", "timestampNs", "totalReserved", "deviceId"),
+    "NPU_OP_MEM": ("operatorName", "addr", "type", "size", "timestampNs", "globalTid", "totalAllocate",
+                   "totalReserve", "component", "deviceId"),
+    "META_DATA": ("name", "value"),
+    "HOST_INFO": ("hostUid", "hostName"),
+    "SESSION_TIME_INFO": ("startTimeNs", "endTimeNs"),
+    "NPU_INFO": ("id", "name"),
+    **{f"ENUM_{name}": ("id", "name") for name in (
+        "API_TYPE", "HCCL_DATA_TYPE", "HCCL_LINK_TYPE", "HCCL_RDMA_TYPE", "HCCL_TRANSPORT_TYPE", "MODULE",
+    )},
+}
+INPUT_COLUMNS["NIC"] = INPUT_COLUMNS["ROCE"]
+
+#: Tables whose rows become slices; each reserves a block of slice ids (base + rowid).
+SLICE_TABLES = ("PYTORCH_API", "CANN_API", "TASK", "COMMUNICATION_OP")
+
+#: Statement files by phase, run in this order (the threads are made between prepare and timeline).
+PHASES_BEFORE_THREADS = ("meta", "prepare")
+PHASES_AFTER_THREADS = ("timeline", "fact", "sample", "counter", "flow")
+
+#: Display order of the timeline's processes.
+PROCESS_ORDER = {"Python": 0, "CANN": 1, "Ascend Hardware": 2, "HCCL": 3}
+
+
+def detect(path) -> bool:
+    """An SQLite file with STRING_IDS and PYTORCH_API or TASK; or a file named like a rank db.
+
+    A file named ``ascend_pytorch_profiler_{N}.db`` is claimed even when it is empty,
+    damaged or another kind of SQLite file, so that a rank that cannot be read is a
+    recorded failure rather than silently skipped. ``analysis.db`` is not claimed.
+    """
+    try:
+        path = Path(path)
+        if FILE_NAME.match(path.name):
+            return True
+        if read_head(path, len(SQLITE_MAGIC)) != SQLITE_MAGIC:
+            return False
+        with sqlite3.connect(_readonly_uri(path), uri=True) as probe:
+            tables = {row[0] for row in probe.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        return _is_rank_db(tables)
+    except Exception:  # noqa: BLE001 - detect never raises
+        return False
+
+
+def ingest(conn: sqlite3.Connection, path, source_id: int) -> Outcome:
+    """Copy one rank db into the warehouse (inside the caller's transaction).
+
+    :raises IngestError: if the file is empty, not SQLite, damaged, or lacks the rank db tables.
+    :raises SourceConflict: if another file of this warehouse already holds the same rank
+        (raised before anything is written or attached).
+    """
+    path = Path(path)
+    identity = _identify(path)
+    _check_rank_free(conn, path, source_id, identity.rank_id)
+    try:
+        conn.execute(f"ATTACH DATABASE ? AS {SCHEMA}", (_readonly_uri(path),))
+    except sqlite3.Error as exc:
+        raise IngestError(f"{path}: cannot open as SQLite ({exc})") from None
+    try:
+        return _copy(conn, path, source_id, identity)
+    except sqlite3.DatabaseError as exc:
+        raise IngestError(f"{path}: reading the file: {exc}") from None
+    finally:
+        _drop_scratch(conn)
+        # SQLite refuses to detach inside the transaction that read the file: the frame
+        # detaches after its COMMIT/ROLLBACK; a caller without a transaction gets it here.
+        if not conn.in_transaction:
+            conn.execute(f"DETACH DATABASE {SCHEMA}")
+
+
+def _copy(conn: sqlite3.Connection, path: Path, source_id: int, identity: Identity) -> Outcome:
+    tables, rank_id, device_id = identity.tables, identity.rank_id, identity.device_id
+    _create_input_views(conn, tables)
+    params = {"source_id": source_id, "rank_id": rank_id, "device_id": device_id, **_slice_bases(conn, tables)}
+    rows = _declare_rank(conn, source_id, identity)
+    _run_script(conn, "setup.sql")
+    for phase in PHASES_BEFORE_THREADS:
+        rows += _run_phase(conn, path, phase, tables, params)
+    rows += _make_threads(conn, source_id, rank_id)
+    for phase in PHASES_AFTER_THREADS:
+        rows += _run_phase(conn, path, phase, tables, params)
+    _nest_slices(conn, source_id)
+    _classify(conn, source_id)
+    detail = {
+        "tables_read": sorted(tables & INPUT_COLUMNS.keys()),
+        "tables_missing": sorted(INPUT_COLUMNS.keys() - tables),
+        "tables_ignored": sorted(tables - INPUT_COLUMNS.keys()),
+        "rank_id_from": identity.rank_from,
+    }
+    return Outcome(rows, rank_id=rank_id, card=f"rank{rank_id}", detail=detail)
+
+
+# --- detection and rank ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Identity:
+    """What a rank db says about itself: its tables, rank, device and host."""
+
+    tables: frozenset[str]
+    rank_id: int
+    device_id: int | None
+    host_name: str | None
+    #: where rank_id came from: RANK_DEVICE_MAP, file name, profiler_info_{N}.json or unset
+    rank_from: str
+
+
+def _readonly_uri(path: Path) -> str:
+    return f"{Path(path).resolve().as_uri()}?mode=ro&immutable=1"
+
+
+def _is_rank_db(tables) -> bool:
+    return "STRING_IDS" in tables and bool({"PYTORCH_API", "TASK"} & tables)
+
+
+def _identify(path: Path) -> Identity:
+    """Read the file's tables and rank on a connection of its own (closed before any copy).
+
+    :raises IngestError: if the file is empty, not SQLite, unreadable or not a rank db.
+    """
+    if path.stat().st_size == 0:
+        raise IngestError(f"{path}: empty file (0 bytes), not a rank db")
+    if read_head(path, len(SQLITE_MAGIC)) != SQLITE_MAGIC:
+        raise IngestError(f"{path}: byte 0: not an SQLite database (no 'SQLite format 3' header)")
+    try:
+        with closing(sqlite3.connect(_readonly_uri(path), uri=True)) as probe:
+            tables = frozenset(row[0] for row in probe.execute(
+                "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')"))
+            if not _is_rank_db(tables):
+                raise IngestError(
+                    f"{path}: sqlite_master: not a rank db (needs STRING_IDS and PYTORCH_API or TASK; "
+                    f"has {', '.join(sorted(tables)) or 'no tables'})"
+                )
+            mapped = probe.execute(
+                "SELECT rankId, deviceId FROM RANK_DEVICE_MAP ORDER BY rankId = -1, rowid LIMIT 1"
+            ).fetchone() if "RANK_DEVICE_MAP" in tables else None
+            host = probe.execute("SELECT hostName FROM HOST_INFO LIMIT 1").fetchone() if "HOST_INFO" in tables else None
+    except sqlite3.DatabaseError as exc:
+        raise IngestError(f"{path}: sqlite_master: unreadable ({exc})") from None
+    rank, device = -1, None
+    if mapped:
+        rank = -1 if mapped[0] is None else int(mapped[0])
+        device = None if mapped[1] is None or int(mapped[1]) < 0 else int(mapped[1])
+    rank_from = "RANK_DEVICE_MAP"
+    if rank < 0:
+        rank, rank_from = _rank_from_path(path)
+    return Identity(tables, rank, device, host[0] if host else None, rank_from)
+
+
+def _rank_from_path(path: Path) -> tuple[int, str]:
+    match = FILE_NAME.match(path.name)
+    if match:
+        return int(match[1]), "file name"
+    for folder in list(path.parents)[:PROFILER_INFO_DEPTH]:
+        found = sorted({int(m[1]) for p in folder.glob("profiler_info_*.json") if (m := PROFILER_INFO.match(p.name))})
+        if len(found) == 1:
+            return found[0], f"profiler_info_{found[0]}.json"
+    return -1, "unset"
+
+
+def _check_rank_free(conn: sqlite3.Connection, path: Path, source_id: int, rank_id: int) -> None:
+    """Refuse a second file for a rank already held (the frame replaces it under --force)."""
+    held = conn.execute(
+        "SELECT id, path FROM source WHERE kind = ? AND status = 'ok' AND rank_id = ? AND id != ?",
+        (KIND, rank_id, source_id),
+    ).fetchall()
+    if held:
+        others = ", ".join(other for _, other in held)
+        raise SourceConflict(
+            f"{path}: RANK_DEVICE_MAP: rank {rank_id} is already in the warehouse from {others}; "
+            "one warehouse holds one run (use --force to replace it)",
+            [old_id for old_id, _ in held],
+        )
+
+
+def _declare_rank(conn: sqlite3.Connection, source_id: int, identity: Identity) -> int:
+    conn.execute(
+        "INSERT INTO rank (rank_id, device_id, host_name, source_id) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (rank_id) DO UPDATE SET device_id = COALESCE(rank.device_id, excluded.device_id), "
+        "host_name = COALESCE(rank.host_name, excluded.host_name)",
+        (identity.rank_id, identity.device_id, identity.host_name, source_id),
+    )
+    return 1
+
+
+# --- the input views and the statements --------------------------------------------------------------
+
+
+def _create_input_views(conn: sqlite3.Connection, tables: set[str]) -> None:
+    """One temp view ``in_<TABLE>`` per input table, with exactly the expected columns."""
+    for table, wanted in INPUT_COLUMNS.items():
+        if table in tables:
+            present = {row[1] for row in conn.execute(f'PRAGMA {SCHEMA}.table_info("{table}")')}
+            columns = ["rowid AS _row"] + [_column_expr(spec, present) for spec in wanted]
+            body = f'SELECT {", ".join(columns)} FROM {SCHEMA}."{table}"'
+        else:
+            columns = ["NULL AS _row"] + [f'NULL AS "{spec.split("=")[0]}"' for spec in wanted]
+            body = f'SELECT {", ".join(columns)} WHERE 0'
+        conn.execute(f'CREATE TEMP VIEW "in_{table}" AS {body}')
+
+
+def _column_expr(spec: str, present: set[str]) -> str:
+    name, _, alternatives = spec.partition("=")
+    for candidate in (alternatives.split("|") if alternatives else [name]):
+        if candidate in present:
+            return f'"{candidate}" AS "{name}"'
+    return f'NULL AS "{name}"'
+
+
+def _slice_bases(conn: sqlite3.Connection, tables: set[str]) -> dict[str, int]:
+    """Slice id = base + input rowid: reserve a block of ids per table that becomes slices."""
+    next_id = (conn.execute("SELECT MAX(id) FROM _slice").fetchone()[0] or 0) + 1
+    bases = {}
+    for table in SLICE_TABLES:
+        low, high = (None, None)
+        if table in tables:
+            low, high = conn.execute(f'SELECT MIN(rowid), MAX(rowid) FROM {SCHEMA}."{table}"').fetchone()
+        bases[f"base_{table.lower()}"] = next_id - (low or 0)
+        next_id += (high - low + 1) if low is not None else 0
+    return bases
+
+
+def _run_phase(conn: sqlite3.Connection, path: Path, phase: str, tables: set[str], params: dict) -> int:
+    """Run a phase's statement files; return the rows they added to warehouse tables."""
+    rows = 0
+    for file in sorted(SQL_DIR.glob(f"{phase}_*.sql")):
+        text = file.read_text(encoding="utf-8")
+        for sql in _instances(text):
+            reads = _header(sql, "reads")
+            if reads and not set(reads) <= tables:
+                continue
+            for statement in _statements(sql):
+                before = conn.total_changes  # (cursor.rowcount is -1 for WITH ... INSERT)
+                try:
+                    conn.execute(statement, params)
+                except sqlite3.DatabaseError as exc:
+                    raise IngestError(f"{path}: {', '.join(reads) or 'tables'} ({file.name}): {exc}") from None
+                if _counts(statement):
+                    rows += conn.total_changes - before
+    return rows
+
+
+def _instances(text: str) -> list[str]:
+    """A file's SQL, once per ``-- each: TABLE[:kind] ...`` entry when it has that header.
+
+    In each copy ``{INPUT}`` is the input table, ``{input}`` its lower-case name and
+    ``{kind}`` the word after the colon: one statement serves tables of the same shape.
+    """
+    copies = []
+    for entry in _header(text, "each"):
+        table, _, kind = entry.partition(":")
+        copies.append(text.replace("{INPUT}", table).replace("{input}", table.lower()).replace("{kind}", kind))
+    return copies or [text]
+
+
+def _counts(statement: str) -> bool:
+    """Whether a statement's rows count as the source's: inserts into warehouse tables
+    (not the scratch tables, not the shared ``string`` table)."""
+    target = INSERT_TARGET.search(statement)
+    return bool(target) and not target[1].startswith("temp.") and target[1] != "string"
+
+
+def _header(sql: str, key: str) -> list[str]:
+    match = re.search(rf"^-- {key}: (.+)$", sql, re.MULTILINE)
+    return match[1].split() if match else []
+
+
+def _statements(sql: str) -> list[str]:
+    """Split a file into statements (each complete per sqlite3.complete_statement)."""
+    statements, current = [], []
+    for line in sql.splitlines(keepends=True):
+        current.append(line)
+        text = "".join(current)
+        if sqlite3.complete_statement(text):
+            if text.strip() and not all(l.strip().startswith("--") or not l.strip() for l in current):
+                statements.append(text)
+            current = []
+    return statements
+
+
+def _run_script(conn: sqlite3.Connection, name: str) -> None:
+    for statement in _statements((SQL_DIR / name).read_text(encoding="utf-8")):
+        conn.execute(statement)
+
+
+def _drop_scratch(conn: sqlite3.Connection) -> None:
+    for table in INPUT_COLUMNS:
+        conn.execute(f'DROP VIEW IF EXISTS temp."in_{table}"')
+    _run_script(conn, "teardown.sql")
+
+
+# --- timeline ----------------------------------------------------------------------------------------
+
+
+def _make_threads(conn: sqlite3.Connection, source_id: int, rank_id: int) -> int:
+    """A process per (pid, kind) and a thread per track; fills temp.rank_db_thread."""
+    processes: dict[tuple[str, str], int] = {}
+    rows = 0
+    tracks = conn.execute(
+        "SELECT kind, key, pid, tid, process_name, thread_name FROM temp.rank_db_track ORDER BY kind, key"
+    ).fetchall()
+    for kind, key, pid, tid, process_name, thread_name in tracks:
+        process_id = processes.get((pid, process_name))
+        if process_id is None:
+            process_id = processes[(pid, process_name)] = conn.execute(
+                "INSERT INTO process (source_id, rank_id, pid, name, sort_index) VALUES (?, ?, ?, ?, ?)",
+                (source_id, rank_id, pid, process_name, PROCESS_ORDER.get(process_name)),
+            ).lastrowid
+            rows += 1
+        thread_id = conn.execute(
+            "INSERT INTO thread (process_id, source_id, tid, name) VALUES (?, ?, ?, ?)",
+            (process_id, source_id, tid, thread_name),
+        ).lastrowid
+        conn.execute("INSERT INTO temp.rank_db_thread (kind, key, thread_id) VALUES (?, ?, ?)", (kind, key, thread_id))
+        rows += 1
+    return rows
+
+
+def _nest_slices(conn: sqlite3.Connection, source_id: int) -> None:
+    """Depth and parent of every slice of the source, and each thread's max_dur.
+
+    One pass over the (thread_id, ts, dur) index with a stack per thread; slices that
+    start together are taken longest first so the longer one encloses the shorter.
+    """
+    threads = [row[0] for row in conn.execute("SELECT id FROM thread WHERE source_id = ?", (source_id,))]
+    updates = []
+    for thread_id in threads:
+        stack: list[tuple[int, int]] = []  # (end, id)
+        run: list[tuple[int, int, int]] = []
+        for row in conn.execute("SELECT id, ts, dur FROM _slice WHERE thread_id = ? ORDER BY ts, dur", (thread_id,)):
+            if run and row[1] != run[0][1]:
+                _nest_run(run, stack, updates)
+                run = []
+            run.append(row)
+        _nest_run(run, stack, updates)
+    conn.executemany("UPDATE _slice SET depth = ?, parent_id = ? WHERE id = ?", updates)
+    conn.execute(
+        "UPDATE thread SET max_dur = COALESCE((SELECT MAX(dur) FROM _slice WHERE thread_id = thread.id), 0) "
+        "WHERE source_id = ?",
+        (source_id,),
+    )
+
+
+def _nest_run(run, stack, updates) -> None:
+    """Place slices that start at the same ts (given shortest first) under the open ones."""
+    for slice_id, ts, dur in reversed(run):
+        end = ts + dur
+        while stack and (stack[-1][0] <= ts or stack[-1][0] < end):
+            stack.pop()
+        if stack:
+            updates.append((len(stack), stack[-1][1], slice_id))
+        stack.append((end, slice_id))
+
+
+def _classify(conn: sqlite3.Connection, source_id: int) -> None:
+    from warehouse.analysis.classify import classify_source
+
+    classify_source(conn, source_id)

@@ -1,0 +1,17 @@
+-- reads: COMMUNICATION_OP
+-- COMMUNICATION_OP with names, group, algorithm and data type as text.
+INSERT INTO communication_op (
+    source_id, source_row, rank_id, device_id, name, op_type, group_name, ts, dur, data_type, alg_type,
+    count, relay, retry, op_id, connection_id, rank_size, slice_id
+)
+SELECT
+    :source_id, o._row, :rank_id, COALESCE(o.deviceId, :device_id), n.value, t.value, g.value,
+    CAST(o.startNs AS INTEGER), CAST(o.endNs AS INTEGER) - CAST(o.startNs AS INTEGER),
+    COALESCE(d.name, CAST(o.dataType AS TEXT)), a.value, o.count, o.relay, o.retry, o.opId,
+    o.connectionId, o.rankSize, :base_communication_op + o._row
+FROM in_COMMUNICATION_OP AS o
+LEFT JOIN in_STRING_IDS AS n ON n.id = o.opName
+LEFT JOIN in_STRING_IDS AS t ON t.id = o.opType
+LEFT JOIN in_STRING_IDS AS g ON g.id = o.groupName
+LEFT JOIN in_STRING_IDS AS a ON a.id = o.algType
+LEFT JOIN in_ENUM_HCCL_DATA_TYPE AS d ON d.id = o.dataType;

@@ -1,0 +1,130 @@
+-- reads: TASK COMPUTE_TASK_INFO
+-- Device kernels: TASK joined with COMPUTE_TASK_INFO, the long TASK_PMU_INFO pivoted into
+-- pipeline times (already ns in the db) and ratios; other PMU metrics kept as JSON.
+WITH pmu_named AS (
+    SELECT p.globalTaskId AS global_task_id, s.value AS metric, p.value AS value
+    FROM in_TASK_PMU_INFO AS p
+    JOIN in_STRING_IDS AS s ON s.id = p.name
+),
+pmu AS (
+    SELECT
+        global_task_id,
+        MAX(CASE metric WHEN 'aic_total_time' THEN value END) AS aicore_ns,
+        MAX(CASE metric WHEN 'aic_total_cycles' THEN value END) AS aic_total_cycles,
+        MAX(CASE metric WHEN 'aic_mac_time' THEN value END) AS aic_mac_ns,
+        MAX(CASE metric WHEN 'aic_mac_ratio' THEN value END) AS aic_mac_ratio,
+        MAX(CASE metric WHEN 'aic_scalar_time' THEN value END) AS aic_scalar_ns,
+        MAX(CASE metric WHEN 'aic_scalar_ratio' THEN value END) AS aic_scalar_ratio,
+        MAX(CASE metric WHEN 'aic_mte1_time' THEN value END) AS aic_mte1_ns,
+        MAX(CASE metric WHEN 'aic_mte1_ratio' THEN value END) AS aic_mte1_ratio,
+        MAX(CASE metric WHEN 'aic_mte2_time' THEN value END) AS aic_mte2_ns,
+        MAX(CASE metric WHEN 'aic_mte2_ratio' THEN value END) AS aic_mte2_ratio,
+        MAX(CASE metric WHEN 'aic_fixpipe_time' THEN value END) AS aic_fixpipe_ns,
+        MAX(CASE metric WHEN 'aic_fixpipe_ratio' THEN value END) AS aic_fixpipe_ratio,
+        MAX(CASE metric WHEN 'aic_icache_miss_rate' THEN value END) AS aic_icache_miss_rate,
+        MAX(CASE metric WHEN 'aiv_total_time' THEN value END) AS aiv_ns,
+        MAX(CASE metric WHEN 'aiv_total_cycles' THEN value END) AS aiv_total_cycles,
+        MAX(CASE metric WHEN 'aiv_vec_time' THEN value END) AS aiv_vec_ns,
+        MAX(CASE metric WHEN 'aiv_vec_ratio' THEN value END) AS aiv_vec_ratio,
+        MAX(CASE metric WHEN 'aiv_scalar_time' THEN value END) AS aiv_scalar_ns,
+        MAX(CASE metric WHEN 'aiv_scalar_ratio' THEN value END) AS aiv_scalar_ratio,
+        MAX(CASE metric WHEN 'aiv_mte2_time' THEN value END) AS aiv_mte2_ns,
+        MAX(CASE metric WHEN 'aiv_mte2_ratio' THEN value END) AS aiv_mte2_ratio,
+        MAX(CASE metric WHEN 'aiv_mte3_time' THEN value END) AS aiv_mte3_ns,
+        MAX(CASE metric WHEN 'aiv_mte3_ratio' THEN value END) AS aiv_mte3_ratio,
+        MAX(CASE metric WHEN 'aiv_icache_miss_rate' THEN value END) AS aiv_icache_miss_rate,
+        MAX(CASE metric WHEN 'cube_utilization' THEN value END) AS cube_utilization_pct,
+        NULLIF(json_group_object(metric, value) FILTER (WHERE metric NOT IN (
+            'aic_total_time', 'aic_total_cycles', 'aic_mac_time', 'aic_mac_ratio', 'aic_scalar_time',
+            'aic_scalar_ratio', 'aic_mte1_time', 'aic_mte1_ratio', 'aic_mte2_time', 'aic_mte2_ratio',
+            'aic_fixpipe_time', 'aic_fixpipe_ratio', 'aic_icache_miss_rate', 'aiv_total_time',
+            'aiv_total_cycles', 'aiv_vec_time', 'aiv_vec_ratio', 'aiv_scalar_time', 'aiv_scalar_ratio',
+            'aiv_mte2_time', 'aiv_mte2_ratio', 'aiv_mte3_time', 'aiv_mte3_ratio', 'aiv_icache_miss_rate',
+            'cube_utilization'
+        )), '{}') AS metrics
+    FROM pmu_named
+    GROUP BY global_task_id
+)
+INSERT INTO kernel (
+    source_id, source_row, origin, rank_id, device_id, step_id, model_id, task_id, stream_id, context_id,
+    global_task_id, name, op_type, task_type, accelerator_core, op_state, ts, dur, block_dim, mix_block_dim,
+    hf32_eligible, input_shapes, input_dtypes, input_formats, output_shapes, output_dtypes, output_formats,
+    aicore_ns, aic_total_cycles, aic_mac_ns, aic_mac_ratio, aic_scalar_ns, aic_scalar_ratio, aic_mte1_ns,
+    aic_mte1_ratio, aic_mte2_ns, aic_mte2_ratio, aic_fixpipe_ns, aic_fixpipe_ratio, aic_icache_miss_rate,
+    aiv_ns, aiv_total_cycles, aiv_vec_ns, aiv_vec_ratio, aiv_scalar_ns, aiv_scalar_ratio, aiv_mte2_ns,
+    aiv_mte2_ratio, aiv_mte3_ns, aiv_mte3_ratio, aiv_icache_miss_rate, cube_utilization_pct, metrics, slice_id
+)
+SELECT
+    :source_id,
+    t._row,
+    'rank_db',
+    :rank_id,
+    t.deviceId,
+    (
+        SELECT st.id FROM in_STEP_TIME AS st
+        WHERE CAST(t.startNs AS INTEGER) >= CAST(st.startNs AS INTEGER)
+          AND CAST(t.startNs AS INTEGER) < CAST(st.endNs AS INTEGER)
+        ORDER BY st.id LIMIT 1
+    ),
+    t.modelId,
+    t.taskId,
+    t.streamId,
+    t.contextId,
+    t.globalTaskId,
+    n.value,
+    ot.value,
+    tt.value,
+    tt.value,
+    os.value,
+    CAST(t.startNs AS INTEGER),
+    CAST(t.endNs AS INTEGER) - CAST(t.startNs AS INTEGER),
+    c.blockDim,
+    c.mixBlockDim,
+    hf.value,
+    TRIM(ish.value, '"'),
+    TRIM(idt.value, '"'),
+    TRIM(ifm.value, '"'),
+    TRIM(osh.value, '"'),
+    TRIM(odt.value, '"'),
+    TRIM(ofm.value, '"'),
+    CAST(ROUND(pmu.aicore_ns) AS INTEGER),
+    CAST(pmu.aic_total_cycles AS INTEGER),
+    CAST(ROUND(pmu.aic_mac_ns) AS INTEGER),
+    pmu.aic_mac_ratio,
+    CAST(ROUND(pmu.aic_scalar_ns) AS INTEGER),
+    pmu.aic_scalar_ratio,
+    CAST(ROUND(pmu.aic_mte1_ns) AS INTEGER),
+    pmu.aic_mte1_ratio,
+    CAST(ROUND(pmu.aic_mte2_ns) AS INTEGER),
+    pmu.aic_mte2_ratio,
+    CAST(ROUND(pmu.aic_fixpipe_ns) AS INTEGER),
+    pmu.aic_fixpipe_ratio,
+    pmu.aic_icache_miss_rate,
+    CAST(ROUND(pmu.aiv_ns) AS INTEGER),
+    CAST(pmu.aiv_total_cycles AS INTEGER),
+    CAST(ROUND(pmu.aiv_vec_ns) AS INTEGER),
+    pmu.aiv_vec_ratio,
+    CAST(ROUND(pmu.aiv_scalar_ns) AS INTEGER),
+    pmu.aiv_scalar_ratio,
+    CAST(ROUND(pmu.aiv_mte2_ns) AS INTEGER),
+    pmu.aiv_mte2_ratio,
+    CAST(ROUND(pmu.aiv_mte3_ns) AS INTEGER),
+    pmu.aiv_mte3_ratio,
+    pmu.aiv_icache_miss_rate,
+    pmu.cube_utilization_pct,
+    pmu.metrics,
+    :base_task + t._row
+FROM in_TASK AS t
+JOIN in_COMPUTE_TASK_INFO AS c ON c.globalTaskId = t.globalTaskId
+LEFT JOIN pmu ON pmu.global_task_id = t.globalTaskId
+LEFT JOIN in_STRING_IDS AS n ON n.id = c.name
+LEFT JOIN in_STRING_IDS AS ot ON ot.id = c.opType
+LEFT JOIN in_STRING_IDS AS tt ON tt.id = c.taskType
+LEFT JOIN in_STRING_IDS AS os ON os.id = c.opState
+LEFT JOIN in_STRING_IDS AS hf ON hf.id = c.hf32Eligible
+LEFT JOIN in_STRING_IDS AS ish ON ish.id = c.inputShapes
+LEFT JOIN in_STRING_IDS AS idt ON idt.id = c.inputDataTypes
+LEFT JOIN in_STRING_IDS AS ifm ON ifm.id = c.inputFormats
+LEFT JOIN in_STRING_IDS AS osh ON osh.id = c.outputShapes
+LEFT JOIN in_STRING_IDS AS odt ON odt.id = c.outputDataTypes
+LEFT JOIN in_STRING_IDS AS ofm ON ofm.id = c.outputFormats;

@@ -1,0 +1,6 @@
+-- Drop the scratch tables of setup.sql.
+DROP TABLE IF EXISTS temp.rank_db_name;
+DROP TABLE IF EXISTS temp.rank_db_track;
+DROP TABLE IF EXISTS temp.rank_db_thread;
+DROP TABLE IF EXISTS temp.rank_db_target;
+DROP TABLE IF EXISTS temp.rank_db_sample;
