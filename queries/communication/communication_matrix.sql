@@ -2,7 +2,8 @@
 -- description: Traffic between every pair of ranks from the HCCL device tasks of the rank
 --     databases (COMMUNICATION_TASK_INFO): bytes and time per source rank, destination
 --     rank and transport, and the bandwidth they give. Task times come from their slices;
---     ranks are as the tasks record them (some CANN versions write ranks within the group).
+--     ranks are as the tasks record them (some CANN versions write ranks within the group);
+--     tasks without a peer (rank 4294967295, i.e. -1 as uint32) are left out.
 -- param group_name (text, default null): Only this communication group; every group when null.
 -- column src_rank: Sending rank.
 -- column dst_rank: Receiving rank.
@@ -16,7 +17,8 @@ with tasks as (
     select t.src_rank, t.dst_rank, t.transport_type, t.link_type, t.size_bytes, s.dur
     from communication_task as t
     left join _slice as s on s.id = t.slice_id
-    where t.size_bytes > 0 and (:group_name is null or t.group_name = :group_name)
+    where t.size_bytes > 0 and t.src_rank <> 4294967295 and t.dst_rank <> 4294967295
+        and (:group_name is null or t.group_name = :group_name)
 ),
 
 final as (

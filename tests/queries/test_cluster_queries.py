@@ -91,9 +91,11 @@ def test_communication_slow_link(run, rows):
         task_slice = SliceFactory(thread_id=thread, dur=dur)
         CommunicationTaskFactory(src_rank=src, dst_rank=dst, size_bytes=size, transport_type=transport,
                                  slice_id=task_slice["id"])
+    # a task without a peer (4294967295 is -1 as uint32) is not a link
+    CommunicationTaskFactory(src_rank=0, dst_rank=4294967295, size_bytes=32, slice_id=task_slice["id"])
     result = run("communication_slow_link")
-    assert [(r["transport_type"], r["src_rank"], r["dst_rank"], r["flagged"]) for r in result] == [
-        ("RDMA", 0, 3, 0), ("SDMA", 0, 2, 1), ("SDMA", 0, 1, 0), ("SDMA", 1, 0, 0)]
+    assert [(r["transport_type"], r["link_type"], r["src_rank"], r["dst_rank"], r["flagged"]) for r in result] == [
+        ("RDMA", "HCCS", 0, 3, 0), ("SDMA", "HCCS", 0, 2, 1), ("SDMA", "HCCS", 0, 1, 0), ("SDMA", "HCCS", 1, 0, 0)]
     slow = result[1]
     assert (slow["bandwidth_bytes_per_s"], slow["median_bytes_per_s"], slow["ratio"]) == (5e8, 1e9, 0.5)
 

@@ -29,8 +29,9 @@ def test_communication_matrix_from_tasks(run, rows):
     CommunicationTaskFactory(src_rank=0, dst_rank=1, size_bytes=3000, slice_id=slow["id"])
     CommunicationTaskFactory(src_rank=1, dst_rank=0, size_bytes=500, slice_id=None, transport_type="RDMA",
                              link_type="ROCE")
-    # notify tasks move nothing
+    # notify tasks move nothing; a local reduce has no peer (4294967295)
     CommunicationTaskFactory(src_rank=1, dst_rank=0, size_bytes=0, task_type="Notify Wait")
+    CommunicationTaskFactory(src_rank=1, dst_rank=4294967295, size_bytes=32, task_type="Reduce Inline")
     CommunicationTaskFactory(src_rank=0, dst_rank=1, size_bytes=99, group_name="group_b")
     result = run("communication_matrix", group_name="group_a")
     assert result == [
