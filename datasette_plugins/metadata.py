@@ -29,7 +29,9 @@ def tables_metadata(columns_by_table: dict[str, tuple[str, ...]]) -> dict[str, d
             continue
         described = {column: _column_doc(docs, name, column) for column in columns}
         tables[name] = {"description": doc.description,
-                        "columns": {column: text for column, text in described.items() if text}}
+                        "columns": {column: text for column, text in described.items() if text},
+                        # storage behind a view (_slice under slice): listed under hidden tables
+                        "hidden": name.startswith("_")}
     return tables
 
 

@@ -2,7 +2,7 @@
 
 Each page is a template shell plus one script in ``static/``; the script fetches its
 rows from Datasette's own JSON API (the canned queries of the registry, with
-``_shape=array``) and draws them with Apache ECharts, vendored in ``static/`` so the
+``_shape=objects``) and draws them with Apache ECharts, vendored in ``static/`` so the
 pages work offline. A page is linked from the database page when the named queries it
 reads are in the registry.
 """

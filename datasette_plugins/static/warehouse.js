@@ -1,4 +1,4 @@
-/* Shared helpers of the picture pages: fetch rows from Datasette's JSON API, format
+/* Shared helpers of the picture pages: fetch rows from Datasette's JSON API (_shape=objects), format
  * nanoseconds and bytes the way the SQL functions do, report status, build controls.
  * Every page script ends by calling WH.done(), which marks <body data-wh-ready> so a
  * headless browser (and a test) knows the picture is drawn. */
@@ -6,8 +6,10 @@
   "use strict";
   var config = window.WAREHOUSE;
 
+  var truncated = {};  // query name -> whether its latest answer was cut at max_returned_rows
+
   function url(path, params) {
-    var query = new URLSearchParams({ _shape: "array" });
+    var query = new URLSearchParams({ _shape: "objects" });
     Object.keys(params || {}).forEach(function (key) {
       if (params[key] !== null && params[key] !== undefined) query.set(key, params[key]);
     });
@@ -23,14 +25,15 @@
     return value;
   }
 
-  function fetchRows(address) {
+  function fetchRows(address, name) {
     return fetch(address).then(function (response) {
       return response.text().then(function (text) {
         var body = JSON.parse(text, reviver);
-        if (!response.ok || !Array.isArray(body)) {
-          throw new Error((body && (body.error || body.title)) || ("HTTP " + response.status));
+        if (!response.ok || !body.ok || !Array.isArray(body.rows)) {
+          throw new Error(body.error || body.title || ("HTTP " + response.status));
         }
-        return body;
+        truncated[name] = body.truncated;
+        return body.rows;
       });
     });
   }
@@ -43,11 +46,11 @@
     args: config.args,
 
     /* Rows of a named query (a canned query), as objects. */
-    query: function (name, params) { return fetchRows(url("/" + name, params)); },
+    query: function (name, params) { return fetchRows(url("/" + name, params), name); },
 
     /* Rows of a short ad-hoc read-only SELECT, as objects. */
     sql: function (sql, params) {
-      return fetchRows(url("", Object.assign({ sql: sql }, params || {})));
+      return fetchRows(url("", Object.assign({ sql: sql }, params || {})), "sql");
     },
 
     queryUrl: function (name, params) {
@@ -91,9 +94,11 @@
       return div.innerHTML;
     },
 
+    /* The status line; it says so when an answer was cut at Datasette's max_returned_rows. */
     status: function (text, isError) {
       var element = document.getElementById("wh-status");
-      element.textContent = text;
+      var cut = Object.keys(truncated).filter(function (name) { return truncated[name]; });
+      element.textContent = text + (cut.length ? " (" + cut.join(", ") + ": cut at the row limit, zoom in or raise max_returned_rows)" : "");
       element.className = "wh-status" + (isError ? " wh-error" : "");
     },
 
