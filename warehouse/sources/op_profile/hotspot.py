@@ -14,9 +14,12 @@ from warehouse.sources.op_profile.framing import Block
 from warehouse.sources.op_profile.rows import Rows
 from warehouse.sources.op_profile.values import mapping, objects, scalar, to_float, to_int, to_text
 
-LINE_KEYS = frozenset({"Line", "Cycles", "Instructions Executed", "Address Range"})
-INSTRUCTION_KEYS = frozenset({"Address", "Source", "Pipe", "Cycles", "Instructions Executed", "RealStallCycles",
-                              "TheoreticalStallCycles", "AscendC Inner Code"})
+#: per-core counters, in the order of their columns (rows.COLUMNS)
+LINE_COUNTERS = ("Cycles", "Instructions Executed")
+INSTRUCTION_COUNTERS = ("Cycles", "Instructions Executed", "TheoreticalStallCycles", "RealStallCycles")
+#: the keys with columns of their own; any other key is an extra column
+LINE_KEYS = frozenset({"Line", "Address Range", *LINE_COUNTERS})
+INSTRUCTION_KEYS = frozenset({"Address", "Source", "Pipe", "AscendC Inner Code", *INSTRUCTION_COUNTERS})
 #: dtype codes of VisualizeBinDType read as numbers
 FLOAT_DTYPES = frozenset({2, 4, 100})
 JSON_DTYPE = 5
@@ -39,13 +42,9 @@ def code_lines(block: Block, rows: Rows, doc) -> None:
         path = to_text(entry.get("Source"))
         for row, line in enumerate(objects(entry.get("Lines"), f"Files[{file_index}].Lines")):
             address_range = line.get("Address Range")
-            for core_index in range(_width(cores, line, LINE_KEYS)):
-                line_id = rows.next_id("code_line")
-                rows.add("code_line", line_id, block.offset, row, file_index, path, to_int(line.get("Line")),
-                         _at(cores, core_index), core_index, to_int(_at(line.get("Cycles"), core_index)),
-                         to_int(_at(line.get("Instructions Executed"), core_index)),
-                         None if address_range is None else json.dumps(address_range))
-                _extras(rows, "code_line_metric", line_id, line, LINE_KEYS, dtypes, core_index)
+            _per_core(rows, "code_line", line, LINE_COUNTERS, LINE_KEYS, cores, dtypes, (
+                block.offset, row, file_index, path, to_int(line.get("Line")),
+                None if address_range is None else json.dumps(address_range)))
 
 
 def instructions(block: Block, rows: Rows, doc) -> None:
@@ -53,17 +52,25 @@ def instructions(block: Block, rows: Rows, doc) -> None:
     doc, cores, dtypes = _open(block, rows, doc, "Instructions Dtype", "Instructions")
     for row, item in enumerate(objects(doc.get("Instructions"), "Instructions")):
         inner = to_text(item.get("AscendC Inner Code"))
-        inner_file, inner_line = _file_line(inner)
-        for core_index in range(_width(cores, item, INSTRUCTION_KEYS)):
-            instruction_id = rows.next_id("instruction")
-            rows.add("instruction", instruction_id, block.offset, row, to_text(item.get("Address")),
-                     _at(cores, core_index), core_index, to_text(item.get("Pipe")), to_text(item.get("Source")),
-                     inner, inner_file, inner_line,
-                     to_int(_at(item.get("Cycles"), core_index)),
-                     to_int(_at(item.get("Instructions Executed"), core_index)),
-                     to_int(_at(item.get("TheoreticalStallCycles"), core_index)),
-                     to_int(_at(item.get("RealStallCycles"), core_index)))
-            _extras(rows, "instruction_metric", instruction_id, item, INSTRUCTION_KEYS, dtypes, core_index)
+        _per_core(rows, "instruction", item, INSTRUCTION_COUNTERS, INSTRUCTION_KEYS, cores, dtypes, (
+            block.offset, row, to_text(item.get("Address")), to_text(item.get("Pipe")), to_text(item.get("Source")),
+            inner, *_file_line(inner)))
+
+
+def _per_core(rows: Rows, table: str, item: dict, counters: tuple, fixed: frozenset, cores: list, dtypes: dict,
+              item_values: tuple) -> None:
+    """One ``table`` row per core: (id, core, core_index, *per-core counters, *item_values), and the
+    item's extra columns in ``<table>_metric`` (a per-core element, or the whole value for dtype 5)."""
+    width = _width(cores, item, fixed)
+    columns = [_column(item.get(key), width) for key in counters]
+    extras = [(name, dtypes.get(name), value) for name, value in item.items() if name not in fixed]
+    for core_index in range(width):
+        row_id = rows.next_id(table)
+        rows.add(table, row_id, _at(cores, core_index), core_index, *(column[core_index] for column in columns),
+                 *item_values)
+        for name, dtype, value in extras:
+            value = value if dtype == JSON_DTYPE else _at(value, core_index)
+            rows.add(f"{table}_metric", row_id, name, dtype, _typed(value, dtype))
 
 
 def _open(block: Block, rows: Rows, doc, dtype_key: str, items_key: str) -> tuple[dict, list, dict]:
@@ -93,14 +100,11 @@ def _at(value, index: int):
     return value
 
 
-def _extras(rows: Rows, table: str, owner_id: int, item: dict, fixed: frozenset, dtypes: dict, core_index: int):
-    for name, value in item.items():
-        if name in fixed:
-            continue
-        dtype = dtypes.get(name)
-        if dtype != JSON_DTYPE:
-            value = _at(value, core_index)
-        rows.add(table, owner_id, name, dtype, _typed(value, dtype))
+def _column(value, width: int) -> list:
+    """A per-core counter as ``width`` integers (None past the array's end; a scalar on every core)."""
+    if isinstance(value, list):
+        return [to_int(element) for element in value[:width]] + [None] * (width - len(value))
+    return [to_int(value)] * width
 
 
 def _typed(value, dtype):

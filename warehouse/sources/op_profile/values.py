@@ -31,8 +31,10 @@ def to_float(value) -> float | None:
 def to_int(value) -> int | float | None:
     """An integer from an int, an integral float or text; a non-integral number, or one
     beyond SQLite's signed 64-bit range, stays a float."""
-    if isinstance(value, int):
-        return _fit(int(value))
+    if type(value) is int:  # the common case first: a JSON integer
+        return _fit(value)
+    if isinstance(value, bool):
+        return int(value)
     if isinstance(value, str):
         text = value.strip()
         try:
