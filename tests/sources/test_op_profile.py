@@ -12,6 +12,7 @@ from tests.factories.op_profile import (
     CALL_STACKS, CODE, CODE_PATH, BlockFactory, MixBaseInfoFactory, OpProfileFactory, TableBaseInfoFactory, every_block,
     json_block, memory_records_payload,
 )
+from warehouse.cli import cli
 from warehouse.ingest import ingest_file
 from warehouse.sources import detect_source, op_profile
 
@@ -476,6 +477,21 @@ def test_a_bad_block_after_good_ones_leaves_no_rows(warehouse_db, tmp_path):
     blocks = [*every_block(), BlockFactory(type=0x0B, doc=None, payload=b"\0" * 5)]
     f = OpProfileFactory(path=tmp_path / "late.bin", blocks=blocks)
     assert_failed(warehouse_db, f.path, f"block at byte {f.offsets[-1]} (type 0x0b)")
+
+
+def test_cli_ingests_a_folder_of_operators_side_by_side(runner, warehouse_path, tmp_path, realdata):
+    folder = tmp_path / "ops"
+    folder.mkdir()
+    OpProfileFactory(path=folder / "visualize_data.bin")
+    (folder / "real.bin").write_bytes((realdata / REAL).read_bytes())
+    result = runner.invoke(cli, ["ingest", str(folder), "--db", str(warehouse_path)])
+    assert result.exit_code == 0, result.output
+    listed = runner.invoke(cli, ["sql", "SELECT s.card, r.name FROM source s JOIN op_run r ON r.source_id = s.id "
+                                        "ORDER BY s.card", "--db", str(warehouse_path), "--format", "json"])
+    assert json.loads(listed.output) == [
+        {"card": "MatmulLeakyreluCustom_0a4ecf73240c8db04ac5059db7c787a7_2_mix_aic",
+         "name": "MatmulLeakyreluCustom_0a4ecf73240c8db04ac5059db7c787a7_2_mix_aic"},
+        {"card": "add_custom", "name": "add_custom"}]
 
 
 # --- the real file --------------------------------------------------------------------------------
