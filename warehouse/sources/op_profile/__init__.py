@@ -28,7 +28,7 @@ KIND = "op_profile"
 
 def _trace(block: Block, rows: Rows, doc) -> None:
     """0x02: the operator's trace JSON, through the trace JSON source (slices, flows, ...)."""
-    rows.direct_rows += ingest_trace_bytes(rows.conn, block.payload, rows.source_id,
+    rows.direct_rows += ingest_trace_bytes(rows.conn, bytes(block.payload), rows.source_id,
                                           label=f"{rows.label}: block at byte {block.offset} (type 0x02) payload")
 
 
@@ -107,9 +107,9 @@ def _decode(block: Block, decoding: str):
     if decoding == "none":
         return None, None
     if decoding == "stacks":
-        return tracekit.call_stack_json(block.payload)
+        return tracekit.call_stack_json(block)
     try:
-        text = block.payload.rstrip(b"\0").decode("utf-8")
+        text = block.text()
         # the trace block is parsed (streaming) by the trace JSON source; only its text is kept here
         return (None, text) if decoding == "text" else (json.loads(text), text)
     except UnicodeDecodeError as exc:

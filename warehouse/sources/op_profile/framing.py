@@ -36,7 +36,11 @@ class BlockError(Exception):
 
 @dataclass
 class Block:
-    """One framed block: where it is, what its header says, and its payload (padding removed)."""
+    """One framed block: where it is, what its header says, and its payload (padding removed).
+
+    The payload is a view into the file's bytes, so framing copies nothing; :meth:`text`
+    copies one block when it is decoded.
+    """
 
     index: int
     offset: int
@@ -44,9 +48,16 @@ class Block:
     content_size: int
     padding: int
     version: int
-    payload: bytes
+    payload: memoryview
     #: the 4096-byte path field of a 0x01 block, else None
     path: bytes | None = None
+
+    def text(self, start: int = 0) -> str:
+        """The payload from byte ``start`` as UTF-8, trailing NULs dropped.
+
+        :raises UnicodeDecodeError: when it is not UTF-8.
+        """
+        return bytes(self.payload[start:]).rstrip(b"\0").decode("utf-8")
 
 
 def looks_like_op_profile(head: bytes) -> bool:
@@ -58,7 +69,7 @@ def looks_like_op_profile(head: bytes) -> bool:
 
 
 def split_blocks(data: bytes) -> list[Block]:
-    """Every block of ``data`` in file order.
+    """Every block of ``data`` in file order (payloads are views into ``data``).
 
     :raises BlockError: for a truncated header, a bad tag, a padding larger than the content,
         a 0x01 block shorter than its path, or content running past the end of the file.
@@ -66,6 +77,7 @@ def split_blocks(data: bytes) -> list[Block]:
     blocks = []
     offset = 0
     end = len(data)
+    view = memoryview(data)
     while offset < end:
         if end - offset < HEADER.size:
             raise BlockError(f"truncated header: {end - offset} bytes left, a header has {HEADER.size}", offset)
@@ -81,12 +93,12 @@ def split_blocks(data: bytes) -> list[Block]:
                 raise BlockError(
                     f"source block shorter than its {PATH_BYTES}-byte path ({end - start} bytes left)",
                     offset, block_type)
-            path = data[start:start + PATH_BYTES]
+            path = bytes(view[start:start + PATH_BYTES])
             start += PATH_BYTES
         if size > end - start:
             raise BlockError(
                 f"contentSize {size} runs past the end of the file ({end - start} bytes left)", offset, block_type)
-        payload = data[start:start + size - padding]
+        payload = view[start:start + size - padding]
         blocks.append(Block(len(blocks), offset, block_type, size, padding, version, payload, path))
         offset = start + size
     return blocks

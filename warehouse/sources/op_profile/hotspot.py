@@ -29,7 +29,7 @@ def code_file(block: Block, rows: Rows, doc) -> None:
     """0x01: the path (up to the first NUL) and the text exactly (bytes when not UTF-8)."""
     path = block.path.split(b"\0", 1)[0].decode("utf-8", errors="replace")
     try:
-        content = block.payload.decode("utf-8")
+        content = str(block.payload, "utf-8")
     except UnicodeDecodeError:
         content = bytes(block.payload)
     rows.add("code_file", block.offset, path, content)

@@ -29,11 +29,12 @@ SPACES = ("PRIVATE", "GM", "L1", "L0A", "L0B", "L0C", "UB")
 BLOCK_TYPES = ("AIV", "AIC")
 
 
-def split_memory_records(payload: bytes) -> tuple[bytes, str]:
-    """The records part and the call-stack JSON text of a 0x0A payload.
+def split_memory_records(block: Block) -> tuple[memoryview, str]:
+    """The records part and the call-stack JSON text of a 0x0A block.
 
     :raises BlockError: when the payload is shorter than its record count says.
     """
+    payload = block.payload
     if len(payload) < COUNT.size:
         raise BlockError(f"memory records: {len(payload)} bytes, too short for the u64 record count")
     (count,) = COUNT.unpack_from(payload)
@@ -41,7 +42,7 @@ def split_memory_records(payload: bytes) -> tuple[bytes, str]:
     if end > len(payload):
         raise BlockError(f"memory records: {count} records need {end} bytes, the payload has {len(payload)}")
     try:
-        text = payload[end:].rstrip(b"\0").decode("utf-8")
+        text = block.text(end)
     except UnicodeDecodeError as exc:
         raise BlockError(f"call-stack map is not UTF-8 (payload byte {end + exc.start})") from None
     return payload[COUNT.size:end], text
@@ -49,7 +50,7 @@ def split_memory_records(payload: bytes) -> tuple[bytes, str]:
 
 def memory_events(block: Block, rows: Rows, stacks) -> None:
     """0x0A -> mem_event (one row per record), callstack_frame (one row per symbol)."""
-    records, _ = split_memory_records(block.payload)
+    records, _ = split_memory_records(block)
     for row, (kind, core, space, block_type, record_id, addr, size, pc) in enumerate(
             TRACE_RECORD.iter_unpack(records)):
         rows.add("mem_event", block.offset, row, kind, _name(EVENT_TYPES, kind), core, space, _name(SPACES, space),
@@ -75,9 +76,9 @@ def cache_sets(block: Block, rows: Rows, doc) -> None:
         rows.add("cache_set", block.offset, row, *record)
 
 
-def call_stack_json(payload: bytes):
-    """The parsed call-stack map of a 0x0A payload (None when absent) and its text."""
-    _, text = split_memory_records(payload)
+def call_stack_json(block: Block):
+    """The parsed call-stack map of a 0x0A block (None when absent) and its text."""
+    _, text = split_memory_records(block)
     return (json.loads(text) if text.strip() else None), (text or None)
 
 
