@@ -6,6 +6,7 @@
   "use strict";
   var PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"];
   var PIXELS = 2000;
+  var FEW = 500;
 
   function color(name) {
     var hash = 0;
@@ -56,12 +57,28 @@
     var span = WH.rel(thread.end_ns, origin);
     var pending = null;
 
+    function fetchWindow(start, end, minDur) {
+      return WH.query("timeline_slices", { thread_id: thread.thread_id, start: WH.abs(origin, Math.floor(start)),
+        end: WH.abs(origin, Math.ceil(end)), min_dur: minDur });
+    }
+
+    /* Slices narrower than a pixel are left out, unless that leaves few: a device stream
+     * of short kernels would otherwise look empty. Then every slice is fetched, unless
+     * that answer is cut at the row limit. */
     function load(start, end) {
       var minDur = Math.floor((end - start) / PIXELS);
-      return WH.query("timeline_slices", { thread_id: thread.thread_id, start: WH.abs(origin, Math.floor(start)),
-        end: WH.abs(origin, Math.ceil(end)), min_dur: minDur })
+      return fetchWindow(start, end, minDur)
+        .then(function (wide) {
+          if (minDur === 0 || wide.length >= FEW) return wide;
+          return fetchWindow(start, end, 0).then(function (all) { return WH.truncated("timeline_slices") ? wide : all; });
+        })
         .then(function (slices) {
           var maxDepth = slices.reduce(function (m, s) { return Math.max(m, s.depth); }, 0);
+          var height = Math.max(480, 110 + 22 * (maxDepth + 1)) + "px";  // a readable row per depth
+          if (chart.getDom().style.height !== height) {
+            chart.getDom().style.height = height;
+            chart.resize();
+          }
           chart.setOption({
             yAxis: { data: Array.from({ length: maxDepth + 1 }, function (_, i) { return "depth " + i; }) },
             series: [{

@@ -53,6 +53,9 @@
       return fetchRows(url("", Object.assign({ sql: sql }, params || {})), "sql");
     },
 
+    /* Whether the latest answer of a query was cut at Datasette's max_returned_rows. */
+    truncated: function (name) { return !!truncated[name]; },
+
     queryUrl: function (name, params) {
       return config.databaseUrl + "/" + name + "?" + new URLSearchParams(params).toString();
     },
