@@ -74,6 +74,7 @@ SQL_DIR = Path(__file__).with_suffix("")
 WS = b" \t\r\n"
 MALFORMED_AT = re.compile(r"\(byte (\d+)\)")
 EVENT_AT = re.compile(r"`\$\[(\d+)\]")
+TRACE_EVENTS = re.compile(rb'"traceEvents"\s*:\s*\[')
 PROFILER_INFO = re.compile(r"^profiler_info_(\d+)\.json$")
 
 
@@ -195,7 +196,10 @@ class _Framing:
                 if len(self.buf) > MAX_META_BYTES or not self._read():
                     raise self._error(f"byte {self.base + len(self.buf)}", "no top-level traceEvents array")
                 continue
-            opening = re.compile(rb'"traceEvents"\s*:\s*\[').match(self.buf, at)
+            opening = TRACE_EVENTS.match(self.buf, at)
+            if not opening and not self.eof and len(self.buf) - at < 4096:
+                self._read()  # the '[' may be in the next chunk
+                continue
             try:
                 head = ANY.decode(self.buf[start:at] + b'"traceEvents":[]}')
             except msgspec.DecodeError:
@@ -257,8 +261,8 @@ class _Framing:
         Lenient where Chrome is: a trailing comma before ``]`` and a missing final ``]`` are accepted.
         """
         self.done = True
-        data = b"[" + self.buf
         for _attempt in range(2):
+            data = b"[" + self.buf
             try:
                 events = EVENTS.decode(data)
             except msgspec.ValidationError as exc:
@@ -268,8 +272,8 @@ class _Framing:
                 if at is not None and "trailing characters" in str(exc):
                     return self._array_end(data, at)
                 if at is not None and "trailing comma" in str(exc):
-                    comma = data.rindex(b",", 0, at)
-                    data = data[:comma] + data[comma + 1:]
+                    comma = self.buf.rindex(b",", 0, at - 1)
+                    self.buf = self.buf[:comma] + b" " + self.buf[comma + 1:]
                     continue
                 if at is None or at >= len(data.rstrip(WS)):
                     return self._truncated(data)
