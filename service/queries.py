@@ -37,6 +37,8 @@ def run(name: str):
 
 def _parameter(param: dict) -> dict:
     schema = {"type": OPENAPI_TYPES[param["type"]]}
+    if "choices" in param:
+        schema["enum"] = param["choices"]
     if param["default"] is not None:
         schema["default"] = param["default"]
     return {"name": param["name"], "in": "query", "required": param["required"], "description": param["meaning"],

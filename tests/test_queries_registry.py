@@ -179,3 +179,34 @@ def test_text_params_are_converted_before_binding(warehouse_db):
 def test_unknown_query_name():
     with pytest.raises(queries.UnknownQuery, match="no query named 'nope'"):
         queries.get("nope")
+
+
+def test_text_param_with_choices(tmp_path):
+    text = GOOD.replace("-- param label (text, default 'n/a'): A label.",
+                        "-- param label (text, default 'n/a', one of n/a|x): A label.")
+    with pytest.raises(QueryError, match="header line 8: expected"):
+        # '/' is not allowed in a choice: the line does not parse
+        queries.parse_file(write(tmp_path, text))
+    text = GOOD.replace("-- param label (text, default 'n/a'): A label.",
+                        "-- param label (text, default 'roce', one of roce|nic|hccs): A label.")
+    query = queries.parse_file(write(tmp_path, text))
+    label = query.params[-1]
+    assert (label.default, label.choices, label.describe()["choices"]) == ("roce", ("roce", "nic", "hccs"), ["roce", "nic", "hccs"])
+    assert label.convert("nic") == "nic"
+    with pytest.raises(QueryError, match="parameter label: 'ib' is not one of roce, nic, hccs"):
+        label.convert("ib")
+    bad_default = GOOD.replace("-- param label (text, default 'n/a'): A label.",
+                               "-- param label (text, default 'ib', one of roce|nic): A label.")
+    with pytest.raises(QueryError, match="default: parameter label: 'ib' is not one of roce, nic"):
+        queries.parse_file(write(tmp_path, bad_default))
+    not_text = GOOD.replace("(integer, default 0)", "(integer, default 0, one of 0|1)")
+    with pytest.raises(QueryError, match="'one of' is for text parameters"):
+        queries.parse_file(write(tmp_path, not_text))
+
+
+def test_docs_queries_md_is_generated_from_the_headers():
+    page = queries.QUERIES_DIR.parent / "docs" / "queries.md"
+    assert page.read_text(encoding="utf-8") == queries.markdown(queries.registry()), (
+        "docs/queries.md is stale: run `warehouse queries --format markdown > docs/queries.md`")
+    for name in queries.registry():
+        assert f"\n## {name}\n" in page.read_text(encoding="utf-8")

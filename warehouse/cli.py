@@ -175,17 +175,21 @@ def check(db_path, as_json):
 
 
 @cli.command("queries")
-@click.option("--format", "fmt", type=click.Choice(("table", "json")), default="table", show_default=True,
-              help="json: the full catalog (params, columns, SQL) as one array.")
+@click.option("--format", "fmt", type=click.Choice(("table", "json", "markdown")), default="table", show_default=True,
+              help="json: the full catalog (params, columns, SQL) as one array; markdown: docs/queries.md.")
 def list_queries(fmt):
     """List the named queries (queries/<view>/<name>.sql).
 
     \b
     Example:
         warehouse queries --format json
+        warehouse queries --format markdown > docs/queries.md
     """
     from warehouse import queries
 
+    if fmt == "markdown":
+        click.echo(queries.markdown(queries.registry()), nl=False)
+        return
     catalog = [q.describe() for q in queries.registry().values()]
     if fmt == "json":
         click.echo(json.dumps(catalog, indent=2))

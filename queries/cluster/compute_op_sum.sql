@@ -2,7 +2,7 @@
 -- description: Duration statistics of the device compute kernels (communication left out)
 --     per operator type or kernel name, per rank or over all ranks at once: count, sum,
 --     mean, sample standard deviation, min, quartiles (nearest rank), median, max.
--- param group_by (text, default 'op_type'): op_type or name: what a row sums.
+-- param group_by (text, default 'op_type', one of op_type|name): What a row sums.
 -- param per_rank (boolean, default true): One row per rank and operator; false: over all ranks.
 -- column rank_id: Rank (null when per_rank is false).
 -- column name: Operator type, or kernel name when group_by is name.

@@ -2,7 +2,7 @@
 -- description: Duration statistics of the HCCL communication operators (COMMUNICATION_OP)
 --     per operator type or name, per rank or over all ranks at once: count, sum,
 --     mean, sample standard deviation, min, quartiles (nearest rank), median, max.
--- param group_by (text, default 'op_type'): op_type (e.g. hcom_allReduce_) or name (one instance): what a row sums.
+-- param group_by (text, default 'op_type', one of op_type|name): What a row sums: the operator type (e.g. hcom_allReduce_) or the operator name (one instance).
 -- param per_rank (boolean, default true): One row per rank and operator; false: over all ranks.
 -- column rank_id: Rank (null when per_rank is false).
 -- column name: Operator type, or operator name when group_by is name.

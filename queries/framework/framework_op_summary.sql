@@ -2,7 +2,7 @@
 -- description: Time of the framework (torch_npu) API calls per rank and name: how often
 --     each ran and how long it took on the host.
 -- param rank_id (integer, default null): Only this rank; every rank when null.
--- param type (text, default 'op'): Kind of row: op, queue, mstx or python_trace.
+-- param type (text, default 'op', one of op|queue|mstx|python_trace): Kind of framework row.
 -- column rank_id: Rank.
 -- column name: API name (e.g. aten::matmul).
 -- column count: Number of calls.

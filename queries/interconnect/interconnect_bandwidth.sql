@@ -2,7 +2,7 @@
 -- description: Per rank and device, the sampled receive and transmit rates of one kind of
 --     link: roce and nic (rxByteRate/txByteRate), hccs (rx/txThroughput) or pcie (posted
 --     rx/tx average), all in bytes/s.
--- param kind (text, default 'roce'): Which link: roce, nic, hccs or pcie.
+-- param kind (text, default 'roce', one of roce|nic|hccs|pcie): Which link.
 -- param rank_id (integer, default null): Only this rank; every rank when null.
 -- column kind: The link kind asked for.
 -- column rank_id: Rank.

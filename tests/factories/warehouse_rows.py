@@ -405,3 +405,100 @@ class PcieFactory(_RankRow):
     ts = factory.Sequence(lambda n: 1_000 * n)
     tx_post_avg = 0.0
     rx_post_avg = 0.0
+
+
+class _OpProfileRow(RowFactory):
+    """Rows of the operator-profile tables (migrations/0004): a source and a block offset."""
+
+    class Meta:
+        abstract = True
+
+    source_id = _source_id()
+    block_offset = 0
+
+
+class OpRunFactory(_OpProfileRow):
+    class Meta:
+        model = Table("op_run")
+
+    name = "MatmulCustom"
+    soc = "Ascend910B4"
+    op_type = "mix"
+    block_dim = 2
+    mix_block_dim = 4
+    duration_us = 300.0
+    device_id = 0
+    pid = "1234"
+
+
+class CodeLineFactory(_OpProfileRow):
+    class Meta:
+        model = Table("code_line")
+
+    source_row = factory.Sequence(int)
+    file_index = 0
+    file = "matmul.cpp"
+    line = 10
+    core = "core0.cubecore0"
+    core_index = 0
+    cycles = 100
+    instructions_executed = 10
+
+
+class InstructionFactory(_OpProfileRow):
+    class Meta:
+        model = Table("instruction")
+
+    source_row = factory.Sequence(int)
+    address = "0x1000"
+    core = "core0.cubecore0"
+    core_index = 0
+    pipe = "SCALAR"
+    source_text = "MOV_XD_IMM XD:X29,IMM"
+    inner_file = "matmul.cpp"
+    inner_line = 10
+    cycles = 100
+    instructions_executed = 1
+    theoretical_stall_cycles = 0
+    real_stall_cycles = 0
+
+
+class MemoryUnitFactory(_OpProfileRow):
+    class Meta:
+        model = Table("memory_unit")
+
+    block_id = 0
+    source_row = factory.Sequence(int)
+    memory_path = "GM_TO_L1"
+    request = 100
+    bandwidth_gb_s = 10.0
+    peak_ratio = 5.0
+    display = 1
+
+
+class CoreLoadFactory(_OpProfileRow):
+    class Meta:
+        model = Table("core_load")
+
+    core_id = 0
+    source_row = factory.Sequence(int)
+    subcore_id = 0
+    subcore_type = "cube"
+    cycles = 1000
+    throughput = 4096
+    l2cache_hit_rate = 90.0
+
+
+class RooflineFactory(_OpProfileRow):
+    class Meta:
+        model = Table("roofline")
+
+    chart_index = 0
+    title = "Memory Unit"
+    line_index = factory.Sequence(int)
+    bw = 1.0
+    bw_name = "GM"
+    computility = 100.0
+    computility_name = "Cube FP16"
+    point_x = 10.0
+    point_y = 5.0

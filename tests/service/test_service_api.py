@@ -48,6 +48,9 @@ def test_openapi_document_validates_and_lists_every_query(client):
     slices = document["paths"]["/queries/timeline_slices"]["get"]
     start = next(p for p in slices["parameters"] if p["name"] == "start")
     assert (start["required"], start["schema"]["type"]) == (True, "integer")
+    links = document["paths"]["/queries/interconnect_bandwidth"]["get"]["parameters"]
+    assert next(p for p in links if p["name"] == "kind")["schema"] == {
+        "type": "string", "enum": ["roce", "nic", "hccs", "pcie"], "default": "roce"}
 
 
 def test_sources(client):
@@ -107,6 +110,7 @@ def test_csv(client):
         ("/queries/top_kernels?_limit=many", 400, "bad_parameter"),
         ("/queries/top_kernels?_offset=-1", 400, "bad_parameter"),
         ("/queries/top_kernels?_format=xml", 400, "bad_parameter"),
+        ("/queries/interconnect_bandwidth?kind=infiniband", 400, "bad_parameter"),
         ("/no/such/route", 404, "not_found"),
     ),
 )

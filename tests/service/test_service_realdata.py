@@ -12,13 +12,14 @@ from warehouse import db, ingest, queries
 
 API = "/api/v1"
 RUN = "msinsight/pytorch/db/level1"
+OPERATOR = "msinsight/server_test_data/test_bin_mix/visualize_data.bin"
 
 
 @pytest.fixture(scope="module")
 def real_client(realdata, tmp_path_factory):
     path = tmp_path_factory.mktemp("real") / "warehouse.db"
     conn = db.connect(path)
-    results = ingest.ingest_paths(conn, [realdata / RUN])
+    results = ingest.ingest_paths(conn, [realdata / RUN, realdata / OPERATOR])
     assert [r.status for r in results if r.status == "failed"] == []
     conn.close()
     return create_app({"DATABASE": str(path)}).test_client()
@@ -51,13 +52,20 @@ def test_every_query_answers(real_client):
         "slice_children": {"slice_id": slice_id},
         "memory_curve": {"rank_id": 0},
     }
+    (profile,) = rows_of(real_client, "op_runs")
+    assert profile["name"].startswith("MatmulLeakyreluCustom_")
+    for name in queries.registry():
+        if name.startswith("op_") and name not in ("op_runs", "op_memory_top"):
+            required[name] = {"source_id": profile["source_id"]}
     empty = []
     for name in queries.registry():
         if not rows_of(real_client, name, **required.get(name, {})):
             empty.append(name)
-    # what the sample holds no input for (no mstx ranges, no grouped matmul, no cluster exports, no link samples)
+    # what the samples hold no input for: no mstx ranges, no grouped matmul, no cluster exports, no link
+    # samples; the operator profile has no source lines, instructions or roofline
     assert sorted(empty) == ["communication_bandwidth_summary", "communication_matrix_summary",
-                             "communication_time_summary", "ep_load_balance", "interconnect_bandwidth", "mstx_sum"]
+                             "communication_time_summary", "ep_load_balance", "interconnect_bandwidth", "mstx_sum",
+                             "op_hot_instructions", "op_hot_lines", "op_roofline"]
 
 
 @pytest.mark.parametrize("rank", (0, 1))

@@ -1,0 +1,32 @@
+-- title: Operator memory paths
+-- description: Traffic of one operator profile on each memory path (memory heat map,
+--     block 0x08) over its cores: requests, bandwidth and the highest share of the peak
+--     bandwidth (invalid -1 figures left out).
+-- param source_id (integer, required): The operator profile (op_runs.source_id).
+-- column memory_path: Memory path: an enum code in real files, a name in the seed.
+-- column blocks: Number of cores with figures for the path.
+-- column requests: Summed requests.
+-- column avg_bandwidth_gb_s: Mean bandwidth over the cores, in GB/s.
+-- column max_bandwidth_gb_s: Highest bandwidth of a core, in GB/s.
+-- column max_peak_ratio: Highest share of the peak bandwidth, in percent.
+with paths as (
+    select memory_path, block_id, request, bandwidth_gb_s, peak_ratio
+    from memory_unit
+    where source_id = :source_id
+),
+
+final as (
+    select
+        memory_path,
+        count(distinct block_id) as blocks,
+        sum(request) as requests,
+        avg(bandwidth_gb_s) as avg_bandwidth_gb_s,
+        max(bandwidth_gb_s) as max_bandwidth_gb_s,
+        max(case when peak_ratio >= 0 then peak_ratio end) as max_peak_ratio
+    from paths
+    group by memory_path
+)
+
+select memory_path, blocks, requests, avg_bandwidth_gb_s, max_bandwidth_gb_s, max_peak_ratio
+from final
+order by memory_path
