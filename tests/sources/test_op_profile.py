@@ -46,6 +46,15 @@ def fact_rows(conn) -> int:
     return total
 
 
+def test_factory_writes_the_framing_byte_for_byte():
+    # contentSize 4 counts the 2 padding bytes; byte 10 the version, byte 11 the tag
+    assert BlockFactory(type=0x05, doc={}).to_bytes() == bytes.fromhex("0400000000000000 05 02 5a 5a") + b"{}\0\0"
+    source = BlockFactory(type=0x01, doc=None, payload=b"abcd", path="/a.cpp").to_bytes()
+    assert source[:12] == bytes.fromhex("0400000000000000 01 00 5a 5a")
+    assert source[12:12 + 4096] == b"/a.cpp" + b"\0" * 4090 and source[4108:] == b"abcd"
+    assert BlockFactory(type=0x04, doc=[], version=0).to_bytes()[8:12] == bytes.fromhex("04 02 00 5a")
+
+
 # --- detection -------------------------------------------------------------------------------
 
 def test_detect_by_content_not_name(tmp_path, profile, realdata):
