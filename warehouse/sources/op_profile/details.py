@@ -135,20 +135,21 @@ def memory_tables(block: Block, rows: Rows, doc) -> None:
         tables = entry.get("table_detail", entry.get("tables_detail"))
         for index, table in enumerate(objects(tables, "table_detail")):
             name = to_text(table.get("table_name"))
-            size = table.get("size")
-            size = None if size is None else json.dumps(size)
-
-            def cell(row_index, column_index, value):
+            size = None if table.get("size") is None else json.dumps(table["size"])
+            for row_index, column_index, value in _cells(table, name):
                 rows.add("memory_table", block.offset, block_id, op_type, index, name, size, row_index,
                          column_index, scalar(value), to_float(value) if row_index else None)
-
-            header = table.get("header_name")
-            for column, title in enumerate(header if isinstance(header, list) else []):
-                cell(0, column, title)
-            for row_index, line in enumerate(objects(table.get("row"), f"{name} rows"), start=1):
-                cell(row_index, 0, line.get("name"))
-                values = line.get("value")
-                for column, value in enumerate(values if isinstance(values, list) else [], start=1):
-                    cell(row_index, column, value)
         add_advice(rows, block, entry.get("advice"), block_id)
     add_advice(rows, block, doc.get("advice"))
+
+
+def _cells(table: dict, name: str | None):
+    """(row, column, value) of every cell: row 0 the header_name, then each row's name and values."""
+    header = table.get("header_name")
+    for column, title in enumerate(header if isinstance(header, list) else []):
+        yield 0, column, title
+    for row_index, line in enumerate(objects(table.get("row"), f"{name} rows"), start=1):
+        yield row_index, 0, line.get("name")
+        values = line.get("value")
+        for column, value in enumerate(values if isinstance(values, list) else [], start=1):
+            yield row_index, column, value
