@@ -1,7 +1,16 @@
-"""One read-only warehouse connection per request, kept on ``g`` and closed on teardown."""
+"""One read-only warehouse connection per request, kept on ``g`` and handed back on teardown.
+
+Opening a connection costs 1-4 ms here (SQLite parses the whole schema on first use and
+the version check reads it), more than a timeline window query itself (DESIGN §7), so
+connections are pooled: a request borrows one already opened and checked, and a new one
+is opened only when every pooled one is in use. A pooled connection still sees every
+later commit (each statement reads the latest snapshot) and schema changes (SQLite
+re-reads its schema when the schema cookie changes).
+"""
 
 from __future__ import annotations
 
+import queue
 import sqlite3
 
 from flask import Flask, current_app, g
@@ -9,6 +18,26 @@ from flask import Flask, current_app, g
 from service.errors import ApiError
 from warehouse import db as warehouse_db
 from warehouse.errors import WarehouseError
+
+
+class ConnectionPool:
+    """Read-only connections to one warehouse file, reused across requests and threads."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self._idle: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
+
+    def acquire(self) -> sqlite3.Connection:
+        """:raises WarehouseError: if the warehouse cannot be opened."""
+        try:
+            return self._idle.get_nowait()
+        except queue.Empty:
+            return warehouse_db.connect_readonly(self.path)
+
+    def release(self, conn: sqlite3.Connection) -> None:
+        if conn.in_transaction:  # never hand on a connection holding a read snapshot
+            conn.rollback()
+        self._idle.put(conn)
 
 
 def get_db() -> sqlite3.Connection:
@@ -20,18 +49,19 @@ def get_db() -> sqlite3.Connection:
         path = current_app.config.get("DATABASE")
         if not path:
             raise ApiError("no_warehouse", "the server was started without a warehouse (DATABASE)", 503)
+        pool = current_app.extensions.setdefault("warehouse_pool", ConnectionPool(str(path)))
         try:
-            g.db = warehouse_db.connect_readonly(path)
+            g.db = pool.acquire()
         except WarehouseError as exc:
             raise ApiError("no_warehouse", str(exc), 503) from None
     return g.db
 
 
-def close_db(exc: BaseException | None = None) -> None:
+def release_db(exc: BaseException | None = None) -> None:
     conn = g.pop("db", None)
     if conn is not None:
-        conn.close()
+        current_app.extensions["warehouse_pool"].release(conn)
 
 
 def init_app(app: Flask) -> None:
-    app.teardown_appcontext(close_db)
+    app.teardown_appcontext(release_db)
