@@ -2,7 +2,7 @@
 
 import json
 
-from warehouse import db
+from warehouse import audits, db
 from warehouse.cli import cli
 
 FINISHED_SOURCE = (
@@ -117,3 +117,18 @@ def test_check_only_reads(runner, warehouse_path, warehouse_db):
     before = warehouse_path.read_bytes()
     assert check(runner, warehouse_path).exit_code == 0
     assert warehouse_path.read_bytes() == before
+
+
+def test_real_profiles_pass_every_audit(runner, warehouse_path, realdata):
+    # one cluster run in both export styles (text and rank db) plus kineto traces
+    runs = [realdata / "kineto", realdata / "msinsight/pytorch/text/level0", realdata / "msinsight/pytorch/db/level0"]
+    ingest = runner.invoke(cli, ["ingest", *map(str, runs), "--db", str(warehouse_path), "-q"])
+    assert ingest.exit_code == 0, ingest.output
+    conn = db.connect_readonly(warehouse_path)
+    counts = {table: conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+              for table in ("_slice", "flow", "_counter", "kernel", "thread")}
+    conn.close()
+    assert all(counts.values()), counts  # every audited table has rows to audit
+    result = check(runner, warehouse_path)
+    assert result.exit_code == 0, result.output
+    assert result.output.count("  pass  ") == len(audits.load_audits())
