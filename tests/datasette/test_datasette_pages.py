@@ -9,12 +9,14 @@ from html.parser import HTMLParser
 
 from factories import datasette_rows
 
-BAR = re.compile(r"^M[\d.]+ [\d.]+l[\d.]+ 0l0 -(?P<height>[\d.]+)l")
+BAR = re.compile(r"^M[\d.]+ [\d.]+l[\d.]+ 0l0 -(?P<height>[\d.]+)l")  # a vertical bar, drawn upwards
+HORIZONTAL_BAR = re.compile(r"^M[\d.]+ [\d.]+l(?P<width>[\d.]+) 0l0 [\d.]+l")
 
 
 class Dom(HTMLParser):
     """The parts of a rendered page the tests read: the chart's SVG shapes and texts,
-    the summary's rows, the status line and whether the page said it was done."""
+    the summary's data rows (``<tr data-...>``), the status line and whether the page
+    said it was done."""
 
     def __init__(self, html: str):
         super().__init__()
@@ -32,7 +34,7 @@ class Dom(HTMLParser):
             self.ready = attrs.get("data-wh-ready") == "1"
         elif tag == "path":
             self.paths.append(attrs)
-        elif tag == "tr" and "data-rank-id" in attrs:
+        elif tag == "tr" and any(name.startswith("data-") for name in attrs):
             self.rows.append(attrs)
         if tag == "text" or attrs.get("id") == "wh-status":
             self._in = tag if tag == "text" else "status"
@@ -52,6 +54,11 @@ class Dom(HTMLParser):
     def bar_heights(self, fill: str) -> list[float]:
         """Heights of the bars (rectangle paths) painted ``fill``, left to right."""
         return [float(m["height"]) for p in self.paths if p.get("fill") == fill and (m := BAR.match(p.get("d", "")))]
+
+    def bar_widths(self, fill: str) -> list[float]:
+        """Widths of the horizontal bars painted ``fill``, bottom to top."""
+        return [float(m["width"]) for p in self.paths
+                if p.get("fill") == fill and (m := HORIZONTAL_BAR.match(p.get("d", "")))]
 
 
 def test_steps_page_shows_the_slow_rank(server, browse):
@@ -115,3 +122,28 @@ def test_memory_page_for_one_rank(server, browse):
     assert dom.ready
     assert dom.status == "1 of 4 ranks drawn"
     assert len([p for p in dom.paths if p.get("stroke-linejoin") == "bevel"]) == 2
+
+
+def test_roofline_page_draws_each_roof_and_the_operator(server, browse):
+    dom = Dom(browse(server.replace("/profile", "/-/warehouse/profile/roofline"), "roofline"))
+    assert dom.ready
+    assert dom.status == "2 roofs for MatMulV2 (1 chart)"
+    assert len([p for p in dom.paths if p.get("stroke-linejoin") == "bevel"]) == 2
+    assert {"MatMulV2: Memory Unit", "GM / Cube FP16", "L2 / Cube FP16", "operator (40, 55)"} <= set(dom.texts)
+    # attainable at intensity 40: min(1.6 x 40, 300) = 64 for GM, 208 for L2; reached 55
+    assert {r["data-roof"]: float(r["data-efficiency"]) for r in dom.rows} == {"GM": 55 / 64, "L2": 55 / 208}
+
+
+def test_hotspot_page_shows_the_source_with_cycles_per_line(server, browse):
+    dom = Dom(browse(server.replace("/profile", "/-/warehouse/profile/hotspots"), "hotspots"))
+    assert dom.ready
+    assert dom.status == "MatMulV2: 3 lines with cycles in /home/op/matmul_kernel.cpp, 27000 cycles in all"
+    lines = {int(r["data-line"]): r for r in dom.rows}
+    assert sorted(lines) == [1, 2, 3, 4, 5]  # every line of the file, with or without cycles
+    # two cores each: cycles summed over them
+    assert {n: int(r["data-cycles"]) for n, r in lines.items() if "data-cycles" in r} == {2: 2400, 3: 19600, 4: 5000}
+    assert [n for n, r in lines.items() if r.get("class") == "wh-hot"] == [datasette_rows.HOT_LINE]
+    assert ["line 2", "line 4", "line 3"] == [t for t in dom.texts if t.startswith("line ")]
+    line2, line4, line3 = dom.bar_widths("#e15759")
+    assert round(line3 / line4, 2) == round(19600 / 5000, 2)
+    assert round(line4 / line2, 2) == round(5000 / 2400, 2)

@@ -1,0 +1,76 @@
+/* Roofline of one operator: per chart of its profile, each roof (bandwidth slope up to the
+ * compute ceiling, log-log) and the operator's measured point; the table says how close
+ * the point is to each roof. Data: the named queries op_runs (which operators) and
+ * op_roofline (the roofs, the point, and how much of the roof the operator reached). */
+(function () {
+  "use strict";
+  var PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#9c755f", "#76b7b2"];
+
+  /* The roof at intensity x: the bandwidth slope, capped by the compute roof. */
+  function roof(line, x) { return Math.min(line.bw * x, line.computility); }
+
+  function draw(lines, title) {
+    var point = lines[0];
+    var ridges = lines.map(function (l) { return l.computility / l.bw; });
+    var xs = ridges.concat([point.point_x]).filter(function (x) { return x > 0; });
+    // whole decades around the ridges and the point, so the log axis ticks at powers of ten
+    var low = Math.pow(10, Math.floor(Math.log10(Math.min.apply(null, xs))) - 1);
+    var high = Math.pow(10, Math.ceil(Math.log10(Math.max.apply(null, xs))) + 1);
+    var series = lines.map(function (line, i) {
+      var ridge = ridges[i];
+      return {
+        name: (line.bw_name || "bandwidth " + i) + " / " + (line.computility_name || "compute"),
+        type: "line", showSymbol: false, color: PALETTE[i % PALETTE.length],
+        data: [[low, roof(line, low)], [ridge, line.computility], [high, line.computility]],
+      };
+    });
+    series.push({
+      name: "operator", type: "scatter", symbolSize: 14, color: "#d62728",
+      data: [[point.point_x, point.point_y]],
+      label: { show: true, position: "right", formatter: "operator (" + point.point_x + ", " + point.point_y + ")" },
+    });
+    WH.chart().setOption({
+      animation: false,
+      title: { text: title, left: "center", textStyle: { fontSize: 14 } },
+      legend: { top: 28 },
+      grid: { top: 70, left: 80, right: 80, bottom: 50 },
+      tooltip: { trigger: "item" },
+      xAxis: { type: "log", name: "arithmetic intensity", nameLocation: "middle", nameGap: 28, min: low, max: high },
+      yAxis: { type: "log", name: "performance" },
+      series: series,
+    }, true);
+  }
+
+  function summarize(lines) {
+    WH.summary("<table><tr><th>roof</th><th>bandwidth</th><th>compute roof</th><th>ridge intensity</th>" +
+      "<th>attainable at the operator's intensity</th><th>reached</th><th>bound</th></tr>" + lines.map(function (l) {
+        return '<tr class="wh-roof" data-roof="' + WH.escape(l.bw_name) + '" data-efficiency="' + l.efficiency + '"><td>' +
+          WH.escape(l.bw_name) + " / " + WH.escape(l.computility_name) + "</td><td>" + l.bw + "</td><td>" + l.computility +
+          "</td><td>" + (l.computility / l.bw).toFixed(2) + "</td><td>" + l.attainable + "</td><td>" +
+          (100 * l.efficiency).toFixed(1) + " %</td><td>" + WH.escape(l.bound) + "</td></tr>";
+      }).join("") + "</table>");
+  }
+
+  WH.start(function () {
+    return WH.query("op_runs", {}).then(function (runs) {
+      if (!runs.length) return WH.empty("No operator profile in this warehouse (op_run is empty).");
+      var chosen = runs.filter(function (r) { return String(r.source_id) === String(WH.args.source_id); })[0] || runs[0];
+      function show(sourceId) {
+        return WH.query("op_roofline", { source_id: sourceId }).then(function (rows) {
+          var run = runs.filter(function (r) { return String(r.source_id) === String(sourceId); })[0];
+          rows = rows.filter(function (r) { return r.bw > 0 && r.computility > 0; });
+          if (!rows.length) return WH.empty("Operator " + run.name + " has no roofline data.");
+          var charts = [];
+          rows.forEach(function (r) { if (charts.indexOf(r.title) < 0) charts.push(r.title); });
+          var lines = rows.filter(function (r) { return r.title === charts[0]; });
+          draw(lines, run.name + ": " + charts[0]);
+          summarize(lines);
+          WH.status(lines.length + " roofs for " + run.name + " (" + charts.length + " chart" + (charts.length > 1 ? "s" : "") + ")");
+          WH.done();
+        }).catch(WH.fail);
+      }
+      WH.select("source_id", "operator", runs.map(function (r) { return [r.source_id, r.name + " (" + (r.card || "source " + r.source_id) + ")"]; }), chosen.source_id, show);
+      return show(chosen.source_id);
+    });
+  });
+})();
