@@ -61,10 +61,10 @@ SELECT
     :rank_id,
     t.deviceId,
     (
-        SELECT st.id FROM in_STEP_TIME AS st
-        WHERE CAST(t.startNs AS INTEGER) >= CAST(st.startNs AS INTEGER)
-          AND CAST(t.startNs AS INTEGER) < CAST(st.endNs AS INTEGER)
-        ORDER BY st.id LIMIT 1
+        SELECT CASE WHEN CAST(t.startNs AS INTEGER) < st.end_ns THEN st.step_id END
+        FROM temp.rank_db_step AS st
+        WHERE st.start_ns <= CAST(t.startNs AS INTEGER)
+        ORDER BY st.start_ns DESC LIMIT 1
     ),
     t.modelId,
     t.taskId,

@@ -1,18 +1,7 @@
 -- reads: PYTORCH_API CONNECTION_IDS
 -- Framework calls sharing a connection (task queue enqueue -> dequeue, forward -> backward):
--- each call to the next one in time.
-WITH linked AS (
-    SELECT c.connectionId AS connection_id, :base_pytorch_api + a._row AS slice_id,
-           CAST(a.startNs AS INTEGER) AS ts, a._row AS row
-    FROM in_PYTORCH_API AS a
-    JOIN in_CONNECTION_IDS AS c ON c.id = a.connectionId
-),
-ordered AS (
-    SELECT connection_id, slice_id,
-           LEAD(slice_id) OVER (PARTITION BY connection_id ORDER BY ts, row) AS next_slice_id
-    FROM linked
-)
+-- each call to the next one in time (rank_db_link is in (connection, time) order).
 INSERT INTO flow (source_id, slice_out, slice_in, name, category, flow_key)
-SELECT :source_id, slice_id, next_slice_id, 'framework', 'CONNECTION_IDS', CAST(connection_id AS TEXT)
-FROM ordered
-WHERE next_slice_id IS NOT NULL;
+SELECT :source_id, l.slice_id, n.slice_id, 'framework', 'CONNECTION_IDS', CAST(l.connection_id AS TEXT)
+FROM temp.rank_db_link AS l
+JOIN temp.rank_db_link AS n ON n.rowid = l.rowid + 1 AND n.connection_id = l.connection_id;

@@ -20,3 +20,11 @@ CREATE TEMP TABLE rank_db_target (connection_id INTEGER NOT NULL, slice_id INTEG
 -- Samples of the sampled tables before they are split into counter tracks.
 CREATE TEMP TABLE rank_db_sample (track TEXT NOT NULL, unit TEXT, ts INTEGER, value REAL);
 CREATE INDEX temp.rank_db_target_connection ON rank_db_target (connection_id);
+
+-- The rank's steps by start time, to find the step of a kernel with one index probe.
+CREATE TEMP TABLE rank_db_step (
+    start_ns INTEGER NOT NULL, step_id INTEGER NOT NULL, end_ns INTEGER NOT NULL, PRIMARY KEY (start_ns, step_id)
+) WITHOUT ROWID;
+
+-- Framework calls with a connection: (CONNECTION_IDS.connectionId, their slice, start).
+CREATE TEMP TABLE rank_db_link (connection_id INTEGER NOT NULL, slice_id INTEGER NOT NULL, ts INTEGER);

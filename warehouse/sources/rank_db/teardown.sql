@@ -4,3 +4,5 @@ DROP TABLE IF EXISTS temp.rank_db_track;
 DROP TABLE IF EXISTS temp.rank_db_thread;
 DROP TABLE IF EXISTS temp.rank_db_target;
 DROP TABLE IF EXISTS temp.rank_db_sample;
+DROP TABLE IF EXISTS temp.rank_db_step;
+DROP TABLE IF EXISTS temp.rank_db_link;
