@@ -67,7 +67,23 @@ def classify_source(conn: sqlite3.Connection, source_id: int) -> None:
     Runs inside the caller's transaction; one UPDATE whatever the number of rows.
     """
     load_rules(conn)
-    conn.execute(CLASSIFY_SQL, {"source_id": source_id})
+    for statement in CLASSIFY_STATEMENTS:
+        conn.execute(statement, {"source_id": source_id})
+
+
+def split_statements(script: str) -> list[str]:
+    """The statements of a SQL script, to run one by one with ``execute`` inside the caller's
+    transaction (``executescript`` would commit it first)."""
+    statements, current = [], ""
+    for line in script.splitlines(keepends=True):
+        current += line
+        if sqlite3.complete_statement(current):
+            statements.append(current.strip())
+            current = ""
+    return statements
+
+
+CLASSIFY_STATEMENTS = split_statements(CLASSIFY_SQL)
 
 
 def _replace(conn: sqlite3.Connection, table: str, columns: tuple[str, ...], rows: list[tuple]) -> None:

@@ -1,8 +1,39 @@
--- Classify the kernel rows of one source (seed 004 sections 4 and 6), in one pass.
--- Parameter :source_id. Reads kernel_signature and kernel_core_class (loaded by classify.py).
+-- Classify the kernel rows of one source (seed 004 sections 4 and 6). Parameter :source_id.
+-- Reads kernel_signature and kernel_core_class (loaded by classify.py). Statements run in order.
+
+-- The text signatures are matched in: name, type, core and task type, kept apart by char(31).
+CREATE TEMP VIEW IF NOT EXISTS _kernel_signature_text AS
+SELECT
+    kernel.*,
+    coalesce(name, '') || char(31) || coalesce(op_type, '') || char(31)
+    || coalesce(accelerator_core, '') || char(31) || coalesce(task_type, '') AS signature_text
+FROM kernel;
+
+DROP TABLE IF EXISTS temp._kernel_signed;
+
+-- Each distinct text of the source once, with the first signature (file order) whose pattern
+-- occurs in it once folded (lower case, no '_', '-', '.', '/', ' '): matched per text, not per row.
+CREATE TEMP TABLE _kernel_signed (signature_text TEXT PRIMARY KEY, position INTEGER);
+
+INSERT INTO temp._kernel_signed (signature_text, position)
+SELECT
+    signature_text,
+    (
+        SELECT s.position
+        FROM kernel_signature AS s
+        WHERE instr(
+            lower(replace(replace(replace(replace(replace(signature_text, '_', ''), '-', ''), '.', ''), '/', ''), ' ', '')),
+            s.pattern
+        ) > 0
+        ORDER BY s.position
+        LIMIT 1
+    )
+FROM (SELECT DISTINCT signature_text FROM _kernel_signature_text WHERE source_id = :source_id);
+
+-- Classes, families and bounds of every row, in one pass.
 WITH
 -- The rows of the source, with every pipeline sub-stage as a number (0 when absent).
-src AS (
+src AS MATERIALIZED (
     SELECT
         id,
         name,
@@ -10,6 +41,7 @@ src AS (
         accelerator_core,
         task_type,
         aiv_ns,
+        signature_text,
         coalesce(aic_mac_ns, 0) AS mac,
         coalesce(aic_fixpipe_ns, 0) AS fixpipe,
         coalesce(aic_mte1_ns, 0) AS aic_mte1,
@@ -24,42 +56,8 @@ src AS (
         aic_mte1_ns IS NOT NULL OR aic_mte2_ns IS NOT NULL AS has_aic_mte,
         aiv_mte2_ns IS NOT NULL OR aiv_mte3_ns IS NOT NULL AS has_aiv_mte,
         aic_scalar_ns IS NOT NULL OR aiv_scalar_ns IS NOT NULL AS has_scalar
-    FROM kernel
+    FROM _kernel_signature_text
     WHERE source_id = :source_id
-),
-
--- Each distinct (name, type, core) once: signatures are matched per key, not per row.
-keys AS (
-    SELECT DISTINCT name, op_type, accelerator_core, task_type
-    FROM src
-),
-
--- The first signature (file order) whose pattern occurs in the folded text of the key.
-signed AS (
-    SELECT
-        k.name,
-        k.op_type,
-        k.accelerator_core,
-        k.task_type,
-        (
-            SELECT s.position
-            FROM kernel_signature AS s
-            WHERE instr(k.folded, s.pattern) > 0
-            ORDER BY s.position
-            LIMIT 1
-        ) AS position
-    FROM (
-        SELECT
-            name,
-            op_type,
-            accelerator_core,
-            task_type,
-            lower(replace(replace(replace(replace(replace(
-                coalesce(name, '') || '|' || coalesce(op_type, '') || '|'
-                || coalesce(accelerator_core, '') || '|' || coalesce(task_type, ''),
-                '_', ''), '-', ''), '.', ''), '/', ''), ' ', '')) AS folded
-        FROM keys
-    ) AS k
 ),
 
 -- Families (section 6): AIC and AIV MTE stay apart; NULL when none of a family's stages is given.
@@ -79,9 +77,7 @@ families AS (
         max(mac, fixpipe, aic_mte1, aic_mte2, aic_scalar, vec, aiv_mte2, aiv_mte3, aiv_scalar) AS top_stage,
         max(mac + fixpipe, vec, aic_mte1 + aic_mte2, aiv_mte2 + aiv_mte3, aic_scalar + aiv_scalar) AS top_family
     FROM src
-    LEFT JOIN signed AS s
-        ON s.name IS src.name AND s.op_type IS src.op_type
-        AND s.accelerator_core IS src.accelerator_core AND s.task_type IS src.task_type
+    LEFT JOIN temp._kernel_signed AS s ON s.signature_text = src.signature_text
     LEFT JOIN kernel_signature AS sig ON sig.position = s.position
     LEFT JOIN kernel_core_class AS core ON core.core = upper(trim(src.accelerator_core))
     LEFT JOIN kernel_core_class AS task ON task.core = upper(trim(src.task_type))
@@ -140,3 +136,5 @@ SET
     category = final.category
 FROM final
 WHERE kernel.id = final.id;
+
+DROP TABLE temp._kernel_signed;

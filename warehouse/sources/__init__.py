@@ -5,9 +5,37 @@ from __future__ import annotations
 from pathlib import Path
 from types import ModuleType
 
-from warehouse.sources import op_profile, trace_json
+from warehouse.sources import op_profile, rank_db, trace_json
+from warehouse.sources import (  # text exports (kernel_details.csv and friends)
+    api_statistic,
+    cluster_communication,
+    cluster_communication_matrix,
+    cluster_step_trace_time,
+    communication_group,
+    communication_json,
+    communication_matrix,
+    kernel_details,
+    l2_cache,
+    memory_record_csv,
+    npu_module_mem,
+    op_statistic,
+    op_summary,
+    operator_details,
+    operator_memory,
+    profiler_info,
+    profiler_metadata,
+    static_op_mem,
+    step_trace_time,
+)
 
-SOURCES: tuple[ModuleType, ...] = (op_profile, trace_json)
+SOURCES: tuple[ModuleType, ...] = (
+    op_profile, trace_json, rank_db,
+    # text exports
+    kernel_details, op_summary, op_statistic, operator_details, step_trace_time, cluster_step_trace_time,
+    memory_record_csv, operator_memory, api_statistic, npu_module_mem, l2_cache, static_op_mem,
+    communication_json, communication_matrix, cluster_communication, cluster_communication_matrix,
+    communication_group, profiler_info, profiler_metadata,
+)
 
 
 def detect_source(path: str | Path) -> ModuleType | None:

@@ -16,13 +16,13 @@ from warehouse.analysis.classify import classify_source
 from warehouse.sources.base import Outcome
 from warehouse.sources.text_export import (
     Column,
+    column_plan,
     convert_row,
     insert_sql,
     integer,
+    open_records,
     rank_of,
     real,
-    records,
-    noting_short,
     scalar,
     short_record_note,
     us_to_ns,
@@ -81,22 +81,23 @@ INSERT = insert_sql(
 def ingest_kernels(conn: sqlite3.Connection, path, source_id: int, origin: str) -> Outcome:
     """Insert every record of a kernel CSV as a ``kernel`` row of ``origin``, then classify them."""
     rank_id = rank_of(path)
-    short_lines: list[int] = []
-    rows = (
-        (source_id, number, origin, rank_id, *convert_row(path, line, row, KERNEL_COLUMNS, short), _metrics(row))
-        for number, line, row, short in noting_short(records(path), short_lines)
-    )
-    before = conn.total_changes
-    conn.executemany(INSERT, rows)
-    count = conn.total_changes - before
+    with open_records(path) as records:
+        plan = column_plan(records.header, KERNEL_COLUMNS)
+        extra = [(index, name) for index, name in enumerate(records.header) if name not in KNOWN_HEADERS]
+        rows = (
+            (source_id, number, origin, rank_id, *convert_row(path, line, row, plan, short), _metrics(row, extra))
+            for number, line, row, short in records
+        )
+        before = conn.total_changes
+        conn.executemany(INSERT, rows)
+        count = conn.total_changes - before
     classify_source(conn, source_id)
-    detail = {"table": "kernel", "origin": origin, **short_record_note(short_lines)}
+    detail = {"table": "kernel", "origin": origin, **short_record_note(records.short_lines)}
     return Outcome(rows=count, rank_id=rank_id, detail=detail)
 
 
-def _metrics(row: dict[str, str]) -> str | None:
-    """The cells of unknown columns as a JSON object (None when there are none with a value)."""
-    extra = {header: scalar(value) for header, value in row.items() if header not in KNOWN_HEADERS}
-    extra = {header: value for header, value in extra.items() if value is not None}
-    return json.dumps(extra) if extra else None
-
+def _metrics(row: list[str], extra: list[tuple[int, str]]) -> str | None:
+    """The fields of unknown columns as a JSON object (None when none has a value)."""
+    values = {name: scalar(row[index]) for index, name in extra if index < len(row)}
+    values = {name: value for name, value in values.items() if value is not None}
+    return json.dumps(values) if values else None

@@ -19,6 +19,7 @@ import json
 import re
 import sqlite3
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -71,11 +72,32 @@ def decimal(value: str | Decimal | int | float | None) -> Decimal | None:
 
 
 def scaled(factor: int) -> Callable[[Any], int | None]:
-    """A converter multiplying the exact value by ``factor`` and rounding to an integer."""
+    """A converter multiplying the exact value by ``factor`` and rounding to an integer (half even).
 
-    def convert(value):
+    For a power of ten the common case (plain decimal text with no more decimals than the
+    power) is done on the digits, without Decimal; anything else goes through Decimal.
+    """
+    digits = len(str(factor)) - 1 if str(factor).rstrip("0") == "1" else None
+
+    def exact(value):
         number = decimal(value)
         return None if number is None else int((number * factor).to_integral_value())
+
+    if digits is None:
+        return exact
+
+    def convert(value):
+        if type(value) is str:
+            value = value.strip()
+            if value in MISSING:
+                return None
+            whole, _, fraction = value.partition(".")
+            if len(fraction) <= digits and "_" not in value:
+                try:
+                    return int(whole + fraction.ljust(digits, "0"))
+                except ValueError:
+                    pass
+        return exact(value)
 
     return convert
 
@@ -91,6 +113,14 @@ integer = scaled(1)
 
 def real(value) -> float | None:
     """A ratio, rate or percentage as a float (None when missing)."""
+    if type(value) is str:
+        value = value.strip()
+        if value in MISSING:
+            return None
+        try:
+            return float(value)
+        except ValueError:
+            raise ValueError(f"not a number: {value!r}") from None
     number = decimal(value)
     return None if number is None else float(number)
 
@@ -162,57 +192,92 @@ def has_headers(path: str | Path, required: frozenset[str], excluded: frozenset[
     return required <= names and not (excluded & names)
 
 
-def records(path: str | Path) -> Iterator[tuple[int, int, dict[str, str], bool]]:
-    """Data records as (record number from 1, physical line, {header: cell}, short).
+class CsvRecords:
+    """The data records of a CSV export, read once: ``header`` and, iterating,
+    (record number from 1, physical line, fields, short).
 
     A record with fewer fields than the header (real exports have some) is kept with its
-    missing cells absent and ``short`` true, so the caller can convert it leniently and
-    say so in ``source.detail``.
+    missing fields absent and ``short`` true (its line noted in ``short_lines``), so the
+    caller converts it leniently and says so in ``source.detail``.
 
     :raises IngestError: on undecodable text, a malformed record or a record longer than the header.
     """
-    with open_binary(path) as stream:
-        reader = csv.reader(io.TextIOWrapper(stream, encoding="utf-8-sig", newline=""))
+
+    def __init__(self, stream: io.TextIOBase, path):
+        self.path = path
+        self._reader = csv.reader(stream)
+        self.header = [name.strip() for name in self._guard(lambda: next(self._reader, []))]
+        self.short_lines: list[int] = []
+
+    def __iter__(self) -> Iterator[tuple[int, int, list[str], bool]]:
+        width = len(self.header)
+        reader = self._reader
+        number = 0
+        while (row := self._guard(lambda: next(reader, None))) is not None:
+            if not row:
+                continue
+            number += 1
+            if len(row) > width:
+                raise IngestError(f"{self.path}: line {reader.line_num}: {len(row)} fields for a header of {width}")
+            short = len(row) < width
+            if short:
+                self.short_lines.append(reader.line_num)
+            yield number, reader.line_num, row, short
+
+    def _guard(self, read):
         try:
-            header = [name.strip() for name in next(reader, [])]
-            for number, row in enumerate(reader, start=1):
-                if not row:
-                    continue
-                if len(row) > len(header):
-                    raise IngestError(
-                        f"{path}: line {reader.line_num}: {len(row)} fields for a header of {len(header)}"
-                    )
-                yield number, reader.line_num, dict(zip(header, row)), len(row) < len(header)
+            return read()
         except UnicodeDecodeError as exc:
-            raise IngestError(f"{path}: line {reader.line_num + 1}: not UTF-8 text ({exc.reason})") from None
+            raise IngestError(f"{self.path}: line {self._reader.line_num + 1}: not UTF-8 text ({exc.reason})") from None
         except csv.Error as exc:
-            raise IngestError(f"{path}: line {reader.line_num}: {exc}") from None
+            raise IngestError(f"{self.path}: line {self._reader.line_num}: {exc}") from None
 
 
-def convert_row(path, line: int, row: dict[str, str], columns: tuple[Column, ...], lenient: bool = False) -> list:
-    """The converted values of ``columns`` for one record (None for absent headers).
+@contextmanager
+def open_records(path: str | Path) -> Iterator[CsvRecords]:
+    """Open a CSV export (gzip or not) for :class:`CsvRecords`."""
+    with open_binary(path) as stream:
+        yield CsvRecords(io.TextIOWrapper(stream, encoding="utf-8-sig", newline=""), path)
 
-    :raises IngestError: naming the line and header when a cell does not convert, unless
-        ``lenient`` (a short record, whose cells may be shifted): the cell is None then.
-    """
-    values = []
+
+#: Where each column of a table is in one file: (field index or None, converter, header).
+Plan = list[tuple[int | None, Callable[[Any], Any], str | None]]
+
+
+def column_plan(header: list[str], columns: tuple[Column, ...]) -> Plan:
+    """Resolve each column's header (first alias present) to its field index, once per file."""
+    positions = {name: index for index, name in reversed(list(enumerate(header)))}
+    plan = []
     for column in columns:
-        header = next((name for name in column.headers if name in row), None)
+        found = next((name for name in column.headers if name in positions), None)
+        plan.append((positions.get(found), column.convert, found))
+    return plan
+
+
+def convert_row(path, line: int, row: list[str], plan: Plan, lenient: bool = False) -> list:
+    """The converted values of a record's planned columns (None for absent fields).
+
+    :raises IngestError: naming the line and header when a field does not convert, unless
+        ``lenient`` (a short record, whose fields may be shifted): the value is None then.
+    """
+    if not lenient:
         try:
-            values.append(None if header is None else column.convert(row[header]))
+            return [None if index is None else convert(row[index]) for index, convert, _ in plan]
+        except ValueError:
+            pass  # convert again cell by cell to name the one that failed
+    values = []
+    width = len(row)
+    for index, convert, header in plan:
+        if index is None or index >= width:
+            values.append(None)
+            continue
+        try:
+            values.append(convert(row[index]))
         except ValueError as exc:
             if not lenient:
                 raise IngestError(f"{path}: line {line}: column {header!r}: {exc}") from None
             values.append(None)
     return values
-
-
-def noting_short(rows: Iterator[tuple[int, int, dict[str, str], bool]], short_lines: list[int]):
-    """Pass records through, appending the line of each short one to ``short_lines``."""
-    for record in rows:
-        if record[3]:
-            short_lines.append(record[1])
-        yield record
 
 
 def short_record_note(short_lines: list[int]) -> dict:
@@ -231,20 +296,21 @@ def insert_sql(table: str, columns: list[str]) -> str:
     return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
 
 
-def ingest_csv(conn: sqlite3.Connection, path, source_id: int, spec: CsvTable, rank_id: int,
-               short_lines: list[int]) -> int:
-    """Insert every record of a CSV export into ``spec.table``; returns the row count."""
+def ingest_csv(conn: sqlite3.Connection, path, source_id: int, spec: CsvTable, rank_id: int) -> Outcome:
+    """Insert every record of a CSV export into ``spec.table``."""
     names = ["source_id", "source_row", "rank_id", *(column.name for column in spec.columns)]
-    rows = (
-        (source_id, number, rank_id, *convert_row(path, line, row, spec.columns, short))
-        for number, line, row, short in noting_short(records(path), short_lines)
-    )
-    before = conn.total_changes
-    conn.executemany(insert_sql(spec.table, names), rows)
-    count = conn.total_changes - before
+    with open_records(path) as records:
+        plan = column_plan(records.header, spec.columns)
+        rows = (
+            (source_id, number, rank_id, *convert_row(path, line, row, plan, short))
+            for number, line, row, short in records
+        )
+        before = conn.total_changes
+        conn.executemany(insert_sql(spec.table, names), rows)
+        count = conn.total_changes - before
     if spec.finish:
         conn.execute(spec.finish, {"source_id": source_id})
-    return count
+    return Outcome(rows=count, rank_id=rank_id, detail={"table": spec.table, **short_record_note(records.short_lines)})
 
 
 def csv_source(spec: CsvTable) -> tuple[Callable[[Any], bool], Callable[..., Outcome]]:
@@ -254,10 +320,7 @@ def csv_source(spec: CsvTable) -> tuple[Callable[[Any], bool], Callable[..., Out
         return has_headers(path, spec.required, spec.excluded)
 
     def ingest(conn, path, source_id) -> Outcome:
-        rank_id = rank_of(path)
-        short_lines: list[int] = []
-        rows = ingest_csv(conn, path, source_id, spec, rank_id, short_lines)
-        return Outcome(rows=rows, rank_id=rank_id, detail={"table": spec.table, **short_record_note(short_lines)})
+        return ingest_csv(conn, path, source_id, spec, rank_of(path))
 
     return detect, ingest
 

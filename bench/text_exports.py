@@ -1,0 +1,63 @@
+"""Benchmark: ingest of a large synthetic kernel_details.csv (46 columns) and its classification.
+
+Run from the repository root:  .venv/bin/python bench/text_exports.py [--rows N]
+Prints the file size, the ingest time end to end (parse, convert, insert, classify; one
+transaction) and, separately, the time of classify_source alone on the same rows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.factories.text_exports import KERNEL_HEADER_46, KernelRowFactory, cell  # noqa: E402
+from warehouse import db  # noqa: E402
+from warehouse.analysis.classify import classify_source  # noqa: E402
+from warehouse.ingest import ingest_file  # noqa: E402
+
+CORES = ("AI_CORE", "AI_VECTOR_CORE", "MIX_AIC", "MIX_AIV", "HCCL", "AI_CPU")
+NAMES = ("MatMulV2", "TransData", "FlashAttentionScore", "GroupedMatmul", "hcom_allReduce_", "Cast")
+
+
+def build(path: Path, rows: int) -> None:
+    template = KernelRowFactory.build()
+    with path.open("w", encoding="utf-8", newline="") as out:
+        out.write(",".join(KERNEL_HEADER_46) + "\r\n")
+        for n in range(rows):
+            row = dict(template)
+            row["Name"] = f"{NAMES[n % len(NAMES)]}_{n % 500}"
+            row["Accelerator Core"] = CORES[n % len(CORES)]
+            row["Start Time(us)"] = f"1736408883{n:06d}.{n % 1000:03d}"
+            row["Task ID"] = str(n)
+            out.write(",".join(cell(name, row.get(name)) for name in KERNEL_HEADER_46) + "\r\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=500_000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        csv_path = Path(tmp) / "kernel_details.csv"
+        build(csv_path, args.rows)
+        conn = db.connect(Path(tmp) / "warehouse.db")
+        started = time.perf_counter()
+        result = ingest_file(conn, csv_path)
+        elapsed = time.perf_counter() - started
+        assert result.status == "ok", result.error
+        print(f"kernel_details.csv: {csv_path.stat().st_size / 1e6:.1f} MB, {result.rows:,} rows, "
+              f"ingest {elapsed:.2f} s = {result.rows / elapsed:,.0f} rows/s end to end")
+        conn.execute("BEGIN")
+        started = time.perf_counter()
+        classify_source(conn, result.source_id)
+        classify = time.perf_counter() - started
+        conn.execute("COMMIT")
+        print(f"classify_source alone: {classify:.2f} s = {result.rows / classify:,.0f} rows/s")
+
+
+if __name__ == "__main__":
+    main()
