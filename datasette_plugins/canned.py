@@ -15,6 +15,7 @@ author wrote it, comments and layout included.
 from __future__ import annotations
 
 import html
+from functools import lru_cache
 
 from sqlglot.dialects.sqlite import SQLite
 from sqlglot.tokens import TokenType
@@ -26,7 +27,16 @@ FALSE_WORDS = "'0', 'false', 'no', 'off'"
 
 
 def canned_queries() -> dict[str, dict]:
-    """Datasette's ``queries`` configuration for every query of the registry, by name."""
+    """Datasette's ``queries`` configuration for every query of the registry, by name.
+
+    Datasette asks for it many times per page and adds keys to what it gets: each call
+    returns fresh dicts built from the cached translation.
+    """
+    return {name: dict(query) for name, query in _translated().items()}
+
+
+@lru_cache(maxsize=1)
+def _translated() -> dict[str, dict]:
     return {name: canned_query(query) for name, query in queries.registry().items()}
 
 

@@ -20,8 +20,9 @@ def is_warehouse(datasette, database: str | None) -> bool:
     return warehouse_columns(datasette, database) is not None
 
 
-def warehouse_columns(datasette, database: str | None) -> dict[str, tuple[str, ...]] | None:
-    """The columns of every table and view of ``database``, or None if it is not a warehouse."""
+def warehouse_columns(datasette, database: str | None) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
+    """``(table, columns)`` for every table and view of ``database``, or None if it is not a
+    warehouse. A tuple, so that what is derived from it can be cached by it."""
     db = datasette.databases.get(database) if database else None
     if db is None or db.is_memory or not db.path:
         return None
@@ -39,7 +40,7 @@ def warehouse_names(datasette) -> list[str]:
 
 
 @lru_cache(maxsize=64)
-def _inspect(path: str, modified_ns: int) -> dict[str, tuple[str, ...]] | None:
+def _inspect(path: str, modified_ns: int) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
     try:
         conn = sqlite3.connect(f"{Path(path).as_uri()}?mode=ro", uri=True)
     except sqlite3.Error:
@@ -48,8 +49,8 @@ def _inspect(path: str, modified_ns: int) -> dict[str, tuple[str, ...]] | None:
         names = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")]
         if not MARKER_TABLES <= set(names):
             return None
-        return {name: tuple(row[1] for row in conn.execute("SELECT * FROM pragma_table_info(?)", (name,)))
-                for name in names}
+        return tuple((name, tuple(row[1] for row in conn.execute("SELECT * FROM pragma_table_info(?)", (name,))))
+                     for name in names)
     except sqlite3.Error:
         return None  # not a SQLite file, or encrypted
     finally:

@@ -19,11 +19,13 @@ from warehouse.schema_docs import read_docs
 INTERNED = re.compile(r"\s*\(string\.id\)")
 
 
-def tables_metadata(columns_by_table: dict[str, tuple[str, ...]]) -> dict[str, dict]:
-    """Datasette's ``tables`` metadata for the tables and columns a warehouse has."""
+@lru_cache(maxsize=16)
+def tables_metadata(columns_by_table: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, dict]:
+    """Datasette's ``tables`` metadata for the tables and columns a warehouse has
+    (``databases.warehouse_columns``). Cached: callers must not modify it."""
     docs = _docs()
     tables = {}
-    for name, columns in columns_by_table.items():
+    for name, columns in columns_by_table:
         doc = docs.get(name)
         if doc is None:
             continue
@@ -52,14 +54,22 @@ def _column_doc(docs, table: str, column: str) -> str:
     return INTERNED.sub("", storage.columns.get(f"{column}_id", ""))
 
 
-def database_metadata(datasette, database: str, columns_by_table: dict[str, tuple[str, ...]]) -> dict:
-    """The metadata of one warehouse database."""
+def database_metadata(datasette, database: str, columns_by_table: tuple, table: str | None = None) -> dict:
+    """The metadata of one warehouse database, or of just one of its tables.
+
+    Datasette asks for metadata hundreds of times per page and merges every answer into
+    the one before (modifying it), so the answer is built fresh from cached parts, and
+    narrowed to the table asked about when there is one.
+    """
+    tables = tables_metadata(columns_by_table)
+    wanted = tables if table is None else {table: tables[table]} if table in tables else {}
     return {
         "description_html": database_description_html(datasette, database),
-        "tables": tables_metadata(columns_by_table),
+        "tables": {name: {**meta, "columns": dict(meta["columns"])} for name, meta in wanted.items()},
     }
 
 
+@lru_cache(maxsize=16)
 def database_description_html(datasette, database: str) -> str:
     """Links to the picture pages, then the SQL functions with an example each."""
     links = " · ".join(

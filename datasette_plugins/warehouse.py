@@ -33,8 +33,10 @@ def canned_queries(datasette, database):
 @hookimpl
 def get_metadata(datasette, key, database, table):
     """Table and column descriptions from the migrations, and the database's page links."""
-    return {"databases": {name: metadata.database_metadata(datasette, name, warehouse_columns(datasette, name))
-                          for name in warehouse_names(datasette)}}
+    names = [database] if database else warehouse_names(datasette)
+    described = {name: warehouse_columns(datasette, name) for name in names}
+    return {"databases": {name: metadata.database_metadata(datasette, name, columns, table)
+                          for name, columns in described.items() if columns is not None}}
 
 
 @hookimpl
