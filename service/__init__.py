@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from flask import Flask
 
-from service import auth, db, errors, meta, queries, sql
+from service import auth, db, errors, insight, meta, queries, sql
 
 API_PREFIX = "/api/v1"
-ROUTE_MODULES = (meta, queries, sql)
+ROUTE_MODULES = (meta, queries, sql, insight)
 DEFAULTS = {
     # the warehouse file, opened read-only once per request
     "DATABASE": None,

@@ -6,9 +6,9 @@
 -- column ts: Start in ns.
 -- column dur: Duration in ns.
 -- column depth: Nesting depth, 0 at the top.
--- column name_id: Name (string.id).
--- column category_id: Category (string.id).
-select id, ts, dur, depth, name_id, category_id
+-- column name_id: Name (string.id), 0 when it has none.
+-- column category_id: Category (string.id), 0 when it has none.
+select id, ts, dur, depth, coalesce(name_id, 0) as name_id, coalesce(category_id, 0) as category_id
 from _slice
 where thread_id = :thread_id
 order by depth, ts, dur desc, id

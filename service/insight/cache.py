@@ -1,0 +1,105 @@
+"""What the timeline commands keep in memory per warehouse: threads' level-of-detail arrays,
+interned strings, and busy summaries of padded viewports.
+
+Arrays per thread held in memory answer a window 100x faster than fetching its rows from
+SQLite (reference/STACK.md §4). A cache belongs to one warehouse file and one state of it:
+when the file or its WAL changes (an ingest, an import/action) the next request starts
+afresh. Threads are evicted least recently used once the slices held pass a budget.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from pathlib import Path
+
+from service.insight.lod import ThreadLod
+from service.insight.protocol import one
+from warehouse import queries
+
+#: most slices held in thread arrays per warehouse (about 50 bytes each)
+MAX_SLICES = 20_000_000
+#: busy summaries kept per warehouse
+MAX_SUMMARIES = 256
+
+_LOCK = threading.Lock()
+_CACHES: dict[str, WarehouseCache] = {}
+
+
+def _state(path: str) -> tuple:
+    """What changes when the warehouse does: size and mtime of the file and of its WAL."""
+    state = []
+    for name in (path, path + "-wal"):
+        try:
+            stat = os.stat(name)
+            state.append((stat.st_size, stat.st_mtime_ns))
+        except OSError:
+            state.append(None)
+    return tuple(state)
+
+
+class WarehouseCache:
+    """The caches of one warehouse state."""
+
+    def __init__(self, state: tuple):
+        self.state = state
+        self.threads: OrderedDict[int, ThreadLod] = OrderedDict()
+        self.slices = 0
+        self.strings: dict[int, str] = {0: ""}
+        self.summaries: OrderedDict[tuple, tuple] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def thread(self, conn, thread_id: int) -> ThreadLod:
+        """The thread's arrays, read with the named query ``insight_thread_slices`` on first use."""
+        with self.lock:
+            lod = self.threads.get(thread_id)
+            if lod is None:
+                _, found = queries.get("insight_thread_slices").run(conn, {"thread_id": thread_id})
+                lod = ThreadLod.from_rows(found)
+                self.threads[thread_id] = lod
+                self.slices += len(lod)
+                while self.slices > MAX_SLICES and len(self.threads) > 1:
+                    _, evicted = self.threads.popitem(last=False)
+                    self.slices -= len(evicted)
+            self.threads.move_to_end(thread_id)
+            return lod
+
+    def string(self, conn, string_id: int) -> str:
+        """The text of an interned string ('' for 0, none)."""
+        text = self.strings.get(string_id)
+        if text is None:
+            row = one(conn, "insight_string", string_id=string_id)
+            text = self.strings[string_id] = row["value"] if row else ""
+        return text
+
+    def summary(self, key: tuple, compute):
+        """A busy summary by key, computed by ``compute()`` when not held."""
+        with self.lock:
+            found = self.summaries.get(key)
+            if found is not None:
+                self.summaries.move_to_end(key)
+                return found
+        found = compute()
+        with self.lock:
+            self.summaries[key] = found
+            while len(self.summaries) > MAX_SUMMARIES:
+                self.summaries.popitem(last=False)
+        return found
+
+
+def for_warehouse(path: str | Path) -> WarehouseCache:
+    """The cache of the warehouse at ``path`` in its current state."""
+    path = str(path)
+    state = _state(path)
+    with _LOCK:
+        cache = _CACHES.get(path)
+        if cache is None or cache.state != state:
+            cache = _CACHES[path] = WarehouseCache(state)
+        return cache
+
+
+def forget(path: str | Path) -> None:
+    """Drop the caches of a warehouse (after writing to it)."""
+    with _LOCK:
+        _CACHES.pop(str(path), None)

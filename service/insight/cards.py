@@ -1,0 +1,69 @@
+"""Cards: the ingested profiles a client names with ``cardId`` / ``rankId``.
+
+A card is a source with a ``card`` (an operator profile's operator name). Its id in the
+protocol is that name, or the source id as text when several sources share the name; the
+source id as text is always accepted too.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from service.insight.protocol import InsightError, Params, rows
+
+OPERATOR_KIND = "op_profile"
+
+
+def listing(conn) -> list[dict]:
+    """Every card, as import/action lists them: ``{cardName, rankId, cardPath, sourceId, kind}``."""
+    found = rows(conn, "insight_cards")
+    names = Counter(row["card"] for row in found)
+    return [{"cardName": row["card"], "rankId": row["card"] if names[row["card"]] == 1 else str(row["source_id"]),
+             "cardPath": row["path"], "sourceId": row["source_id"], "kind": row["kind"]} for row in found]
+
+
+def _public(cards: list[dict]) -> list[dict]:
+    return [{key: card[key] for key in ("cardName", "rankId", "cardPath")} for card in cards]
+
+
+def named(conn, card_id: str, *, kind: str | None = None) -> dict:
+    """The card ``card_id`` names (its id, or its source id as text).
+
+    :raises InsightError: with the list of cards, when none has that id.
+    """
+    cards = [c for c in listing(conn) if kind is None or c["kind"] == kind]
+    for card in cards:
+        if card_id in (card["rankId"], str(card["sourceId"])):
+            return card
+    raise InsightError(f"unknown card {card_id!r}", cards=_public(cards))
+
+
+def operator(conn, params: Params) -> int:
+    """The source id of the operator profile a ``source/...`` command is about.
+
+    ``cardId`` (or ``rankId``) names it; without one, the only operator profile is the default.
+
+    :raises InsightError: if the card is unknown, or there are several and none is named (with the list).
+    """
+    card_id = params.text("cardId", required=False, aliases=("rankId",))
+    if card_id is not None:
+        return named(conn, card_id, kind=OPERATOR_KIND)["sourceId"]
+    cards = [c for c in listing(conn) if c["kind"] == OPERATOR_KIND]
+    if len(cards) == 1:
+        return cards[0]["sourceId"]
+    if not cards:
+        raise InsightError("no operator profile in the warehouse (import a visualize_data.bin first)", cards=[])
+    raise InsightError(f"{len(cards)} operator profiles in the warehouse: name one with cardId", cards=_public(cards))
+
+
+def check_source(conn, params: Params, source_id: int, what: str) -> None:
+    """When the request names a card, ``what`` (a process or thread of ``source_id``) must belong to it.
+
+    :raises InsightError: on an unknown card or one ``what`` is not part of.
+    """
+    card_id = params.text("cardId", required=False, aliases=("rankId",))
+    if card_id is None:
+        return
+    card = named(conn, card_id)
+    if card["sourceId"] != source_id:
+        raise InsightError(f"{what} is not part of card {card_id!r}")

@@ -1,0 +1,103 @@
+"""The seed-000 envelope's ``params``: typed getters, and the error a command answers with.
+
+A command's mistake (unknown card, missing or badly typed parameter) is not an HTTP error
+in this protocol: the answer is ``result: false`` with a ``message`` (and, for an ambiguous
+card, the list of cards) in its body. :class:`InsightError` carries that body.
+"""
+
+from __future__ import annotations
+
+import math
+
+from warehouse import queries
+
+
+class InsightError(Exception):
+    """A command that cannot answer: ``result: false``, body ``{"message", **extra}``."""
+
+    def __init__(self, message: str, **extra):
+        super().__init__(message)
+        self.body = {"message": message, **extra}
+
+
+class Params:
+    """The ``params`` object of a request, read with the types the protocol gives them.
+
+    Ids travel as strings ("3") or numbers; times as integers (ns); ``timePerPx`` as a float.
+    """
+
+    def __init__(self, values: dict):
+        self.values = values
+
+    def _get(self, name: str, required: bool):
+        value = self.values.get(name)
+        if value is None or value == "":
+            if required:
+                raise InsightError(f"missing parameter {name}")
+            return None
+        return value
+
+    def integer(self, name: str, *, required: bool = True, aliases: tuple[str, ...] = ()) -> int | None:
+        """An integer given as a number or a decimal string; ``aliases`` are other names for it."""
+        for alias in aliases:
+            if self.values.get(name) in (None, "") and self.values.get(alias) not in (None, ""):
+                name = alias
+        value = self._get(name, required)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise InsightError(f"parameter {name}: {value!r} is not an integer")
+        try:
+            number = float(value) if isinstance(value, float) else int(str(value).strip())
+        except ValueError:
+            raise InsightError(f"parameter {name}: {value!r} is not an integer") from None
+        if isinstance(number, float):
+            if not number.is_integer():
+                raise InsightError(f"parameter {name}: {value!r} is not an integer")
+            number = int(number)
+        return number
+
+    def positive(self, name: str) -> float:
+        """A finite number above 0 (``timePerPx``)."""
+        value = self._get(name, True)
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise InsightError(f"parameter {name}: {value!r} is not a number")
+        try:
+            number = float(value)
+        except ValueError:
+            raise InsightError(f"parameter {name}: {value!r} is not a number") from None
+        if not math.isfinite(number) or number <= 0:
+            raise InsightError(f"parameter {name}: {value!r} is not a number above 0")
+        return number
+
+    def text(self, name: str, *, required: bool = True, aliases: tuple[str, ...] = ()) -> str | None:
+        """A string (a number is taken as its text)."""
+        for alias in aliases:
+            if self.values.get(name) in (None, "") and self.values.get(alias) not in (None, ""):
+                name = alias
+        value = self._get(name, required)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (str, int)):
+            raise InsightError(f"parameter {name}: {value!r} is not a string")
+        return str(value)
+
+    def text_list(self, name: str) -> list[str]:
+        """A non-empty list of strings (one string is a list of one)."""
+        value = self._get(name, True)
+        value = [value] if isinstance(value, str) else value
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
+            raise InsightError(f"parameter {name}: expected a list of paths, got {value!r}")
+        return value
+
+
+def rows(conn, name: str, **params) -> list[dict]:
+    """A named query's rows as dicts (the protocol layer holds no SQL of its own)."""
+    columns, result = queries.get(name).run(conn, params)
+    return [dict(zip(columns, row)) for row in result]
+
+
+def one(conn, name: str, **params) -> dict | None:
+    """The first row of a named query, or None."""
+    found = rows(conn, name, **params)
+    return found[0] if found else None

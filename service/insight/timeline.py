@@ -1,0 +1,182 @@
+"""The timeline commands: unit/threadTraces, unit/threadTracesSummary, unit/flows, unit/threadDetail.
+
+``processId``/``threadId`` (``pid``/``tid`` in flows and details) are the warehouse's
+process and thread ids as strings; times are the warehouse's integer ns. The level of
+detail (what is merged at ``timePerPx``) is :mod:`service.insight.lod`'s.
+"""
+
+from __future__ import annotations
+
+import json
+
+from flask import current_app
+
+from service.insight import cache, cards, lod
+from service.insight.protocol import InsightError, Params, one, rows
+
+#: most items one unit/threadTraces answer holds (whole depths from the top are kept)
+MAX_ITEMS = 20_000
+#: a summary is computed for the viewport padded to tiles of this many buckets, and cached
+TILE_BUCKETS = 2048
+#: times are clamped to +-2**62 ns (year 2116) so that window arithmetic stays in 64 bits
+LIMIT_NS = 1 << 62
+#: threadDetail's text fields and the args keys they are read from (torch_npu, CANN, kineto)
+DETAIL_ARGS = {
+    "inputShapes": ("Input Dims", "Input Shapes", "input_shapes"),
+    "inputDataTypes": ("Input type", "Input Data Types", "input_data_types"),
+    "inputFormats": ("Input Formats", "input_formats"),
+    "outputShapes": ("Output Dims", "Output Shapes", "output_shapes"),
+    "outputDataTypes": ("Output type", "Output Data Types", "output_data_types"),
+    "outputFormats": ("Output Formats", "output_formats"),
+    "attrInfo": ("Attr Info", "attr_info"),
+}
+
+
+def _clamp(ns: int) -> int:
+    return min(max(ns, -LIMIT_NS), LIMIT_NS)
+
+
+def _window(params: Params) -> tuple[int, int, float]:
+    start, end = _clamp(params.integer("startTime")), _clamp(params.integer("endTime"))
+    if end < start:
+        raise InsightError(f"endTime {end} is before startTime {start}")
+    return start, end, params.positive("timePerPx")
+
+
+def _cache() -> cache.WarehouseCache:
+    return cache.for_warehouse(current_app.config["DATABASE"])
+
+
+def _thread(conn, params: Params, thread_id: int, process_id: int | None) -> dict:
+    thread = one(conn, "insight_thread", thread_id=thread_id)
+    if thread is None:
+        raise InsightError(f"unknown thread {thread_id}")
+    if process_id is not None and thread["process_id"] != process_id:
+        raise InsightError(f"thread {thread_id} is not in process {process_id}")
+    cards.check_source(conn, params, thread["source_id"], f"thread {thread_id}")
+    return thread
+
+
+def thread_traces(conn, params: Params) -> dict:
+    """The slices of one thread in a window at ``timePerPx``: ``data[depth]`` = that depth's items."""
+    process_id = params.integer("processId")
+    thread_id = params.integer("threadId")
+    start, end, tpp = _window(params)
+    _thread(conn, params, thread_id, process_id)
+    store = _cache()
+    thread = store.thread(conn, thread_id)
+    return {"data": screen_rows(thread, thread.screen(start, end, tpp, MAX_ITEMS), str(thread_id),
+                                lambda string_id: store.string(conn, string_id))}
+
+
+def screen_rows(thread: lod.ThreadLod, items: lod.Items, thread_key: str, text) -> list[list[dict]]:
+    """Items as the seed's rows, one list per depth (depth = index); ``text(id)`` gives a string."""
+    data: list[list[dict]] = [[] for _ in range(int(items.depth.max()) + 1 if len(items) else 0)]
+    for start, end, depth, longest in zip(items.start.tolist(), items.end.tolist(), items.depth.tolist(),
+                                          items.longest.tolist()):
+        data[depth].append({
+            "name": text(int(thread.name_id[longest])),
+            "duration": end - start,
+            "startTime": start,
+            "endTime": end,
+            "depth": depth,
+            "threadId": thread_key,
+            "cname": text(int(thread.category_id[longest])),
+            "id": str(int(thread.ids[longest])),
+        })
+    return data
+
+
+def thread_traces_summary(conn, params: Params) -> dict:
+    """The busy intervals of a process over [startTime, endTime] at ``timePerPx``."""
+    process_id = params.integer("processId")
+    start, end, tpp = _window(params)
+    threads = rows(conn, "insight_process_threads", process_id=process_id)
+    if not threads:
+        raise InsightError(f"unknown process {process_id}")
+    cards.check_source(conn, params, threads[0]["source_id"], f"process {process_id}")
+    thread_ids = [t["thread_id"] for t in threads if t["thread_id"] is not None]
+    store = _cache()
+    width = lod.bucket_width(tpp)
+    tile = width * TILE_BUCKETS
+    # the viewport padded by half its span on each side, out to whole tiles: pans and re-requests hit the cache
+    pad = (end - start) // 2
+    first, last = _clamp((start - pad) // tile * tile), _clamp(-(-(end + pad) // tile) * tile)
+
+    def compute():
+        parts = [store.thread(conn, t).busy(first, last, width) for t in thread_ids]
+        return lod.union([p[0] for p in parts], [p[1] for p in parts], width)
+
+    starts, ends = store.summary((process_id, width, first, last), compute)
+    keep = (ends > start) | (starts >= start)
+    keep &= starts <= end
+    return {"data": [{"startTime": s, "duration": e - s}
+                     for s, e in zip(starts[keep].tolist(), ends[keep].tolist())]}
+
+
+def _end(prefix: str, row: dict, card_key: str) -> dict:
+    return {"pid": str(row[f"{prefix}_process_id"]), "tid": str(row[f"{prefix}_thread_id"]),
+            "timestamp": row[f"{prefix}_ts"], "duration": row[f"{prefix}_dur"], "depth": row[f"{prefix}_depth"],
+            "name": row[f"{prefix}_name"] or "", "id": str(row[f"{prefix}_id"]), "metaType": "", "rankId": card_key}
+
+
+def flows(conn, params: Params) -> dict:
+    """The arrows at one slice (``id``), grouped by category."""
+    slice_id = params.integer("id")
+    detail = _slice(conn, params, slice_id)
+    card_key = params.text("rankId", required=False, aliases=("cardId",)) or ""
+    groups: dict[str, list] = {}
+    for row in rows(conn, "insight_slice_flows", slice_id=detail["id"]):
+        cat = row["category"] or row["name"] or ""
+        groups.setdefault(cat, []).append({
+            "title": row["name"] or "flow", "cat": cat, "id": str(row["flow_id"]),
+            "from": _end("from", row, card_key), "to": _end("to", row, card_key)})
+    return {"unitAllFlows": [{"cat": cat, "flows": items} for cat, items in groups.items()]}
+
+
+def _slice(conn, params: Params, slice_id: int) -> dict:
+    """The slice ``slice_id``, checked against ``tid``/``pid`` and the card when the request gives them."""
+    detail = one(conn, "insight_slice_detail", slice_id=slice_id)
+    if detail is None:
+        raise InsightError(f"unknown slice {slice_id}")
+    thread_id = params.integer("tid", required=False, aliases=("threadId",))
+    process_id = params.integer("pid", required=False, aliases=("processId",))
+    if thread_id is not None and thread_id != detail["thread_id"]:
+        raise InsightError(f"slice {slice_id} is not on thread {thread_id}")
+    if process_id is not None and process_id != detail["process_id"]:
+        raise InsightError(f"slice {slice_id} is not in process {process_id}")
+    thread = one(conn, "insight_thread", thread_id=detail["thread_id"])
+    cards.check_source(conn, params, thread["source_id"], f"slice {slice_id}")
+    return detail
+
+
+def thread_detail(conn, params: Params) -> dict:
+    """One slice's details: by ``id``, else the slice of ``tid`` at ``depth`` covering ``startTime``."""
+    slice_id = params.integer("id", required=False)
+    if slice_id is None:
+        thread_id = params.integer("tid", aliases=("threadId",))
+        depth, at = params.integer("depth"), params.integer("startTime")
+        _thread(conn, params, thread_id, params.integer("pid", required=False, aliases=("processId",)))
+        found = one(conn, "insight_slice_at", thread_id=thread_id, depth=depth, ts=at)
+        if found is None:
+            return {"emptyFlag": True, "data": {}}
+        slice_id = found["id"]
+    detail = _slice(conn, params, slice_id)
+    args = detail["args"] or ""
+    return {"emptyFlag": False, "data": {
+        "selfTime": detail["self_time"], "args": args, "title": detail["name"] or "", "duration": detail["dur"],
+        "cat": detail["category"] or "", **_arg_fields(args)}}
+
+
+def _arg_fields(args: str) -> dict:
+    """threadDetail's shape and type fields, from the args keys producers use for them."""
+    try:
+        parsed = json.loads(args) if args else {}
+    except ValueError:
+        parsed = {}
+    parsed = parsed if isinstance(parsed, dict) else {}
+    fields = {}
+    for field, keys in DETAIL_ARGS.items():
+        value = next((parsed[k] for k in keys if k in parsed), "")
+        fields[field] = value if isinstance(value, str) else json.dumps(value)
+    return fields
