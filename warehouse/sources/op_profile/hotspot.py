@@ -62,15 +62,15 @@ def _per_core(rows: Rows, table: str, item: dict, counters: tuple, fixed: frozen
     """One ``table`` row per core: (id, core, core_index, *per-core counters, *item_values), and the
     item's extra columns in ``<table>_metric`` (a per-core element, or the whole value for dtype 5)."""
     width = _width(cores, item, fixed)
-    columns = [_column(item.get(key), width) for key in counters]
+    per_core = zip(*(_column(item.get(key), width) for key in counters))
     extras = [(name, dtypes.get(name), value) for name, value in item.items() if name not in fixed]
-    for core_index in range(width):
-        row_id = rows.next_id(table)
-        rows.add(table, row_id, _at(cores, core_index), core_index, *(column[core_index] for column in columns),
-                 *item_values)
-        for name, dtype, value in extras:
-            value = value if dtype == JSON_DTYPE else _at(value, core_index)
-            rows.add(f"{table}_metric", row_id, name, dtype, _typed(value, dtype))
+    first_id = rows.next_ids(table, width)
+    rows.extend(table, ((first_id + index, _at(cores, index), index, *figures, *item_values)
+                        for index, figures in enumerate(per_core)))
+    if extras:
+        rows.extend(f"{table}_metric", (
+            (first_id + index, name, dtype, _typed(value if dtype == JSON_DTYPE else _at(value, index), dtype))
+            for index in range(width) for name, dtype, value in extras))
 
 
 def _open(block: Block, rows: Rows, doc, dtype_key: str, items_key: str) -> tuple[dict, list, dict]:

@@ -72,18 +72,23 @@ class Rows:
 
     def add(self, table: str, *values) -> None:
         """Buffer one row of ``table``, values in the order of ``COLUMNS[table]``."""
+        self.extend(table, (values,))
+
+    def extend(self, table: str, value_rows) -> None:
+        """Buffer rows of ``table`` (tuples of values in the order of ``COLUMNS[table]``)."""
         buffered = self._rows[table]
-        buffered.append((self.source_id, *values))
+        buffered.extend(value_rows)
         if len(buffered) >= FLUSH_ROWS:
             self._flush(table)
 
-    def next_id(self, table: str) -> int:
-        """A fresh id for a row of ``table`` (one of ``ID_TABLES``)."""
+    def next_ids(self, table: str, count: int = 1) -> int:
+        """The first of ``count`` fresh consecutive ids for rows of ``table`` (one of ``ID_TABLES``)."""
         if table not in self._next_ids:
             (largest,) = self.conn.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}").fetchone()
-            self._next_ids[table] = largest
-        self._next_ids[table] += 1
-        return self._next_ids[table]
+            self._next_ids[table] = largest + 1
+        first = self._next_ids[table]
+        self._next_ids[table] += count
+        return first
 
     def count(self, table: str) -> int:
         """Rows of ``table`` so far (written or buffered)."""
@@ -98,9 +103,10 @@ class Rows:
     def _flush(self, table: str) -> None:
         buffered = self._rows[table]
         if buffered:
-            columns = ("source_id", *COLUMNS[table])
-            marks = ", ".join("?" * len(columns))
-            self.conn.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", buffered)
+            # source_id is the same on every row: bound once in the statement, not per row
+            marks = ", ".join("?" * len(COLUMNS[table]))
+            self.conn.executemany(f"INSERT INTO {table} (source_id, {', '.join(COLUMNS[table])}) "
+                                  f"VALUES ({int(self.source_id)}, {marks})", buffered)
             self._written[table] += len(buffered)
             self._rows[table] = []
 
