@@ -9,7 +9,7 @@ from warehouse.errors import WarehouseError
 # between them, a counter sample, a kernel, a step and a rank.
 SOUND = """
 INSERT INTO source (id, path, kind, sha256, size_bytes, status, row_count, elapsed_ns, ingested_at)
-VALUES (1, '/in/trace.json', 'trace_json', 'aa', 10, 'ok', 11, 5, '2026-01-01T00:00:00+00:00');
+VALUES (1, '/in/trace.json', 'trace_json', 'aa', 10, 'ok', 10, 5, '2026-01-01T00:00:00+00:00');
 INSERT INTO rank (rank_id, source_id) VALUES (0, 1);
 INSERT INTO process (id, source_id, rank_id, pid) VALUES (1, 1, 0, '100');
 INSERT INTO thread (id, process_id, source_id, tid, max_dur) VALUES (1, 1, 1, '7', 100);
@@ -35,6 +35,7 @@ EXPECTED_AUDITS = [
     "slice_dur_non_negative",
     "slice_parent_encloses",
     "source_final_state",
+    "source_row_count_matches",
     "thread_max_dur_bounds_slices",
 ]
 
@@ -58,7 +59,18 @@ def test_every_audit_passes_on_sound_data(sound):
 def test_every_audit_says_what_it_checks():
     for audit in audits.load_audits():
         assert len(audit.description) > 30, audit.name
-        assert "{table}" not in audit.sql or audit.per_table_column == "source_id"
+        assert "{table}" not in audit.sql
+
+
+def test_helpers_are_given_as_ctes_to_the_audits_naming_them(sound):
+    found = by_name()
+    assert [h.name for h in found["source_row_count_matches"].helpers] == ["_rows_per_source"]
+    assert found["slice_dur_non_negative"].helpers == ()
+    # the helper's template runs over every table with a source_id column
+    statement = found["fact_source_ok"].statement(sound)
+    assert statement.startswith("WITH _rows_per_source AS (")
+    assert all(f'FROM "{table}"' in statement for table in ("_slice", "kernel", "step", "rank", "run_metadata"))
+    assert 'FROM "source"' not in statement
 
 
 @pytest.mark.parametrize(
@@ -117,6 +129,14 @@ def test_every_audit_says_what_it_checks():
          "INSERT INTO source (id, path, sha256, size_bytes, status, error, row_count, elapsed_ns, ingested_at) "
          "VALUES (2, '/in/x', 'cc', 1, 'skipped', '/in/x: no source reads it', 4, 3, 'now')",
          {"id": 2, "status": "skipped", "row_count": 4}),
+        ("source_row_count_matches",  # a row the source did not count (or one left behind)
+         "INSERT INTO run_metadata (source_id, name, value) VALUES (1, 'hostName', 'node-3')",
+         {"id": 1, "row_count": 10, "rows_held": 11}),
+        ("source_row_count_matches",  # a failed source that kept rows
+         "INSERT INTO source (id, path, sha256, size_bytes, status, error, elapsed_ns, ingested_at) "
+         "VALUES (2, '/in/bad.json', 'bb', 1, 'failed', '/in/bad.json: byte 3: bad JSON', 1, 'now');"
+         "INSERT INTO step (rank_id, step_id, start_ns, end_ns, source_id) VALUES (0, 2, 3000, 4000, 2)",
+         {"id": 2, "status": "failed", "row_count": 0, "rows_held": 1}),
         ("counter_track_exists",
          "INSERT INTO _counter (track_id, ts, value, source_id) VALUES (55, 7, 1.5, 1)",
          {"track_id": 55, "ts": 7, "value": 1.5}),

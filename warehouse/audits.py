@@ -2,9 +2,10 @@
 
 An audit is one ``audits/<name>.sql`` file: a header comment saying what it checks, then
 one SELECT that returns the rows violating the rule; zero rows means it passes (SQLMesh
-audits, dbt tests). A header line ``-- for each table with column: <col>`` makes the
-body a template: ``{table}`` is replaced by every table that has that column and the
-results are combined (so tables added by later migrations are audited without a new file).
+audits, dbt tests). A file whose name starts with ``_`` is a helper, not an audit: audits
+that name it get it as a CTE. A helper's header line ``-- for each table with column: <col>``
+makes its body a template: ``{table}`` is replaced by every table that has that column and
+the results are combined (so tables added by later migrations are audited without a new file).
 
 :func:`check_warehouse` adds what SQL cannot say about itself: ``PRAGMA integrity_check``
 and the schema version against the migration files. Everything here only reads.
@@ -22,22 +23,38 @@ from warehouse.errors import WarehouseError
 
 AUDITS_DIR = Path(__file__).resolve().parent.parent / "audits"
 PER_TABLE = re.compile(r"^--\s*for each table with column:\s*(\w+)\s*$", re.MULTILINE)
+LEADING_WITH = re.compile(r"^WITH\s+", re.IGNORECASE)
 #: violating rows shown per failed audit
 EXAMPLES = 5
 
 
 @dataclass(frozen=True)
 class Audit:
-    """One rule: its name (the file's stem), what it checks, and the SQL returning violations."""
+    """One rule (or a helper): its name (the file's stem), what it checks, and its SQL."""
 
     name: str
     description: str
     sql: str
     #: the column whose tables the SQL is repeated over, for a per-table template
     per_table_column: str | None = None
+    #: the helpers the SQL names, given to it as CTEs
+    helpers: tuple[Audit, ...] = ()
 
     def statement(self, conn: sqlite3.Connection) -> str:
-        """The SELECT to run on this warehouse (templates expanded over its tables)."""
+        """The SELECT to run on this warehouse (helpers as CTEs, templates expanded over its tables);
+        empty when a template has no table to run on."""
+        parts = [self._expanded(conn)] + [helper._expanded(conn) for helper in self.helpers]
+        if not all(parts):
+            return ""
+        body, *helper_sql = parts
+        if not self.helpers:
+            return body
+        ctes = ",\n".join(f"{helper.name} AS (\n{sql}\n)" for helper, sql in zip(self.helpers, helper_sql))
+        if LEADING_WITH.match(body):
+            return f"WITH {ctes},\n{LEADING_WITH.sub('', body, count=1)}"
+        return f"WITH {ctes}\n{body}"
+
+    def _expanded(self, conn: sqlite3.Connection) -> str:
         if self.per_table_column is None:
             return self.sql
         tables = tables_with_column(conn, self.per_table_column)
@@ -59,25 +76,32 @@ class AuditResult:
 
 
 def load_audits(directory: Path = AUDITS_DIR) -> list[Audit]:
-    """Every ``*.sql`` audit of ``directory``, by name.
+    """Every audit of ``directory`` (``*.sql`` not starting with ``_``), by name, with its helpers.
 
     :raises WarehouseError: if a file has no header comment or no query.
     """
-    audits = []
-    for path in sorted(directory.glob("*.sql")):
-        text = path.read_text(encoding="utf-8")
-        header = []
-        for line in text.splitlines():
-            if not line.startswith("--"):
-                break
-            header.append(line)
-        body = "\n".join(text.splitlines()[len(header):]).strip().rstrip(";").strip()
-        per_table = PER_TABLE.search("\n".join(header))
-        description = " ".join(line[2:].strip() for line in header if not PER_TABLE.match(line))
-        if not description or not body:
-            raise WarehouseError(f"{path}: an audit starts with a comment saying what it checks, then one SELECT")
-        audits.append(Audit(path.stem, description, body, per_table[1] if per_table else None))
-    return audits
+    files = [_read(path) for path in sorted(directory.glob("*.sql"))]
+    helpers = [audit for audit in files if audit.name.startswith("_")]
+    return [
+        Audit(audit.name, audit.description, audit.sql, audit.per_table_column,
+              tuple(h for h in helpers if re.search(rf"\b{re.escape(h.name)}\b", audit.sql)))
+        for audit in files if not audit.name.startswith("_")
+    ]
+
+
+def _read(path: Path) -> Audit:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = []
+    for line in lines:
+        if not line.startswith("--"):
+            break
+        header.append(line)
+    body = "\n".join(lines[len(header):]).strip().rstrip(";").strip()
+    per_table = PER_TABLE.search("\n".join(header))
+    description = " ".join(line[2:].strip() for line in header if not PER_TABLE.match(line))
+    if not description or not body:
+        raise WarehouseError(f"{path}: an audit starts with a comment saying what it checks, then one SELECT")
+    return Audit(path.stem, description, body, per_table[1] if per_table else None)
 
 
 def tables_with_column(conn: sqlite3.Connection, column: str) -> list[str]:
