@@ -1,0 +1,143 @@
+"""Benchmark: a generated cluster of rank dbs into the warehouse, next to msprof-analyze.
+
+Generates (bench/gen_rank_db.py) a cluster folder, then in the same run:
+
+1. ``warehouse ingest DIR`` (a fresh warehouse): wall time, peak RSS, rows written and
+   input rows read per second; then the three cluster answers from the warehouse (step
+   time per rank, communication time per rank, top kernels) with ``warehouse sql``.
+2. ``msprof-analyze cluster -d COPY -m MODE`` for the modes that give the same answers
+   (cluster_time_summary, communication_time_sum, compute_op_sum), each on its own copy of
+   the folder (it writes into its input), wall time and peak RSS each.
+
+msprof-analyze is not a project dependency: install it into its own venv first::
+
+    python3 -m venv /tmp/peer-venv && /tmp/peer-venv/bin/pip install msprof-analyze==26.2.0
+
+Usage::
+
+    .venv/bin/python bench/bench_rank_db.py --ranks 64 --api-rows 40000 [--peer /tmp/peer-venv/bin/msprof-analyze]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gen_rank_db import generate  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+WAREHOUSE = REPO / ".venv" / "bin" / "warehouse"
+PEER_MODES = ("cluster_time_summary", "communication_time_sum", "compute_op_sum")
+#: the cluster answers msprof-analyze's modes give, asked of the warehouse
+ANSWERS = {
+    "step time per rank": "SELECT rank_id, COUNT(*), AVG(end_ns - start_ns) FROM step GROUP BY rank_id",
+    "communication time per rank": "SELECT rank_id, op_type, COUNT(*), SUM(dur) FROM communication_op GROUP BY 1, 2",
+    "top kernels": "SELECT op_type, name, COUNT(*), SUM(dur), AVG(dur) FROM kernel GROUP BY 1, 2 ORDER BY 4 DESC LIMIT 20",
+}
+
+
+def timed(command: list[str], cwd: Path | None = None) -> tuple[float, float, str]:
+    """Run a command under /usr/bin/time: (wall seconds, peak RSS in MB, its output)."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as stats:
+        started = time.perf_counter()
+        done = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", stats.name, *command], cwd=cwd,
+                              capture_output=True, text=True)
+        wall = time.perf_counter() - started
+        rss_kb = int(stats.read().strip().splitlines()[-1] or 0)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed ({done.returncode}):\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+    return wall, rss_kb / 1024, done.stdout + done.stderr
+
+
+def input_rows(folder: Path) -> int:
+    """Rows of every table of every rank db under the folder."""
+    total = 0
+    for path in sorted(folder.glob("*/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_*.db")):
+        with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True) as conn:
+            tables = [name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            total += sum(conn.execute(f'SELECT COUNT(*) FROM "{name}"').fetchone()[0] for name in tables)
+    return total
+
+
+def bench_warehouse(folder: Path, work: Path) -> dict:
+    db = work / "warehouse.db"
+    wall, rss, _ = timed([str(WAREHOUSE), "ingest", str(folder), "--db", str(db), "--quiet"])
+    with sqlite3.connect(db) as conn:
+        rows, ranks = conn.execute(
+            "SELECT SUM(row_count), COUNT(*) FROM source WHERE kind = 'rank_db' AND status = 'ok'").fetchone()
+        failed = conn.execute("SELECT COUNT(*) FROM source WHERE status = 'failed'").fetchone()[0]
+    answers = {}
+    for name, sql in ANSWERS.items():
+        answers[name] = timed([str(WAREHOUSE), "sql", sql, "--db", str(db), "--format", "csv"])[0]
+    return {"wall": wall, "rss": rss, "rows": rows, "ranks": ranks, "failed": failed, "answers": answers,
+            "size_mb": db.stat().st_size / 1e6}
+
+
+def bench_peer(folder: Path, work: Path, peer: Path) -> dict:
+    results = {}
+    for mode in PEER_MODES:
+        copy = work / f"peer_{mode}"
+        shutil.copytree(folder, copy)
+        wall, rss, log = timed([str(peer), "cluster", "-d", str(copy), "-o", str(work / f"peer_out_{mode}"),
+                                "-m", mode, "--force"])
+        out = work / f"peer_out_{mode}" / "cluster_analysis_output" / "cluster_analysis.db"
+        tables = {}
+        if out.exists():
+            with sqlite3.connect(out) as conn:
+                names = [n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+                tables = {n: conn.execute(f'SELECT COUNT(*) FROM "{n}"').fetchone()[0] for n in names}
+        errors = [line for line in log.splitlines() if "[ERROR]" in line]
+        results[mode] = {"wall": wall, "rss": rss, "tables": tables, "errors": errors}
+        shutil.rmtree(copy)
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ranks", type=int, default=64)
+    parser.add_argument("--api-rows", type=int, default=40_000, help="PYTORCH_API rows per rank")
+    parser.add_argument("--peer", type=Path, default=Path("/tmp/peer-venv/bin/msprof-analyze"))
+    parser.add_argument("--work", type=Path, help="folder for the inputs and outputs (default: a temp folder)")
+    args = parser.parse_args()
+    work = args.work or Path(tempfile.mkdtemp(prefix="bench_rank_db_"))
+    folder = work / "cluster"
+    shutil.rmtree(folder, ignore_errors=True)
+    started = time.perf_counter()
+    paths = generate(folder, args.ranks, args.api_rows)
+    size = sum(p.stat().st_size for p in paths) / 1e6
+    print(f"generated {args.ranks} ranks x {args.api_rows:,} PYTORCH_API rows: {size:.0f} MB of rank dbs "
+          f"in {time.perf_counter() - started:.1f} s under {folder}")
+    read = input_rows(folder)
+
+    ours = bench_warehouse(folder, work)
+    print(f"warehouse ingest: {ours['ranks']} ranks ok, {ours['failed']} failed, {ours['rows']:,} rows written, "
+          f"{read:,} input rows read, in {ours['wall']:.1f} s = {ours['rows'] / ours['wall']:,.0f} rows written/s, "
+          f"{read / ours['wall']:,.0f} input rows/s; peak RSS {ours['rss']:.0f} MB; warehouse {ours['size_mb']:.0f} MB")
+    for name, seconds in ours["answers"].items():
+        print(f"  warehouse sql, {name}: {seconds:.2f} s (process start included)")
+    total = ours["wall"] + sum(ours["answers"].values())
+    print(f"  ingest + the three answers: {total:.1f} s")
+
+    if not args.peer.exists():
+        print(f"msprof-analyze: not run, {args.peer} does not exist (see the module docstring to install it)")
+        return
+    peer = bench_peer(folder, work, args.peer)
+    for mode, result in peer.items():
+        rows = ", ".join(f"{name} {count:,}" for name, count in result["tables"].items()) or "no output tables"
+        print(f"msprof-analyze cluster -m {mode}: {result['wall']:.1f} s, peak RSS {result['rss']:.0f} MB ({rows})")
+        for line in result["errors"][:3]:
+            print(f"  {line}")
+    peer_total = sum(r["wall"] for r in peer.values())
+    print(f"msprof-analyze, the three modes: {peer_total:.1f} s; warehouse ingest + answers: {total:.1f} s "
+          f"({peer_total / total:.1f}x)")
+
+
+if __name__ == "__main__":
+    main()
