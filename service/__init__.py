@@ -25,7 +25,8 @@ DEFAULTS = {
     "MAX_LIMIT": 100_000,
     # seconds a query may run before it is stopped
     "TIME_LIMIT_S": 10.0,
-    "JSON_SORT_KEYS": False,
+    # largest request body accepted (POST /sql), in bytes: larger ones get a JSON 413
+    "MAX_CONTENT_LENGTH": 1_000_000,
 }
 
 

@@ -187,6 +187,11 @@ def test_sql_body_must_be_the_documented_object(client, body):
     assert error_of(client.post(f"{API}/sql", json=body)) == (400, "bad_request")
 
 
+def test_oversized_sql_body_is_a_json_413(client):
+    response = client.post(f"{API}/sql", json={"sql": "SELECT 1 -- " + "x" * 2_000_000})
+    assert error_of(response) == (413, "request_entity_too_large")
+
+
 def test_sql_body_that_is_not_json(client):
     response = client.post(f"{API}/sql", data="SELECT 1", content_type="text/plain")
     assert error_of(response) == (400, "bad_request")
