@@ -177,3 +177,52 @@ def test_real_kernels_are_classified(warehouse_db, realdata):
     assert warehouse_db.execute(
         "SELECT name, ts, dur, input_shapes, bound_stage FROM kernel WHERE source_row = 1").fetchone() == (
         "trans_TransData_0", 1736408883704643212, 53741, "32,3,224,224", "aiv_mte3")
+
+
+TEXT_SOURCES = (
+    "kernel_details", "op_summary", "op_statistic", "operator_details", "step_trace_time", "cluster_step_trace_time",
+    "memory_record_csv", "operator_memory", "api_statistic", "npu_module_mem", "l2_cache", "static_op_mem",
+    "communication_json", "communication_matrix", "cluster_communication", "cluster_communication_matrix",
+    "communication_group", "profiler_info", "profiler_metadata",
+)
+STRANGERS = (
+    ("empty", b""),
+    ("binary", b"\x1f\x8b\x08\x00garbage" + bytes(range(256))),
+    ("sqlite", b"SQLite format 3\0" + b"\0" * 200),
+    ("latin1", "Name,Dur\u00e9e\r\n".encode("latin-1")),
+    # trace JSON belongs to the trace source, even when its strings look like our headers or keys
+    ("trace_array", b'[{"ph": "X", "name": "Op Name,Task Type,Task Duration(us)", "ts": "1", "dur": 1}]'),
+    ("trace_object", b'{"traceEvents": [{"ph": "M", "name": "collective", "args": {"Transport Type": 1}}]}'),
+    ("trace_steps", b'{"step1": {"traceEvents": [], "Communication Time Info": {}}}'),
+)
+
+
+@pytest.mark.parametrize("name,content", STRANGERS)
+def test_no_text_source_claims_a_stranger(tmp_path, name, content):
+    import importlib
+
+    path = tmp_path / f"{name}.json"
+    path.write_bytes(content)
+    claimed = [module for module in TEXT_SOURCES
+               if importlib.import_module(f"warehouse.sources.{module}").detect(path)]
+    assert claimed == []
+
+
+def test_gzip_and_non_utf8_csv(warehouse_db, tmp_path):
+    import gzip
+
+    from tests.factories.text_exports import OpStatisticFactory
+
+    plain = tmp_path / "op_statistic.csv"
+    written = OpStatisticFactory(path=plain)
+    packed = tmp_path / "packed" / "op_statistic.csv.gz"
+    packed.parent.mkdir()
+    packed.write_bytes(gzip.compress(written.data))
+    plain.unlink()
+    assert ingest_paths(warehouse_db, [packed])[0].rows == 2
+    broken = tmp_path / "broken" / "op_statistic.csv"
+    broken.parent.mkdir()
+    broken.write_bytes(written.data + "Cast,AI_CPU,1,2,2,2,2,1\r\nS\u00e9,AI_CPU,1,2,2,2,2,1\r\n".encode("latin-1"))
+    (result,) = ingest_paths(warehouse_db, [broken])
+    assert result.status == "failed"
+    assert result.error.startswith(f"{broken}: line ") and "not UTF-8 text" in result.error

@@ -9,6 +9,7 @@ transaction and raises :class:`~warehouse.errors.IngestError` for malformed inpu
 from __future__ import annotations
 
 import gzip
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
@@ -45,5 +46,5 @@ def read_head(path: str | Path, size: int = 4096) -> bytes:
     try:
         with open_binary(path) as stream:
             return stream.read(size)
-    except (OSError, EOFError):
+    except (OSError, EOFError, zlib.error):
         return b""

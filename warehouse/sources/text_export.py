@@ -175,8 +175,8 @@ def csv_header(path: str | Path) -> list[str] | None:
     if not head or b"\0" in head:
         return None
     try:
-        first = head.decode("utf-8-sig").splitlines()[0]
-    except (UnicodeDecodeError, IndexError):
+        first = head.split(b"\n", 1)[0].decode("utf-8-sig")
+    except UnicodeDecodeError:
         return None
     if "," not in first or first.lstrip().startswith(("{", "[")):
         return None
