@@ -128,6 +128,10 @@
     chart: function () {
       var element = document.getElementById("wh-chart");
       var existing = echarts.getInstanceByDom(element);
+      if (element.classList.contains("wh-empty")) {  // an earlier choice had nothing to draw
+        element.classList.remove("wh-empty");
+        if (existing) existing.resize();
+      }
       if (existing) return existing;
       var chart = echarts.init(element, null, { renderer: "svg" });
       window.addEventListener("resize", function () { chart.resize(); });
@@ -139,6 +143,7 @@
     /* Nothing to draw: say why, hide the empty chart frame. */
     empty: function (text) {
       document.getElementById("wh-chart").classList.add("wh-empty");
+      WH.summary("");
       WH.status(text);
       WH.done();
     },

@@ -4,6 +4,7 @@ client on it, and a real ``warehouse datasette`` server on a free loopback port.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import socket
@@ -55,12 +56,12 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server(profile_path):
-    """``warehouse datasette --db profile.db`` as a real process; yields its database URL."""
-    port = free_port()
+@contextlib.contextmanager
+def datasette_server(path: Path):
+    """``warehouse datasette --db PATH`` as a real process on a free port; yields its
+    database URL (e.g. ``http://127.0.0.1:PORT/profile``)."""
     process = subprocess.Popen(
-        [str(Path(sys.executable).parent / "warehouse"), "datasette", "--db", str(profile_path), "--port", str(port)],
+        [str(Path(sys.executable).parent / "warehouse"), "datasette", "--db", str(path), "--port", str(free_port())],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     watchdog = threading.Timer(SERVER_START_LIMIT_S, process.kill)
@@ -80,9 +81,27 @@ def server(profile_path):
         raise RuntimeError("warehouse datasette did not start:\n" + "".join(lines))
     # keep draining the log so the server never blocks on a full pipe
     threading.Thread(target=process.stdout.read, daemon=True).start()
-    yield url
-    process.terminate()
-    process.wait(timeout=30)
+    try:
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def server(profile_path):
+    """Datasette on the factory profile; yields its database URL."""
+    with datasette_server(profile_path) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def empty_server(tmp_path_factory):
+    """Datasette on a migrated warehouse without a single row; yields its database URL."""
+    path = tmp_path_factory.mktemp("datasette_empty") / "empty.db"
+    db.connect(path).close()
+    with datasette_server(path) as url:
+        yield url
 
 
 #: seconds a page may take in Chromium (virtual time: timers run fast, fetches are awaited)
@@ -95,18 +114,20 @@ CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-back
 
 @pytest.fixture
 def browse(tmp_path):
-    """``browse(url, name)``: the DOM Chromium renders for ``url``; a screenshot of it is
-    written to ``$WAREHOUSE_SCREENSHOTS/<name>.png`` (default: the test's tmp folder)."""
+    """``browse(url, name=None)``: the DOM Chromium renders for ``url``; with a name, a
+    screenshot of it is written to ``$WAREHOUSE_SCREENSHOTS/<name>.png`` for review
+    (default: the test's tmp folder)."""
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
         raise RuntimeError("no chromium: run scripts/setup.sh (it installs Debian's chromium package)")
     shots = Path(os.environ.get("WAREHOUSE_SCREENSHOTS") or tmp_path)
     shots.mkdir(parents=True, exist_ok=True)
 
-    def run(url: str, name: str) -> str:
+    def run(url: str, name: str | None = None) -> str:
         common = [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'chromium'}"]
-        subprocess.run([*common, f"--screenshot={shots / (name + '.png')}", url],
-                       capture_output=True, timeout=BROWSER_LIMIT_S, check=True)
+        if name is not None:
+            subprocess.run([*common, f"--screenshot={shots / (name + '.png')}", url],
+                           capture_output=True, timeout=BROWSER_LIMIT_S, check=True)
         result = subprocess.run([*common, "--dump-dom", url], capture_output=True, text=True,
                                 timeout=BROWSER_LIMIT_S, check=True)
         return result.stdout

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
+import pytest
+
 from factories import datasette_rows
 
 BAR = re.compile(r"^M[\d.]+ [\d.]+l[\d.]+ 0l0 -(?P<height>[\d.]+)l")  # a vertical bar, drawn upwards
@@ -147,3 +149,20 @@ def test_hotspot_page_shows_the_source_with_cycles_per_line(server, browse):
     line2, line4, line3 = dom.bar_widths("#e15759")
     assert round(line3 / line4, 2) == round(19600 / 5000, 2)
     assert round(line4 / line2, 2) == round(5000 / 2400, 2)
+
+
+@pytest.mark.parametrize(
+    "page,message",
+    (
+        ("timeline", "No thread with slices in this warehouse."),
+        ("steps", "No steps in this warehouse (the step table is empty)."),
+        ("memory", "No memory records in this warehouse (memory_record is empty)."),
+        ("roofline", "No operator profile in this warehouse (op_run is empty)."),
+        ("hotspots", "No operator profile in this warehouse (op_run is empty)."),
+    ),
+)
+def test_pages_of_an_empty_warehouse_say_there_is_nothing_to_draw(empty_server, browse, page, message):
+    dom = Dom(browse(empty_server.replace("/empty", f"/-/warehouse/empty/{page}")))
+    assert dom.ready
+    assert dom.status == message
+    assert dom.paths == [] and dom.rows == []
