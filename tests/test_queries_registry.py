@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import sqlglot
 
 from warehouse import queries
 from warehouse.queries import QueryError
@@ -210,3 +211,13 @@ def test_docs_queries_md_is_generated_from_the_headers():
         "docs/queries.md is stale: run `warehouse queries --format markdown > docs/queries.md`")
     for name in queries.registry():
         assert f"\n## {name}\n" in page.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("dialect", ("duckdb", "postgres", "spark"))
+def test_every_query_transpiles_to_the_scale_out_engines(dialect):
+    # DESIGN §4: queries are transpiled by sqlglot later; nothing in them may be unsupported there
+    from sqlglot.errors import ErrorLevel
+
+    for query in queries.registry().values():
+        (text,) = sqlglot.transpile(query.sql, read="sqlite", write=dialect, unsupported_level=ErrorLevel.RAISE)
+        assert text.upper().startswith(("WITH", "SELECT")), query.name
