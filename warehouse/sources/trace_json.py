@@ -10,8 +10,11 @@ Streaming: the text is read in chunks, each cut at the last event boundary (``}`
 outside any string) and decoded by msgspec into GC-free structs, ``args`` kept as raw JSON
 bytes. A cut that falls inside a string or a nested object can never decode (msgspec reports
 the error at the appended ``]``), so a successful decode is a correct split; a failed one backs
-off to an earlier boundary. Rows go to SQLite through ``executemany`` in a writer thread.
-Memory depends on the chunk size and the deepest nesting, not on the file size.
+off to an earlier boundary. Rows go to SQLite through ``executemany``, one batch per chunk,
+in the parsing thread: a writer thread was measured to cost CPU and gain nothing, because
+sqlite3's executemany takes the GIL back after every row (bench/RESULTS.md). Memory
+depends on the chunk size and the deepest nesting, not on the file size (flow events wait
+in a temp table until every slice is in).
 
 What each event becomes:
 
@@ -47,10 +50,8 @@ from __future__ import annotations
 import gc
 import io
 import json
-import queue
 import re
 import sqlite3
-import threading
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import BinaryIO
@@ -430,45 +431,6 @@ class _StringIds(dict):
         return found
 
 
-class _Writer(threading.Thread):
-    """Runs the inserts in order on the connection while the parser goes on.
-
-    While it runs, nothing else touches the connection. Slice rows arrive with their name and
-    category as text; the writer interns them (so the parser never waits for the connection).
-    """
-
-    def __init__(self, conn: sqlite3.Connection):
-        super().__init__(name="trace-json-writer", daemon=True)
-        self.conn = conn
-        self.string_ids = _StringIds(conn)
-        self.jobs: queue.Queue = queue.Queue(maxsize=3)
-        self.error: BaseException | None = None
-
-    def run(self) -> None:
-        while (job := self.jobs.get()) is not None:
-            if self.error is None:
-                try:
-                    sql, rows = job
-                    if sql is SLICE_INSERT:
-                        ids = self.string_ids
-                        rows = [(i, t, ts, d, ids[n], ids[c], dp, pa, a, s, r) for i, t, ts, d, n, c, dp, pa, a, s, r in rows]
-                    self.conn.executemany(sql, rows)
-                except BaseException as exc:  # noqa: BLE001 - re-raised in the parser's thread
-                    self.error = exc
-
-    def put(self, sql: str, rows: list) -> None:
-        if self.error is not None:
-            raise self.error
-        if rows:
-            self.jobs.put((sql, rows))
-
-    def close(self) -> None:
-        self.jobs.put(None)
-        self.join()
-        if self.error is not None:
-            raise self.error
-
-
 SLICE_INSERT = ("INSERT INTO _slice (id, thread_id, ts, dur, name_id, category_id, depth, parent_id, args, "
                 "source_id, source_row) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULLIF(NULLIF(CAST(? AS TEXT), '{}'), ''), ?, ?)")
 COUNTER_INSERT = "INSERT INTO _counter (track_id, ts, value, source_id) VALUES (?, ?, ?, ?)"
@@ -513,10 +475,9 @@ class _Loader:
         self.conn.execute((SQL_DIR / "flow_event_table.sql").read_text(encoding="utf-8"))
         self.conn.execute("DELETE FROM temp.trace_flow_event")
         framing = _Framing(stream, self.label, CHUNK_BYTES)
-        self.writer = _Writer(self.conn)
+        self.string_ids = _StringIds(self.conn)
         gc_was_enabled = gc.isenabled()
         gc.disable()  # millions of short-lived objects, no cycles: the collector only costs time
-        self.writer.start()
         try:
             for events in framing.batches():
                 self._load(events, framing.first_index - len(events))
@@ -525,7 +486,6 @@ class _Loader:
         finally:
             if gc_was_enabled:
                 gc.enable()
-            self.writer.close()
         self.truncated, self.shape = framing.truncated, framing.shape
         meta = framing.meta
         rank = meta.get("distributedInfo", {}).get("rank") if isinstance(meta.get("distributedInfo"), dict) else None
@@ -549,13 +509,17 @@ class _Loader:
 
     # -- the parse pass -------------------------------------------------------------------
 
+    def _put(self, sql: str, rows: list) -> None:
+        if rows:
+            self.conn.executemany(sql, rows)
+
     def _process(self, pid) -> _Process:
         text = "" if pid is None else str(pid)
         process = self.processes.get(text)
         if process is None:
             process = self.processes[text] = _Process(self.next_process)
             self.next_process += 1
-            self.writer.put(PROCESS_INSERT, [(process.id, self.source_id, self.rank_id, text)])
+            self._put(PROCESS_INSERT, [(process.id, self.source_id, self.rank_id, text)])
         self.process_keys[pid] = process
         return process
 
@@ -567,16 +531,17 @@ class _Loader:
         if thread is None:
             thread = self.threads[key] = _Thread(self.next_thread, name)
             self.next_thread += 1
-            self.writer.put(THREAD_INSERT, [(thread.id, process.id, self.source_id, text)])
+            self._put(THREAD_INSERT, [(thread.id, process.id, self.source_id, text)])
         if tid_text is None:
             self.thread_keys[(pid, tid)] = thread
         return thread
 
     def _load(self, events: list[Event], first: int) -> None:
-        """One batch of events -> rows handed to the writer."""
+        """One batch of events -> rows in the warehouse."""
         slices, counters, flow_events = [], [], []
         counts = self.counts
         thread_keys = self.thread_keys
+        ids = self.string_ids
         source_id = self.source_id
         label = self.label
         next_id = self.next_slice
@@ -613,8 +578,8 @@ class _Loader:
                         depth, parent = 0, None
                     if dur > thread.max_dur:
                         thread.max_dur = dur
-                    slices.append((next_id, thread.id, ts, dur, event.name, event.cat, depth, parent, event.args,
-                                   source_id, index))
+                    slices.append((next_id, thread.id, ts, dur, ids[event.name], ids[event.cat], depth, parent,
+                                   event.args, source_id, index))
                     next_id += 1
                 elif ph == "C":
                     self._counter(event, index, counters)
@@ -638,16 +603,16 @@ class _Loader:
             raise IngestError(f"{label}: event {index}: {exc}") from None
         self.next_slice = next_id
         self.rows += len(slices) + len(counters)
-        self.writer.put(SLICE_INSERT, slices)
-        self.writer.put(COUNTER_INSERT, counters)
-        self.writer.put(FLOW_EVENT_INSERT, flow_events)
+        self._put(SLICE_INSERT, slices)
+        self._put(COUNTER_INSERT, counters)
+        self._put(FLOW_EVENT_INSERT, flow_events)
 
     def _slice_row(self, slice_id: int, thread: _Thread, event: Event, index: int, ts: int, dur: int,
                    args=None) -> tuple:
         """A slice row placed by the post-pass (B/E, async): depth and parent filled in later."""
         if dur > thread.max_dur:
             thread.max_dur = dur
-        return (slice_id, thread.id, ts, dur, event.name, event.cat, 0, None,
+        return (slice_id, thread.id, ts, dur, self.string_ids[event.name], self.string_ids[event.cat], 0, None,
                 event.args if args is None else args, self.source_id, index)
 
     def _async_thread(self, event: Event) -> _Thread:
@@ -703,7 +668,7 @@ class _Loader:
                 track = self.tracks[(process.id, series, key)] = self.next_track
                 self.next_track += 1
                 self.rows += 1
-                self.writer.put(TRACK_INSERT, [(track, self.source_id, self.rank_id, process.id, f"{series}.{key}")])
+                self._put(TRACK_INSERT, [(track, self.source_id, self.rank_id, process.id, f"{series}.{key}")])
             counters.append((track, ts, value, self.source_id))
 
     def _flow_event(self, event: Event, index: int, flow_events: list) -> None:
@@ -747,9 +712,9 @@ class _Loader:
 
     def _flush_threads(self) -> None:
         """Names, sort order and max_dur of the processes and threads seen."""
-        self.writer.put("UPDATE process SET name = ?, labels = ?, sort_index = ? WHERE id = ?",
+        self._put("UPDATE process SET name = ?, labels = ?, sort_index = ? WHERE id = ?",
                         [(p.name, p.labels, p.sort_index, p.id) for p in self.processes.values()])
-        self.writer.put("UPDATE thread SET name = ?, sort_index = ?, max_dur = ? WHERE id = ?",
+        self._put("UPDATE thread SET name = ?, sort_index = ?, max_dur = ? WHERE id = ?",
                         [(t.name, t.sort_index, t.max_dur, t.id) for t in self.threads.values()])
         self.rows += len(self.processes) + len(self.threads)
 
