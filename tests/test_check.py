@@ -1,6 +1,7 @@
 """``warehouse check``: integrity, schema version and audits, with exit 1 on any problem."""
 
 import json
+import sqlite3
 
 from warehouse import audits, db
 from warehouse.cli import cli
@@ -135,3 +136,34 @@ def test_real_profiles_pass_every_audit(runner, warehouse_path, realdata):
     result = check(runner, warehouse_path)
     assert result.exit_code == 0, result.output
     assert result.output.count("  pass  ") == len(audits.load_audits())
+
+
+def test_a_version_without_migration_records_is_reported(runner, tmp_path):
+    other = tmp_path / "other.db"
+    conn = sqlite3.connect(other)
+    conn.execute("PRAGMA user_version = 1")
+    conn.close()
+    result = check(runner, other)
+    assert result.exit_code == 1
+    assert f"  error: {other}: schema version 1 but no migration record (no such table: schema_migrations)" in result.output
+
+
+def test_a_damaged_page_is_reported_not_raised(runner, warehouse_path, warehouse_db):
+    warehouse_db.executescript(
+        FINISHED_SOURCE.replace("'ok', 0,", "'ok', 20002,") + ";"
+        "INSERT INTO process (id, source_id, pid) VALUES (1, 1, '1');"
+        "INSERT INTO thread (id, process_id, source_id, tid) VALUES (1, 1, 1, '1');"
+    )
+    warehouse_db.executemany("INSERT INTO _slice (thread_id, ts, dur, source_id) VALUES (1, ?, 5, 1)",
+                             [(ts,) for ts in range(20000)])
+    warehouse_db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    (pages,) = warehouse_db.execute("PRAGMA page_count").fetchone()
+    (page_size,) = warehouse_db.execute("PRAGMA page_size").fetchone()
+    warehouse_db.close()
+    with warehouse_path.open("r+b") as stream:  # a page of the slices' b-tree overwritten
+        stream.seek(page_size * (pages - 30))
+        stream.write(b"\xff" * page_size)
+    result = check(runner, warehouse_path)
+    assert result.exit_code == 1
+    assert "  integrity_check: database disk image is malformed" in result.output
+    assert "  error: audit fact_source_ok cannot run on this warehouse (database disk image is malformed)" in result.output

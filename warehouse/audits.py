@@ -196,7 +196,9 @@ def check_warehouse(path: str | Path) -> CheckReport:
         try:
             report.integrity = [row[0] for row in conn.execute("PRAGMA integrity_check")]
         except sqlite3.DatabaseError as exc:
-            raise WarehouseError(f"{path}: not an SQLite warehouse ({exc})") from None
+            if exc.sqlite_errorcode == sqlite3.SQLITE_NOTADB:
+                raise WarehouseError(f"{path}: not an SQLite warehouse ({exc})") from None
+            report.integrity = [str(exc)]  # too damaged for the check to finish
         if report.integrity != ["ok"]:
             report.errors.append(f"integrity_check: {'; '.join(report.integrity[:EXAMPLES])}")
         migrations = db.available_migrations()
@@ -207,13 +209,19 @@ def check_warehouse(path: str | Path) -> CheckReport:
         except WarehouseError as exc:
             report.errors.append(str(exc))
             return report
+        except sqlite3.Error as exc:  # a user_version without the schema_migrations it implies
+            report.errors.append(f"{path}: schema version {report.schema_version} but no migration record ({exc})")
+            return report
         if pending:
             report.errors.append(
                 f"{path}: schema version {report.schema_version} is behind this code's {report.code_version}; "
                 "run `warehouse migrate` (audits not run)"
             )
             return report
-        report.audits = run_audits(conn)
+        try:
+            report.audits = run_audits(conn)
+        except WarehouseError as exc:  # e.g. a page too damaged to read
+            report.errors.append(str(exc))
     finally:
         conn.close()
     return report
