@@ -52,11 +52,13 @@
       animation: false,
       title: { text: "Step time per rank: " + stepLabel, left: "center", textStyle: { fontSize: 14 } },
       legend: { top: 28 },
-      grid: { top: 70, left: 90, right: 30, bottom: 40 },
+      grid: { top: 70, left: 90, right: 30, bottom: labels.length > 12 ? 110 : 40 },
       tooltip: { trigger: "axis", valueFormatter: WH.formatNs },
       xAxis: {
         type: "category", data: labels,
-        axisLabel: { color: function (value) { return value.indexOf("(slow)") >= 0 ? COLORS.slow : "#333"; }, fontWeight: "bold" },
+        // every rank labelled (a slow one must never be the label left out), upright when many
+        axisLabel: { interval: 0, rotate: labels.length > 12 ? 90 : 0, fontWeight: "bold",
+          color: function (value) { return value.indexOf("(slow)") >= 0 ? COLORS.slow : "#333"; } },
       },
       yAxis: { type: "value", name: "time", axisLabel: { formatter: WH.formatNs } },
       series: [
