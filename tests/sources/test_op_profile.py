@@ -89,7 +89,8 @@ def test_every_block_is_framed_and_kept_raw(warehouse_db, profile):
                              "json FROM op_block_raw ORDER BY block_index")
     assert [r[1] for r in raw] == profile.offsets
     assert [r[2] for r in raw] == [b.type for b in profile.blocks]
-    for (index, _, block_type, size, padding, version, known, text), block in zip(raw, profile.blocks):
+    assert [r[0] for r in raw] == list(range(16))
+    for (_, _, block_type, size, padding, version, known, text), block in zip(raw, profile.blocks):
         assert (size, padding, version, known) == (len(block.payload) + padding, (4 - len(block.payload) % 4) % 4,
                                                    block.version, 1)
         # JSON blocks keep their text (0x01 and 0x0B have none; 0x0A's is checked below)
