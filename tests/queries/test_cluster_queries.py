@@ -7,7 +7,8 @@ import statistics
 import pytest
 
 from factories.warehouse_rows import (
-    CannApiFactory, CommunicationOpFactory, CommunicationTaskFactory, KernelFactory, PytorchApiFactory,
+    CannApiFactory, CommunicationOpFactory, CommunicationTaskFactory, CounterFactory, CounterTrackFactory,
+    KernelFactory, PytorchApiFactory,
     SliceFactory, StepFactory,
 )
 
@@ -125,3 +126,34 @@ def test_ep_load_balance(run, rows):
         (2, 1, 500, 1), (0, 2, 200, 0), (1, 1, 100, 0)]
     assert result[0]["mean_over_ranks_ns"] == pytest.approx(800 / 3)
     assert result[0]["ratio"] == pytest.approx(500 / (800 / 3))
+
+
+def test_freq_analysis(run, rows):
+    for rank, values in ((0, (1800, 1800)), (1, (1800, 1200, 1800)), (2, (800, 800))):
+        track = CounterTrackFactory(rank_id=rank, name=f"device{rank}.aicore_freq", unit="MHz")
+        for value in values:
+            CounterFactory(track_id=track["id"], value=value)
+    CounterFactory(track_id=CounterTrackFactory(rank_id=0, name="device0.hbm.read")["id"], value=1.0)
+    result = run("freq_analysis")
+    assert [(r["rank_id"], r["samples"], r["min_mhz"], r["max_mhz"], r["below_nominal_samples"], r["abnormal"],
+             r["idle"]) for r in result] == [
+        (1, 3, 1200, 1800, 1, 1, 0), (2, 2, 800, 800, 2, 1, 1), (0, 2, 1800, 1800, 0, 0, 0)]
+    assert result[0]["avg_mhz"] == pytest.approx(1600)
+    assert [r["abnormal"] for r in run("freq_analysis", nominal_mhz=1000)] == [1, 0, 0]
+
+
+def test_communication_bottleneck(run, rows):
+    # instance 1: rank 0 starts at 1000, rank 1 at 1400 (wait 400); rank 1 computed 300 of those 400 ns
+    # instance 2: rank 1 first at 5000, rank 0 at 5100 (wait 100), rank 0 idle meanwhile
+    for rank, name, ts, dur in ((0, "hcom_allReduce__1", 1000, 500), (1, "hcom_allReduce__1", 1400, 100),
+                                (1, "hcom_allReduce__2", 5000, 200), (0, "hcom_allReduce__2", 5100, 100)):
+        CommunicationOpFactory(rank_id=rank, name=name, ts=ts, dur=dur)
+    KernelFactory(rank_id=1, ts=900, dur=400)  # 1000..1300 inside the wait
+    KernelFactory(rank_id=0, ts=1000, dur=400)  # the fast rank's kernels do not count
+    result = run("communication_bottleneck")
+    assert [(r["name"], r["start_ns"], r["end_ns"], r["fast_rank_id"], r["slow_rank_id"], r["wait_ns"],
+             r["slow_rank_kernel_ns"], r["reason"]) for r in result] == [
+        ("hcom_allReduce__1", 1000, 1500, 0, 1, 400, 300, "slow rank computing"),
+        ("hcom_allReduce__2", 5000, 5200, 1, 0, 100, 0, "slow rank idle (host or launch bound)"),
+    ]
+    assert [r["name"] for r in run("communication_bottleneck", min_wait_ns=200)] == ["hcom_allReduce__1"]

@@ -61,7 +61,7 @@ def test_every_query_answers(real_client):
     for name in library:
         if queries.get(name).view == "operator" and name != "op_runs":
             required[name] = {"source_id": profile["source_id"]}
-    assert len(library) == 36
+    assert len(library) == 38
     empty = []
     for name in library:
         if not rows_of(real_client, name, **required.get(name, {})):
