@@ -171,6 +171,24 @@ def test_two_ingests_at_once_into_a_new_warehouse(trace_folder, clean_run, tmp_p
     assert assert_sound(path) == clean
 
 
+@pytest.mark.slow
+def test_readers_see_a_sound_warehouse_while_an_ingest_runs(trace_folder, clean_run, tmp_path):
+    clean, _ = clean_run
+    path = tmp_path / "warehouse.db"
+    db.connect(path).close()  # the schema in place: from here on every snapshot must be sound
+    ingest = subprocess.Popen([WAREHOUSE, "ingest", str(trace_folder), "--db", str(path), "-q"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    sources_seen = set()
+    while ingest.poll() is None:
+        # each check reads one snapshot: files are in it whole or not at all
+        found = assert_sound(path)
+        sources_seen.add(len(found["sources"]))
+    assert ingest.wait() == 0, ingest.stderr.read()
+    ingest.stderr.close()
+    assert sources_seen - {FILES}, "no check ran while the ingest was under way"
+    assert assert_sound(path) == clean
+
+
 def test_a_writer_holding_the_lock_too_long_fails_the_ingest_clearly(runner, warehouse_path, warehouse_db, monkeypatch, tmp_path):
     trace = TraceFileFactory(path=tmp_path / "trace.json", seed=9, threads=1, slices_per_thread=3)
     monkeypatch.setattr(db, "BUSY_TIMEOUT_S", 0.05)
