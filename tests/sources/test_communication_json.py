@@ -50,3 +50,13 @@ def test_entry_that_is_not_an_object_names_its_place(warehouse_db, tmp_path):
     result = ingest_file(warehouse_db, path)
     assert result.status == "failed"
     assert result.error == f"{path}: step1/collective/b@1/Communication Time Info: expected an object, found list"
+
+
+def test_a_step_without_operators_is_read_as_what_its_name_says(warehouse_db, tmp_path):
+    empty = {"step3": {"p2p": {}, "collective": {}}}
+    timing = CommunicationJsonFactory(path=tmp_path / "a" / "communication.json", document=empty).path
+    matrix = CommunicationJsonFactory(path=tmp_path / "b" / "communication_matrix.json", document=empty).path
+    assert communication_json.detect(timing) and not communication_matrix.detect(timing)
+    assert communication_matrix.detect(matrix) and not communication_json.detect(matrix)
+    result = ingest_file(warehouse_db, timing)
+    assert (result.status, result.kind, result.rows) == ("ok", "communication_json", 0)

@@ -6,27 +6,24 @@ communication.json; rows go to the same tables, ``rank_id`` from the rank key.
 
 from __future__ import annotations
 
-import re
-
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome
 from warehouse.sources.communication_json import (
-    TIME_MARKER,
+    CLUSTER_LAYOUT,
     Entry,
+    communication_kind,
     insert_entries,
     mapping,
     step_id,
     walk_cluster_layout,
 )
-from warehouse.sources.text_export import json_head, load_json
+from warehouse.sources.text_export import load_json
 
 KIND = "cluster_communication_json"
-CLUSTER_LAYOUT = re.compile(r'^\{"(p2p|collective)":\{"[^"]*":\{')
 
 
 def detect(path) -> bool:
-    head = json_head(path)
-    return bool(CLUSTER_LAYOUT.match(head)) and TIME_MARKER in head
+    return communication_kind(path, CLUSTER_LAYOUT) == "time"
 
 
 def ingest(conn, path, source_id):

@@ -7,17 +7,15 @@ to ``communication_matrix`` with ``rank_id`` -1 (the pair's ranks are src_rank a
 from __future__ import annotations
 
 from warehouse.sources.base import Outcome
-from warehouse.sources.cluster_communication import CLUSTER_LAYOUT
-from warehouse.sources.communication_json import TIME_MARKER, walk_cluster_layout
-from warehouse.sources.communication_matrix import MATRIX_MARKER, insert_links
-from warehouse.sources.text_export import UNKNOWN_RANK, json_head, load_json
+from warehouse.sources.communication_json import CLUSTER_LAYOUT, communication_kind, walk_cluster_layout
+from warehouse.sources.communication_matrix import insert_links
+from warehouse.sources.text_export import UNKNOWN_RANK, load_json
 
 KIND = "cluster_communication_matrix_json"
 
 
 def detect(path) -> bool:
-    head = json_head(path)
-    return bool(CLUSTER_LAYOUT.match(head)) and MATRIX_MARKER in head and TIME_MARKER not in head
+    return communication_kind(path, CLUSTER_LAYOUT) == "matrix"
 
 
 def ingest(conn, path, source_id):

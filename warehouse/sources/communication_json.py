@@ -10,10 +10,12 @@ The cluster analysis writes the same entries one level deeper, per rank
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from warehouse.errors import IngestError
@@ -33,9 +35,13 @@ from warehouse.sources.text_export import (
 
 KIND = "communication_json"
 COMM_TYPES = ("p2p", "collective")
+#: ``{step: {"p2p"|"collective": {...`` (a rank's files) and ``{"p2p"|"collective": {step: {...`` (cluster files)
 RANK_LAYOUT = re.compile(r'^\{"[^"]*":\{"(p2p|collective)":\{')
+CLUSTER_LAYOUT = re.compile(r'^\{"(p2p|collective)":\{"[^"]*":\{')
 STEP = re.compile(r"(\d+)$")
+#: Keys only the time file / only the matrix file has (in the whitespace-free head).
 TIME_MARKER = '"CommunicationTimeInfo"'
+MATRIX_MARKER = '"TransportType"'
 
 TIME_INSERT = insert_sql("communication_time", [
     "source_id", "source_row", "rank_id", "step_id", "comm_type", "op_name", "group_name", "ts", "elapse_ns",
@@ -69,8 +75,34 @@ class Entry:
 
 
 def detect(path) -> bool:
+    return communication_kind(path, RANK_LAYOUT) == "time"
+
+
+def communication_kind(path, layout: re.Pattern) -> str | None:
+    """``time`` or ``matrix`` for a communication file of ``layout``, from its first keys; None otherwise.
+
+    A file without a single operator entry has neither marker: its name decides then.
+    """
     head = json_head(path)
-    return bool(RANK_LAYOUT.match(head)) and TIME_MARKER in head
+    if not layout.match(head):
+        return None
+    if TIME_MARKER in head:
+        return "time"
+    if MATRIX_MARKER in head:
+        return "matrix"
+    if _without_entries(head):
+        return "matrix" if "matrix" in Path(path).name else "time"
+    return None
+
+
+def _without_entries(head: str) -> bool:
+    """Whether the (whole) document is only nested empty objects, e.g. ``{"step1": {"p2p": {}}}``."""
+    try:
+        document = json.loads(head)
+    except ValueError:
+        return False
+    return all(not entries for by_type in document.values() if isinstance(by_type, dict)
+               for entries in by_type.values())
 
 
 def ingest(conn, path, source_id):

@@ -13,17 +13,16 @@ import re
 from warehouse.sources.base import Outcome
 from warehouse.sources.communication_json import (
     RANK_LAYOUT,
-    TIME_MARKER,
+    communication_kind,
     mapping,
     step_id,
     transfer,
     walk_rank_layout,
 )
-from warehouse.sources.text_export import insert_sql, json_head, load_json, rank_of, text
+from warehouse.sources.text_export import insert_sql, load_json, rank_of, text
 
 KIND = "communication_matrix_json"
 LINK = re.compile(r"^(-?\d+)-(-?\d+)$")
-MATRIX_MARKER = '"TransportType"'
 INSERT = insert_sql("communication_matrix", [
     "source_id", "source_row", "rank_id", "step_id", "comm_type", "op_name", "group_name", "link",
     "src_rank", "dst_rank", "transport_type", "transit_bytes", "transit_ns", "bandwidth_bytes_per_s",
@@ -32,8 +31,7 @@ INSERT = insert_sql("communication_matrix", [
 
 
 def detect(path) -> bool:
-    head = json_head(path)
-    return bool(RANK_LAYOUT.match(head)) and MATRIX_MARKER in head and TIME_MARKER not in head
+    return communication_kind(path, RANK_LAYOUT) == "matrix"
 
 
 def ingest(conn, path, source_id):
