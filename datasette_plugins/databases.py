@@ -26,12 +26,13 @@ def warehouse_columns(datasette, database: str | None) -> tuple[tuple[str, tuple
     db = datasette.databases.get(database) if database else None
     if db is None or db.is_memory or not db.path:
         return None
-    path = Path(db.path)
+    if not db.is_mutable:
+        return _inspect(db.path, 0)  # served immutable: the file does not change, no need to look
     try:
-        modified = path.stat().st_mtime_ns
+        modified = Path(db.path).stat().st_mtime_ns
     except OSError:
         return None
-    return _inspect(str(path), modified)
+    return _inspect(db.path, modified)
 
 
 def warehouse_names(datasette) -> list[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datasette import hookimpl
 from jinja2 import ChoiceLoader, FileSystemLoader
 
-from datasette_plugins import canned, functions, metadata, pages
+from datasette_plugins import canned, cells, functions, metadata, pages
 from datasette_plugins.databases import is_warehouse, warehouse_columns, warehouse_names
 
 
@@ -58,3 +58,12 @@ def database_actions(datasette, database):
         return []
     return [{"href": pages.page_url(datasette, database, page), "label": page.title}
             for page in pages.PAGES if pages.available(page)]
+
+
+@hookimpl
+def render_cell(value, column, database, datasette):
+    """Times and sizes readable on hover, in warehouse tables and query results."""
+    html = cells.render(column, value)
+    if html is None or not is_warehouse(datasette, database):
+        return None
+    return html

@@ -11,7 +11,7 @@ import urllib.parse
 import pytest
 from datasette.app import Datasette
 
-from datasette_plugins import canned, functions, pages
+from datasette_plugins import canned, cells, functions, pages
 from factories import datasette_rows
 from warehouse import queries
 from warehouse.schema_docs import read_docs
@@ -133,11 +133,12 @@ def test_pages_answer_for_warehouses_only(get):
 
 
 def test_other_databases_keep_their_own_tables_and_queries(tmp_path):
-    """A non-warehouse SQLite file with a table named source gets no canned query nor
-    description; the SQL functions still work there."""
+    """A non-warehouse SQLite file with a table named source gets no canned query,
+    description, pages nor unit tooltips; the SQL functions still work there."""
     path = tmp_path / "other.db"
     conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE source (id INTEGER)")
+    conn.execute("CREATE TABLE source (id INTEGER, dur INTEGER)")
+    conn.execute("INSERT INTO source VALUES (1, 1500)")
     conn.commit()
     conn.close()
     ds = Datasette([str(path)])
@@ -148,4 +149,30 @@ def test_other_databases_keep_their_own_tables_and_queries(tmp_path):
     assert get("/other.json").json()["queries"] == []
     assert "other" not in get("/-/metadata.json").json().get("databases", {})
     assert get("/-/warehouse/other/steps").status_code == 404
+    assert "wh-unit" not in get("/other/source").text
     assert get("/other.json?sql=select+format_ns(1500)+as+t&_shape=array").json() == [{"t": "1.500 us"}]
+
+
+@pytest.mark.parametrize(
+    "column,value,expected",
+    (
+        ("ts", datasette_rows.EPOCH_NS + 1_500, "2023-11-14T22:13:20.000001500Z"),
+        ("ts", 2_500, "2.500 us"),  # a clock started with the run, not the epoch
+        ("allocation_ts", datasette_rows.EPOCH_NS, "2023-11-14T22:13:20.000000000Z"),
+        ("dur", 1_234_567, "1.235 ms"),
+        ("total_ns", 3_000_000_000, "3.000 s"),
+        ("peak_allocated_bytes", 3 * 2**30, "3.0 GiB"),
+        ("rx_bytes_per_s", 2**31, "2.0 GiB/s"),
+        ("rank_id", 3, None),
+        ("dur", "text", None),
+    ),
+)
+def test_readable_units_by_column_name(column, value, expected):
+    assert cells.readable(column, value) == expected
+
+
+def test_table_cells_show_readable_units_on_hover(get):
+    page = get(f"/{DB}/step?rank_id=2&step_id=1").text
+    assert '<span class="wh-unit" title="2023-11-14T22:13:20.018000000Z">1700000000018000000</span>' in page
+    result = get(f"/{DB}/memory_peak?rank_id=1").text
+    assert '<span class="wh-unit" title="3.0 GiB">3221225472</span>' in result
