@@ -50,6 +50,8 @@ def test_units_are_exact():
     assert mb_to_bytes(Decimal("20.97152")) == 20971520
     with pytest.raises(ValueError, match="not a number: 'abc'"):
         us_to_ns("abc")
+    with pytest.raises(ValueError, match="not a number: True"):
+        us_to_ns(True)
 
 
 @pytest.mark.parametrize("value,expected", (("NPU:0", 0), ("npu:12", 12), ("3", 3), ("host", None), (None, None)))
@@ -59,6 +61,7 @@ def test_device_id(value, expected):
 
 def test_scalar_keeps_integers_and_floats_apart():
     assert (scalar("0"), scalar("19.2124"), scalar("YES"), scalar("N/A")) == (0, 19.2124, "YES", None)
+    assert (scalar("Infinity"), scalar("1e3")) == ("Infinity", 1000.0)
 
 
 def test_rank_from_folder_or_profiler_info(tmp_path):

@@ -60,6 +60,8 @@ def decimal(value: str | Decimal | int | float | None) -> Decimal | None:
     """The exact decimal value of a cell (None when missing)."""
     if isinstance(value, Decimal) or value is None:
         return value
+    if isinstance(value, bool):
+        raise ValueError(f"not a number: {value!r}")
     if isinstance(value, (int, float)):
         return Decimal(str(value))
     cleaned = text(value)
@@ -139,6 +141,8 @@ def scalar(value) -> int | float | str | None:
     try:
         number = Decimal(cleaned)
     except InvalidOperation:
+        return cleaned
+    if not number.is_finite():
         return cleaned
     return float(number) if any(mark in cleaned for mark in ".eE") else int(number)
 
