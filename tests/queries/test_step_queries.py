@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from factories.warehouse_rows import CommunicationOpFactory, KernelFactory, StepFactory
+from factories.warehouse_rows import CommunicationOpFactory, KernelFactory, SourceFactory, StepFactory, insert
 
 
 def test_step_time_breakdown(run, rows):
@@ -48,3 +48,19 @@ def test_slow_ranks(run, rows):
     ]
     assert result[2]["ratio"] == pytest.approx(200 / 110)
     assert [r["flagged"] for r in run("slow_ranks", threshold=2.0)] == [0, 0, 0, 0, 1, 0, 0]
+
+
+def test_step_trace_summary(run, rows):
+    source = SourceFactory()["id"]
+    for rank, computing, not_overlapped, free in ((0, 600, 300, 100), (1, 500, 200, 100)):
+        insert("step_trace_time", {"source_id": source, "rank_id": rank, "step_id": 2, "scope": "rank",
+                                   "scope_key": str(rank), "computing_ns": computing, "communication_ns": 400,
+                                   "communication_not_overlapped_ns": not_overlapped,
+                                   "overlapped_ns": 400 - not_overlapped, "free_ns": free, "stage_ns": 1000,
+                                   "bubble_ns": 0})
+    # a stage row of the cluster file is not a rank
+    insert("step_trace_time", {"source_id": source, "rank_id": -1, "step_id": 2, "scope": "stage",
+                               "scope_key": "(0, 1)", "computing_ns": 9999})
+    result = run("step_trace_summary")
+    assert [(r["rank_id"], r["step_total_ns"], r["overlapped_ns"], r["ratio_to_slowest"]) for r in result] == [
+        (0, 1000, 100, 1.0), (1, 800, 200, 0.8)]

@@ -3,6 +3,7 @@ against the raw rank databases read directly (never modified: opened immutable).
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import pytest
@@ -61,16 +62,16 @@ def test_every_query_answers(real_client):
     for name in library:
         if queries.get(name).view == "operator" and name != "op_runs":
             required[name] = {"source_id": profile["source_id"]}
-    assert len(library) == 38
+    assert len(library) == 39
     empty = []
     for name in library:
         if not rows_of(real_client, name, **required.get(name, {})):
             empty.append(name)
     # what the samples hold no input for: no mstx ranges, no grouped matmul, no cluster exports, no link
-    # samples; the operator profile has no source lines, instructions or roofline
+    # samples, no step_trace_time.csv; the operator profile has no source lines, instructions or roofline
     assert sorted(empty) == ["communication_bandwidth_summary", "communication_matrix_summary",
                              "communication_time_summary", "ep_load_balance", "interconnect_bandwidth", "mstx_sum",
-                             "op_hot_instructions", "op_hot_lines", "op_roofline"]
+                             "op_hot_instructions", "op_hot_lines", "op_roofline", "step_trace_summary"]
 
 
 @pytest.mark.parametrize("rank", (0, 1))
@@ -89,3 +90,53 @@ def test_memory_peak_matches_the_rank_db(real_client, realdata, rank):
     ((allocated, reserved),) = raw(realdata, rank, "SELECT max(totalAllocated), max(totalReserved) FROM MEMORY_RECORD")
     (peak,) = rows_of(real_client, "memory_peak", rank_id=rank)
     assert (peak["peak_allocated_bytes"], peak["peak_reserved_bytes"]) == (allocated, reserved)
+
+
+TEXT_RANKS = ("msinsight/server_test_data/test_rank_0", "msinsight/server_test_data/test_rank_1")
+
+
+@pytest.fixture(scope="module")
+def text_warehouse(realdata, tmp_path_factory):
+    """A warehouse of the real text exports of two ranks (communication.json, step_trace_time.csv, ...)."""
+    path = tmp_path_factory.mktemp("text") / "warehouse.db"
+    conn = db.connect(path)
+    results = ingest.ingest_paths(conn, [realdata / rank for rank in TEXT_RANKS])
+    assert [r.error for r in results if r.status == "failed"] == []
+    conn.close()
+    return path
+
+
+def test_communication_time_summary_matches_the_exports_own_totals(text_warehouse):
+    """The query sums the operators; communication.json also carries a 'Total Op Info' per step and
+    type: the two agree to the rounding of each operator's ms figure to ns."""
+    client = create_app({"DATABASE": str(text_warehouse)}).test_client()
+    summary = {(r["rank_id"], r["step_id"]): r for r in rows_of(client, "communication_time_summary")}
+    totals = client.post(f"{API}/sql", json={"sql": (
+        "SELECT rank_id, step_id, sum(elapse_ns) AS elapse_ns, sum(transit_ns) AS transit_ns, "
+        "sum(wait_ns) AS wait_ns FROM communication_time WHERE op_name = 'Total Op Info' "
+        "GROUP BY rank_id, step_id")}).get_json()["rows"]
+    assert len(totals) == len(summary) == 2
+    for total in totals:
+        mine = summary[(total["rank_id"], total["step_id"])]
+        for column in ("elapse_ns", "transit_ns", "wait_ns"):
+            assert abs(mine[column] - total[column]) <= mine["op_count"], column
+
+
+def test_step_trace_summary_adds_up_to_the_stage(text_warehouse):
+    client = create_app({"DATABASE": str(text_warehouse)}).test_client()
+    result = rows_of(client, "step_trace_summary")
+    assert [r["rank_id"] for r in result] == [0, 1]
+    for row in result:
+        # computing + not-overlapped communication + free is the step (stage) time, to the export's rounding
+        assert abs(row["step_total_ns"] - row["stage_ns"]) < 1000
+    assert max(r["ratio_to_slowest"] for r in result) == 1.0
+
+
+def test_cli_and_rest_give_the_same_rows(real_client, runner):
+    from warehouse.cli import cli
+
+    path = real_client.application.config["DATABASE"]
+    for name in ("top_kernels", "step_time", "communication_ops", "memory_peak", "compute_op_sum"):
+        result = runner.invoke(cli, ["query", name, "--db", path, "--format", "json"])
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.output) == rows_of(real_client, name), name
