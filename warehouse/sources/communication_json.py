@@ -14,7 +14,7 @@ import json
 import re
 import sqlite3
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +63,7 @@ class Entry:
     key: str
     info: dict
     #: the JSON path of the entry, for error messages
-    place: str = field(default="")
+    place: str
 
     @property
     def op_name(self) -> str:
