@@ -210,3 +210,23 @@ def test_signature_file_is_well_formed():
         "communication", "attention", "moe", "matmul", "selection", "compute", "data"}
     classes = {row["op_class"] for row in read_data_file(classify.CORE_CLASSES_FILE).rows}
     assert classes == {"aic", "aiv", "mix_cv", "communication", "aicpu"}
+
+
+def test_both_exports_of_a_run_classify_alike(warehouse_path, tmp_path, realdata):
+    """The same model profiled with export_type=text and export_type=db (msinsight level1, rank 0):
+    the kernel classes and categories agree; the text export also lists the HCCL kernels
+    (the db keeps them in communication_op)."""
+    from warehouse import db
+    from warehouse.ingest import ingest_paths
+
+    counts = {}
+    for export in ("text", "db"):
+        conn = db.connect(tmp_path / f"{export}.db")
+        ingest_paths(conn, [realdata / f"msinsight/pytorch/{export}/level1/rank0_ascend_pt"])
+        counts[export] = conn.execute(
+            "SELECT op_class, category, count(*) FROM kernel WHERE op_class IS NOT 'communication' "
+            "GROUP BY 1, 2 ORDER BY 1, 2").fetchall()
+        conn.close()
+    assert counts["text"] == counts["db"]
+    assert ("aic", "compute.matmul", 9) in counts["text"]
+    assert sum(n for _, _, n in counts["text"]) == 187
