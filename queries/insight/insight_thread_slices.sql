@@ -1,6 +1,7 @@
 -- title: Insight thread slices
--- description: Every slice of one thread by depth then start, names and categories as
---     string ids: what the timeline's level-of-detail arrays are built from.
+-- description: Every slice of one thread in the order of the (thread_id, ts, dur) index (no
+--     sort step), names and categories as string ids: what the timeline's level-of-detail
+--     arrays are built from.
 -- param thread_id (integer, required): The thread (thread.id).
 -- column id: Identifier of the slice.
 -- column ts: Start in ns.
@@ -11,4 +12,4 @@
 select id, ts, dur, depth, coalesce(name_id, 0) as name_id, coalesce(category_id, 0) as category_id
 from _slice
 where thread_id = :thread_id
-order by depth, ts, dur desc, id
+order by ts, dur, id

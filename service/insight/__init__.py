@@ -13,7 +13,8 @@ from __future__ import annotations
 import itertools
 import threading
 
-from flask import Blueprint, request
+import msgspec
+from flask import Blueprint, Response, request
 
 from service.db import get_db
 from service.errors import ApiError
@@ -82,8 +83,10 @@ def insight():
         result, body = False, {"message": str(exc)}
     with _response_ids_lock:
         response_id = next(_response_ids)
-    return {"type": "response", "id": response_id, "requestId": message["id"], "result": result,
-            "command": command, "moduleName": message["moduleName"], "body": body}
+    answer = {"type": "response", "id": response_id, "requestId": message["id"], "result": result,
+              "command": command, "moduleName": message["moduleName"], "body": body}
+    # msgspec encodes a timeline answer of thousands of rows ~10x faster than the json module
+    return Response(msgspec.json.encode(answer), mimetype="application/json")
 
 
 def openapi_paths() -> dict:

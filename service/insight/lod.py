@@ -130,9 +130,11 @@ class ThreadLod:
 
     @classmethod
     def from_rows(cls, rows: list[tuple]) -> ThreadLod:
-        """From rows (id, ts, dur, depth, name_id, category_id) sorted by depth, ts."""
+        """From rows (id, ts, dur, depth, name_id, category_id) in any order (sorted here by
+        depth, ts, longest first, id: numpy sorts faster than SQLite)."""
         table = np.array(rows, dtype=np.int64).reshape(-1, 6)
-        return cls(*(np.ascontiguousarray(table[:, i]) for i in range(6)))
+        order = np.lexsort((table[:, 0], -table[:, 2], table[:, 1], table[:, 3]))
+        return cls(*(np.ascontiguousarray(table[order, i]) for i in range(6)))
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -151,11 +153,12 @@ class ThreadLod:
 
     def screen(self, start: int, end: int, tpp: float, max_items: int) -> Items:
         """What a screen shows of [start, end) at ``tpp``: merged items, whole depths from the top
-        while they fit in ``max_items`` (deeper depths are left out)."""
+        while they fit in ``max_items`` (deeper depths are left out; a top depth alone over the
+        bound keeps its first ``max_items`` items)."""
         items = merge(self.level(tpp).window(start, end), tpp, self.dur)
         if len(items) > max_items:
-            cut = int(items.depth[max_items])
-            items = items.take(slice(0, int(np.searchsorted(items.depth, cut, side="left"))))
+            whole = int(np.searchsorted(items.depth, items.depth[max_items], side="left"))
+            items = items.take(slice(0, whole or max_items))
         return items
 
     def busy(self, start: int, end: int, width: int) -> tuple[np.ndarray, np.ndarray]:

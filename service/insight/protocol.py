@@ -29,39 +29,35 @@ class Params:
     def __init__(self, values: dict):
         self.values = values
 
-    def _get(self, name: str, required: bool):
-        value = self.values.get(name)
-        if value is None or value == "":
+    def _get(self, name: str, required: bool, aliases: tuple[str, ...] = (), types: tuple = (), what: str = ""):
+        """(the name the value was given under, the value or None); ``aliases`` are other names for
+        the parameter, ``types`` the JSON types it may have (a bool never passes)."""
+        given = next((n for n in (name, *aliases) if self.values.get(n) not in (None, "")), None)
+        if given is None:
             if required:
                 raise InsightError(f"missing parameter {name}")
-            return None
-        return value
+            return name, None
+        value = self.values[given]
+        if types and (isinstance(value, bool) or not isinstance(value, types)):
+            raise InsightError(f"parameter {given}: {value!r} is not {what}")
+        return given, value
 
     def integer(self, name: str, *, required: bool = True, aliases: tuple[str, ...] = ()) -> int | None:
-        """An integer given as a number or a decimal string; ``aliases`` are other names for it."""
-        for alias in aliases:
-            if self.values.get(name) in (None, "") and self.values.get(alias) not in (None, ""):
-                name = alias
-        value = self._get(name, required)
+        """An integer given as a number or a decimal string."""
+        name, value = self._get(name, required, aliases, (int, float, str), "an integer")
         if value is None:
             return None
-        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            raise InsightError(f"parameter {name}: {value!r} is not an integer")
         try:
             number = float(value) if isinstance(value, float) else int(str(value).strip())
         except ValueError:
-            raise InsightError(f"parameter {name}: {value!r} is not an integer") from None
-        if isinstance(number, float):
-            if not number.is_integer():
-                raise InsightError(f"parameter {name}: {value!r} is not an integer")
-            number = int(number)
-        return number
+            number = None
+        if number is None or (isinstance(number, float) and not number.is_integer()):
+            raise InsightError(f"parameter {name}: {value!r} is not an integer")
+        return int(number)
 
     def positive(self, name: str) -> float:
         """A finite number above 0 (``timePerPx``)."""
-        value = self._get(name, True)
-        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            raise InsightError(f"parameter {name}: {value!r} is not a number")
+        name, value = self._get(name, True, (), (int, float, str), "a number")
         try:
             number = float(value)
         except ValueError:
@@ -71,20 +67,13 @@ class Params:
         return number
 
     def text(self, name: str, *, required: bool = True, aliases: tuple[str, ...] = ()) -> str | None:
-        """A string (a number is taken as its text)."""
-        for alias in aliases:
-            if self.values.get(name) in (None, "") and self.values.get(alias) not in (None, ""):
-                name = alias
-        value = self._get(name, required)
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, (str, int)):
-            raise InsightError(f"parameter {name}: {value!r} is not a string")
-        return str(value)
+        """A string (an integer is taken as its text)."""
+        _, value = self._get(name, required, aliases, (str, int), "a string")
+        return None if value is None else str(value)
 
     def text_list(self, name: str) -> list[str]:
         """A non-empty list of strings (one string is a list of one)."""
-        value = self._get(name, True)
+        _, value = self._get(name, True)
         value = [value] if isinstance(value, str) else value
         if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
             raise InsightError(f"parameter {name}: expected a list of paths, got {value!r}")

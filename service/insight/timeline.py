@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 
+import msgspec
+import numpy as np
 from flask import current_app
 
 from service.insight import cache, cards, lod
@@ -69,21 +71,29 @@ def thread_traces(conn, params: Params) -> dict:
                                 lambda string_id: store.string(conn, string_id))}
 
 
-def screen_rows(thread: lod.ThreadLod, items: lod.Items, thread_key: str, text) -> list[list[dict]]:
+class TraceRow(msgspec.Struct, gc=False):
+    """One row of unit/threadTraces, keys in the seed's order (a struct encodes ~5x faster than a dict)."""
+
+    name: str
+    duration: int
+    startTime: int  # noqa: N815 - the protocol's key
+    endTime: int  # noqa: N815
+    depth: int
+    threadId: str  # noqa: N815
+    cname: str
+    id: str
+
+
+def screen_rows(thread: lod.ThreadLod, items: lod.Items, thread_key: str, text) -> list[list[TraceRow]]:
     """Items as the seed's rows, one list per depth (depth = index); ``text(id)`` gives a string."""
-    data: list[list[dict]] = [[] for _ in range(int(items.depth.max()) + 1 if len(items) else 0)]
-    for start, end, depth, longest in zip(items.start.tolist(), items.end.tolist(), items.depth.tolist(),
-                                          items.longest.tolist()):
-        data[depth].append({
-            "name": text(int(thread.name_id[longest])),
-            "duration": end - start,
-            "startTime": start,
-            "endTime": end,
-            "depth": depth,
-            "threadId": thread_key,
-            "cname": text(int(thread.category_id[longest])),
-            "id": str(int(thread.ids[longest])),
-        })
+    data: list[list[TraceRow]] = [[] for _ in range(int(items.depth.max()) + 1 if len(items) else 0)]
+    name_ids, category_ids = thread.name_id[items.longest], thread.category_id[items.longest]
+    strings = {int(i): text(int(i)) for i in np.unique(np.concatenate([name_ids, category_ids]))}
+    for start, end, depth, slice_id, name_id, category_id in zip(
+            items.start.tolist(), items.end.tolist(), items.depth.tolist(), thread.ids[items.longest].tolist(),
+            name_ids.tolist(), category_ids.tolist()):
+        data[depth].append(TraceRow(strings[name_id], end - start, start, end, depth, thread_key,
+                                    strings[category_id], str(slice_id)))
     return data
 
 
