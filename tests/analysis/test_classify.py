@@ -165,8 +165,14 @@ def test_no_pipeline_times_leave_families_and_bounds_null(warehouse_db):
         ("MaxPoolWithArgmaxV1", "MaxPoolWithArgmaxV1", "compute.pool"),
         ("ApplyTopKTopP", None, "selection.sampling"),
         # BroadcastTo is a vector op, not an HCCL broadcast
-        ("BroadcastTo", "BroadcastTo", None),
-        ("Equal", "Equal", None),
+        ("BroadcastTo", "BroadcastTo", "data.layout"),
+        ("Equal", "Equal", "compute.elementwise"),
+        # general patterns come last: a fused kernel is what its specific pattern says
+        ("aclnnAddmm_MatMulCommon_MatMulV2", "MatMulV2", "compute.matmul"),
+        ("aclnnForeachMulScalar_ForeachMulScalar", "ForeachMulScalar", "compute.optimizer"),
+        ("hcom_reduceScatter__1", "hcom_reduceScatter_", "communication.collective"),
+        ("MoeGatingTopK", None, "moe.gating"),
+        ("SomethingNew", "SomethingNew", None),
     ),
 )
 def test_category_from_signatures(warehouse_db, name, op_type, category):
@@ -229,4 +235,6 @@ def test_both_exports_of_a_run_classify_alike(warehouse_path, tmp_path, realdata
         conn.close()
     assert counts["text"] == counts["db"]
     assert ("aic", "compute.matmul", 9) in counts["text"]
+    # every kernel of this ResNet run has a signature
+    assert [row for row in counts["text"] if row[1] is None] == []
     assert sum(n for _, _, n in counts["text"]) == 187

@@ -21,7 +21,7 @@ def test_values_units_and_class(warehouse_db, tmp_path):
         "aicore_ns, aiv_ns, input_shapes, op_class, category FROM kernel ORDER BY source_row"
     ).fetchall() == [
         (1, "op_summary_csv", 1, "ZerosLike", "ZerosLike", "AI_CORE", None, 1695115378713661000, 496851, 0,
-         982720, 491360, "232138240", "aic", None),
+         982720, 491360, "232138240", "aic", "data.fill"),
         (2, "op_summary_csv", 1, "hcom_broadcast__483_0", "hcom_broadcast_", "HCCL", None, 1695115378715400200,
          4975266, 1242399, 982720, None, "232138240", "communication", "communication.collective"),
     ]
