@@ -207,6 +207,23 @@ def test_a_new_signature_line_is_picked_up(warehouse_db, tmp_path, monkeypatch):
     assert read_data_file(patched).version == 999
 
 
+def test_classify_all_reclassifies_every_source(warehouse_db, tmp_path, monkeypatch):
+    add_source(warehouse_db, 1)
+    add_source(warehouse_db, 2)
+    first = add_kernel(warehouse_db, source_id=1, name="My_New_Kernel", core="AI_CORE")
+    second = add_kernel(warehouse_db, source_id=2, name="my-new-kernel", core="AI_CORE")
+    run(warehouse_db, 1)
+    run(warehouse_db, 2)
+    assert classified(warehouse_db, first)["category"] is None
+    patched = tmp_path / "kernel_signatures.csv"
+    patched.write_text("# Kernel signatures, version 99\npattern,category,role\nmynewkernel,compute.new,compute\n")
+    monkeypatch.setattr(classify, "SIGNATURES_FILE", patched)
+    warehouse_db.execute("BEGIN")
+    assert classify.classify_all(warehouse_db) == 2
+    warehouse_db.execute("COMMIT")
+    assert [classified(warehouse_db, k)["category"] for k in (first, second)] == ["compute.new", "compute.new"]
+
+
 def test_signature_file_is_well_formed():
     signatures = read_data_file(classify.SIGNATURES_FILE)
     patterns = [row["pattern"] for row in signatures.rows]

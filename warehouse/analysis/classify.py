@@ -71,6 +71,15 @@ def classify_source(conn: sqlite3.Connection, source_id: int) -> None:
         conn.execute(statement, {"source_id": source_id})
 
 
+def classify_all(conn: sqlite3.Connection) -> int:
+    """Classify again the kernel rows of every source (after a signature line was added);
+    returns the number of sources. Runs inside the caller's transaction."""
+    sources = [row[0] for row in conn.execute("SELECT DISTINCT source_id FROM kernel ORDER BY source_id")]
+    for source_id in sources:
+        classify_source(conn, source_id)
+    return len(sources)
+
+
 def split_statements(script: str) -> list[str]:
     """The statements of a SQL script, to run one by one with ``execute`` inside the caller's
     transaction (``executescript`` would commit it first)."""
