@@ -55,18 +55,31 @@
     return WH.query("op_runs", {}).then(function (runs) {
       if (!runs.length) return WH.empty("No operator profile in this warehouse (op_run is empty).");
       var chosen = runs.filter(function (r) { return String(r.source_id) === String(WH.args.source_id); })[0] || runs[0];
+      var chartSelect = null;
+
+      function showChart(run, rows, charts, title) {
+        var lines = rows.filter(function (r) { return r.title === title; });
+        draw(lines, run.name + ": " + title);
+        summarize(lines);
+        WH.status(lines.length + (lines.length === 1 ? " roof" : " roofs") + " for " + run.name + " (" + charts.length + " chart" + (charts.length > 1 ? "s" : "") + ")");
+        WH.done();
+      }
+
       function show(sourceId) {
         return WH.query("op_roofline", { source_id: sourceId }).then(function (rows) {
           var run = runs.filter(function (r) { return String(r.source_id) === String(sourceId); })[0];
           rows = rows.filter(function (r) { return r.bw > 0 && r.computility > 0; });
+          if (chartSelect) chartSelect.parentNode.remove();
+          chartSelect = null;
           if (!rows.length) return WH.empty("Operator " + run.name + " has no roofline data.");
           var charts = [];
           rows.forEach(function (r) { if (charts.indexOf(r.title) < 0) charts.push(r.title); });
-          var lines = rows.filter(function (r) { return r.title === charts[0]; });
-          draw(lines, run.name + ": " + charts[0]);
-          summarize(lines);
-          WH.status(lines.length + " roofs for " + run.name + " (" + charts.length + " chart" + (charts.length > 1 ? "s" : "") + ")");
-          WH.done();
+          var first = charts.indexOf(WH.args.chart) >= 0 ? WH.args.chart : charts[0];
+          if (charts.length > 1) {
+            chartSelect = WH.select("chart", "chart", charts.map(function (c) { return [c, c]; }), first,
+              function (title) { showChart(run, rows, charts, title); });
+          }
+          showChart(run, rows, charts, first);
         }).catch(WH.fail);
       }
       WH.select("source_id", "operator", runs.map(function (r) { return [r.source_id, r.name + " (" + (r.card || "source " + r.source_id) + ")"]; }), chosen.source_id, show);

@@ -129,11 +129,20 @@ def test_memory_page_for_one_rank(server, browse):
 def test_roofline_page_draws_each_roof_and_the_operator(server, browse):
     dom = Dom(browse(server.replace("/profile", "/-/warehouse/profile/roofline"), "roofline"))
     assert dom.ready
-    assert dom.status == "2 roofs for MatMulV2 (1 chart)"
+    assert dom.status == "2 roofs for MatMulV2 (2 charts)"
     assert len([p for p in dom.paths if p.get("stroke-linejoin") == "bevel"]) == 2
     assert {"MatMulV2: Memory Unit", "GM / Cube FP16", "L2 / Cube FP16", "operator (40, 55)"} <= set(dom.texts)
     # attainable at intensity 40: min(1.6 x 40, 300) = 64 for GM, 208 for L2; reached 55
     assert {r["data-roof"]: float(r["data-efficiency"]) for r in dom.rows} == {"GM": 55 / 64, "L2": 55 / 208}
+
+
+def test_roofline_page_shows_the_chart_named_in_the_url(server, browse):
+    dom = Dom(browse(server.replace("/profile", "/-/warehouse/profile/roofline?chart=Pipe"), "roofline_pipe"))
+    assert dom.ready
+    assert dom.status == "1 roof for MatMulV2 (2 charts)"
+    assert "MatMulV2: Pipe" in dom.texts
+    # attainable at intensity 0.5: min(20 x 0.5, 25) = 10; reached 8
+    assert {r["data-roof"]: float(r["data-efficiency"]) for r in dom.rows} == {"UB": 0.8}
 
 
 def test_hotspot_page_shows_the_source_with_cycles_per_line(server, browse):

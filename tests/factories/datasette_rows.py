@@ -8,7 +8,7 @@ Every picture page has something to draw, with facts a test can check:
   > ``aten::matmul``, and ``aten::relu``);
 - memory: allocated/reserved samples per rank, rank 1 with the highest peak (3 GiB);
 - operator profile: one operator ``MatMulV2`` with a source file, per-line cycles (line 3
-  the hottest) and a roofline chart.
+  the hottest) and two roofline charts (Memory Unit with two roofs, Pipe with one).
 
 Times are Unix-epoch nanoseconds as in real profiles (larger than 2**53, as the pages
 must cope with).
@@ -115,9 +115,13 @@ def _operator(source_id: int) -> None:
                                       "file_index": 0, "file": path, "line": line, "core": core,
                                       "core_index": core_index, "cycles": cycles, "instructions_executed": cycles // 4,
                                       "address_range": '[["0x100","0x140"]]'})
-    for index, (bw_name, bw, computility_name, computility) in enumerate((
-            ("GM", 1.6, "Cube FP16", 300.0), ("L2", 5.2, "Cube FP16", 300.0))):
-        rows.insert("roofline", {"source_id": source_id, "block_offset": 9000, "chart_index": 0,
-                                 "title": "Memory Unit", "line_index": index, "bw": bw, "bw_name": bw_name,
+    roofs = (  # chart, title, roof, bandwidth, compute roof, the operator's point
+        (0, "Memory Unit", "GM", 1.6, "Cube FP16", 300.0, 40.0, 55.0),
+        (0, "Memory Unit", "L2", 5.2, "Cube FP16", 300.0, 40.0, 55.0),
+        (1, "Pipe", "UB", 20.0, "Vector FP32", 25.0, 0.5, 8.0),
+    )
+    for index, (chart, title, bw_name, bw, computility_name, computility, x, y) in enumerate(roofs):
+        rows.insert("roofline", {"source_id": source_id, "block_offset": 9000, "chart_index": chart,
+                                 "title": title, "line_index": index, "bw": bw, "bw_name": bw_name,
                                  "computility": computility, "computility_name": computility_name,
-                                 "point_x": 40.0, "point_y": 55.0})
+                                 "point_x": x, "point_y": y})
