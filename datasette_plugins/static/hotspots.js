@@ -1,7 +1,7 @@
 /* Hot spots in source: an operator's source file, each line with the cycles and
- * instructions spent on it (summed over cores) as numbers and as a bar, the hottest lines
- * shaded; a bar chart of the hottest lines above. Data: the named queries op_runs and
- * op_hot_lines, and the file's text from code_file. */
+ * instructions spent on it (summed over cores, or on one core) as numbers, the hottest
+ * lines shaded; a bar chart of the hottest lines above. Data: the named queries op_runs
+ * and op_hot_lines, the file's text from code_file and its cores from code_line. */
 (function () {
   "use strict";
   var TOP = 10;
@@ -64,31 +64,55 @@
     return WH.query("op_runs", {}).then(function (runs) {
       if (!runs.length) return WH.empty("No operator profile in this warehouse (op_run is empty).");
       var chosen = runs.filter(function (r) { return String(r.source_id) === String(WH.args.source_id); })[0] || runs[0];
-      var fileSelect = null;
 
-      function showFile(run, rows, file) {
+      function showFile(run, rows, file, core) {
         var own = rows.filter(function (r) { return r.file === file; });
         var lines = perLine(own);
         return fileText(run.source_id, file).then(function (text) {
           drawTop(lines, file);
           WH.summary(codeTable(text, lines));
           var total = Object.keys(lines).reduce(function (s, k) { return s + lines[k].cycles; }, 0);
-          WH.status(run.name + ": " + Object.keys(lines).length + " lines with cycles in " + file + ", " + total + " cycles in all" +
+          WH.status(run.name + (core ? " on " + core : "") + ": " + Object.keys(lines).length + " lines with cycles in " +
+            file + ", " + total + " cycles in all" +
             (text === null ? " (source text not in the profile)" : ""));
           WH.done();
         });
       }
 
-      function showRun(sourceId) {
-        var run = runs.filter(function (r) { return String(r.source_id) === String(sourceId); })[0];
-        return WH.query("op_hot_lines", { source_id: sourceId, limit: MAX_LINES }).then(function (rows) {
+      var extraSelects = [];
+
+      /* The file and core controls belong to one operator: replaced when it changes. */
+      function control(name, label, options, selected, onChange) {
+        var element = WH.select(name, label, options, selected, onChange);
+        extraSelects.push(element);
+        return element;
+      }
+
+      function showLines(run, core, fileWanted) {
+        return WH.query("op_hot_lines", { source_id: run.source_id, core: core, limit: MAX_LINES }).then(function (rows) {
           if (!rows.length) return WH.empty("Operator " + run.name + " has no per-line data.");
           var files = [];
           rows.forEach(function (r) { if (files.indexOf(r.file) < 0) files.push(r.file); });
-          if (fileSelect) fileSelect.parentNode.remove();
-          fileSelect = WH.select("file", "file", files.map(function (f) { return [f, f]; }), files[0],
-            function (file) { showFile(run, rows, file).catch(WH.fail); });
-          return showFile(run, rows, files[0]);
+          var file = files.indexOf(fileWanted) >= 0 ? fileWanted : files[0];
+          return showFile(run, rows, file, core).then(function () { return files; });
+        });
+      }
+
+      function showRun(sourceId) {
+        var run = runs.filter(function (r) { return String(r.source_id) === String(sourceId); })[0];
+        extraSelects.forEach(function (element) { element.parentNode.remove(); });
+        extraSelects = [];
+        var core = run === chosen && WH.args.core || "";  // the URL's choices are for its operator
+        var file = run === chosen ? WH.args.file : undefined;
+        var cores = WH.sql("select distinct core from code_line where source_id = :source_id order by core_index",
+          { source_id: sourceId });
+        return Promise.all([showLines(run, core, file), cores]).then(function (results) {
+          var files = results[0], coreRows = results[1];
+          if (!files) return;  // nothing to draw: the page already says so
+          control("file", "file", files.map(function (f) { return [f, f]; }), file || files[0],
+            function (chosenFile) { file = chosenFile; showLines(run, core, file).catch(WH.fail); });
+          control("core", "core", [["", "every core (summed)"]].concat(coreRows.map(function (r) { return [r.core, r.core]; })),
+            core, function (chosenCore) { core = chosenCore; showLines(run, core, file).catch(WH.fail); });
         }).catch(WH.fail);
       }
 

@@ -155,6 +155,7 @@ def test_hotspot_page_shows_the_source_with_cycles_per_line(server, browse):
     assert {n: int(r["data-cycles"]) for n, r in lines.items() if "data-cycles" in r} == {2: 2400, 3: 19600, 4: 5000}
     assert [n for n, r in lines.items() if r.get("class") == "wh-hot"] == [datasette_rows.HOT_LINE]
     assert ["line 2", "line 4", "line 3"] == [t for t in dom.texts if t.startswith("line ")]
+    assert [r["data-cycles"] for r in dom.rows if r.get("data-line") == "3"] == ["19600"]
     line2, line4, line3 = dom.bar_widths("#e15759")
     assert round(line3 / line4, 2) == round(19600 / 5000, 2)
     assert round(line4 / line2, 2) == round(5000 / 2400, 2)
@@ -175,3 +176,13 @@ def test_pages_of_an_empty_warehouse_say_there_is_nothing_to_draw(empty_server, 
     assert dom.ready
     assert dom.status == message
     assert dom.paths == [] and dom.rows == []
+
+
+def test_hotspot_page_for_one_core(server, browse):
+    url = server.replace("/profile", "/-/warehouse/profile/hotspots?core=core0.veccore0")
+    dom = Dom(browse(url, "hotspots_core"))
+    assert dom.ready
+    assert dom.status == ("MatMulV2 on core0.veccore0: 3 lines with cycles in /home/op/matmul_kernel.cpp, "
+                          "13500 cycles in all")
+    assert {int(r["data-line"]): int(r["data-cycles"]) for r in dom.rows if "data-cycles" in r} == {
+        2: 1200, 3: 9800, 4: 2500}
