@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import re
 import sqlite3
 import urllib.parse
 
@@ -176,3 +177,21 @@ def test_table_cells_show_readable_units_on_hover(get):
     assert '<span class="wh-unit" title="2023-11-14T22:13:20.018000000Z">1700000000018000000</span>' in page
     result = get(f"/{DB}/memory_peak?rank_id=1").text
     assert '<span class="wh-unit" title="3.0 GiB">3221225472</span>' in result
+
+
+def test_the_installed_package_registers_the_plugin(get):
+    """Through the ``datasette`` entry point of pyproject.toml: no --plugins-dir needed."""
+    plugins = {p["name"]: p for p in get("/-/plugins.json").json()}
+    assert set(plugins["ascend-warehouse"]["hooks"]) == {
+        "canned_queries", "database_actions", "get_metadata", "prepare_connection",
+        "prepare_jinja2_environment", "register_routes", "render_cell"}
+
+
+@pytest.mark.parametrize("page", pages.PAGES, ids=lambda p: p.slug)
+def test_pages_load_nothing_from_outside(get, page):
+    """Offline: every script and stylesheet comes from this server's vendored files."""
+    html_text = get(f"/-/warehouse/{DB}/{page.slug}").text
+    sources = re.findall(r'<(?:script|link)[^>]+(?:src|href)="([^"]+)"', html_text)
+    assert f"/-/warehouse/static/{page.slug}.js" in sources
+    assert all(source.startswith("/") and not source.startswith("//") for source in sources)
+    assert get(f"/-/warehouse/static/{page.slug}.js").status_code == 200
