@@ -6,8 +6,9 @@ Generates (bench/gen_rank_db.py) a cluster folder, then in the same run:
    input rows read per second; then the three cluster answers from the warehouse (step
    time per rank, communication time per rank, top kernels) with ``warehouse sql``.
 2. ``msprof-analyze cluster -d COPY -m MODE`` for the modes that give the same answers
-   (cluster_time_summary, communication_time_sum, compute_op_sum), each on its own copy of
-   the folder (it writes into its input), wall time and peak RSS each.
+   (cluster_time_summary, communication_time_sum, compute_op_sum) and its default run
+   (no ``-m``: the communication recipes), each on its own copy of the folder (it writes
+   into its input): wall time, CPU time and peak RSS each.
 
 msprof-analyze is not a project dependency: install it into its own venv first::
 
@@ -21,6 +22,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -34,7 +36,8 @@ from gen_rank_db import generate  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 WAREHOUSE = REPO / ".venv" / "bin" / "warehouse"
-PEER_MODES = ("cluster_time_summary", "communication_time_sum", "compute_op_sum")
+#: msprof-analyze's modes that give the answers below; "all" is its default run (no -m)
+PEER_MODES = ("cluster_time_summary", "communication_time_sum", "compute_op_sum", "all")
 #: the cluster answers msprof-analyze's modes give, asked of the warehouse
 ANSWERS = {
     "step time per rank": "SELECT rank_id, COUNT(*), AVG(end_ns - start_ns) FROM step GROUP BY rank_id",
@@ -43,17 +46,18 @@ ANSWERS = {
 }
 
 
-def timed(command: list[str], cwd: Path | None = None) -> tuple[float, float, str]:
-    """Run a command under /usr/bin/time: (wall seconds, peak RSS in MB, its output)."""
+def timed(command: list[str]) -> dict:
+    """Run a command under /usr/bin/time: wall and CPU (user + sys) seconds, peak RSS in MB, output."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as stats:
         started = time.perf_counter()
-        done = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", stats.name, *command], cwd=cwd,
+        done = subprocess.run(["/usr/bin/time", "-f", "%M %U %S", "-o", stats.name, *command],
                               capture_output=True, text=True)
         wall = time.perf_counter() - started
-        rss_kb = int(stats.read().strip().splitlines()[-1] or 0)
+        rss_kb, user, system = stats.read().strip().splitlines()[-1].split()
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed ({done.returncode}):\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
-    return wall, rss_kb / 1024, done.stdout + done.stderr
+    return {"wall": wall, "cpu": float(user) + float(system), "rss": int(rss_kb) / 1024,
+            "log": done.stdout + done.stderr}
 
 
 def input_rows(folder: Path) -> int:
@@ -68,15 +72,15 @@ def input_rows(folder: Path) -> int:
 
 def bench_warehouse(folder: Path, work: Path) -> dict:
     db = work / "warehouse.db"
-    wall, rss, _ = timed([str(WAREHOUSE), "ingest", str(folder), "--db", str(db), "--quiet"])
+    run = timed([str(WAREHOUSE), "ingest", str(folder), "--db", str(db), "--quiet"])
     with sqlite3.connect(db) as conn:
         rows, ranks = conn.execute(
             "SELECT SUM(row_count), COUNT(*) FROM source WHERE kind = 'rank_db' AND status = 'ok'").fetchone()
         failed = conn.execute("SELECT COUNT(*) FROM source WHERE status = 'failed'").fetchone()[0]
     answers = {}
     for name, sql in ANSWERS.items():
-        answers[name] = timed([str(WAREHOUSE), "sql", sql, "--db", str(db), "--format", "csv"])[0]
-    return {"wall": wall, "rss": rss, "rows": rows, "ranks": ranks, "failed": failed, "answers": answers,
+        answers[name] = timed([str(WAREHOUSE), "sql", sql, "--db", str(db), "--format", "csv"])["wall"]
+    return {**run, "rows": rows, "ranks": ranks, "failed": failed, "answers": answers,
             "size_mb": db.stat().st_size / 1e6}
 
 
@@ -85,16 +89,16 @@ def bench_peer(folder: Path, work: Path, peer: Path) -> dict:
     for mode in PEER_MODES:
         copy = work / f"peer_{mode}"
         shutil.copytree(folder, copy)
-        wall, rss, log = timed([str(peer), "cluster", "-d", str(copy), "-o", str(work / f"peer_out_{mode}"),
-                                "-m", mode, "--force"])
+        run = timed([str(peer), "cluster", "-d", str(copy), "-o", str(work / f"peer_out_{mode}"), "--force",
+                     *(["-m", mode] if mode != "all" else [])])
         out = work / f"peer_out_{mode}" / "cluster_analysis_output" / "cluster_analysis.db"
         tables = {}
         if out.exists():
             with sqlite3.connect(out) as conn:
                 names = [n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
                 tables = {n: conn.execute(f'SELECT COUNT(*) FROM "{n}"').fetchone()[0] for n in names}
-        errors = [line for line in log.splitlines() if "[ERROR]" in line]
-        results[mode] = {"wall": wall, "rss": rss, "tables": tables, "errors": errors}
+        errors = [line for line in run["log"].splitlines() if "[ERROR]" in line]
+        results[mode] = {**run, "tables": tables, "errors": errors}
         shutil.rmtree(copy)
     return results
 
@@ -115,11 +119,14 @@ def main() -> None:
     print(f"generated {args.ranks} ranks x {args.api_rows:,} PYTORCH_API rows: {size:.0f} MB of rank dbs "
           f"in {time.perf_counter() - started:.1f} s under {folder}")
     read = input_rows(folder)
+    load_before = f"{os.getloadavg()[0]:.1f}"
 
     ours = bench_warehouse(folder, work)
     print(f"warehouse ingest: {ours['ranks']} ranks ok, {ours['failed']} failed, {ours['rows']:,} rows written, "
           f"{read:,} input rows read, in {ours['wall']:.1f} s = {ours['rows'] / ours['wall']:,.0f} rows written/s, "
-          f"{read / ours['wall']:,.0f} input rows/s; peak RSS {ours['rss']:.0f} MB; warehouse {ours['size_mb']:.0f} MB")
+          f"{read / ours['wall']:,.0f} input rows/s; CPU {ours['cpu']:.1f} s = {ours['rows'] / ours['cpu']:,.0f} "
+          f"rows written per CPU s; peak RSS {ours['rss']:.0f} MB; warehouse {ours['size_mb']:.0f} MB")
+    print(f"  load average before/after: {load_before} / {os.getloadavg()[0]:.1f} (2 cores shared with other jobs)")
     for name, seconds in ours["answers"].items():
         print(f"  warehouse sql, {name}: {seconds:.2f} s (process start included)")
     total = ours["wall"] + sum(ours["answers"].values())
@@ -131,12 +138,13 @@ def main() -> None:
     peer = bench_peer(folder, work, args.peer)
     for mode, result in peer.items():
         rows = ", ".join(f"{name} {count:,}" for name, count in result["tables"].items()) or "no output tables"
-        print(f"msprof-analyze cluster -m {mode}: {result['wall']:.1f} s, peak RSS {result['rss']:.0f} MB ({rows})")
+        print(f"msprof-analyze cluster -m {mode}: {result['wall']:.1f} s (CPU {result['cpu']:.1f} s of its "
+              f"processes), peak RSS {result['rss']:.0f} MB ({rows})")
         for line in result["errors"][:3]:
             print(f"  {line}")
-    peer_total = sum(r["wall"] for r in peer.values())
-    print(f"msprof-analyze, the three modes: {peer_total:.1f} s; warehouse ingest + answers: {total:.1f} s "
-          f"({peer_total / total:.1f}x)")
+    peer_total = sum(r["wall"] for mode, r in peer.items() if mode != "all")
+    print(f"msprof-analyze, the three answer modes: {peer_total:.1f} s; warehouse ingest + answers: {total:.1f} s "
+          f"(msprof-analyze / warehouse = {peer_total / total:.2f})")
 
 
 if __name__ == "__main__":

@@ -136,7 +136,7 @@ def ingest(conn: sqlite3.Connection, path, source_id: int) -> Outcome:
     """
     path = Path(path)
     identity = _identify(path)
-    _check_rank_free(conn, path, source_id, identity.rank_id)
+    _check_rank_free(conn, path, source_id, identity)
     try:
         conn.execute(f"ATTACH DATABASE ? AS {SCHEMA}", (_readonly_uri(path),))
     except sqlite3.Error as exc:
@@ -243,16 +243,16 @@ def _rank_from_path(path: Path) -> tuple[int, str]:
     return -1, "unset"
 
 
-def _check_rank_free(conn: sqlite3.Connection, path: Path, source_id: int, rank_id: int) -> None:
+def _check_rank_free(conn: sqlite3.Connection, path: Path, source_id: int, identity: Identity) -> None:
     """Refuse a second file for a rank already held (the frame replaces it under --force)."""
     held = conn.execute(
         "SELECT id, path FROM source WHERE kind = ? AND status = 'ok' AND rank_id = ? AND id != ?",
-        (KIND, rank_id, source_id),
+        (KIND, identity.rank_id, source_id),
     ).fetchall()
     if held:
         others = ", ".join(other for _, other in held)
         raise SourceConflict(
-            f"{path}: RANK_DEVICE_MAP: rank {rank_id} is already in the warehouse from {others}; "
+            f"{path}: {identity.rank_from}: rank {identity.rank_id} is already in the warehouse from {others}; "
             "one warehouse holds one run (use --force to replace it)",
             [old_id for old_id, _ in held],
         )
@@ -357,7 +357,7 @@ def _statements(sql: str) -> list[str]:
         current.append(line)
         text = "".join(current)
         if sqlite3.complete_statement(text):
-            if text.strip() and not all(l.strip().startswith("--") or not l.strip() for l in current):
+            if any(line.strip() and not line.lstrip().startswith("--") for line in current):
                 statements.append(text)
             current = []
     return statements

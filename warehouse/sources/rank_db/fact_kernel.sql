@@ -1,49 +1,73 @@
 -- reads: TASK COMPUTE_TASK_INFO
 -- Device kernels: TASK joined with COMPUTE_TASK_INFO, the long TASK_PMU_INFO pivoted into
 -- pipeline times (already ns in the db) and ratios; other PMU metrics kept as JSON.
-WITH pmu_named AS (
-    SELECT p.globalTaskId AS global_task_id, s.value AS metric, p.value AS value
-    FROM in_TASK_PMU_INFO AS p
-    JOIN in_STRING_IDS AS s ON s.id = p.name
+-- The pivot compares small integers (metric.k), not names, on each of the PMU rows.
+WITH metric (k, name) AS (VALUES
+    (1, 'aic_total_time'),
+    (2, 'aic_total_cycles'),
+    (3, 'aic_mac_time'),
+    (4, 'aic_mac_ratio'),
+    (5, 'aic_scalar_time'),
+    (6, 'aic_scalar_ratio'),
+    (7, 'aic_mte1_time'),
+    (8, 'aic_mte1_ratio'),
+    (9, 'aic_mte2_time'),
+    (10, 'aic_mte2_ratio'),
+    (11, 'aic_fixpipe_time'),
+    (12, 'aic_fixpipe_ratio'),
+    (13, 'aic_icache_miss_rate'),
+    (14, 'aiv_total_time'),
+    (15, 'aiv_total_cycles'),
+    (16, 'aiv_vec_time'),
+    (17, 'aiv_vec_ratio'),
+    (18, 'aiv_scalar_time'),
+    (19, 'aiv_scalar_ratio'),
+    (20, 'aiv_mte2_time'),
+    (21, 'aiv_mte2_ratio'),
+    (22, 'aiv_mte3_time'),
+    (23, 'aiv_mte3_ratio'),
+    (24, 'aiv_icache_miss_rate'),
+    (25, 'cube_utilization')
+),
+-- The file's metric names (a few dozen ids), each with its column number (0 = other).
+metric_id AS MATERIALIZED (
+    SELECT s.id AS src_id, s.value AS name, COALESCE(m.k, 0) AS k
+    FROM (SELECT DISTINCT name FROM in_TASK_PMU_INFO) AS d
+    JOIN in_STRING_IDS AS s ON s.id = d.name
+    LEFT JOIN metric AS m ON m.name = s.value
 ),
 pmu AS (
     SELECT
-        global_task_id,
-        MAX(CASE metric WHEN 'aic_total_time' THEN value END) AS aicore_ns,
-        MAX(CASE metric WHEN 'aic_total_cycles' THEN value END) AS aic_total_cycles,
-        MAX(CASE metric WHEN 'aic_mac_time' THEN value END) AS aic_mac_ns,
-        MAX(CASE metric WHEN 'aic_mac_ratio' THEN value END) AS aic_mac_ratio,
-        MAX(CASE metric WHEN 'aic_scalar_time' THEN value END) AS aic_scalar_ns,
-        MAX(CASE metric WHEN 'aic_scalar_ratio' THEN value END) AS aic_scalar_ratio,
-        MAX(CASE metric WHEN 'aic_mte1_time' THEN value END) AS aic_mte1_ns,
-        MAX(CASE metric WHEN 'aic_mte1_ratio' THEN value END) AS aic_mte1_ratio,
-        MAX(CASE metric WHEN 'aic_mte2_time' THEN value END) AS aic_mte2_ns,
-        MAX(CASE metric WHEN 'aic_mte2_ratio' THEN value END) AS aic_mte2_ratio,
-        MAX(CASE metric WHEN 'aic_fixpipe_time' THEN value END) AS aic_fixpipe_ns,
-        MAX(CASE metric WHEN 'aic_fixpipe_ratio' THEN value END) AS aic_fixpipe_ratio,
-        MAX(CASE metric WHEN 'aic_icache_miss_rate' THEN value END) AS aic_icache_miss_rate,
-        MAX(CASE metric WHEN 'aiv_total_time' THEN value END) AS aiv_ns,
-        MAX(CASE metric WHEN 'aiv_total_cycles' THEN value END) AS aiv_total_cycles,
-        MAX(CASE metric WHEN 'aiv_vec_time' THEN value END) AS aiv_vec_ns,
-        MAX(CASE metric WHEN 'aiv_vec_ratio' THEN value END) AS aiv_vec_ratio,
-        MAX(CASE metric WHEN 'aiv_scalar_time' THEN value END) AS aiv_scalar_ns,
-        MAX(CASE metric WHEN 'aiv_scalar_ratio' THEN value END) AS aiv_scalar_ratio,
-        MAX(CASE metric WHEN 'aiv_mte2_time' THEN value END) AS aiv_mte2_ns,
-        MAX(CASE metric WHEN 'aiv_mte2_ratio' THEN value END) AS aiv_mte2_ratio,
-        MAX(CASE metric WHEN 'aiv_mte3_time' THEN value END) AS aiv_mte3_ns,
-        MAX(CASE metric WHEN 'aiv_mte3_ratio' THEN value END) AS aiv_mte3_ratio,
-        MAX(CASE metric WHEN 'aiv_icache_miss_rate' THEN value END) AS aiv_icache_miss_rate,
-        MAX(CASE metric WHEN 'cube_utilization' THEN value END) AS cube_utilization_pct,
-        NULLIF(json_group_object(metric, value) FILTER (WHERE metric NOT IN (
-            'aic_total_time', 'aic_total_cycles', 'aic_mac_time', 'aic_mac_ratio', 'aic_scalar_time',
-            'aic_scalar_ratio', 'aic_mte1_time', 'aic_mte1_ratio', 'aic_mte2_time', 'aic_mte2_ratio',
-            'aic_fixpipe_time', 'aic_fixpipe_ratio', 'aic_icache_miss_rate', 'aiv_total_time',
-            'aiv_total_cycles', 'aiv_vec_time', 'aiv_vec_ratio', 'aiv_scalar_time', 'aiv_scalar_ratio',
-            'aiv_mte2_time', 'aiv_mte2_ratio', 'aiv_mte3_time', 'aiv_mte3_ratio', 'aiv_icache_miss_rate',
-            'cube_utilization'
-        )), '{}') AS metrics
-    FROM pmu_named
-    GROUP BY global_task_id
+        p.globalTaskId AS global_task_id,
+        MAX(CASE i.k WHEN 1 THEN p.value END) AS aicore_ns,
+        MAX(CASE i.k WHEN 2 THEN p.value END) AS aic_total_cycles,
+        MAX(CASE i.k WHEN 3 THEN p.value END) AS aic_mac_ns,
+        MAX(CASE i.k WHEN 4 THEN p.value END) AS aic_mac_ratio,
+        MAX(CASE i.k WHEN 5 THEN p.value END) AS aic_scalar_ns,
+        MAX(CASE i.k WHEN 6 THEN p.value END) AS aic_scalar_ratio,
+        MAX(CASE i.k WHEN 7 THEN p.value END) AS aic_mte1_ns,
+        MAX(CASE i.k WHEN 8 THEN p.value END) AS aic_mte1_ratio,
+        MAX(CASE i.k WHEN 9 THEN p.value END) AS aic_mte2_ns,
+        MAX(CASE i.k WHEN 10 THEN p.value END) AS aic_mte2_ratio,
+        MAX(CASE i.k WHEN 11 THEN p.value END) AS aic_fixpipe_ns,
+        MAX(CASE i.k WHEN 12 THEN p.value END) AS aic_fixpipe_ratio,
+        MAX(CASE i.k WHEN 13 THEN p.value END) AS aic_icache_miss_rate,
+        MAX(CASE i.k WHEN 14 THEN p.value END) AS aiv_ns,
+        MAX(CASE i.k WHEN 15 THEN p.value END) AS aiv_total_cycles,
+        MAX(CASE i.k WHEN 16 THEN p.value END) AS aiv_vec_ns,
+        MAX(CASE i.k WHEN 17 THEN p.value END) AS aiv_vec_ratio,
+        MAX(CASE i.k WHEN 18 THEN p.value END) AS aiv_scalar_ns,
+        MAX(CASE i.k WHEN 19 THEN p.value END) AS aiv_scalar_ratio,
+        MAX(CASE i.k WHEN 20 THEN p.value END) AS aiv_mte2_ns,
+        MAX(CASE i.k WHEN 21 THEN p.value END) AS aiv_mte2_ratio,
+        MAX(CASE i.k WHEN 22 THEN p.value END) AS aiv_mte3_ns,
+        MAX(CASE i.k WHEN 23 THEN p.value END) AS aiv_mte3_ratio,
+        MAX(CASE i.k WHEN 24 THEN p.value END) AS aiv_icache_miss_rate,
+        MAX(CASE i.k WHEN 25 THEN p.value END) AS cube_utilization_pct,
+        NULLIF(json_group_object(i.name, p.value) FILTER (WHERE i.k = 0), '{}') AS metrics
+    FROM in_TASK_PMU_INFO AS p
+    JOIN metric_id AS i ON i.src_id = p.name
+    GROUP BY p.globalTaskId
 )
 INSERT INTO kernel (
     source_id, source_row, origin, rank_id, device_id, step_id, model_id, task_id, stream_id, context_id,
