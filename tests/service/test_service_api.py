@@ -53,6 +53,15 @@ def test_openapi_document_validates_and_lists_every_query(client):
         "type": "string", "enum": ["roce", "nic", "hccs", "pcie"], "default": "roce"}
 
 
+def test_openapi_document_has_every_route_of_the_app(app, client):
+    document = client.get(f"{API}/openapi.json").get_json()
+    for rule in app.url_map.iter_rules():
+        if rule.rule.startswith(API):
+            path = rule.rule[len(API):].replace("<", "{").replace(">", "}")
+            methods = {m.lower() for m in rule.methods - {"HEAD", "OPTIONS"}}
+            assert methods <= set(document["paths"].get(path, {})), rule.rule
+
+
 def test_sources(client):
     sources = client.get(f"{API}/sources").get_json()["sources"]
     failed = [s for s in sources if s["status"] == "failed"]
