@@ -1,7 +1,8 @@
 """The Datasette plugin of the warehouse (registered through the ``datasette`` entry point).
 
 With it, ``datasette warehouse.db`` shows every named query as a canned query, the
-schema's documentation, analyst SQL functions and the picture pages (DESIGN §6).
+schema's documentation, analyst SQL functions, times and sizes readable on hover, and the
+picture pages (DESIGN §6).
 Databases that are not warehouses are left alone, except for the SQL functions, which
 are harmless anywhere. Hooks of Datasette 0.65 (``canned_queries`` and ``get_metadata``
 are gone in the 1.0 alphas, hence the pin ``datasette>=0.65,<1.0``).
