@@ -14,7 +14,7 @@ off to an earlier boundary. Rows go to SQLite through ``executemany``, one batch
 in the parsing thread: a writer thread was measured to cost CPU and gain nothing, because
 sqlite3's executemany takes the GIL back after every row (bench/RESULTS.md). Memory
 depends on the chunk size and the deepest nesting, not on the file size (flow events wait
-in a temp table until every slice is in).
+in a table on disk until every slice is in).
 
 What each event becomes:
 
@@ -181,7 +181,8 @@ class _Framing:
 
     def _open(self) -> None:
         """Position ``buf`` just after the ``[`` that opens the event array."""
-        self._read()
+        while self._read() and not self.buf.lstrip(b"\xef\xbb\xbf" + WS):
+            pass  # leading whitespace only, so far
         start = len(self.buf) - len(self.buf.lstrip(b"\xef\xbb\xbf" + WS))
         first = self.buf[start:start + 1]
         if first == b"[":
@@ -434,7 +435,7 @@ class _StringIds(dict):
 SLICE_INSERT = ("INSERT INTO _slice (id, thread_id, ts, dur, name_id, category_id, depth, parent_id, args, "
                 "source_id, source_row) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULLIF(NULLIF(CAST(? AS TEXT), '{}'), ''), ?, ?)")
 COUNTER_INSERT = "INSERT INTO _counter (track_id, ts, value, source_id) VALUES (?, ?, ?, ?)"
-FLOW_EVENT_INSERT = ("INSERT INTO temp.trace_flow_event (category, flow_key, phase, thread_id, ts, enclosing, name, "
+FLOW_EVENT_INSERT = ("INSERT INTO _trace_flow_event (category, flow_key, phase, thread_id, ts, enclosing, name, "
                      "source_row) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
 PROCESS_INSERT = "INSERT INTO process (id, source_id, rank_id, pid) VALUES (?, ?, ?, ?)"
 THREAD_INSERT = "INSERT INTO thread (id, process_id, source_id, tid) VALUES (?, ?, ?, ?)"
@@ -473,7 +474,7 @@ class _Loader:
     def run(self, stream: BinaryIO) -> dict:
         """Read every event of ``stream``; returns the trace's other top-level keys."""
         self.conn.execute((SQL_DIR / "flow_event_table.sql").read_text(encoding="utf-8"))
-        self.conn.execute("DELETE FROM temp.trace_flow_event")
+        self.conn.execute("DELETE FROM _trace_flow_event")
         framing = _Framing(stream, self.label, CHUNK_BYTES)
         self.string_ids = _StringIds(self.conn)
         gc_was_enabled = gc.isenabled()
@@ -583,8 +584,17 @@ class _Loader:
                     next_id += 1
                 elif ph == "C":
                     self._counter(event, index, counters)
-                elif ph in FLOW_PHASES:
-                    self._flow_event(event, index, flow_events)
+                elif ph in FLOW_PHASES:  # inline: a third of a torch_npu trace
+                    thread = thread_keys.get((event.pid, event.tid)) or self._thread(event.pid, event.tid)
+                    key = event.id
+                    key = str(key) if key is not None else _flow_key(event)
+                    if key is None:
+                        self.ignored["flow without id"] = self.ignored.get("flow without id", 0) + 1
+                    else:
+                        ts = event.ts
+                        ts = int(ts[:-4] + ts[-3:]) if type(ts) is str and ts[-4:-3] == "." else _ns(ts, label, index, "ts")
+                        flow_events.append((event.cat or "", key, FLOW_PHASES[ph], thread.id, ts,
+                                            0 if ph == "f" and event.bp != "e" else 1, event.name, index))
                 elif ph == "B" or ph == "b":
                     self._begin(event, index)
                 elif ph == "E" or ph == "e":
@@ -671,17 +681,6 @@ class _Loader:
                 self._put(TRACK_INSERT, [(track, self.source_id, self.rank_id, process.id, f"{series}.{key}")])
             counters.append((track, ts, value, self.source_id))
 
-    def _flow_event(self, event: Event, index: int, flow_events: list) -> None:
-        thread = self.thread_keys.get((event.pid, event.tid)) or self._thread(event.pid, event.tid)
-        key = _flow_key(event)
-        if key is None:
-            self.ignored["flow without id"] = self.ignored.get("flow without id", 0) + 1
-            return
-        ph = event.ph
-        enclosing = 1 if ph != "f" or event.bp == "e" else 0
-        flow_events.append((event.cat or "", key, FLOW_PHASES[ph], thread.id,
-                            _ns(event.ts, self.label, index, "ts"), enclosing, event.name, index))
-
     def _metadata(self, event: Event, index: int) -> None:
         name = event.name
         if name not in ("process_name", "process_labels", "process_sort_index", "thread_name", "thread_sort_index"):
@@ -725,7 +724,7 @@ class _Loader:
             if not thread.in_order:
                 _renest(conn, thread.id)
         self.rows += _insert_flows(conn, self.source_id)
-        conn.execute("DROP TABLE temp.trace_flow_event")
+        conn.execute("DROP TABLE _trace_flow_event")
         if self.rank_id is not None:
             conn.execute("INSERT OR IGNORE INTO rank (rank_id, source_id) VALUES (?, ?)", (self.rank_id, self.source_id))
             conn.execute("UPDATE process SET rank_id = ? WHERE source_id = ? AND rank_id IS NULL",

@@ -1,5 +1,6 @@
 -- The flow events of the trace just read, each bound to a slice of its thread, in the order
--- the pairing walks them: by (category, flow_key), then time (s before t before f at equal ts).
+-- the pairing walks them: by (category, flow_key), then time (s before t before f at equal ts),
+-- which is the staging table's primary key (no sort).
 -- enclosing = 1 binds to the deepest slice containing ts: walk the (thread_id, ts, dur) index
 -- back from ts (at most the thread's max_dur) to the latest-starting slice that still covers
 -- ts. enclosing = 0 binds to the first slice starting at or after ts. NULL when none does.
@@ -31,7 +32,7 @@ WITH bound AS (
                 LIMIT 1
             )
         END AS slice_id
-    FROM temp.trace_flow_event AS e
+    FROM _trace_flow_event AS e
     JOIN thread AS t ON t.id = e.thread_id
 ),
 final AS (
