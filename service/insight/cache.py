@@ -51,19 +51,23 @@ class WarehouseCache:
         self.lock = threading.Lock()
 
     def thread(self, conn, thread_id: int) -> ThreadLod:
-        """The thread's arrays, read with the named query ``insight_thread_slices`` on first use."""
+        """The thread's arrays, read with the named query ``insight_thread_slices`` on first use
+        (outside the lock: requests on threads already held never wait for a read)."""
         with self.lock:
             lod = self.threads.get(thread_id)
-            if lod is None:
-                _, found = queries.get("insight_thread_slices").run(conn, {"thread_id": thread_id})
-                lod = ThreadLod.from_rows(found)
+            if lod is not None:
+                self.threads.move_to_end(thread_id)
+                return lod
+        _, found = queries.get("insight_thread_slices").run(conn, {"thread_id": thread_id})
+        lod = ThreadLod.from_rows(found)
+        with self.lock:
+            if thread_id not in self.threads:
                 self.threads[thread_id] = lod
                 self.slices += len(lod)
                 while self.slices > MAX_SLICES and len(self.threads) > 1:
                     _, evicted = self.threads.popitem(last=False)
                     self.slices -= len(evicted)
-            self.threads.move_to_end(thread_id)
-            return lod
+            return self.threads[thread_id]
 
     def string(self, conn, string_id: int) -> str:
         """The text of an interned string ('' for 0, none)."""

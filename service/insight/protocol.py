@@ -11,6 +11,9 @@ import math
 
 from warehouse import queries
 
+#: integers are SQLite's: signed 64-bit
+INT64 = 1 << 63
+
 
 class InsightError(Exception):
     """A command that cannot answer: ``result: false``, body ``{"message", **extra}``."""
@@ -53,6 +56,8 @@ class Params:
             number = None
         if number is None or (isinstance(number, float) and not number.is_integer()):
             raise InsightError(f"parameter {name}: {value!r} is not an integer")
+        if not -INT64 <= number < INT64:
+            raise InsightError(f"parameter {name}: {value!r} is out of the 64-bit range")
         return int(number)
 
     def positive(self, name: str) -> float:

@@ -42,7 +42,7 @@ def _window(params: Params) -> tuple[int, int, float]:
     start, end = _clamp(params.integer("startTime")), _clamp(params.integer("endTime"))
     if end < start:
         raise InsightError(f"endTime {end} is before startTime {start}")
-    return start, end, params.positive("timePerPx")
+    return start, end, min(params.positive("timePerPx"), float(LIMIT_NS))
 
 
 def _cache() -> cache.WarehouseCache:

@@ -186,6 +186,8 @@ def test_thread_detail_reads_shapes_and_types_from_args(client, warehouse):
          "parameter processId: [1] is not an integer"),
         ("unit/threadTracesSummary", {"processId": "999", "startTime": 0, "endTime": 1, "timePerPx": 1},
          "unknown process 999"),
+        ("unit/threadTracesSummary", {"processId": 10**30, "startTime": 0, "endTime": 1, "timePerPx": 1},
+         "parameter processId: 1000000000000000000000000000000 is out of the 64-bit range"),
         ("unit/threadDetail", {"id": "999999"}, "unknown slice 999999"),
         ("unit/flows", {"id": True}, "parameter id: True is not an integer"),
         ("no/such", {}, "unknown command 'no/such'"),
@@ -193,6 +195,16 @@ def test_thread_detail_reads_shapes_and_types_from_args(client, warehouse):
 )
 def test_bad_params_answer_result_false(client, command, params, message):
     assert refusal(client, command, params).startswith(message)
+
+
+def test_extreme_windows_stay_in_64_bits(client, warehouse):
+    _, thread, process = warehouse["ids"]["parent"]
+    window = {"startTime": -(1 << 63), "endTime": (1 << 63) - 1, "timePerPx": 1e300}
+    traces = body(client, "unit/threadTraces", {"processId": process, "threadId": thread, **window})["data"]
+    assert [[(r["name"], r["startTime"], r["endTime"]) for r in d] for d in traces] == [
+        [("parent", 1_000_000, 1_050_000)], [("child", 1_010_000, 1_020_000)]]
+    assert body(client, "unit/threadTracesSummary", {"processId": process, **window})["data"] == [
+        {"startTime": 1_000_000, "duration": 50_000}]
 
 
 def test_thread_must_be_in_the_process_and_the_card(client, warehouse):
