@@ -250,7 +250,10 @@ def serve(db_path, host, port, token, import_root, threads):
     db.connect_readonly(db_path).close()  # fail now, with a clear message, on a bad warehouse
     app = create_app({"DATABASE": str(Path(db_path).resolve()), "TOKEN": token,
                       "IMPORT_ROOT": str(Path(import_root).resolve()) if import_root else None})
-    server = waitress.create_server(app, host=host, port=port, threads=threads, ident="warehouse")
+    try:
+        server = waitress.create_server(app, host=host, port=port, threads=threads, ident="warehouse")
+    except OSError as exc:
+        raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     # printed once the socket listens, with the port actually bound (callers may pass --port 0)
     click.echo(f"serving {db_path} on http://{server.effective_host}:{server.effective_port}/api/v1", err=True)
     try:

@@ -88,3 +88,19 @@ def test_served_over_http(server, served_warehouse):
     assert (status, json.loads(body)["error"]["code"]) == (400, "time_limit")
     status, _, body = call(f"{server}/sql", body={"sql": "SELECT count(*) AS n FROM kernel"})
     assert (status, json.loads(body)["rows"]) == (200, [{"n": 3}])
+
+
+def test_serve_mistakes_are_one_line_errors(runner, served_warehouse, tmp_path):
+    import socket
+
+    from warehouse.cli import cli
+
+    missing = runner.invoke(cli, ["serve", "--db", str(tmp_path / "missing.db")])
+    assert missing.exit_code == 1 and "no such warehouse" in missing.output
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        busy = runner.invoke(cli, ["serve", "--db", str(served_warehouse["path"]), "--port", str(port)])
+    assert busy.exit_code == 1
+    assert busy.output.startswith(f"Error: cannot listen on 127.0.0.1:{port}: ")
