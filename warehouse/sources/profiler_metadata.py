@@ -5,16 +5,23 @@ as the rank db's META_DATA gives them."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from warehouse.sources.base import Outcome
 from warehouse.sources.text_export import insert_metadata, json_head, load_json_object, rank_of
 
 KIND = "profiler_metadata_json"
-HEAD = re.compile(r'^\{"(ENV_VARIABLES|distributed_args|parallel_group_info)":\{')
+KNOWN_KEY = re.compile(r'^\{"(ENV_VARIABLES|distributed_args|parallel_group_info)":\{')
+NAME = "profiler_metadata.json"
 
 
 def detect(path) -> bool:
-    return bool(HEAD.match(json_head(path)))
+    """Its first key is one torch_npu writes; or, named so, an object that is no trace
+    (user metadata added with ``add_metadata`` may come first)."""
+    head = json_head(path)
+    if KNOWN_KEY.match(head):
+        return True
+    return Path(path).name == NAME and head.startswith('{"') and '"traceEvents"' not in head
 
 
 def ingest(conn, path, source_id):
