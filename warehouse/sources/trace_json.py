@@ -240,18 +240,14 @@ class _Framing:
             if cut < 0:
                 return None
             data = b"[" + self.buf[:cut] + b"]"
-            try:
-                events = EVENTS.decode(data)
-            except msgspec.ValidationError as exc:
-                raise self._invalid(exc) from None
-            except msgspec.DecodeError as exc:
-                at = _error_byte(exc)
-                if at is not None and "trailing characters" in str(exc):
+            events, error, at = self._decode(data)
+            if error is not None:
+                if at is not None and "trailing characters" in str(error):
                     return self._array_end(data, at)
                 if at is None or at >= len(data) - 1:
                     end = cut - 1  # the cut fell inside a string or a nested object: back off
                     continue
-                raise self._error(f"byte {self.base + at - 1}", _reason(exc)) from None
+                raise self._error(f"byte {self.base + at - 1}", _reason(error))
             rest = self.buf[cut:].lstrip(WS)
             self._consume(len(self.buf) - len(rest) + rest.startswith(b","))
             self.first_index += len(events)
@@ -265,21 +261,17 @@ class _Framing:
         self.done = True
         for _attempt in range(2):
             data = b"[" + self.buf
-            try:
-                events = EVENTS.decode(data)
-            except msgspec.ValidationError as exc:
-                raise self._invalid(exc) from None
-            except msgspec.DecodeError as exc:
-                at = _error_byte(exc)
-                if at is not None and "trailing characters" in str(exc):
+            events, error, at = self._decode(data)
+            if error is not None:
+                if at is not None and "trailing characters" in str(error):
                     return self._array_end(data, at)
-                if at is not None and "trailing comma" in str(exc):
+                if at is not None and "trailing comma" in str(error):
                     comma = self.buf.rindex(b",", 0, at - 1)
                     self.buf = self.buf[:comma] + b" " + self.buf[comma + 1:]
                     continue
                 if at is None or at >= len(data.rstrip(WS)):
                     return self._truncated(data)
-                raise self._error(f"byte {self.base + at - 1}", _reason(exc)) from None
+                raise self._error(f"byte {self.base + at - 1}", _reason(error))
             self.truncated = self.shape == "object"  # the object's closing brace is missing
             self.first_index += len(events)
             return events
@@ -287,13 +279,9 @@ class _Framing:
 
     def _truncated(self, data: bytes) -> list[Event]:
         """The input ends after a whole event but before the ``]`` that closes the array."""
-        try:
-            events = EVENTS.decode(data.rstrip(WS).rstrip(b",") + b"]")
-        except msgspec.ValidationError as error:
-            raise self._invalid(error) from None
-        except msgspec.DecodeError:
-            where = f"byte {self.base + len(self.buf)}"
-            raise self._error(where, "the input ends inside an event (truncated)") from None
+        events, error, _ = self._decode(data.rstrip(WS).rstrip(b",") + b"]")
+        if error is not None:
+            raise self._error(f"byte {self.base + len(self.buf)}", "the input ends inside an event (truncated)")
         self.truncated = True
         self.first_index += len(events)
         return events
@@ -306,12 +294,9 @@ class _Framing:
         """
         self.done = True
         at -= 1
-        try:
-            events = EVENTS.decode(data[:at])
-        except msgspec.ValidationError as exc:
-            raise self._invalid(exc) from None
-        except msgspec.DecodeError as exc:
-            raise self._error(f"byte {self.base + (_error_byte(exc) or 1) - 1}", _reason(exc)) from None
+        events, error, error_at = self._decode(data[:at])
+        if error is not None:
+            raise self._error(f"byte {self.base + (error_at or 1) - 1}", _reason(error))
         suffix_start = at - 1
         while not self.eof and len(self.buf) - suffix_start <= MAX_META_BYTES:
             self._read()
@@ -332,6 +317,18 @@ class _Framing:
             raise self._error(where, _reason(exc)) from None
         tail.pop("traceEvents")
         self.meta.update(tail)
+
+    def _decode(self, data: bytes) -> tuple[list[Event] | None, msgspec.DecodeError | None, int | None]:
+        """(events, None, None), or (None, the error, its byte in ``data``) when ``data`` is not JSON.
+
+        :raises IngestError: when it is JSON but an event has a field of the wrong type.
+        """
+        try:
+            return EVENTS.decode(data), None, None
+        except msgspec.ValidationError as exc:
+            raise self._invalid(exc) from None
+        except msgspec.DecodeError as exc:
+            return None, exc, _error_byte(exc)
 
     def _invalid(self, exc: msgspec.ValidationError) -> IngestError:
         found = EVENT_AT.search(str(exc))
