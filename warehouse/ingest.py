@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from warehouse.errors import IngestError
+from warehouse import db
+from warehouse.errors import IngestError, SourceConflict, WarehouseError
 from warehouse.sources import detect_source
 
 HASH_CHUNK_BYTES = 1 << 20
@@ -84,7 +85,7 @@ def ingest_file(conn: sqlite3.Connection, path: Path, *, force: bool = False) ->
 
     module = detect_source(path)
     kind = module.KIND if module else None
-    conn.execute("BEGIN IMMEDIATE")
+    _begin(conn, path)
     try:
         replaced = _replaced_sources(conn, path, sha256)
         source_id = _insert_source(conn, path, kind, sha256, size)
@@ -95,7 +96,7 @@ def ingest_file(conn: sqlite3.Connection, path: Path, *, force: bool = False) ->
                               source_id=source_id, size_bytes=size)
         for old in replaced:
             delete_source(conn, old)
-        outcome = module.ingest(conn, path, source_id)
+        outcome = _run_source(conn, module, path, source_id, force)
         elapsed = _finish(conn, source_id, "ok", None, outcome.rows, started, outcome.detail,
                           rank_id=outcome.rank_id, card=outcome.card)
         conn.execute("COMMIT")
@@ -107,6 +108,28 @@ def ingest_file(conn: sqlite3.Connection, path: Path, *, force: bool = False) ->
         source_id = _record_failure(conn, path, kind, sha256, size, reason, started)
         return FileResult(path, "failed", kind, error=reason, source_id=source_id, size_bytes=size,
                           elapsed_ns=time.perf_counter_ns() - started)
+    finally:
+        _detach_inputs(conn)
+
+
+def _run_source(conn, module, path, source_id, force):
+    """Run the source module; under ``force`` a conflict replaces the sources it names."""
+    try:
+        return module.ingest(conn, path, source_id)
+    except SourceConflict as conflict:
+        if not force:
+            raise
+        replaced = conflict.source_ids
+    for old in replaced:
+        delete_source(conn, old)
+    return module.ingest(conn, path, source_id)
+
+
+def _detach_inputs(conn: sqlite3.Connection) -> None:
+    """Detach what a source attached: SQLite refuses it inside the transaction that read it."""
+    for _, name, _ in conn.execute("PRAGMA database_list").fetchall():
+        if name not in ("main", "temp"):
+            conn.execute(f'DETACH DATABASE "{name}"')
 
 
 def delete_source(conn: sqlite3.Connection, source_id: int) -> None:
@@ -161,8 +184,22 @@ def _finish(conn, source_id, status, error, rows, started, detail, *, rank_id=No
     return elapsed
 
 
+def _begin(conn: sqlite3.Connection, path: Path) -> None:
+    """Take the warehouse's write lock (waiting up to the busy timeout for another writer).
+
+    :raises WarehouseError: if another process kept it all that time (nothing of ``path`` is written).
+    """
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        raise WarehouseError(
+            f"{path}: the warehouse is busy: another process held its write lock for {db.BUSY_TIMEOUT_S} s "
+            f"({exc}); nothing of this file was written, run the ingest again"
+        ) from None
+
+
 def _record_failure(conn, path, kind, sha256, size, reason, started) -> int:
-    conn.execute("BEGIN IMMEDIATE")
+    _begin(conn, path)
     conn.execute("DELETE FROM source WHERE sha256 = ? AND status != 'ok'", (sha256,))
     source_id = _insert_source(conn, path, kind, sha256, size)
     _finish(conn, source_id, "failed", reason, 0, started, {})
