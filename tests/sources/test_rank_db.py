@@ -56,7 +56,7 @@ def test_detect_by_content(tmp_path, rank0, realdata):
 EXPECTED_COUNTS = {
     "pytorch_api": 6, "callchain": 2, "memory_record": 3, "op_memory": 2, "gc_event": 1, "step": 2,
     "roce": 2, "nic": 2, "hccs": 2, "pcie": 1, "cann_api": 2, "communication_op": 1, "communication_task": 1,
-    "npu_op_mem": 2, "kernel": 1, "_slice": 12, "flow": 9, "counter_track": 11, "_counter": 14,
+    "npu_op_mem": 2, "npu_module_mem": 2, "kernel": 1, "_slice": 12, "flow": 9, "counter_track": 11, "_counter": 14,
     "process": 4, "thread": 6, "run_metadata": 7,
 }
 
@@ -198,6 +198,8 @@ def test_counters_with_units(warehouse_db, rank0, ingested):
         ("device0.soc_bandwidth_level.l2_buffer_bw_level", t + 1_000, 3.0),
         ("device0.soc_bandwidth_level.mata_bw_level", t + 1_000, 5.0),
     ]
+    assert rows(warehouse_db, "SELECT device_id, component, ts, total_reserved_bytes FROM npu_module_mem "
+                              "ORDER BY component") == [(0, "HCCL", t + 1_000, 1048576), (0, "RUNTIME", t + 1_000, 2097152)]
     units = dict(rows(warehouse_db, "SELECT name, unit FROM counter_track"))
     assert units["device0.aicore_freq"] == "MHz"
     assert units["device0.hbm.0.read"] == "B/s"
@@ -416,7 +418,7 @@ REAL_COUNTS = {
     "RANK_DEVICE_MAP": "SELECT COUNT(*) FROM rank WHERE rank_id IN (SELECT rank_id FROM source WHERE id = :s)",
     "AICORE_FREQ": "SELECT COUNT(*) FROM counter WHERE source_id = :s AND name LIKE '%.aicore_freq'",
     "HBM": "SELECT COUNT(*) FROM counter WHERE source_id = :s AND name LIKE '%.hbm.%'",
-    "NPU_MODULE_MEM": "SELECT COUNT(*) FROM counter WHERE source_id = :s AND name LIKE '%.npu_module_mem.%'",
+    "NPU_MODULE_MEM": "SELECT COUNT(*) FROM npu_module_mem WHERE source_id = :s AND component IS NOT NULL",
     # two series per row (ddr + hbm, hit rate + throughput, l2 + mata), four for ACC_PMU
     "NPU_MEM": "SELECT COUNT(*) / 2 FROM counter WHERE source_id = :s AND name LIKE '%.npu_mem.%'",
     "LLC": "SELECT COUNT(*) / 2 FROM counter WHERE source_id = :s AND name LIKE '%.llc.%'",
