@@ -301,6 +301,8 @@ def test_reingest_is_a_no_op_and_force_replaces(warehouse_db, tmp_path):
     (b'[{"ph": "X", "ts": 1, "dur": 1}, {"ph": "X", "ts": 2, "du', "byte 57", "truncated"),
     (b'{"traceEvents": {"ph": "X"}}', "byte 1", "traceEvents is not an array"),
     (b'[{"ph": "X", "ts": 1, "dur": 1}] tail', "byte 33", "unexpected data after the event array"),
+    (b'[{"ph": "X", "ts": 1, "dur": 1, "name": "\xff"}]', "byte 41", "text is not UTF-8"),
+    (b'[{"ph": "X", "ts": 1, "dur": -1}]', "event 0", "negative dur"),
 ))
 def test_bad_json_is_a_recorded_failure_naming_the_place(warehouse_db, tmp_path, text, place, reason):
     good = TraceFileFactory(path=tmp_path / "a_good.json")

@@ -329,6 +329,12 @@ class _Framing:
             raise self._invalid(exc) from None
         except msgspec.DecodeError as exc:
             return None, exc, _error_byte(exc)
+        except UnicodeDecodeError:  # a string that is not UTF-8: name its first bad byte
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise self._error(f"byte {self.base + exc.start - 1}", "text is not UTF-8") from None
+            raise
 
     def _invalid(self, exc: msgspec.ValidationError) -> IngestError:
         found = EVENT_AT.search(str(exc))
