@@ -88,10 +88,22 @@ def test_a_bad_file_among_good_ones_fails_alone(runner, warehouse_path, warehous
 def test_a_broken_new_version_keeps_the_rows_of_the_old_one(runner, warehouse_path, warehouse_db, tmp_path):
     trace = write_trace(tmp_path / "trace.json")
     ingest(runner, warehouse_path, trace)
-    trace.write_text("[{")
+    trace.write_text('[{"ph": "X", "name": "forward", "pid": 1, "tid": 7, "ts": ')
     assert ingest(runner, warehouse_path, trace).exit_code == 1
     assert rows(warehouse_db, "SELECT status FROM source ORDER BY id") == [("ok",), ("failed",)]
     assert rows(warehouse_db, "SELECT count(*) FROM slice") == [(2,)]
+
+
+def test_the_warehouse_itself_is_not_an_input(runner, tmp_path):
+    warehouse_path = tmp_path / "warehouse.db"
+    write_trace(tmp_path / "trace.json")
+    assert ingest(runner, warehouse_path, tmp_path).exit_code == 0
+    result = ingest(runner, warehouse_path, tmp_path)  # now warehouse.db and its -wal/-shm are in the folder
+    assert result.exit_code == 0
+    from warehouse import db
+
+    conn = db.connect(warehouse_path)
+    assert rows(conn, "SELECT path, status FROM source") == [(str(tmp_path / "trace.json"), "ok")]
 
 
 def test_info_json_and_sql_json(runner, warehouse_path, tmp_path):

@@ -61,7 +61,7 @@ def ingest(paths, db_path, force, quiet):
         warehouse ingest ./cluster_run --db run.db
     """
     conn = db.connect(db_path)
-    files = list(ingest_frame.discover(paths))
+    files = list(ingest_frame.discover(paths, exclude=ingest_frame.warehouse_files(conn)))
     show_bar = not quiet and sys.stderr.isatty()
     with click.progressbar(files, label="ingesting", file=sys.stderr, hidden=not show_bar,
                            item_show_func=_short_name) as bar:

@@ -40,17 +40,31 @@ class FileResult:
     size_bytes: int = 0
 
 
-def discover(paths: Iterable[str | Path]) -> Iterator[Path]:
-    """Every file named, and every file below every folder named, in a stable order."""
+def discover(paths: Iterable[str | Path], *, exclude: Iterable[Path] = ()) -> Iterator[Path]:
+    """Every file named, and every file below every folder named, in a stable order.
+
+    ``exclude`` names files never to yield: the warehouse itself and its journal files,
+    so that ``warehouse ingest .`` next to ``warehouse.db`` does not read the warehouse.
+    """
+    excluded = {Path(path).absolute() for path in exclude}
     for given in paths:
         path = Path(given).absolute()
         if path.is_dir():
             for root, dirs, files in os.walk(path):
                 dirs.sort()
                 for name in sorted(files):
-                    yield Path(root) / name
-        else:
+                    if (Path(root) / name) not in excluded:
+                        yield Path(root) / name
+        elif path not in excluded:
             yield path
+
+
+def warehouse_files(conn: sqlite3.Connection) -> list[Path]:
+    """The warehouse's own file and its WAL, shared-memory and rollback-journal companions."""
+    main = next(row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main")
+    if not main:
+        return []
+    return [Path(main + suffix) for suffix in ("", "-wal", "-shm", "-journal")]
 
 
 def ingest_paths(
@@ -62,7 +76,7 @@ def ingest_paths(
 ) -> list[FileResult]:
     """Ingest every file under ``paths``; one transaction per file. Returns one result per file."""
     results = []
-    for path in discover(paths):
+    for path in discover(paths, exclude=warehouse_files(conn)):
         result = ingest_file(conn, path, force=force)
         results.append(result)
         if on_file:
