@@ -101,8 +101,12 @@ def test_short_record_is_kept_and_noted(warehouse_db, tmp_path):
     assert (result.status, result.rows) == ("ok", 2)
     detail = json.loads(warehouse_db.execute("SELECT detail FROM source").fetchone()[0])
     assert detail["short_records"]["lines"] == [3]
-    # "NO" landed in Mix Block Dim: it did not convert, so it is NULL rather than a failure
-    assert kernels(warehouse_db, "mix_block_dim") == [(0,), (None,)]
+    # "NO" landed in Mix Block Dim: it does not convert, so it and every later (shifted) field
+    # are NULL; the fields before the gap are kept, and the raw fields are in metrics
+    assert kernels(warehouse_db, "name IS NOT NULL, block_dim, mix_block_dim, hf32_eligible, aicore_ns") == [
+        (1, 24, 0, "NO", 50522), (1, 24, None, None, None)]
+    raw = json.loads(kernels(warehouse_db, "metrics")[1][0])["_short_record"]
+    assert len(raw) == 45 and raw[12] == "NO"
 
 
 def test_bad_number_names_line_and_column(warehouse_db, tmp_path):

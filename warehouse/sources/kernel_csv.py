@@ -85,7 +85,8 @@ def ingest_kernels(conn: sqlite3.Connection, path, source_id: int, origin: str) 
         plan = column_plan(records.header, KERNEL_COLUMNS)
         extra = [(index, name) for index, name in enumerate(records.header) if name not in KNOWN_HEADERS]
         rows = (
-            (source_id, number, origin, rank_id, *convert_row(path, line, row, plan, short), _metrics(row, extra))
+            (source_id, number, origin, rank_id, *convert_row(path, line, row, plan, short),
+             _metrics(row, extra, short))
             for number, line, row, short in records
         )
         before = conn.total_changes
@@ -96,8 +97,11 @@ def ingest_kernels(conn: sqlite3.Connection, path, source_id: int, origin: str) 
     return Outcome(rows=count, rank_id=rank_id, detail=detail)
 
 
-def _metrics(row: list[str], extra: list[tuple[int, str]]) -> str | None:
-    """The fields of unknown columns as a JSON object (None when none has a value)."""
+def _metrics(row: list[str], extra: list[tuple[int, str]], short: bool) -> str | None:
+    """The fields of unknown columns as a JSON object (None when none has a value); a short
+    record, whose fields are shifted, keeps its raw fields instead under ``_short_record``."""
+    if short:
+        return json.dumps({"_short_record": row})
     values = {name: scalar(row[index]) for index, name in extra if index < len(row)}
     values = {name: value for name, value in values.items() if value is not None}
     return json.dumps(values) if values else None

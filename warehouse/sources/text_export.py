@@ -262,26 +262,40 @@ def convert_row(path, line: int, row: list[str], plan: Plan, lenient: bool = Fal
     """The converted values of a record's planned columns (None for absent fields).
 
     :raises IngestError: naming the line and header when a field does not convert, unless
-        ``lenient`` (a short record, whose fields may be shifted): the value is None then.
+        ``lenient`` (a short record, whose fields after the gap are shifted): then that field
+        and every later one are None, since none of them can be trusted.
     """
     if not lenient:
         try:
             return [None if index is None else convert(row[index]) for index, convert, _ in plan]
         except ValueError:
             pass  # convert again cell by cell to name the one that failed
-    values = []
-    width = len(row)
-    for index, convert, header in plan:
-        if index is None or index >= width:
-            values.append(None)
+    values: list = [None] * len(plan)
+    trusted = {index for index, _, _ in plan if index is not None}
+    if lenient:
+        trusted = set(range(_first_failure(row, plan)))
+    for position, (index, convert, header) in enumerate(plan):
+        if index is None or index >= len(row) or index not in trusted:
             continue
         try:
-            values.append(convert(row[index]))
+            values[position] = convert(row[index])
         except ValueError as exc:
-            if not lenient:
-                raise IngestError(f"{path}: line {line}: column {header!r}: {exc}") from None
-            values.append(None)
+            raise IngestError(f"{path}: line {line}: column {header!r}: {exc}") from None
     return values
+
+
+def _first_failure(row: list[str], plan: Plan) -> int:
+    """The index of the first field of ``row`` that its column cannot convert (len(row) if none)."""
+    converters = {index: convert for index, convert, _ in plan if index is not None}
+    for index, field_text in enumerate(row):
+        convert = converters.get(index)
+        if convert is None:
+            continue
+        try:
+            convert(field_text)
+        except ValueError:
+            return index
+    return len(row)
 
 
 def short_record_note(short_lines: list[int]) -> dict:
@@ -291,7 +305,8 @@ def short_record_note(short_lines: list[int]) -> dict:
     return {"short_records": {
         "lines": short_lines[:100],
         "count": len(short_lines),
-        "note": "fewer fields than the header: cells after the gap may be shifted; cells that did not convert are NULL",
+        "note": "fewer fields than the header, so the fields after the gap are shifted: values from the first "
+                "field that does not convert on are NULL (kernel rows keep the raw fields in metrics)",
     }}
 
 
