@@ -40,6 +40,8 @@ RANK_FOLDER = (re.compile(r"^rank(\d+)_ascend_pt$"), re.compile(r"^test_rank_(\d
 PROFILER_INFO = re.compile(r"^profiler_info_(\d+)\.json$")
 DEVICE = re.compile(r"^(?:NPU\s*:?\s*)?(\d+)$", re.IGNORECASE)
 UNKNOWN_RANK = -1
+#: Largest field the CSV reader accepts: operator_details.csv call stacks can pass the module's 128 KiB default.
+FIELD_LIMIT = 1 << 26
 
 
 def text(value: Any) -> str | None:
@@ -209,6 +211,8 @@ class CsvRecords:
 
     def __init__(self, stream: io.TextIOBase, path):
         self.path = path
+        if csv.field_size_limit() < FIELD_LIMIT:
+            csv.field_size_limit(FIELD_LIMIT)
         self._reader = csv.reader(stream)
         self.header = [name.strip() for name in self._guard(lambda: next(self._reader, []))]
         self.short_lines: list[int] = []
