@@ -15,3 +15,12 @@ def test_values_and_units(warehouse_db, tmp_path):
         (result.source_id, 1, 1, "ForeachAddList", "AI_VECTOR_CORE", 3, 1959079, 624152, 653026, 706614, 22.077),
         (result.source_id, 2, 1, "TransData", "AI_VECTOR_CORE", 57, 1423208, 6540, 24969, 70801, 16.038),
     ]
+
+
+def test_source_rank_is_null_when_the_path_does_not_say(warehouse_db, tmp_path):
+    path = tmp_path / "op_statistic.csv"
+    OpStatisticFactory(path=path)
+    ingest_file(warehouse_db, path)
+    # table rows say -1 (unknown), the source row says nothing
+    assert warehouse_db.execute("SELECT DISTINCT rank_id FROM op_statistic").fetchall() == [(-1,)]
+    assert warehouse_db.execute("SELECT rank_id FROM source").fetchall() == [(None,)]

@@ -25,3 +25,11 @@ def test_user_metadata_first(warehouse_db, tmp_path):
     assert (result.status, result.kind, result.rows) == ("ok", "profiler_metadata_json", 2)
     assert warehouse_db.execute("SELECT name, value FROM run_metadata ORDER BY name").fetchall() == [
         ("ENV_VARIABLES", '{"A": "1"}'), ("model", "resnet50")]
+
+
+def test_outside_a_rank_folder_the_rank_is_null(warehouse_db, tmp_path):
+    path = tmp_path / "metadata" / "profiler_metadata.json"
+    ProfilerMetadataFactory(path=path)
+    ingest_file(warehouse_db, path)
+    assert warehouse_db.execute("SELECT DISTINCT rank_id FROM run_metadata").fetchall() == [(None,)]
+    assert warehouse_db.execute("SELECT rank_id FROM source").fetchall() == [(None,)]

@@ -29,6 +29,7 @@ from warehouse.sources.text_export import (
     ms_to_ns,
     rank_of,
     real,
+    source_rank,
     to_json,
     us_to_ns,
 )
@@ -113,7 +114,8 @@ def ingest(conn, path, source_id):
         for step, comm_type, key, info in walk_rank_layout(path, data)
     )
     rows = insert_entries(conn, path, source_id, entries)
-    return Outcome(rows=rows, rank_id=rank_id, detail={"tables": ["communication_time", "communication_bandwidth"]})
+    detail = {"tables": ["communication_time", "communication_bandwidth"]}
+    return Outcome(rows=rows, rank_id=source_rank(rank_id), detail=detail)
 
 
 def step_id(key: str) -> int | None:

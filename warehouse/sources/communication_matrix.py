@@ -19,7 +19,7 @@ from warehouse.sources.communication_json import (
     transfer,
     walk_rank_layout,
 )
-from warehouse.sources.text_export import insert_sql, load_json, rank_of, text
+from warehouse.sources.text_export import insert_sql, load_json, rank_of, source_rank, text
 
 KIND = "communication_matrix_json"
 LINK = re.compile(r"^(-?\d+)-(-?\d+)$")
@@ -37,7 +37,7 @@ def detect(path) -> bool:
 def ingest(conn, path, source_id):
     rank_id = rank_of(path)
     rows = insert_links(conn, path, source_id, rank_id, walk_rank_layout(path, load_json(path)))
-    return Outcome(rows=rows, rank_id=rank_id, detail={"table": "communication_matrix"})
+    return Outcome(rows=rows, rank_id=source_rank(rank_id), detail={"table": "communication_matrix"})
 
 
 def insert_links(conn, path, source_id: int, rank_id: int, entries) -> int:

@@ -25,6 +25,7 @@ from warehouse.sources.text_export import (
     real,
     scalar,
     short_record_note,
+    source_rank,
     us_to_ns,
 )
 
@@ -94,7 +95,7 @@ def ingest_kernels(conn: sqlite3.Connection, path, source_id: int, origin: str) 
         count = conn.total_changes - before
     classify_source(conn, source_id)
     detail = {"table": "kernel", "origin": origin, **short_record_note(records.short_lines)}
-    return Outcome(rows=count, rank_id=rank_id, detail=detail)
+    return Outcome(rows=count, rank_id=source_rank(rank_id), detail=detail)
 
 
 def _metrics(row: list[str], extra: list[tuple[int, str]], short: bool) -> str | None:

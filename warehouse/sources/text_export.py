@@ -333,7 +333,8 @@ def ingest_csv(conn: sqlite3.Connection, path, source_id: int, spec: CsvTable, r
         count = conn.total_changes - before
     if spec.finish:
         conn.execute(spec.finish, {"source_id": source_id})
-    return Outcome(rows=count, rank_id=rank_id, detail={"table": spec.table, **short_record_note(records.short_lines)})
+    detail = {"table": spec.table, **short_record_note(records.short_lines)}
+    return Outcome(rows=count, rank_id=source_rank(rank_id), detail=detail)
 
 
 def csv_source(spec: CsvTable) -> tuple[Callable[[Any], bool], Callable[..., Outcome]]:
@@ -404,6 +405,11 @@ def rank_of(path: str | Path) -> int:
         if info is not None:
             return info
     return UNKNOWN_RANK
+
+
+def source_rank(rank_id: int) -> int | None:
+    """The rank to record in ``source.rank_id``: NULL rather than -1 when the path does not say."""
+    return None if rank_id == UNKNOWN_RANK else rank_id
 
 
 def _profiler_info_rank(folder: Path) -> int | None:
