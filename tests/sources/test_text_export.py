@@ -229,3 +229,15 @@ def test_gzip_and_non_utf8_csv(warehouse_db, tmp_path):
     (result,) = ingest_paths(warehouse_db, [broken])
     assert result.status == "failed"
     assert result.error.startswith(f"{broken}: line ") and "not UTF-8 text" in result.error
+
+
+def test_real_kernel_times_are_exact(warehouse_db, realdata):
+    """Every start and duration of a real kernel_details.csv, summed in ns, equals the file's
+    decimal microseconds summed exactly (no float on the way)."""
+    path = realdata / "msinsight/pytorch/text/level1/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv"
+    ingest_paths(warehouse_db, [path])
+    with path.open(encoding="utf-8-sig", newline="") as stream:
+        records = list(csv.DictReader(stream))
+    expected = [sum(Decimal(r[column].strip()) * 1000 for r in records) for column in ("Start Time(us)", "Duration(us)")]
+    assert list(warehouse_db.execute("SELECT sum(ts), sum(dur) FROM kernel").fetchone()) == expected
+    assert warehouse_db.execute("SELECT rank_id, count(*) FROM kernel GROUP BY rank_id").fetchall() == [(1, 191)]
