@@ -33,8 +33,9 @@ class Page:
 
 
 PAGES = (
-    Page("timeline", "Timeline", "A zoomable flame chart of one thread: drag or scroll to zoom, "
-         "the slices of the visible window are fetched as you go; click a slice for its detail.",
+    Page("timeline", "Timeline", "A zoomable flame chart of one thread, or of every thread of a process: "
+         "drag or scroll to zoom, the slices of the visible window are fetched as you go; "
+         "click a slice for its detail.",
          ("timeline_threads", "timeline_slices")),
     Page("steps", "Step time per rank", "Each rank's step time split into compute, communication and "
          "free time, against the median over ranks: the slow rank stands out in red.",

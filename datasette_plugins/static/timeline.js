@@ -1,7 +1,8 @@
-/* Timeline: a flame chart of one thread. Slices are rectangles at (ts .. ts + dur, depth);
- * zooming (scroll, drag, the slider) refetches the slices of the visible window from the
- * named query timeline_slices, leaving out those narrower than a pixel (min_dur).
- * Threads and their spans come from timeline_threads. Click a slice for slice_detail. */
+/* Timeline: a flame chart of one thread, or of every thread of a process stacked in lanes.
+ * Slices are rectangles at (ts .. ts + dur, depth); zooming (scroll, drag, the slider)
+ * refetches the slices of the visible window from the named query timeline_slices, leaving
+ * out those narrower than a pixel (min_dur). Threads and their spans come from
+ * timeline_threads. Click a slice for slice_detail. */
 (function () {
   "use strict";
   var PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"];
@@ -46,18 +47,22 @@
     WH.summary("<table><tr><th>slice name (top 10 in window)</th><th>count</th><th>total</th></tr>" + top.map(function (e) {
       return '<tr class="wh-slice-name"><td>' + WH.escape(e.name) + "</td><td>" + e.count + "</td><td>" + WH.formatNs(e.total) + "</td></tr>";
     }).join("") + "</table>");
-    WH.status(slices.length + " slices between " + WH.formatNs(start) + " and " + WH.formatNs(end) + " after the thread's first slice");
   }
 
-  /* Times on the chart are ns after the thread's first slice (exact Numbers); the window
-   * [start, end) is in those units too. */
-  function show(thread, window) {
+  /* The earliest of epoch timestamps that may be BigInts. */
+  function earliest(values) {
+    return values.reduce(function (m, v) { return WH.rel(v, m) < 0 ? v : m; });
+  }
+
+  /* One lane per thread. Times on the chart are ns after the lanes' first slice (exact
+   * Numbers); the view [start, end) is in those units too. */
+  function show(lanes, view, title) {
     var chart = WH.chart();
-    var origin = thread.start_ns;
-    var span = WH.rel(thread.end_ns, origin);
+    var origin = earliest(lanes.map(function (t) { return t.start_ns; }));
+    var span = Math.max.apply(null, lanes.map(function (t) { return WH.rel(t.end_ns, origin); }));
     var pending = null;
 
-    function fetchWindow(start, end, minDur) {
+    function fetchWindow(thread, start, end, minDur) {
       return WH.query("timeline_slices", { thread_id: thread.thread_id, start: WH.abs(origin, Math.floor(start)),
         end: WH.abs(origin, Math.ceil(end)), min_dur: minDur });
     }
@@ -65,52 +70,58 @@
     /* Slices narrower than a pixel are left out, unless that leaves few: a device stream
      * of short kernels would otherwise look empty. Then every slice is fetched, unless
      * that answer is cut at the row limit. */
-    function load(start, end) {
+    function fetchLane(thread, start, end) {
       var minDur = Math.floor((end - start) / PIXELS);
-      return fetchWindow(start, end, minDur)
-        .then(function (wide) {
-          if (minDur === 0 || wide.length >= FEW) return wide;
-          return fetchWindow(start, end, 0).then(function (all) { return WH.truncated("timeline_slices") ? wide : all; });
-        })
-        .then(function (slices) {
+      return fetchWindow(thread, start, end, minDur).then(function (wide) {
+        if (minDur === 0 || wide.length >= FEW) return wide;
+        return fetchWindow(thread, start, end, 0).then(function (all) { return WH.truncated("timeline_slices") ? wide : all; });
+      });
+    }
+
+    function load(start, end) {
+      return Promise.all(lanes.map(function (t) { return fetchLane(t, start, end); })).then(function (perLane) {
+        var rows = [], data = [], all = [];
+        perLane.forEach(function (slices, index) {
+          var offset = rows.length;
           var maxDepth = slices.reduce(function (m, s) { return Math.max(m, s.depth); }, 0);
-          var height = Math.max(480, 110 + 22 * (maxDepth + 1)) + "px";  // a readable row per depth
-          if (chart.getDom().style.height !== height) {
-            chart.getDom().style.height = height;
-            chart.resize();
+          for (var depth = 0; depth <= maxDepth; depth++) {
+            rows.push(lanes.length === 1 ? "depth " + depth : depth === 0 ? "tid " + lanes[index].tid : "");
           }
-          chart.setOption({
-            yAxis: { data: Array.from({ length: maxDepth + 1 }, function (_, i) { return "depth " + i; }) },
-            series: [{
-              data: slices.map(function (s) {
-                var ts = WH.rel(s.ts, origin);
-                return [ts, ts + s.dur, s.depth, s.name, s.id, s.dur, s.category];
-              }),
-            }],
+          slices.forEach(function (s) {
+            var ts = WH.rel(s.ts, origin);
+            data.push([ts, ts + s.dur, offset + s.depth, s.name, s.id, s.dur, s.category]);
           });
-          summarize(slices, start, end);
-          WH.done();
+          all = all.concat(slices);
         });
+        var height = Math.max(480, 110 + 22 * rows.length) + "px";  // a readable row per depth
+        if (chart.getDom().style.height !== height) {
+          chart.getDom().style.height = height;
+          chart.resize();
+        }
+        chart.setOption({ yAxis: { data: rows }, series: [{ data: data }] });
+        summarize(all);
+        WH.status(all.length + " slices" + (lanes.length > 1 ? " on " + lanes.length + " threads" : "") + " between " +
+          WH.formatNs(start) + " and " + WH.formatNs(end) + " after the " + (lanes.length > 1 ? "threads'" : "thread's") +
+          " first slice");
+        WH.done();
+      });
     }
 
     chart.setOption({
       animation: false,
-      title: { text: threadLabel(thread), left: "center", textStyle: { fontSize: 14 } },
-      grid: { top: 40, left: 70, right: 30, bottom: 70 },
+      title: { text: title, left: "center", textStyle: { fontSize: 14 } },
+      grid: { top: 40, left: 80, right: 30, bottom: 70 },
       tooltip: {
         formatter: function (p) {
           return WH.escape(p.value[3]) + "<br>" + WH.formatNs(p.value[5]) + (p.value[6] ? " · " + WH.escape(p.value[6]) : "") +
             "<br>at " + WH.formatNs(p.value[0]);
         },
       },
-      xAxis: {
-        type: "value", min: 0, max: span,
-        axisLabel: { formatter: WH.formatNs },
-      },
-      yAxis: { type: "category", inverse: true, data: ["depth 0"] },
+      xAxis: { type: "value", min: 0, max: span, axisLabel: { formatter: WH.formatNs } },
+      yAxis: { type: "category", inverse: true, data: ["depth 0"], axisTick: { show: false } },
       dataZoom: [
-        { type: "inside", xAxisIndex: 0, filterMode: "weakFilter", startValue: window[0], endValue: window[1] },
-        { type: "slider", xAxisIndex: 0, filterMode: "weakFilter", startValue: window[0], endValue: window[1],
+        { type: "inside", xAxisIndex: 0, filterMode: "weakFilter", startValue: view[0], endValue: view[1] },
+        { type: "slider", xAxisIndex: 0, filterMode: "weakFilter", startValue: view[0], endValue: view[1],
           labelFormatter: WH.formatNs },
       ],
       series: [{ type: "custom", renderItem: renderItem, encode: { x: [0, 1], y: 2 }, data: [] }],
@@ -124,23 +135,60 @@
     });
     chart.off("click");
     chart.on("click", function (p) { window.location.href = WH.queryUrl("slice_detail", { slice_id: p.value[4] }); });
-    return load(window[0], window[1]);
+    return load(view[0], view[1]);
+  }
+
+  function processLabel(t) {
+    return (t.rank_id === null ? "" : "rank " + t.rank_id + " · ") + "pid " + t.pid;
   }
 
   WH.start(function () {
     return WH.query("timeline_threads", {}).then(function (threads) {
       threads = threads.filter(function (t) { return t.start_ns !== null; });
       if (!threads.length) return WH.empty("No thread with slices in this warehouse.");
-      var chosen = threads.filter(function (t) { return String(t.thread_id) === String(WH.args.thread_id); })[0] || threads[0];
-      function pick(threadId) {
-        var thread = threads.filter(function (t) { return String(t.thread_id) === String(threadId); })[0];
-        // start and end in the URL are epoch ns like the queries' parameters
-        var start = thread === chosen && WH.args.start ? WH.rel(BigInt(WH.args.start), thread.start_ns) : 0;
-        var end = thread === chosen && WH.args.end ? WH.rel(BigInt(WH.args.end), thread.start_ns) : WH.rel(thread.end_ns, thread.start_ns);
-        return show(thread, [start, end]).catch(WH.fail);
+      var byId = function (id) { return threads.filter(function (t) { return String(t.thread_id) === String(id); })[0]; };
+      var first = byId(WH.args.thread_id) ||
+        threads.filter(function (t) { return String(t.process_id) === String(WH.args.process_id); })[0] || threads[0];
+      var processId = first.process_id;
+      var threadChoice = WH.args.thread_id || !WH.args.process_id ? String(first.thread_id) : "";
+      var threadSelect = null;
+      var initial = true;
+
+      // start and end in the URL are epoch ns like the queries' parameters; they hold for the first view only
+      function draw() {
+        var lanes = threadChoice === "" ? threads.filter(function (t) { return t.process_id === processId; }) : [byId(threadChoice)];
+        var origin = earliest(lanes.map(function (t) { return t.start_ns; }));
+        var fromUrl = initial;
+        initial = false;
+        var start = fromUrl && WH.args.start ? WH.rel(BigInt(WH.args.start), origin) : 0;
+        var end = fromUrl && WH.args.end ? WH.rel(BigInt(WH.args.end), origin)
+          : Math.max.apply(null, lanes.map(function (t) { return WH.rel(t.end_ns, origin); }));
+        var title = lanes.length === 1 ? threadLabel(lanes[0]) : processLabel(lanes[0]) + " · " + lanes.length + " threads";
+        return show(lanes, [start, end], title).catch(WH.fail);
       }
-      WH.select("thread_id", "thread", threads.map(function (t) { return [t.thread_id, threadLabel(t)]; }), chosen.thread_id, pick);
-      return pick(chosen.thread_id);
+
+      function threadControl() {
+        if (threadSelect) threadSelect.parentNode.remove();
+        var own = threads.filter(function (t) { return t.process_id === processId; });
+        threadSelect = WH.select("thread_id", "thread", [["", "every thread (" + own.length + ")"]].concat(own.map(function (t) {
+          return [t.thread_id, "tid " + t.tid + (t.name ? " " + t.name : "")];
+        })), threadChoice, function (value) { threadChoice = value; draw(); });
+      }
+
+      var processes = [];
+      threads.forEach(function (t) {
+        if (!processes.some(function (p) { return p.process_id === t.process_id; })) processes.push(t);
+      });
+      WH.select("process_id", "process", processes.map(function (t) { return [t.process_id, processLabel(t)]; }), processId,
+        function (value) {
+          processId = Number(value);
+          var own = threads.filter(function (t) { return t.process_id === processId; });
+          threadChoice = String(own[0].thread_id);
+          threadControl();
+          draw();
+        });
+      threadControl();
+      return draw();
     });
   });
 })();

@@ -94,6 +94,17 @@ def test_timeline_page_draws_the_thread_as_a_flame_chart(server, browse):
     assert {"depth 0", "depth 1", "depth 2"} <= set(dom.texts)
 
 
+def test_timeline_of_a_whole_process_stacks_its_threads(server, browse):
+    dom = Dom(browse(server.replace("/profile", "/-/warehouse/profile/timeline?process_id=1"), "timeline_process"))
+    assert dom.ready
+    assert dom.status == "5 slices on 2 threads between 0 ns and 10.000 ms after the threads' first slice"
+    assert "rank 0 · pid 4242 · 2 threads" in dom.texts
+    # one lane per thread, labelled on its first row; the main thread's lane has three depths
+    lanes = [t for t in dom.texts if t.startswith("tid ")]
+    assert lanes == ["tid 4243", "tid 4244"]
+    assert {"aten::matmul", "aten::copy_"} <= set(dom.texts)
+
+
 def test_timeline_window_from_the_url_fetches_only_its_slices(server, browse):
     """Epoch-ns bounds larger than 2**53 go through exactly: relu (7-9 ms) is outside."""
     start = datasette_rows.EPOCH_NS + 500_000

@@ -4,8 +4,9 @@ Datasette plugin's tests and its pages in headless Chromium.
 Every picture page has something to draw, with facts a test can check:
 
 - steps: ranks 0-3, two steps each; rank 2 is the slow rank (18 ms against 10 ms);
-- timeline: one thread of rank 0 with nested slices (``ProfilerStep#1`` > ``aten::linear``
-  > ``aten::matmul``, and ``aten::relu``);
+- timeline: process 4242 of rank 0; its thread 4243 (thread_id 1) with nested slices
+  (``ProfilerStep#1`` > ``aten::linear`` > ``aten::matmul``, and ``aten::relu``), its
+  thread 4244 with ``aten::copy_``;
 - memory: allocated/reserved samples per rank, rank 1 with the highest peak (3 GiB);
 - operator profile: one operator ``MatMulV2`` with a source file, per-line cycles (line 3
   the hottest) and two roofline charts (Memory Unit with two roofs, Pipe with one).
@@ -15,8 +16,6 @@ must cope with).
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from factories import warehouse_rows as rows
 
@@ -37,17 +36,7 @@ SOURCE_TEXT = "\n".join((
 HOT_LINE = 3
 
 
-@dataclass(frozen=True)
-class Profile:
-    """What :func:`write_profile` wrote that tests look for."""
-
-    thread_id: int
-    step_source_id: int
-    op_source_id: int
-    slice_names: tuple[str, ...]
-
-
-def write_profile(conn) -> Profile:
+def write_profile(conn) -> None:
     """Write the profile into ``conn`` (a migrated warehouse) and commit."""
     with rows.bound(conn):
         source = rows.SourceFactory(kind="rank_db")
@@ -55,11 +44,9 @@ def write_profile(conn) -> Profile:
             rows.RankFactory(rank_id=rank, source_id=source.id)
             _steps(rank, source.id)
             _memory(rank, source.id)
-        thread_id, names = _timeline(source.id)
-        op_source = rows.SourceFactory(kind="op_profile", card="MatMulV2")
-        _operator(op_source.id)
+        _timeline(source.id)
+        _operator(rows.SourceFactory(kind="op_profile", card="MatMulV2").id)
     conn.commit()
-    return Profile(thread_id, source.id, op_source.id, names)
 
 
 def _steps(rank: int, source_id: int) -> None:
@@ -85,22 +72,21 @@ def _memory(rank: int, source_id: int) -> None:
                                  total_active_bytes=allocated, source_id=source_id)
 
 
-def _timeline(source_id: int) -> tuple[int, tuple[str, ...]]:
+def _timeline(source_id: int) -> None:
     process = rows.ProcessFactory(rank_id=0, pid="4242", name="python", source_id=source_id)
-    thread = rows.ThreadFactory(process=process, tid="4243", name="main")
-    names = []
+    main = rows.ThreadFactory(process=process, tid="4243", name="main")
+    worker = rows.ThreadFactory(process=process, tid="4244", name="worker")
 
-    def add(name, ts_ms, dur_ms, depth, parent=None):
-        names.append(name)
+    def add(thread, name, ts_ms, dur_ms, depth, parent=None):
         return rows.SliceFactory(thread_id=thread.id, ts=EPOCH_NS + int(ts_ms * MS), dur=int(dur_ms * MS),
                                  name=name, category="cpu_op", depth=depth,
                                  parent_id=parent.id if parent else None, source_id=source_id)
 
-    step = add("ProfilerStep#1", 0, 10, 0)
-    linear = add("aten::linear", 0.5, 6, 1, step)
-    add("aten::matmul", 1, 4, 2, linear)
-    add("aten::relu", 7, 2, 1, step)
-    return thread.id, tuple(dict.fromkeys(names))
+    step = add(main, "ProfilerStep#1", 0, 10, 0)
+    linear = add(main, "aten::linear", 0.5, 6, 1, step)
+    add(main, "aten::matmul", 1, 4, 2, linear)
+    add(main, "aten::relu", 7, 2, 1, step)
+    add(worker, "aten::copy_", 2, 1, 0)
 
 
 def _operator(source_id: int) -> None:
