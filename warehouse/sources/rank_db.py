@@ -7,8 +7,8 @@ no row goes through Python except the nesting pass over the timeline's slices.
 Version drift (optional tables, renamed or added columns) is absorbed by one temporary
 view per input table, ``in_<TABLE>``, with the columns the statements expect: a column
 the file lacks reads as NULL (or from its older name, e.g. ``blockNum`` / ``blockDim``),
-a table the file lacks reads as empty, and a statement whose ``-- reads:`` tables are
-all missing is not run at all.
+a table the file lacks reads as empty, and a statement file is skipped unless the file
+has every table its ``-- reads:`` header names.
 
 The rank is read from RANK_DEVICE_MAP, else the file name, else a ``profiler_info_{N}.json``
 in the folders above. One warehouse holds one run: a second, different file claiming a
@@ -24,6 +24,7 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
+from warehouse.analysis.classify import classify_source
 from warehouse.errors import IngestError, SourceConflict
 from warehouse.sources.base import Outcome, read_head
 
@@ -165,7 +166,7 @@ def _copy(conn: sqlite3.Connection, path: Path, source_id: int, identity: Identi
     for phase in PHASES_AFTER_THREADS:
         rows += _run_phase(conn, path, phase, tables, params)
     _nest_slices(conn, source_id)
-    _classify(conn, source_id)
+    classify_source(conn, source_id)
     detail = {
         "tables_read": sorted(tables & INPUT_COLUMNS.keys()),
         "tables_missing": sorted(INPUT_COLUMNS.keys() - tables),
@@ -435,9 +436,3 @@ def _nest_run(run, stack, updates) -> None:
         if stack:
             updates.append((len(stack), stack[-1][1], slice_id))
         stack.append((end, slice_id))
-
-
-def _classify(conn: sqlite3.Connection, source_id: int) -> None:
-    from warehouse.analysis.classify import classify_source
-
-    classify_source(conn, source_id)
