@@ -460,7 +460,7 @@ class _Loader:
         self.process_keys: dict = {}
         self.threads: dict[tuple[str, str], _Thread] = {}
         self.thread_keys: dict = {}
-        self.tracks: dict[tuple[int, str], int] = {}
+        self.tracks: dict[tuple[int, str, str], int] = {}  # (process id, series, arg) -> counter_track.id
         self.next_slice, self.next_thread, self.next_process, self.next_track = (
             conn.execute(f"SELECT coalesce(max(id), 0) + 1 FROM {table}").fetchone()[0]
             for table in ("_slice", "thread", "process", "counter_track")
