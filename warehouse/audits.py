@@ -21,7 +21,7 @@ from pathlib import Path
 from warehouse import db, output
 from warehouse.errors import WarehouseError
 
-AUDITS_DIR = Path(__file__).resolve().parent.parent / "audits"
+AUDITS_DIR = Path(__file__).resolve().parent / "_bundled" / "audits"
 PER_TABLE = re.compile(r"^--\s*for each table with column:\s*(\w+)\s*$", re.MULTILINE)
 LEADING_WITH = re.compile(r"^WITH\s+", re.IGNORECASE)
 #: violating rows shown per failed audit

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from warehouse.errors import WarehouseError
 
-MIGRATIONS_DIR = Path(__file__).resolve().parent.parent / "migrations"
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "_bundled" / "migrations"
 BOOKKEEPING_SQL = (Path(__file__).parent / "schema_migrations.sql").read_text(encoding="utf-8")
 MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 

@@ -36,7 +36,7 @@ from sqlglot import exp
 from warehouse import readonly
 from warehouse.errors import WarehouseError
 
-QUERIES_DIR = Path(__file__).resolve().parent.parent / "queries"
+QUERIES_DIR = Path(__file__).resolve().parent / "_bundled" / "queries"
 TYPES = ("integer", "real", "text", "boolean")
 HEADER_LINE = re.compile(r"^--(?: ?)(.*)$")
 FIELD = re.compile(r"^(title|description):\s*(.*)$")
