@@ -1,6 +1,7 @@
 """The ingest frame: one transaction per file, recorded outcomes, re-ingest rules, the CLI."""
 
 import gzip
+from pathlib import Path
 import json
 
 from warehouse.cli import cli
@@ -134,3 +135,22 @@ def test_info_on_a_missing_warehouse_is_a_clear_error(runner, tmp_path):
     result = runner.invoke(cli, ["info", "--db", str(tmp_path / "none.db")])
     assert result.exit_code == 1
     assert "no such warehouse" in result.output
+
+
+def test_replacing_the_source_that_declared_a_rank_keeps_the_rank(warehouse_db, tmp_path):
+    from warehouse.ingest import ingest_file
+
+    rank_dir = tmp_path / "rank3_ascend_pt"
+    rank_dir.mkdir()
+    (rank_dir / "profiler_info_3.json").write_text('{"rank_id": 3}')
+    first = write_trace(rank_dir / "a_trace.json")
+    second = write_trace(rank_dir / "b_trace.json", TWO_SLICES[:2])
+    ingest_file(warehouse_db, first)
+    ingest_file(warehouse_db, second)
+    (declared_by,) = rows(warehouse_db, "SELECT source_id FROM rank WHERE rank_id = 3")[0]
+    assert rows(warehouse_db, "SELECT rank_id FROM source ORDER BY id") == [(3,), (3,)]
+    ingest_file(warehouse_db, Path(rows(warehouse_db, f"SELECT path FROM source WHERE id = {declared_by}")[0][0]),
+                force=True)
+    owners = rows(warehouse_db, "SELECT source_id FROM rank WHERE rank_id = 3")
+    assert len(owners) == 1 and owners[0][0] != declared_by
+    assert rows(warehouse_db, f"SELECT status FROM source WHERE id = {owners[0][0]}") == [("ok",)]

@@ -23,6 +23,7 @@ from warehouse.errors import IngestError, SourceConflict, WarehouseError
 from warehouse.sources import detect_source
 
 HASH_CHUNK_BYTES = 1 << 20
+REASSIGN_RANK_SQL = (Path(__file__).parent / "reassign_rank.sql").read_text(encoding="utf-8")
 
 
 @dataclass
@@ -147,7 +148,11 @@ def _detach_inputs(conn: sqlite3.Connection) -> None:
 
 
 def delete_source(conn: sqlite3.Connection, source_id: int) -> None:
-    """Remove a source and every row it added (every table with a source_id column)."""
+    """Remove a source and every row it added (every table with a source_id column).
+
+    A rank it declared is kept, passed to another source of that rank, when there is one.
+    """
+    conn.execute(REASSIGN_RANK_SQL, {"source_id": source_id})
     for table in _tables_with_source_id(conn):
         conn.execute(f'DELETE FROM "{table}" WHERE source_id = ?', (source_id,))
     conn.execute("DELETE FROM source WHERE id = ?", (source_id,))
