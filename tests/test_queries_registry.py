@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import sqlglot
 
@@ -206,7 +208,7 @@ def test_text_param_with_choices(tmp_path):
 
 
 def test_docs_queries_md_is_generated_from_the_headers():
-    page = queries.QUERIES_DIR.parent / "docs" / "queries.md"
+    page = Path(__file__).resolve().parent.parent / "docs" / "queries.md"
     assert page.read_text(encoding="utf-8") == queries.markdown(queries.registry()), (
         "docs/queries.md is stale: run `warehouse queries --format markdown > docs/queries.md`")
     for name in queries.registry():

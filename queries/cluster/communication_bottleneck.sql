@@ -46,18 +46,30 @@ instances as (
     having max(ts) - min(ts) >= :min_wait_ns
 ),
 
+reach as (
+    -- the longest kernel of each rank bounds the (rank_id, ts) index search of the wait windows
+    select rank_id, max(dur) as max_dur from kernel group by rank_id
+),
+
+windows as materialized (
+    select i.group_name, i.name, i.slow_rank_id, i.start_ns, i.start_ns + i.wait_ns as stop_ns,
+        i.start_ns - r.max_dur as search_from
+    from instances as i
+    join reach as r on r.rank_id = i.slow_rank_id
+),
+
 busy as (
     select
-        i.group_name,
-        i.name,
+        w.group_name,
+        w.name,
         sum(
-            case when k.ts + k.dur < i.start_ns + i.wait_ns then k.ts + k.dur else i.start_ns + i.wait_ns end
-            - case when k.ts > i.start_ns then k.ts else i.start_ns end
+            case when k.ts + k.dur < w.stop_ns then k.ts + k.dur else w.stop_ns end
+            - case when k.ts > w.start_ns then k.ts else w.start_ns end
         ) as kernel_ns
-    from instances as i
-    join kernel as k
-        on k.rank_id = i.slow_rank_id and k.ts < i.start_ns + i.wait_ns and k.ts + k.dur > i.start_ns
-    group by i.group_name, i.name
+    from windows as w
+    join kernel as k on k.rank_id = w.slow_rank_id and k.ts >= w.search_from and k.ts < w.stop_ns
+    where k.ts + k.dur > w.start_ns
+    group by w.group_name, w.name
 ),
 
 final as (

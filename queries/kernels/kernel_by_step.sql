@@ -12,21 +12,25 @@
 -- column mix_ns: Time of mix_cv and mix_comm_aiv kernels in ns.
 -- column communication_ns: Time of communication kernels in ns.
 -- column aicpu_ns: Time of AI CPU kernels in ns.
-with kernels as (
-    select
-        k.rank_id,
-        coalesce(
-            k.step_id,
-            (
-                select s.step_id from step as s
-                where s.rank_id = k.rank_id and k.ts >= s.start_ns and k.ts < s.end_ns
-                order by s.start_ns
-                limit 1
-            )
-        ) as step_id,
-        k.op_class,
-        k.dur
+with steps as (
+    select rank_id, step_id, start_ns, end_ns
+    from step
+    where :rank_id is null or rank_id = :rank_id
+),
+
+placed as (
+    -- kernels without a step_id, placed by the (rank_id, ts) index into the step holding their start
+    -- (a rank's steps do not overlap)
+    select k.id, s.step_id
+    from steps as s
+    join kernel as k on k.rank_id = s.rank_id and k.ts >= s.start_ns and k.ts < s.end_ns
+    where k.step_id is null
+),
+
+kernels as (
+    select k.rank_id, coalesce(k.step_id, p.step_id) as step_id, k.op_class, k.dur
     from kernel as k
+    left join placed as p on p.id = k.id
     where :rank_id is null or k.rank_id = :rank_id
 ),
 

@@ -20,35 +20,50 @@ with steps as (
     where :rank_id is null or rank_id = :rank_id
 ),
 
-activity as (
-    select
-        rank_id,
-        ts,
-        ts + dur as end_ns,
-        case when op_class = 'communication' then 'communication' else 'compute' end as kind
-    from kernel
-    where dur > 0
+reach as (
+    -- the longest activity of each rank: an interval overlapping a step starts at most this
+    -- long before it, which bounds the (rank_id, ts) index searches below
+    select rank_id, max(dur) as max_dur from kernel group by rank_id
     union all
-    select rank_id, ts, ts + dur as end_ns, 'communication' as kind
-    from communication_op
-    where dur > 0
+    select rank_id, max(dur) as max_dur from communication_op group by rank_id
+),
+
+bounds as (
+    select s.rank_id, s.step_id, s.start_ns, s.end_ns, s.start_ns - max(r.max_dur) as search_from
+    from steps as s
+    join reach as r on r.rank_id = s.rank_id
+    group by s.rank_id, s.step_id, s.start_ns, s.end_ns
+),
+
+kernels as (
+    select
+        b.rank_id, b.step_id, b.start_ns, b.end_ns, k.ts, k.ts + k.dur as stop_ns,
+        case when k.op_class = 'communication' then 'communication' else 'compute' end as kind
+    from bounds as b
+    join kernel as k on k.rank_id = b.rank_id and k.ts >= b.search_from and k.ts < b.end_ns
+    where k.dur > 0 and k.ts + k.dur > b.start_ns
+),
+
+operators as (
+    select
+        b.rank_id, b.step_id, b.start_ns, b.end_ns, c.ts, c.ts + c.dur as stop_ns, 'communication' as kind
+    from bounds as b
+    join communication_op as c on c.rank_id = b.rank_id and c.ts >= b.search_from and c.ts < b.end_ns
+    where c.dur > 0 and c.ts + c.dur > b.start_ns
 ),
 
 clipped as (
     select
-        s.rank_id,
-        s.step_id,
-        a.kind,
-        case when a.ts > s.start_ns then a.ts else s.start_ns end as lo,
-        case when a.end_ns < s.end_ns then a.end_ns else s.end_ns end as hi
-    from steps as s
-    join activity as a on a.rank_id = s.rank_id and a.ts < s.end_ns and a.end_ns > s.start_ns
-),
-
-labelled as (
-    select rank_id, step_id, kind, lo, hi from clipped
-    union all
-    select rank_id, step_id, 'busy' as kind, lo, hi from clipped
+        rank_id,
+        step_id,
+        kind,
+        case when ts > start_ns then ts else start_ns end as lo,
+        case when stop_ns < end_ns then stop_ns else end_ns end as hi
+    from (
+        select rank_id, step_id, start_ns, end_ns, ts, stop_ns, kind from kernels
+        union all
+        select rank_id, step_id, start_ns, end_ns, ts, stop_ns, kind from operators
+    ) as activity
 ),
 
 ordered as (
@@ -57,33 +72,40 @@ ordered as (
         max(hi) over (
             partition by rank_id, step_id, kind order by lo, hi
             rows between unbounded preceding and 1 preceding
-        ) as reach
-    from labelled
+        ) as kind_reach,
+        max(hi) over (
+            partition by rank_id, step_id order by lo, hi
+            rows between unbounded preceding and 1 preceding
+        ) as busy_reach
+    from clipped
 ),
 
-islands as (
+covered as (
+    -- in start order, each interval adds what it covers past the furthest end before it:
+    -- summed, that is the length of the union (of its kind, and of all kinds)
     select
-        rank_id, step_id, kind, lo, hi,
-        sum(case when reach is null or lo > reach then 1 else 0 end) over (
-            partition by rank_id, step_id, kind order by lo, hi rows unbounded preceding
-        ) as island
+        rank_id, step_id, kind,
+        case
+            when kind_reach is null or kind_reach <= lo then hi - lo
+            when hi > kind_reach then hi - kind_reach
+            else 0
+        end as kind_added,
+        case
+            when busy_reach is null or busy_reach <= lo then hi - lo
+            when hi > busy_reach then hi - busy_reach
+            else 0
+        end as busy_added
     from ordered
-),
-
-merged as (
-    select rank_id, step_id, kind, max(hi) - min(lo) as length
-    from islands
-    group by rank_id, step_id, kind, island
 ),
 
 totals as (
     select
         rank_id,
         step_id,
-        sum(case when kind = 'compute' then length else 0 end) as compute_ns,
-        sum(case when kind = 'communication' then length else 0 end) as communication_ns,
-        sum(case when kind = 'busy' then length else 0 end) as busy_ns
-    from merged
+        sum(case when kind = 'compute' then kind_added else 0 end) as compute_ns,
+        sum(case when kind = 'communication' then kind_added else 0 end) as communication_ns,
+        sum(busy_added) as busy_ns
+    from covered
     group by rank_id, step_id
 ),
 
