@@ -51,15 +51,15 @@ class WarehouseCache:
         self.lock = threading.Lock()
 
     def thread(self, conn, thread_id: int) -> ThreadLod:
-        """The thread's arrays, read with the named query ``insight_thread_slices`` on first use
-        (outside the lock: requests on threads already held never wait for a read)."""
+        """The thread's arrays and levels, read with the named query ``insight_thread_slices`` and
+        built on first use (outside the lock: requests on threads already held never wait)."""
         with self.lock:
             lod = self.threads.get(thread_id)
             if lod is not None:
                 self.threads.move_to_end(thread_id)
                 return lod
         _, found = queries.get("insight_thread_slices").run(conn, {"thread_id": thread_id})
-        lod = ThreadLod.from_rows(found)
+        lod = ThreadLod.from_rows(found).build_levels()
         with self.lock:
             if thread_id not in self.threads:
                 self.threads[thread_id] = lod

@@ -123,7 +123,8 @@ class ThreadLod:
     def __init__(self, ids, ts, dur, depth, name_id, category_id):
         self.ids, self.dur, self.name_id, self.category_id = ids, dur, name_id, category_id
         self.depths = int(depth.max()) + 1 if len(depth) else 0
-        raw = Items(ts, ts + dur, depth, np.arange(len(ts), dtype=np.int64), np.ones(len(ts), dtype=np.int64))
+        # every slice counts 1: a broadcast view, no memory
+        raw = Items(ts, ts + dur, depth, np.arange(len(ts), dtype=np.int64), np.broadcast_to(np.int64(1), len(ts)))
         self.raw = Level(raw, self.depths)
         self.levels: list[Level] = []
         self._lock = threading.Lock()
@@ -150,6 +151,13 @@ class ThreadLod:
                 merged = merge(below.items, 2 ** len(self.levels), self.dur)
                 self.levels.append(below if merged is below.items else Level(merged, self.depths))
         return self.levels[k]
+
+    def build_levels(self) -> ThreadLod:
+        """Build every level up to the one where each depth is a single run (the coarser ones are
+        the same), so that no request waits for one."""
+        if len(self):
+            self.level(2.0 * max(1, int(self.raw.items.end.max() - self.raw.items.start.min())))
+        return self
 
     def screen(self, start: int, end: int, tpp: float, max_items: int) -> Items:
         """What a screen shows of [start, end) at ``tpp``: merged items, whole depths from the top
