@@ -46,7 +46,7 @@ final as (
         t.category,
         t.depth,
         t.parent_id,
-        parent.name as parent_name,
+        parent_name.value as parent_name,
         (select child_count from children) as child_count,
         t.thread_id,
         th.tid,
@@ -62,7 +62,9 @@ final as (
     from target as t
     join thread as th on th.id = t.thread_id
     join process as p on p.id = th.process_id
-    left join slice as parent on parent.id = t.parent_id
+    -- _slice, not the slice view: on the right of a LEFT JOIN the view would be built whole
+    left join _slice as parent on parent.id = t.parent_id
+    left join string as parent_name on parent_name.id = parent.name_id
     left join source as src on src.id = t.source_id
 )
 

@@ -36,12 +36,14 @@ final as (
         f.name,
         f.category,
         f.other_id as other_slice_id,
-        s.name as other_name,
+        n.value as other_name,
         s.ts as other_ts,
         s.dur as other_dur,
         s.thread_id as other_thread_id
     from flows as f
-    left join slice as s on s.id = f.other_id
+    -- _slice, not the slice view: on the right of a LEFT JOIN the view would be built whole
+    left join _slice as s on s.id = f.other_id
+    left join string as n on n.id = s.name_id
 )
 
 select flow_id, direction, name, category, other_slice_id, other_name, other_ts, other_dur, other_thread_id
