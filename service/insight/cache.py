@@ -18,8 +18,8 @@ from service.insight.lod import ThreadLod
 from service.insight.protocol import one
 from warehouse import queries
 
-#: most slices held in thread arrays per warehouse (about 50 bytes each)
-MAX_SLICES = 20_000_000
+#: most slices held in thread arrays per warehouse (about 100 bytes each, levels included)
+MAX_SLICES = 10_000_000
 #: busy summaries kept per warehouse
 MAX_SUMMARIES = 256
 

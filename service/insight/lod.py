@@ -14,10 +14,13 @@ from its first start to its latest end and carries the id and name of its longes
 at least ``tpp``, so a window of P pixels holds at most about 2P items per depth.
 
 The rule composes: merging the items of a finer level at a coarser ``tpp`` gives the same
-items as merging the slices directly. :class:`ThreadLod` therefore keeps levels at
-power-of-two pixel widths (level k merged at 2**k ns, built from level k-1 on first use),
-and a request at ``tpp`` merges the few items of level floor(log2(tpp)) inside its window:
-its cost follows the pixels on screen, not the slices in the window.
+items as merging the slices directly (from any finer level). :class:`ThreadLod` therefore
+keeps levels at power-of-two pixel widths (level k merged at 2**k ns), and a request at
+``tpp`` merges the few items of level floor(log2(tpp)) inside its window: its cost follows
+the pixels on screen, not the slices in the window. A level is stored only when it holds at
+most 3/4 of the items of the finer level stored before it; otherwise that finer level
+serves in its place (at most 4/3 as many items, the same answer), which keeps the memory of
+all levels to about that of the slices.
 
 **The busy summary** of a process at bucket width ``w`` (a power of two) is the union of
 its threads' depth-0 items of level log2(w), where intervals less than ``w`` apart merge.
@@ -32,6 +35,8 @@ from dataclasses import dataclass
 import numpy as np
 
 EMPTY = np.zeros(0, dtype=np.int64)
+#: a level is stored when it holds at most this share of the items of the finer level it comes from
+KEEP = 0.75
 
 
 @dataclass(frozen=True)
@@ -124,7 +129,7 @@ class ThreadLod:
         self.ids, self.dur, self.name_id, self.category_id = ids, dur, name_id, category_id
         self.depths = int(depth.max()) + 1 if len(depth) else 0
         # every slice counts 1: a broadcast view, no memory
-        raw = Items(ts, ts + dur, depth, np.arange(len(ts), dtype=np.int64), np.broadcast_to(np.int64(1), len(ts)))
+        raw = Items(ts, ts + dur, depth, np.arange(len(ts), dtype=np.int32), np.broadcast_to(np.int64(1), len(ts)))
         self.raw = Level(raw, self.depths)
         self.levels: list[Level] = []
         self._lock = threading.Lock()
@@ -135,7 +140,8 @@ class ThreadLod:
         depth, ts, longest first, id: numpy sorts faster than SQLite)."""
         table = np.array(rows, dtype=np.int64).reshape(-1, 6)
         order = np.lexsort((table[:, 0], -table[:, 2], table[:, 1], table[:, 3]))
-        return cls(*(np.ascontiguousarray(table[order, i]) for i in range(6)))
+        # ids, times and durations in 64 bits; depths and string ids fit in 32
+        return cls(*(np.ascontiguousarray(table[order, i], dtype=np.int64 if i < 3 else np.int32) for i in range(6)))
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -149,7 +155,7 @@ class ThreadLod:
             while len(self.levels) <= k:
                 below = self.levels[-1] if self.levels else self.raw
                 merged = merge(below.items, 2 ** len(self.levels), self.dur)
-                self.levels.append(below if merged is below.items else Level(merged, self.depths))
+                self.levels.append(below if len(merged) > KEEP * len(below.items) else Level(merged, self.depths))
         return self.levels[k]
 
     def build_levels(self) -> ThreadLod:

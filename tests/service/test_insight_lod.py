@@ -136,3 +136,13 @@ def test_an_empty_thread_shows_nothing():
     t = lod.ThreadLod.from_rows([])
     assert len(t.screen(0, 100, 1, 10)) == 0
     assert [a.tolist() for a in t.busy(0, 100, 4)] == [[], []]
+
+
+def test_a_level_that_saves_little_is_not_stored():
+    t = thread()
+    assert t.level(2) is t.raw  # nothing merges at 2 ns
+    assert len(t.level(4).items) == 6  # B+C and a1+a2: 6 items of 8, a level of its own
+    # at 16 ns only D joins B+C: 5 items of 6 is over 3/4, so level 4 serves, merged again at 16
+    assert t.level(16) is t.level(4)
+    assert shown(t, t.screen(0, 1000, 16, 100)) == shown(t, lod.merge(t.raw.items, 16, t.dur)) == [
+        (0, 0, 100, 1, 1), (0, 100, 121, 2, 3), (0, 200, 300, 5, 1), (1, 0, 4, 6, 2), (1, 50, 90, 8, 1)]
