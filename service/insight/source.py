@@ -45,7 +45,7 @@ def api_line(conn, params: Params) -> dict:
     if core not in cores:
         raise InsightError(f"unknown core {core!r} (the profile has: {', '.join(cores) or 'none'})")
     lines = rows(conn, "insight_code_lines", source_id=source_id, file=name, core=core)
-    if not lines and one(conn, "insight_code_file", source_id=source_id, source_name=name):
+    if not lines:  # the name may be the end of the path: the profile's source files say which
         name = _file(conn, source_id, name)["path"]
         lines = rows(conn, "insight_code_lines", source_id=source_id, file=name, core=core)
     extras: dict[int, dict] = {}

@@ -250,6 +250,10 @@ def test_api_line(client):
         (4, 7, 1, None), (5, 0, 0, 25.0)]
     assert refusal(client, "source/api/line", {"sourceName": CODE_PATH, "coreName": "core9"}).startswith(
         "unknown core 'core9'")
+    assert refusal(client, "source/api/line", {"sourceName": "../x.cpp", "coreName": CORES[0]}) == (
+        "no source file '../x.cpp' in the profile")
+    # a source file without hot lines has none
+    assert body(client, "source/api/line", {"sourceName": "b.py", "coreName": CORES[0]}) == {"lines": []}
 
 
 def test_api_instructions_is_the_block_text(client):
