@@ -1,7 +1,8 @@
 -- reads: TASK COMPUTE_TASK_INFO
 -- Device kernels: TASK joined with COMPUTE_TASK_INFO, the long TASK_PMU_INFO pivoted into
 -- pipeline times (already ns in the db) and ratios; other PMU metrics kept as JSON.
--- The pivot compares small integers (metric.k), not names, on each of the PMU rows.
+-- The pivot compares small integers (metric.k), not names, on each of the PMU rows, and
+-- FILTER keeps each aggregate to its own metric's rows.
 WITH metric (k, name) AS (VALUES
     (1, 'aic_total_time'),
     (2, 'aic_total_cycles'),
@@ -39,31 +40,31 @@ metric_id AS MATERIALIZED (
 pmu AS (
     SELECT
         p.globalTaskId AS global_task_id,
-        MAX(CASE i.k WHEN 1 THEN p.value END) AS aicore_ns,
-        MAX(CASE i.k WHEN 2 THEN p.value END) AS aic_total_cycles,
-        MAX(CASE i.k WHEN 3 THEN p.value END) AS aic_mac_ns,
-        MAX(CASE i.k WHEN 4 THEN p.value END) AS aic_mac_ratio,
-        MAX(CASE i.k WHEN 5 THEN p.value END) AS aic_scalar_ns,
-        MAX(CASE i.k WHEN 6 THEN p.value END) AS aic_scalar_ratio,
-        MAX(CASE i.k WHEN 7 THEN p.value END) AS aic_mte1_ns,
-        MAX(CASE i.k WHEN 8 THEN p.value END) AS aic_mte1_ratio,
-        MAX(CASE i.k WHEN 9 THEN p.value END) AS aic_mte2_ns,
-        MAX(CASE i.k WHEN 10 THEN p.value END) AS aic_mte2_ratio,
-        MAX(CASE i.k WHEN 11 THEN p.value END) AS aic_fixpipe_ns,
-        MAX(CASE i.k WHEN 12 THEN p.value END) AS aic_fixpipe_ratio,
-        MAX(CASE i.k WHEN 13 THEN p.value END) AS aic_icache_miss_rate,
-        MAX(CASE i.k WHEN 14 THEN p.value END) AS aiv_ns,
-        MAX(CASE i.k WHEN 15 THEN p.value END) AS aiv_total_cycles,
-        MAX(CASE i.k WHEN 16 THEN p.value END) AS aiv_vec_ns,
-        MAX(CASE i.k WHEN 17 THEN p.value END) AS aiv_vec_ratio,
-        MAX(CASE i.k WHEN 18 THEN p.value END) AS aiv_scalar_ns,
-        MAX(CASE i.k WHEN 19 THEN p.value END) AS aiv_scalar_ratio,
-        MAX(CASE i.k WHEN 20 THEN p.value END) AS aiv_mte2_ns,
-        MAX(CASE i.k WHEN 21 THEN p.value END) AS aiv_mte2_ratio,
-        MAX(CASE i.k WHEN 22 THEN p.value END) AS aiv_mte3_ns,
-        MAX(CASE i.k WHEN 23 THEN p.value END) AS aiv_mte3_ratio,
-        MAX(CASE i.k WHEN 24 THEN p.value END) AS aiv_icache_miss_rate,
-        MAX(CASE i.k WHEN 25 THEN p.value END) AS cube_utilization_pct,
+        MAX(p.value) FILTER (WHERE i.k = 1) AS aicore_ns,
+        MAX(p.value) FILTER (WHERE i.k = 2) AS aic_total_cycles,
+        MAX(p.value) FILTER (WHERE i.k = 3) AS aic_mac_ns,
+        MAX(p.value) FILTER (WHERE i.k = 4) AS aic_mac_ratio,
+        MAX(p.value) FILTER (WHERE i.k = 5) AS aic_scalar_ns,
+        MAX(p.value) FILTER (WHERE i.k = 6) AS aic_scalar_ratio,
+        MAX(p.value) FILTER (WHERE i.k = 7) AS aic_mte1_ns,
+        MAX(p.value) FILTER (WHERE i.k = 8) AS aic_mte1_ratio,
+        MAX(p.value) FILTER (WHERE i.k = 9) AS aic_mte2_ns,
+        MAX(p.value) FILTER (WHERE i.k = 10) AS aic_mte2_ratio,
+        MAX(p.value) FILTER (WHERE i.k = 11) AS aic_fixpipe_ns,
+        MAX(p.value) FILTER (WHERE i.k = 12) AS aic_fixpipe_ratio,
+        MAX(p.value) FILTER (WHERE i.k = 13) AS aic_icache_miss_rate,
+        MAX(p.value) FILTER (WHERE i.k = 14) AS aiv_ns,
+        MAX(p.value) FILTER (WHERE i.k = 15) AS aiv_total_cycles,
+        MAX(p.value) FILTER (WHERE i.k = 16) AS aiv_vec_ns,
+        MAX(p.value) FILTER (WHERE i.k = 17) AS aiv_vec_ratio,
+        MAX(p.value) FILTER (WHERE i.k = 18) AS aiv_scalar_ns,
+        MAX(p.value) FILTER (WHERE i.k = 19) AS aiv_scalar_ratio,
+        MAX(p.value) FILTER (WHERE i.k = 20) AS aiv_mte2_ns,
+        MAX(p.value) FILTER (WHERE i.k = 21) AS aiv_mte2_ratio,
+        MAX(p.value) FILTER (WHERE i.k = 22) AS aiv_mte3_ns,
+        MAX(p.value) FILTER (WHERE i.k = 23) AS aiv_mte3_ratio,
+        MAX(p.value) FILTER (WHERE i.k = 24) AS aiv_icache_miss_rate,
+        MAX(p.value) FILTER (WHERE i.k = 25) AS cube_utilization_pct,
         NULLIF(json_group_object(i.name, p.value) FILTER (WHERE i.k = 0), '{}') AS metrics
     FROM in_TASK_PMU_INFO AS p
     JOIN metric_id AS i ON i.src_id = p.name
