@@ -409,30 +409,32 @@ def _nest_slices(conn: sqlite3.Connection, source_id: int) -> None:
     start together are taken longest first so the longer one encloses the shorter.
     """
     threads = [row[0] for row in conn.execute("SELECT id FROM thread WHERE source_id = ?", (source_id,))]
-    updates = []
+    updates: list[tuple[int, int, int]] = []
+    longest: list[tuple[int, int]] = []
     for thread_id in threads:
-        stack: list[tuple[int, int]] = []  # (end, id)
-        run: list[tuple[int, int, int]] = []
-        for row in conn.execute("SELECT id, ts, dur FROM _slice WHERE thread_id = ? ORDER BY ts, dur", (thread_id,)):
-            if run and row[1] != run[0][1]:
-                _nest_run(run, stack, updates)
-                run = []
-            run.append(row)
-        _nest_run(run, stack, updates)
+        rows = conn.execute("SELECT id, ts, dur FROM _slice WHERE thread_id = ? ORDER BY ts, dur", (thread_id,)).fetchall()
+        _nest_thread(rows, updates)
+        longest.append((max((dur for _, _, dur in rows), default=0), thread_id))
     conn.executemany("UPDATE _slice SET depth = ?, parent_id = ? WHERE id = ?", updates)
-    conn.execute(
-        "UPDATE thread SET max_dur = COALESCE((SELECT MAX(dur) FROM _slice WHERE thread_id = thread.id), 0) "
-        "WHERE source_id = ?",
-        (source_id,),
-    )
+    conn.executemany("UPDATE thread SET max_dur = ? WHERE id = ?", longest)
 
 
-def _nest_run(run, stack, updates) -> None:
-    """Place slices that start at the same ts (given shortest first) under the open ones."""
-    for slice_id, ts, dur in reversed(run):
-        end = ts + dur
-        while stack and (stack[-1][0] <= ts or stack[-1][0] < end):
-            stack.pop()
-        if stack:
-            updates.append((len(stack), stack[-1][1], slice_id))
-        stack.append((end, slice_id))
+def _nest_thread(rows: list[tuple[int, int, int]], updates: list[tuple[int, int, int]]) -> None:
+    """Append (depth, parent, id) for the nested slices of one thread's (id, ts, dur) rows in (ts, dur) order."""
+    ends: list[int] = []
+    ids: list[int] = []
+    start = 0
+    while start < len(rows):
+        stop = start + 1
+        while stop < len(rows) and rows[stop][1] == rows[start][1]:
+            stop += 1
+        for slice_id, ts, dur in reversed(rows[start:stop]):  # same start: longest first
+            end = ts + dur
+            while ends and (ends[-1] <= ts or ends[-1] < end):
+                ends.pop()
+                ids.pop()
+            if ids:
+                updates.append((len(ids), ids[-1], slice_id))
+            ends.append(end)
+            ids.append(slice_id)
+        start = stop
