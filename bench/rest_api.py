@@ -15,13 +15,13 @@ from __future__ import annotations
 import argparse
 import os
 import http.client
+import multiprocessing
 import random
 import re
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -78,6 +78,28 @@ def bench_in_process(path: Path, asked: list[dict]) -> None:
           f"load average {os.getloadavg()[0]:.1f}")
 
 
+def _client(host: str, port: int, share: list[dict]) -> tuple[list[float], list[str]]:
+    """One keep-alive client asking its share of the windows in turn: latencies (ms) and errors."""
+    latencies, errors = [], []
+    connection = http.client.HTTPConnection(host, port, timeout=30)
+    for params in share:
+        url = "/api/v1/queries/timeline_slices?" + "&".join(f"{k}={v}" for k, v in params.items())
+        started = time.perf_counter()
+        try:
+            connection.request("GET", url)
+            response = connection.getresponse()
+            body = response.read()
+            # a cheap check: the clients share the 2 cores with the server
+            ok = response.status == 200 and body.startswith(b'{"columns"')
+        except (OSError, http.client.HTTPException) as exc:
+            ok, body = False, str(exc).encode()
+            connection = http.client.HTTPConnection(host, port, timeout=30)
+        latencies.append((time.perf_counter() - started) * 1000)
+        if not ok:
+            errors.append(body[:100].decode(errors="replace"))
+    return latencies, errors
+
+
 def bench_http(path: Path, asked: list[dict], clients: int, server_threads: int) -> None:
     command = [sys.executable, "-c", "from warehouse.cli import cli; cli()", "serve", "--db", str(path),
                "--port", "0", "--threads", str(server_threads)]
@@ -85,40 +107,16 @@ def bench_http(path: Path, asked: list[dict], clients: int, server_threads: int)
     try:
         line = server.stderr.readline()
         host, port = re.search(r"http://([\d.]+):(\d+)/", line).groups()
-        latencies: list[float] = []
-        errors: list[str] = []
-        lock = threading.Lock()
-
-        def client(share: list[dict]) -> None:
-            connection = http.client.HTTPConnection(host, int(port), timeout=30)
-            for params in share:
-                url = "/api/v1/queries/timeline_slices?" + "&".join(f"{k}={v}" for k, v in params.items())
-                started = time.perf_counter()
-                try:
-                    connection.request("GET", url)
-                    response = connection.getresponse()
-                    body = response.read()
-                    # a cheap check: the client shares the 2 cores with the server
-                    ok = response.status == 200 and body.startswith(b'{"columns"')
-                except (OSError, http.client.HTTPException) as exc:
-                    ok, body = False, str(exc).encode()
-                    connection = http.client.HTTPConnection(host, int(port), timeout=30)
-                elapsed = (time.perf_counter() - started) * 1000
-                with lock:
-                    latencies.append(elapsed)
-                    if not ok:
-                        errors.append(body[:100].decode(errors="replace"))
-
         started = time.perf_counter()
-        workers = [threading.Thread(target=client, args=(asked[i::clients],)) for i in range(clients)]
-        for worker in workers:
-            worker.start()
-        for worker in workers:
-            worker.join()
+        # one process per client: threads of one process would queue on its GIL and skew the latencies
+        with multiprocessing.Pool(clients) as pool:
+            answers = pool.starmap(_client, [(host, int(port), asked[i::clients]) for i in range(clients)])
         wall = time.perf_counter() - started
-        print(f"REST timeline_slices, {clients} clients, {server_threads} server threads: {len(latencies)} requests in {wall:.1f} s "
-              f"({len(latencies) / wall:.0f}/s), {len(errors)} errors, p50 {statistics.median(latencies):.1f} ms, "
-              f"p99 {percentile(latencies, 0.99):.1f} ms")
+        latencies = [ms for part, _ in answers for ms in part]
+        errors = [e for _, part in answers for e in part]
+        print(f"REST timeline_slices, {clients} client processes, {server_threads} server threads: "
+              f"{len(latencies)} requests in {wall:.1f} s ({len(latencies) / wall:.0f}/s), {len(errors)} errors, "
+              f"p50 {statistics.median(latencies):.1f} ms, p99 {percentile(latencies, 0.99):.1f} ms")
     finally:
         server.kill()
         server.wait()
@@ -130,7 +128,7 @@ def main() -> None:
     parser.add_argument("--window-slices", type=int, default=500, help="slices in a screen's window")
     parser.add_argument("--windows", type=int, default=2000)
     parser.add_argument("--clients", type=int, default=16)
-    parser.add_argument("--server-threads", type=int, default=4, help="warehouse serve --threads")
+    parser.add_argument("--server-threads", type=int, default=os.cpu_count() or 2, help="warehouse serve --threads")
     parser.add_argument("--db", type=Path, help="reuse (or create) this warehouse instead of a temporary one")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:

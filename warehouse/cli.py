@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -235,7 +236,8 @@ def query(name, db_path, params, fmt):
 @click.option("--token", default=None, help="Require 'Authorization: Bearer TOKEN' on every request.")
 @click.option("--import-root", type=click.Path(exists=True, file_okay=False), default=None,
               help="Folder below which requests may name files to import (insight import/action).")
-@click.option("--threads", default=8, show_default=True, type=int, help="Worker threads.")
+@click.option("--threads", default=max(2, os.cpu_count() or 2), show_default="the machine's cores",
+              type=int, help="Worker threads (answers are mostly Python work under one GIL: more only contend).")
 def serve(db_path, host, port, token, import_root, threads):
     """Serve the REST API (/api/v1) on waitress, a production WSGI server.
 
