@@ -72,11 +72,7 @@ def merge(items: Items, tpp: float, dur: np.ndarray) -> Items:
     edges = [0, *bounds.tolist(), len(items)]
     if len(edges) == 2:
         return _merge_depth(items, tpp, dur)
-    inputs = [items.take(slice(a, b)) for a, b in zip(edges, edges[1:])]
-    parts = [_merge_depth(part, tpp, dur) for part in inputs]
-    if all(part is given for part, given in zip(parts, inputs)):
-        return items  # nothing merged: the caller may keep the level it has
-    return Items.concat(parts)
+    return Items.concat([_merge_depth(items.take(slice(a, b)), tpp, dur) for a, b in zip(edges, edges[1:])])
 
 
 def _merge_depth(items: Items, tpp: float, dur: np.ndarray) -> Items:
@@ -123,7 +119,7 @@ class Level:
 
 
 class ThreadLod:
-    """One thread's slices (arrays sorted by depth, ts) and its power-of-two levels, built on demand."""
+    """One thread's slices (arrays sorted by depth, ts) and its power-of-two levels."""
 
     def __init__(self, ids, ts, dur, depth, name_id, category_id):
         self.ids, self.dur, self.name_id, self.category_id = ids, dur, name_id, category_id
