@@ -67,22 +67,27 @@ clipped as (
 ),
 
 ordered as (
+    -- one sort for the three windows: the previous intervals of a kind are the previous
+    -- intervals of the step filtered by kind
     select
         rank_id, step_id, kind, lo, hi,
-        max(hi) over (
-            partition by rank_id, step_id, kind order by lo, hi
-            rows between unbounded preceding and 1 preceding
-        ) as kind_reach,
-        max(hi) over (
-            partition by rank_id, step_id order by lo, hi
-            rows between unbounded preceding and 1 preceding
-        ) as busy_reach
+        max(case when kind = 'compute' then hi end) over previous as compute_reach,
+        max(case when kind = 'communication' then hi end) over previous as communication_reach,
+        max(hi) over previous as busy_reach
     from clipped
+    window previous as (partition by rank_id, step_id order by lo, hi rows between unbounded preceding and 1 preceding)
 ),
 
 covered as (
     -- in start order, each interval adds what it covers past the furthest end before it:
     -- summed, that is the length of the union (of its kind, and of all kinds)
+    select
+        rank_id, step_id, kind, lo, hi, busy_reach,
+        case when kind = 'compute' then compute_reach else communication_reach end as kind_reach
+    from ordered
+),
+
+added as (
     select
         rank_id, step_id, kind,
         case
@@ -95,7 +100,7 @@ covered as (
             when hi > busy_reach then hi - busy_reach
             else 0
         end as busy_added
-    from ordered
+    from covered
 ),
 
 totals as (
@@ -105,7 +110,7 @@ totals as (
         sum(case when kind = 'compute' then kind_added else 0 end) as compute_ns,
         sum(case when kind = 'communication' then kind_added else 0 end) as communication_ns,
         sum(busy_added) as busy_ns
-    from covered
+    from added
     group by rank_id, step_id
 ),
 

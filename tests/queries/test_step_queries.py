@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from factories.warehouse_rows import CommunicationOpFactory, KernelFactory, SourceFactory, StepFactory, insert
@@ -64,3 +66,41 @@ def test_step_trace_summary(run, rows):
     result = run("step_trace_summary")
     assert [(r["rank_id"], r["step_total_ns"], r["overlapped_ns"], r["ratio_to_slowest"]) for r in result] == [
         (0, 1000, 100, 1.0), (1, 800, 200, 0.8)]
+
+
+def _union_length(intervals) -> int:
+    total, reach = 0, None
+    for lo, hi in sorted(intervals):
+        if reach is None or lo >= reach:
+            total += hi - lo
+            reach = hi
+        elif hi > reach:
+            total += hi - reach
+            reach = hi
+    return total
+
+
+def test_step_time_matches_a_plain_interval_union(run, rows):
+    """200 random kernels and operators over three steps, against the union computed in Python."""
+    rng = random.Random(7)
+    steps = [(1, 0, 10_000), (2, 10_000, 20_000), (3, 25_000, 30_000)]
+    for step_id, start, end in steps:
+        StepFactory(rank_id=0, step_id=step_id, start_ns=start, end_ns=end)
+    activity = []
+    for _ in range(200):
+        ts, dur = rng.randrange(-1_000, 31_000), rng.randrange(0, 2_000)
+        kind = rng.choice(("compute", "communication", "operator"))
+        if kind == "operator":
+            CommunicationOpFactory(rank_id=0, ts=ts, dur=dur)
+        else:
+            KernelFactory(rank_id=0, ts=ts, dur=dur, op_class="communication" if kind == "communication" else "aiv")
+        activity.append(("compute" if kind == "compute" else "communication", ts, ts + dur))
+    result = {r["step_id"]: r for r in run("step_time")}
+    for step_id, start, end in steps:
+        clipped = [(kind, max(lo, start), min(hi, end)) for kind, lo, hi in activity if lo < end and hi > start and hi > lo]
+        compute = _union_length([(lo, hi) for kind, lo, hi in clipped if kind == "compute"])
+        communication = _union_length([(lo, hi) for kind, lo, hi in clipped if kind == "communication"])
+        busy = _union_length([(lo, hi) for _, lo, hi in clipped])
+        row = result[step_id]
+        assert (row["compute_ns"], row["communication_ns"], row["overlap_ns"], row["free_ns"]) == (
+            compute, communication, compute + communication - busy, end - start - busy), step_id
