@@ -13,10 +13,11 @@ from pathlib import Path
 from flask import current_app
 
 from service.insight import cache, cards
-from service.insight.protocol import InsightError, Params, rows
+from service.insight.protocol import InsightError, Params, one, rows
 from warehouse import db, ingest
 
 FINE = ("ok", "unchanged")
+TRACE_BLOCK = 0x02
 
 
 def inside(root: Path, given: str) -> list[Path]:
@@ -59,8 +60,10 @@ def import_action(conn, params: Params) -> dict:
     imported = [by_source.get(r.source_id) for r in results]
     operators = [c["sourceId"] for c in imported if c and c["kind"] == cards.OPERATOR_KIND]
     core_list = _union(conn, "insight_cores", "core", operators)
+    # the simulator's profiles carry a timeline (block 0x02); on-board ones do not
+    simulated = any(one(conn, "insight_block_json", source_id=s, block_type=TRACE_BLOCK) for s in operators)
     return {
-        "isCluster": False, "reset": True, "isSimulation": bool(operators), "isBinary": bool(operators),
+        "isCluster": False, "reset": True, "isSimulation": simulated, "isBinary": bool(operators),
         "isIpynb": False, "coreList": core_list, "sourceList": _union(conn, "insight_code_files", "path", operators),
         "result": [{"cardName": card["cardName"] if card else result.path.name,
                     "rankId": card["rankId"] if card else str(result.source_id or ""),

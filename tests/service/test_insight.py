@@ -478,6 +478,17 @@ def test_import_reports_a_failed_file(empty, root):
     assert [(r["cardName"], r["result"]) for r in result] == [("broken.bin", False)]
 
 
+def test_import_of_an_on_board_profile_is_no_simulation(empty, root, realdata):
+    real = root / "visualize_data.bin"
+    real.write_bytes((realdata / "msinsight/server_test_data/test_bin_mix/visualize_data.bin").read_bytes())
+    answer = body(importer(empty, root), "import/action", {"path": ["visualize_data.bin"]})
+    assert (answer["isSimulation"], answer["isBinary"], answer["coreList"], answer["sourceList"]) == (
+        False, True, [], [])
+    assert answer["result"] == [{"cardName": "MatmulLeakyreluCustom_0a4ecf73240c8db04ac5059db7c787a7_2_mix_aic",
+                                 "rankId": "MatmulLeakyreluCustom_0a4ecf73240c8db04ac5059db7c787a7_2_mix_aic",
+                                 "cardPath": str(real.resolve()), "result": True}]
+
+
 # ---- the real operator profile ---------------------------------------------------------------
 
 
