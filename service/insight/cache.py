@@ -18,7 +18,8 @@ from service.insight.lod import ThreadLod
 from service.insight.protocol import one
 from warehouse import queries
 
-#: most slices held in thread arrays per warehouse (about 100 bytes each, levels included)
+#: most slices held in thread arrays per warehouse by default (about 81 bytes each, levels
+#: included); the app's INSIGHT_CACHE_SLICES (env WAREHOUSE_INSIGHT_CACHE_SLICES) overrides it
 MAX_SLICES = 10_000_000
 #: busy summaries kept per warehouse
 MAX_SUMMARIES = 256
@@ -42,8 +43,9 @@ def _state(path: str) -> tuple:
 class WarehouseCache:
     """The caches of one warehouse state."""
 
-    def __init__(self, state: tuple):
+    def __init__(self, state: tuple, max_slices: int = MAX_SLICES):
         self.state = state
+        self.max_slices = max_slices
         self.threads: OrderedDict[int, ThreadLod] = OrderedDict()
         self.slices = 0
         self.strings: dict[int, str] = {0: ""}
@@ -64,7 +66,7 @@ class WarehouseCache:
             if thread_id not in self.threads:
                 self.threads[thread_id] = lod
                 self.slices += len(lod)
-                while self.slices > MAX_SLICES and len(self.threads) > 1:
+                while self.slices > self.max_slices and len(self.threads) > 1:
                     _, evicted = self.threads.popitem(last=False)
                     self.slices -= len(evicted)
             return self.threads[thread_id]
@@ -92,14 +94,14 @@ class WarehouseCache:
         return found
 
 
-def for_warehouse(path: str | Path) -> WarehouseCache:
-    """The cache of the warehouse at ``path`` in its current state."""
+def for_warehouse(path: str | Path, max_slices: int = MAX_SLICES) -> WarehouseCache:
+    """The cache of the warehouse at ``path`` in its current state (holding up to ``max_slices``)."""
     path = str(path)
     state = _state(path)
     with _LOCK:
         cache = _CACHES.get(path)
         if cache is None or cache.state != state:
-            cache = _CACHES[path] = WarehouseCache(state)
+            cache = _CACHES[path] = WarehouseCache(state, max_slices)
         return cache
 
 

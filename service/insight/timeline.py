@@ -46,7 +46,8 @@ def _window(params: Params) -> tuple[int, int, float]:
 
 
 def _cache() -> cache.WarehouseCache:
-    return cache.for_warehouse(current_app.config["DATABASE"])
+    budget = int(current_app.config.get("INSIGHT_CACHE_SLICES") or cache.MAX_SLICES)
+    return cache.for_warehouse(current_app.config["DATABASE"], budget)
 
 
 def _thread(conn, params: Params, thread_id: int, process_id: int | None) -> dict:

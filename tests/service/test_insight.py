@@ -12,6 +12,7 @@ from factories.op_profile import (
 )
 from factories.trace_json import EventFactory, TraceFileFactory
 from service import create_app
+from service.insight import cache
 from warehouse import db, ingest
 
 API = "/api/v1/insight"
@@ -205,6 +206,18 @@ def test_extreme_windows_stay_in_64_bits(client, warehouse):
         [("parent", 1_000_000, 1_050_000)], [("child", 1_010_000, 1_020_000)]]
     assert body(client, "unit/threadTracesSummary", {"processId": process, **window})["data"] == [
         {"startTime": 1_000_000, "duration": 50_000}]
+
+
+def test_threads_past_the_cache_budget_are_read_again(warehouse):
+    client = create_app({"TESTING": True, "DATABASE": str(warehouse["path"]),
+                         "INSIGHT_CACHE_SLICES": 1}).test_client()
+    for name in ("parent", "kernel", "parent"):
+        slice_id, thread, process = warehouse["ids"][name]
+        data = body(client, "unit/threadTraces", {"processId": process, "threadId": thread, "startTime": 0,
+                                                  "endTime": 2_000_000, "timePerPx": 1})["data"]
+        assert data[0][0]["id"] == str(slice_id)
+    held = cache.for_warehouse(str(warehouse["path"]), 1)
+    assert list(held.threads) == [warehouse["ids"]["parent"][1]]  # the last one read; the kernel's evicted
 
 
 def test_thread_must_be_in_the_process_and_the_card(client, warehouse):
