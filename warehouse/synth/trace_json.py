@@ -37,12 +37,7 @@ START_NS = 1_736_408_883_688_177_930
 
 
 def us(ns: int) -> str:
-    """ns -> the decimal string of microseconds torch_npu writes ("1736408883688177.930")."""
-    return f"{ns // 1000}.{ns % 1000:03d}"
-
-
-def us_number(ns: int) -> str:
-    """ns -> a JSON number of microseconds with three decimals (dur)."""
+    """ns -> microseconds with three decimals: torch_npu writes ts as this string, dur as this number."""
     return f"{ns // 1000}.{ns % 1000:03d}"
 
 
@@ -97,7 +92,7 @@ class TraceWriter:
 
     def _x(self, pid, tid, name, cat, ts, dur, args=None) -> str:
         head = f'{{"ph": "X", "name": {json.dumps(name)}, "pid": {pid}, "tid": {tid}, "ts": "{us(ts)}", ' \
-               f'"dur": {us_number(dur)}'
+               f'"dur": {us(dur)}'
         if cat:
             head += f', "cat": "{cat}"'
         if args:
