@@ -129,6 +129,7 @@ def test_begin_end_pairs_nest_like_complete_events(warehouse_db, tmp_path):
     assert json.loads(warehouse_db.execute("SELECT args FROM slice WHERE name = 'b'").fetchone()[0]) == {"x": 1, "y": 2}
     detail = json.loads(warehouse_db.execute("SELECT detail FROM source WHERE id = ?", (result.source_id,)).fetchone()[0])
     assert detail["unmatched_end"] == 1 and detail["unended_begin"] == 1
+    assert detail["renested_threads"] == 1
     assert warehouse_db.execute("SELECT max_dur FROM thread").fetchone() == (100_000,)
 
 
@@ -478,3 +479,27 @@ def test_real_torch_npu_trace_values(warehouse_db, realdata):
     with gzip.open(path) as stream:
         event = json.load(stream)[0]
     assert first == (_to_ns(event["ts"]), _to_ns(event["dur"]))
+
+
+# --- the generator of the demo and the benchmark ----------------------------------------------
+
+def test_synthetic_trace_is_deterministic_and_ingests_completely(warehouse_db, tmp_path):
+    from warehouse.synth.trace_json import PROCESSES, write_trace
+
+    first, second = tmp_path / "a.json.gz", tmp_path / "b.json"
+    assert write_trace(first, 3000, seed=7) == write_trace(second, 3000, seed=7) == 3000
+    with gzip.open(first) as stream:
+        assert stream.read() == second.read_bytes()
+    events = json.loads(second.read_bytes())
+    result = load(warehouse_db, first)
+    assert warehouse_db.execute("SELECT count(*) FROM process").fetchone() == (len(PROCESSES),)
+    assert {row[0] for row in warehouse_db.execute("SELECT name FROM process")} == {name for name, _ in PROCESSES}
+    assert (warehouse_db.execute("SELECT count(*) FROM _slice").fetchone()[0],
+            warehouse_db.execute("SELECT count(*) FROM flow").fetchone()[0],
+            warehouse_db.execute("SELECT count(*) FROM _counter").fetchone()[0]) == expected_counts(second)
+    # every thread arrives in order (nested in the parse pass, no post-pass) and nests three deep
+    detail = json.loads(warehouse_db.execute("SELECT detail FROM source WHERE id = ?", (result.source_id,)).fetchone()[0])
+    assert "renested_threads" not in detail
+    assert warehouse_db.execute("SELECT max(depth) FROM slice").fetchone() == (3,)
+    # every flow of the generator binds at both ends
+    assert warehouse_db.execute("SELECT count(*) FROM flow").fetchone()[0] == sum(e["ph"] == "f" for e in events)

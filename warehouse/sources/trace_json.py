@@ -471,6 +471,7 @@ class _Loader:
         self.ignored: dict[str, int] = {}
         self.truncated = False
         self.shape = "array"
+        self.renested = 0  # threads whose nesting was recomputed after the parse (out of order, B/E, async)
 
     # -- driving ---------------------------------------------------------------------------
 
@@ -507,6 +508,8 @@ class _Loader:
         detail.update({key: value for key, value in self.dropped.items() if value})
         if self.ignored:
             detail["ignored_phases"] = self.ignored
+        if self.renested:
+            detail["renested_threads"] = self.renested
         if "profilingType" in meta:
             detail["profiling_type"] = meta["profilingType"]
         return Outcome(rows=self.rows, rank_id=self.rank_id, detail=detail)
@@ -726,6 +729,7 @@ class _Loader:
         for thread in self.threads.values():
             if not thread.in_order:
                 _renest(conn, thread.id)
+                self.renested += 1
         self.rows += _insert_flows(conn, self.source_id)
         conn.execute("DROP TABLE _trace_flow_event")
         if self.rank_id is not None:
