@@ -360,6 +360,14 @@ def test_ingest_trace_bytes_reads_an_embedded_trace(warehouse_db):
     assert warehouse_db.execute("SELECT pid, rank_id FROM process").fetchall() == [("core2.veccore1", 2)]
     with pytest.raises(trace_json.IngestError, match=r"^block: byte 0: not a JSON array"):
         trace_json.ingest_trace_bytes(warehouse_db, b"nope", source_id, label="block")
+    # a failure half-way keeps nothing of that trace, and leaves no staging table behind
+    bad = render([EventFactory(name="kept?", ts=1, dur=1), EventFactory(ph="s", id=1, ts=1, dur=None),
+                  EventFactory(ts="x.yz")])
+    with pytest.raises(trace_json.IngestError, match=r"^block: event 2: "):
+        trace_json.ingest_trace_bytes(warehouse_db, bad, source_id, label="block")
+    assert warehouse_db.execute("SELECT count(*) FROM slice").fetchone() == (1,)
+    assert warehouse_db.execute("SELECT count(*) FROM process").fetchone() == (1,)
+    assert warehouse_db.execute("SELECT name FROM sqlite_master WHERE name = '_trace_flow_event'").fetchall() == []
 
 
 # --- the command line -------------------------------------------------------------------------

@@ -476,7 +476,23 @@ class _Loader:
     # -- driving ---------------------------------------------------------------------------
 
     def run(self, stream: BinaryIO) -> dict:
-        """Read every event of ``stream``; returns the trace's other top-level keys."""
+        """Read every event of ``stream``; returns the trace's other top-level keys.
+
+        All or nothing inside the caller's transaction (a savepoint): a caller that goes on
+        after an IngestError (an operator profile with a bad trace block) keeps none of the
+        trace's rows and no staging table.
+        """
+        self.conn.execute("SAVEPOINT trace_json")
+        try:
+            meta = self._run(stream)
+        except BaseException:
+            self.conn.execute("ROLLBACK TO trace_json")
+            self.conn.execute("RELEASE trace_json")
+            raise
+        self.conn.execute("RELEASE trace_json")
+        return meta
+
+    def _run(self, stream: BinaryIO) -> dict:
         self.conn.execute((SQL_DIR / "flow_event_table.sql").read_text(encoding="utf-8"))
         self.conn.execute("DELETE FROM _trace_flow_event")
         framing = _Framing(stream, self.label, CHUNK_BYTES)
