@@ -196,6 +196,9 @@ def test_flow_steps_chain_and_id2_keys(warehouse_db, tmp_path):
     events = [EventFactory(name=name, ts=us(start), dur=10.0, tid=tid)
               for name, start, tid in (("a", 0, 1), ("b", 100_000, 2), ("c", 200_000, 3))]
     events += [
+        # a t and an f before any s: no arrow, and the t is not a source
+        EventFactory(ph="t", id2={"global": "0x1"}, cat="c", name="early", ts=us(0), dur=None, tid=1),
+        EventFactory(ph="f", bp="e", id2={"global": "0x1"}, cat="c", name="early", ts=us(500), dur=None, tid=1),
         EventFactory(ph="s", id2={"global": "0x1"}, cat="c", name="chain", ts=us(1_000), dur=None, tid=1),
         EventFactory(ph="t", id2={"global": "0x1"}, cat="c", name="chain", ts=us(101_000), dur=None, tid=2),
         EventFactory(ph="f", bp="e", id2={"global": "0x1"}, cat="c", name="chain", ts=us(201_000), dur=None, tid=3),
@@ -450,12 +453,12 @@ def expected_counts(path: Path) -> tuple[int, int, int]:
                 (_to_ns(event["ts"]), "stf".index(event["ph"]), index, event))
     flows = 0
     for chain in chains.values():
-        source_bound = None
+        source_bound = None  # None until the first s
         for _, phase, _, event in sorted(chain, key=lambda item: item[:3]):
             here = bound(event)
             if phase > 0 and source_bound and here:
                 flows += 1
-            if phase < 2:
+            if phase == 0 or (phase == 1 and source_bound is not None):
                 source_bound = here
     return sum(len(v) for v in slices.values()), flows, samples
 

@@ -4,7 +4,10 @@ Three shapes are read (reference/FORMATS.md): a bare array of events; an object 
 ``traceEvents`` array sits among other top-level keys (kineto: ``schemaVersion``,
 ``deviceProperties``, ``distributedInfo``); the op simulator's object with ``profilingType``.
 A ``.gz`` file is read transparently. The other top-level keys go to ``run_metadata`` (JSON
-text) and kineto's ``distributedInfo.rank`` becomes the source's rank.
+text). The source's rank is kineto's ``distributedInfo.rank``, else the ``{rank}`` of the
+``profiler_info_{rank}.json`` torch_npu writes beside its output folder. Lenient where Chrome
+is: a trailing comma before the final ``]``, and a missing final ``]`` (``source.detail``
+says ``truncated``).
 
 Streaming: the text is read in chunks, each cut at the last event boundary (``}`` ``,`` ``{``
 outside any string) and decoded by msgspec into GC-free structs, ``args`` kept as raw JSON
@@ -789,13 +792,16 @@ def _insert_flows(conn: sqlite3.Connection, source_id: int) -> int:
     flows = []
     total = 0
     key = None
-    source = None
+    started = False  # an s of this key was seen
+    source = source_name = None  # the slice (and name) of the chain's latest s or t
     for category, flow_key, phase, name, slice_id in conn.execute(
             (SQL_DIR / "flow_events.sql").read_text(encoding="utf-8")):
         if (category, flow_key) != key:
-            key, source, source_name = (category, flow_key), None, None
+            key, started, source, source_name = (category, flow_key), False, None, None
         if phase == 0:
-            source, source_name = slice_id, name
+            started, source, source_name = True, slice_id, name
+            continue
+        if not started:
             continue
         if source is not None and slice_id is not None:
             flows.append((source_id, source, slice_id, source_name or name, category or None, flow_key))
