@@ -10,6 +10,7 @@ import pytest
 
 from tests.factories.rank_db import RankDbFactory, write_db
 from warehouse import db
+from warehouse.audits import run_audits
 from warehouse.ingest import ingest_file, ingest_paths
 from warehouse.sources import detect_source, rank_db
 
@@ -287,6 +288,8 @@ def test_two_rank_cluster_separated_by_rank(warehouse_db, tmp_path):
         SELECT COUNT(*) FROM flow AS f
         JOIN _slice AS o ON o.id = f.slice_out JOIN _slice AS i ON i.id = f.slice_in
         WHERE o.source_id != i.source_id OR o.source_id != f.source_id""") == 0
+    # every audit of `warehouse check` passes (row counts, nesting, flows, max_dur, ...)
+    assert [a.audit.name for a in run_audits(warehouse_db) if not a.passed] == []
     # the same run again, in a second command: nothing changes
     again = ingest_paths(warehouse_db, [tmp_path / "run"])
     assert [r.status for r in again] == ["unchanged", "unchanged"]
@@ -458,6 +461,7 @@ def test_real_dbs_every_table_exactly(tmp_path, realdata, level):
             WHERE c.source_id = ? AND (c.thread_id != p.thread_id OR c.ts < p.ts OR c.ts + c.dur > p.ts + p.dur)""",
                    result.source_id) == 0
         source.close()
+    assert [a.audit.name for a in run_audits(conn) if not a.passed] == []
     conn.close()
 
 

@@ -264,13 +264,17 @@ def _check_rank_free(conn: sqlite3.Connection, path: Path, source_id: int, ident
 
 
 def _declare_rank(conn: sqlite3.Connection, source_id: int, identity: Identity) -> int:
-    conn.execute(
+    """Add the rank, or fill what an earlier source of it (profiler_info, a CSV) left unknown.
+
+    Returns the rows this source owns: 1 when it declared the rank, 0 when it completed another's.
+    """
+    (owner,) = conn.execute(
         "INSERT INTO rank (rank_id, device_id, host_name, source_id) VALUES (?, ?, ?, ?) "
         "ON CONFLICT (rank_id) DO UPDATE SET device_id = COALESCE(rank.device_id, excluded.device_id), "
-        "host_name = COALESCE(rank.host_name, excluded.host_name)",
+        "host_name = COALESCE(rank.host_name, excluded.host_name) RETURNING source_id",
         (identity.rank_id, identity.device_id, identity.host_name, source_id),
-    )
-    return 1
+    ).fetchone()
+    return int(owner == source_id)
 
 
 # --- the input views and the statements --------------------------------------------------------------
