@@ -464,18 +464,3 @@ def test_real_dbs_every_table_exactly(tmp_path, realdata, level):
     assert [a.audit.name for a in run_audits(conn) if not a.passed] == []
     conn.close()
 
-
-def test_nesting_written_in_batches_is_the_same(tmp_path, rank0, monkeypatch):
-    # the nesting pass flushes its results every NESTING_BATCH rows: a batch of 1 changes nothing
-    def nesting(batch):
-        monkeypatch.setattr(rank_db, "NESTING_BATCH", batch)
-        conn = db.connect(tmp_path / f"batch{batch}.db")
-        ingest_ok(conn, rank0.path)
-        got = rows(conn, "SELECT s.ts, s.name, s.depth, p.name FROM slice AS s LEFT JOIN slice AS p ON p.id = s.parent_id "
-                         "ORDER BY s.ts, s.depth")
-        conn.close()
-        return got
-
-    one_by_one = nesting(1)
-    assert one_by_one == nesting(100_000)
-    assert sum(depth for _, _, depth, _ in one_by_one) == 8  # 1 + 2 + 3 + 1 on the main thread, 1 on CANN

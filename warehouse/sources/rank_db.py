@@ -40,8 +40,6 @@ PROFILER_INFO = re.compile(r"^profiler_info_(\d+)\.json$")
 INSERT_TARGET = re.compile(r"^\s*INSERT\s+(?:OR\s+\w+\s+)?INTO\s+([\w.]+)", re.IGNORECASE | re.MULTILINE)
 #: how many folders above the db are searched for profiler_info_{N}.json
 PROFILER_INFO_DEPTH = 3
-#: nesting results kept in memory before they are written to temp.rank_db_nest
-NESTING_BATCH = 100_000
 
 #: The input tables this source reads and the columns it expects of each.
 #: "a=b|c" reads column a from the first of b, c the file has (newest name first).
@@ -415,26 +413,23 @@ def _nest_slices(conn: sqlite3.Connection, source_id: int) -> None:
 
     One streamed pass over the (thread_id, ts, dur) index with a stack per thread; slices
     that start together are taken longest first so the longer one encloses the shorter.
-    Results go to temp.rank_db_nest in batches (memory stays flat whatever the size) and
-    into _slice with one UPDATE.
+    Each thread's results are written once its rows are all read (memory: one thread's
+    nested slices).
     """
     threads = [row[0] for row in conn.execute("SELECT id FROM thread WHERE source_id = ?", (source_id,))]
     longest: list[tuple[int, int]] = []
-    nested: list[tuple[int, int, int]] = []
     for thread_id in threads:
+        nested: list[tuple[int, int, int]] = []
         rows = conn.execute("SELECT id, ts, dur FROM _slice WHERE thread_id = ? ORDER BY ts, dur", (thread_id,))
-        longest.append((_nest_thread(rows, nested, lambda batch: _save_nesting(conn, batch)), thread_id))
-    _save_nesting(conn, nested)
-    conn.execute("UPDATE _slice SET depth = n.depth, parent_id = n.parent_id FROM temp.rank_db_nest AS n "
-                 "WHERE _slice.id = n.id")
+        longest.append((_nest_thread(rows, nested), thread_id))
+        conn.executemany("UPDATE _slice SET depth = ?, parent_id = ? WHERE id = ?", nested)
     conn.executemany("UPDATE thread SET max_dur = ? WHERE id = ?", longest)
 
 
-def _nest_thread(rows, nested: list[tuple[int, int, int]], flush) -> int:
-    """Append (id, depth, parent) of one thread's nested slices; return its longest duration.
+def _nest_thread(rows, nested: list[tuple[int, int, int]]) -> int:
+    """Append (depth, parent, id) of one thread's nested slices; return its longest duration.
 
-    ``rows`` are (id, ts, dur) in (ts, dur) order; ``flush(nested)`` is called (and the list
-    emptied) whenever it holds NESTING_BATCH rows.
+    ``rows`` are (id, ts, dur) in (ts, dur) order.
     """
     ends: list[int] = []
     ids: list[int] = []
@@ -442,19 +437,13 @@ def _nest_thread(rows, nested: list[tuple[int, int, int]], flush) -> int:
     for ts, same_start in groupby(rows, key=itemgetter(1)):
         for slice_id, _, dur in reversed(list(same_start)):  # longest first
             end = ts + dur
-            longest = max(longest, dur)
+            if dur > longest:
+                longest = dur
             while ends and (ends[-1] <= ts or ends[-1] < end):
                 ends.pop()
                 ids.pop()
             if ids:
-                nested.append((slice_id, len(ids), ids[-1]))
+                nested.append((len(ids), ids[-1], slice_id))
             ends.append(end)
             ids.append(slice_id)
-        if len(nested) >= NESTING_BATCH:
-            flush(nested)
-            nested.clear()
     return longest
-
-
-def _save_nesting(conn: sqlite3.Connection, nested: list[tuple[int, int, int]]) -> None:
-    conn.executemany("INSERT INTO temp.rank_db_nest (id, depth, parent_id) VALUES (?, ?, ?)", nested)

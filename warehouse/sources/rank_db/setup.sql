@@ -28,6 +28,3 @@ CREATE TEMP TABLE rank_db_step (
 
 -- Framework calls with a connection: (CONNECTION_IDS.connectionId, their slice, start).
 CREATE TEMP TABLE rank_db_link (connection_id INTEGER NOT NULL, slice_id INTEGER NOT NULL, ts INTEGER);
-
--- Depth and parent of the nested slices, from the nesting pass, applied with one UPDATE.
-CREATE TEMP TABLE rank_db_nest (id INTEGER PRIMARY KEY, depth INTEGER NOT NULL, parent_id INTEGER NOT NULL);

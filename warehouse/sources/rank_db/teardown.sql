@@ -6,4 +6,3 @@ DROP TABLE IF EXISTS temp.rank_db_target;
 DROP TABLE IF EXISTS temp.rank_db_sample;
 DROP TABLE IF EXISTS temp.rank_db_step;
 DROP TABLE IF EXISTS temp.rank_db_link;
-DROP TABLE IF EXISTS temp.rank_db_nest;
