@@ -287,3 +287,45 @@ def datasette(db_path, host, port):
     click.echo(f"Datasette: {launch.url(db_path, host=host, port=port)} (Ctrl-C to stop)")
     sys.stdout.flush()
     os.execv(argv[0], argv)  # Datasette takes over this process: signals and Ctrl-C reach it directly
+
+
+@cli.command()
+@db_option
+def analyze(db_path):
+    """Run the diagnosis rules and store their findings (with evidence rows) in the warehouse.
+
+    One transaction; re-running replaces the previous findings. See them with
+    `warehouse query findings` and `warehouse query finding_evidence`.
+
+    \b
+    Example:
+        warehouse analyze --db run.db
+    """
+    from warehouse.analysis import findings
+
+    if not Path(db_path).exists():
+        raise click.ClickException(f"{db_path}: no such warehouse")
+    counts = findings.analyze(db.connect(db_path))
+    for finding_type, count in counts.items():
+        click.echo(f"{finding_type:32} {count}")
+    click.echo(f"{sum(counts.values())} findings")
+
+
+@cli.command()
+@db_option
+@click.option("--output", "-o", "out", required=True, type=click.Path(dir_okay=False),
+              help="Report file: .html (one self-contained page) or .md.")
+def report(db_path, out):
+    """Write the diagnosis report: steps per rank, findings with evidence, kernels, communication, memory.
+
+    Reads the findings of the last `warehouse analyze`.
+
+    \b
+    Example:
+        warehouse report --db run.db -o report.html
+    """
+    from warehouse import report as report_module
+
+    conn = db.connect_readonly(db_path)
+    written = report_module.write(conn, Path(db_path).name, Path(out))
+    click.echo(f"wrote {written}")

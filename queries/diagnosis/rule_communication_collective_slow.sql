@@ -1,0 +1,150 @@
+-- title: Rule communication_collective_slow
+-- description: Every collective instance (same name and group in communication_op) seen on
+--     two or more ranks whose duration differs by more than skew across ranks
+--     ((longest - shortest) / shortest). The time after the last rank arrived tells the
+--     cause: when the ranks still finish apart by more than skew of it, the collective
+--     itself is slow on the rank that ends last (a link, a peer, contention): severity high.
+--     Otherwise the skew is the wait for the rank that started last: severity low (the
+--     slow_rank_suspected rule speaks about that rank). wait_share is the rank's Notify
+--     Wait task time (busiest plane) over its duration (level-1 profiles; NULL without tasks). Confidence
+--     high when Notify Wait tasks corroborate (the slow rank waits least), medium otherwise.
+--     Evidence: the instance's row on every rank, the slow rank first.
+-- param skew (real, default 0.3): Relative duration skew above which an instance is flagged.
+-- param min_skew_ns (integer, default 10000): Skews shorter than this many ns are ignored.
+-- param evidence_limit (integer, default 8): Evidence rows per finding.
+-- column finding_key: Identifies the finding the row belongs to.
+-- column rank_id: Rank the finding is about.
+-- column step_id: Step the finding is about.
+-- column subject: What the finding is about.
+-- column severity: high, medium or low.
+-- column confidence: high, medium or low (seed 004).
+-- column message: One line for a person.
+-- column numbers: The numbers behind the message (JSON object).
+-- column evidence_table: Table of the evidence row.
+-- column evidence_source_id: Input of the evidence row.
+-- column evidence_source_row: Row of the evidence in its input.
+-- column evidence_slice_id: Timeline slice of the evidence row, when it has one.
+-- column evidence_kernel_id: kernel.id of the evidence row, when it is a kernel.
+-- column evidence_note: What the evidence row shows.
+with ops as (
+    select
+        source_id, source_row, slice_id, rank_id, op_id, group_name, name, ts, dur, ts + dur as end_ns,
+        count(*) over (partition by group_name, name) as ranks,
+        min(dur) over (partition by group_name, name) as min_ns,
+        max(dur) over (partition by group_name, name) as max_ns,
+        min(ts) over (partition by group_name, name) as first_start_ns,
+        max(ts) over (partition by group_name, name) as last_start_ns,
+        min(ts + dur) over (partition by group_name, name) as first_end_ns,
+        max(ts + dur) over (partition by group_name, name) as last_end_ns
+    from communication_op
+    where dur > 0
+),
+
+skewed as (
+    select
+        source_id, source_row, slice_id, rank_id, op_id, group_name, name, ts, dur, end_ns, ranks,
+        min_ns, max_ns, first_start_ns, last_start_ns, first_end_ns, last_end_ns,
+        row_number() over (partition by group_name, name order by end_ns desc, rank_id) as end_order,
+        row_number() over (partition by group_name, name order by ts desc, rank_id) as start_order
+    from ops
+    where ranks > 1 and max_ns - min_ns > :min_skew_ns and max_ns - min_ns > :skew * min_ns
+),
+
+plane_waits as (
+    select t.rank_id, t.op_id, t.plane_id, sum(s.dur) as wait_ns
+    from communication_task as t
+    join _slice as s on s.id = t.slice_id
+    where t.task_type like 'Notify%Wait'
+    group by t.rank_id, t.op_id, t.plane_id
+),
+
+waits as (
+    -- planes run in parallel: the busiest plane's wait is the rank's
+    select rank_id, op_id, max(wait_ns) as wait_ns
+    from plane_waits
+    group by rank_id, op_id
+),
+
+shares as (
+    select
+        k.source_id, k.source_row, k.slice_id, k.rank_id, k.group_name, k.name, k.ts, k.dur, k.ranks,
+        k.min_ns, k.max_ns, k.first_start_ns, k.last_start_ns, k.first_end_ns, k.last_end_ns, k.end_order,
+        k.start_order, 1.0 * w.wait_ns / k.dur as wait_share,
+        min(1.0 * w.wait_ns / k.dur) over (partition by k.group_name, k.name) as min_wait_share
+    from skewed as k
+    left join waits as w on w.rank_id = k.rank_id and w.op_id = k.op_id
+),
+
+instances as (
+    select
+        s.group_name, s.name, s.rank_id as slow_rank_id, s.ranks, s.min_ns, s.max_ns, s.wait_share,
+        s.min_wait_share, s.first_start_ns, s.last_start_ns, s.first_end_ns, s.last_end_ns,
+        (select l.rank_id from shares as l
+         where l.group_name = s.group_name and l.name = s.name and l.start_order = 1) as late_rank_id,
+        (s.last_end_ns - s.first_end_ns) > :skew * (s.first_end_ns - s.last_start_ns) as collective_slow,
+        (select w.step_id from step_window as w
+         where w.rank_id = s.rank_id and s.ts >= w.start_ns and s.ts < w.end_ns) as step_id
+    from shares as s
+    where s.end_order = 1
+),
+
+evidence as (
+    select
+        s.group_name, s.name, s.source_id, s.source_row, s.slice_id, s.rank_id, s.dur, s.ts, s.first_start_ns,
+        s.wait_share,
+        row_number() over (partition by s.group_name, s.name order by s.end_order) as position
+    from shares as s
+),
+
+final as (
+    select
+        i.group_name || ' ' || i.name as finding_key,
+        case when i.collective_slow then i.slow_rank_id else i.late_rank_id end as rank_id,
+        i.step_id,
+        i.name as subject,
+        case when i.collective_slow then 'high' else 'low' end as severity,
+        case
+            when i.wait_share is null then 'medium'
+            when i.collective_slow and i.wait_share <= i.min_wait_share then 'high'
+            when not i.collective_slow then 'high'
+            else 'medium'
+        end as confidence,
+        case
+            when i.collective_slow then
+                'Collective ' || i.name || ' is slow on rank ' || i.slow_rank_id || ': durations range '
+                || cast(round(i.min_ns / 1000.0, 1) as text) || '-' || cast(round(i.max_ns / 1000.0, 1) as text)
+                || ' us over ' || i.ranks || ' ranks and rank ' || i.slow_rank_id || ' ends '
+                || cast(round((i.last_end_ns - i.first_end_ns) / 1000.0, 1) as text)
+                || ' us after the others once all had arrived; check its links (HCCS/RoCE), retransmissions and contention.'
+            else
+                'Collective ' || i.name || ' durations range ' || cast(round(i.min_ns / 1000.0, 1) as text) || '-'
+                || cast(round(i.max_ns / 1000.0, 1) as text) || ' us over ' || i.ranks
+                || ' ranks because rank ' || i.late_rank_id || ' started it '
+                || cast(round((i.last_start_ns - i.first_start_ns) / 1000.0, 1) as text)
+                || ' us late: the others wait for it.'
+        end as message,
+        json_object(
+            'ranks', i.ranks, 'min_ns', i.min_ns, 'max_ns', i.max_ns,
+            'skew', round(1.0 * (i.max_ns - i.min_ns) / i.min_ns, 4),
+            'late_rank_id', i.late_rank_id, 'start_spread_ns', i.last_start_ns - i.first_start_ns,
+            'end_spread_ns', i.last_end_ns - i.first_end_ns, 'slow_rank_wait_share', round(i.wait_share, 4)
+        ) as numbers,
+        'communication_op' as evidence_table,
+        e.source_id as evidence_source_id,
+        e.source_row as evidence_source_row,
+        e.slice_id as evidence_slice_id,
+        null as evidence_kernel_id,
+        'rank ' || e.rank_id || ': ' || cast(round(e.dur / 1000.0, 1) as text) || ' us, started '
+        || cast(round((e.ts - e.first_start_ns) / 1000.0, 1) as text) || ' us after the first rank'
+        || coalesce(', Notify Wait ' || cast(round(100 * e.wait_share, 1) as text) || '% of it', '') as evidence_note,
+        e.position
+    from instances as i
+    join evidence as e on e.group_name = i.group_name and e.name = i.name
+    where e.position <= :evidence_limit
+)
+
+select
+    finding_key, rank_id, step_id, subject, severity, confidence, message, numbers, evidence_table,
+    evidence_source_id, evidence_source_row, evidence_slice_id, evidence_kernel_id, evidence_note
+from final
+order by finding_key, position

@@ -1,0 +1,132 @@
+-- title: Rule dp_workload_imbalance
+-- description: Per step, ranks that run the same kernels on different input shapes (a
+--     data-parallel split that gives ranks unequal work, e.g. variable sequence lengths: a
+--     kernel name whose shape some of the ranks running it never run)
+--     and whose compute (summed aic, aiv, mix_cv and aicpu kernel time) spreads by more
+--     than spread ((max - min) / min). Confidence medium: the shapes are direct evidence, but
+--     that they cause the spread is not cross-checked.
+--     Evidence: one execution of each shape of the kernel names whose shapes differ.
+-- param spread (real, default 0.1): Relative compute spread over the ranks above which a step is flagged.
+-- param evidence_limit (integer, default 6): Evidence rows per finding.
+-- column finding_key: Identifies the finding the row belongs to.
+-- column rank_id: Rank the finding is about.
+-- column step_id: Step the finding is about.
+-- column subject: What the finding is about.
+-- column severity: high, medium or low.
+-- column confidence: high, medium or low (seed 004).
+-- column message: One line for a person.
+-- column numbers: The numbers behind the message (JSON object).
+-- column evidence_table: Table of the evidence row.
+-- column evidence_source_id: Input of the evidence row.
+-- column evidence_source_row: Row of the evidence in its input.
+-- column evidence_slice_id: Timeline slice of the evidence row, when it has one.
+-- column evidence_kernel_id: kernel.id of the evidence row, when it is a kernel.
+-- column evidence_note: What the evidence row shows.
+with compute_kernels as (
+    select step_id, rank_id, kernel_id, source_id, source_row, slice_id, name, input_shapes, dur
+    from step_kernel
+    where is_compute = 1
+),
+
+spreads as (
+    select
+        step_id, count(*) as ranks, min(compute_ns) as min_ns, max(compute_ns) as max_ns,
+        min(case when compute_ns = max_compute_ns then rank_id end) as max_rank_id,
+        min(case when compute_ns = min_compute_ns then rank_id end) as min_rank_id
+    from (
+        select
+            step_id, rank_id, compute_ns,
+            max(compute_ns) over (partition by step_id) as max_compute_ns,
+            min(compute_ns) over (partition by step_id) as min_compute_ns
+        from step_compute
+    ) as extremes
+    group by step_id
+),
+
+shape_ranks as (
+    select step_id, name, input_shapes, count(distinct rank_id) as ranks
+    from compute_kernels
+    where input_shapes is not null and input_shapes <> ''
+    group by step_id, name, input_shapes
+),
+
+name_ranks as (
+    select step_id, name, count(distinct rank_id) as ranks
+    from compute_kernels
+    group by step_id, name
+),
+
+uneven_shapes as (
+    -- shapes of a kernel name that some ranks running the name never run
+    select s.step_id, s.name, s.input_shapes
+    from shape_ranks as s
+    join name_ranks as n on n.step_id = s.step_id and n.name = s.name
+    where n.ranks > 1 and s.ranks < n.ranks
+),
+
+shaped as (
+    select step_id, name, count(*) as shapes
+    from uneven_shapes
+    group by step_id, name
+),
+
+flagged as (
+    select s.step_id, s.ranks, s.min_ns, s.max_ns, s.max_rank_id, s.min_rank_id,
+        (select count(*) from shaped as h where h.step_id = s.step_id) as shaped_names
+    from spreads as s
+    where s.ranks > 1 and s.min_ns > 0 and s.max_ns - s.min_ns > :spread * s.min_ns
+        and exists (select 1 from shaped as h where h.step_id = s.step_id)
+),
+
+shape_runs as (
+    select
+        k.step_id, k.name, k.input_shapes, k.rank_id, k.kernel_id, k.source_id, k.source_row, k.slice_id, k.dur,
+        row_number() over (partition by k.step_id, k.name, k.input_shapes order by k.rank_id, k.kernel_id) as run_order
+    from compute_kernels as k
+    join uneven_shapes as h on h.step_id = k.step_id and h.name = k.name and h.input_shapes = k.input_shapes
+),
+
+evidence as (
+    select
+        step_id, name, input_shapes, rank_id, kernel_id, source_id, source_row, slice_id, dur,
+        row_number() over (partition by step_id order by name, input_shapes) as position
+    from shape_runs
+    where run_order = 1
+),
+
+final as (
+    select
+        'step ' || f.step_id as finding_key,
+        f.max_rank_id as rank_id,
+        f.step_id,
+        'step ' || f.step_id as subject,
+        'medium' as severity,
+        'medium' as confidence,
+        'Step ' || f.step_id || ': compute ranges ' || cast(round(f.min_ns / 1000000.0, 3) as text) || '-'
+        || cast(round(f.max_ns / 1000000.0, 3) as text) || ' ms over ' || f.ranks || ' ranks (rank '
+        || f.max_rank_id || ' most, rank ' || f.min_rank_id || ' least) and ' || f.shaped_names
+        || ' kernel names run on different shapes across ranks: the data-parallel split is uneven; '
+        || 'balance the batches (pack or bucket sequences by length).' as message,
+        json_object(
+            'ranks', f.ranks, 'min_ns', f.min_ns, 'max_ns', f.max_ns,
+            'spread', round(1.0 * (f.max_ns - f.min_ns) / f.min_ns, 4),
+            'max_rank_id', f.max_rank_id, 'min_rank_id', f.min_rank_id, 'shaped_names', f.shaped_names
+        ) as numbers,
+        'kernel' as evidence_table,
+        e.source_id as evidence_source_id,
+        e.source_row as evidence_source_row,
+        e.slice_id as evidence_slice_id,
+        e.kernel_id as evidence_kernel_id,
+        e.name || ' on rank ' || e.rank_id || ' with shapes ' || e.input_shapes || ': '
+        || cast(round(e.dur / 1000.0, 1) as text) || ' us' as evidence_note,
+        e.position
+    from flagged as f
+    join evidence as e on e.step_id = f.step_id
+    where e.position <= :evidence_limit
+)
+
+select
+    finding_key, rank_id, step_id, subject, severity, confidence, message, numbers, evidence_table,
+    evidence_source_id, evidence_source_row, evidence_slice_id, evidence_kernel_id, evidence_note
+from final
+order by finding_key, position

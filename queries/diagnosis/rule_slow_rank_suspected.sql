@@ -1,0 +1,120 @@
+-- title: Rule slow_rank_suspected
+-- description: Per step, each rank's compute (summed duration of its aic, aiv, mix_cv and
+--     aicpu kernels in the step window) against the median over the ranks. A rank above
+--     threshold times the median is suspected slow: the others wait for it in every
+--     collective. Severity high from high_ratio up. Confidence high when the cross-check
+--     agrees (the rank started at least half of the step's multi-rank collectives last),
+--     medium otherwise. Evidence: the rank's kernels that ran longest past the mean of the
+--     same kernel name over all ranks in that step. One row per evidence row; the rows of
+--     one finding share finding_key (the columns are those of every rule_* query).
+-- param threshold (real, default 1.15): Ratio of a rank's compute to the median above which it is flagged.
+-- param high_ratio (real, default 1.3): Ratio from which the finding is severity high.
+-- param evidence_limit (integer, default 5): Evidence kernels per finding.
+-- column finding_key: Identifies the finding the row belongs to.
+-- column rank_id: Rank the finding is about.
+-- column step_id: Step the finding is about.
+-- column subject: What the finding is about.
+-- column severity: high, medium or low.
+-- column confidence: high, medium or low (seed 004).
+-- column message: One line for a person.
+-- column numbers: The numbers behind the message (JSON object).
+-- column evidence_table: Table of the evidence row.
+-- column evidence_source_id: Input of the evidence row.
+-- column evidence_source_row: Row of the evidence in its input.
+-- column evidence_slice_id: Timeline slice of the evidence row, when it has one.
+-- column evidence_kernel_id: kernel.id of the evidence row, when it is a kernel.
+-- column evidence_note: What the evidence row shows.
+with compute_kernels as (
+    select step_id, rank_id, kernel_id, source_id, source_row, slice_id, name, dur
+    from step_kernel
+    where is_compute = 1
+),
+
+flagged as (
+    select step_id, rank_id, compute_ns, median_ns, 1.0 * compute_ns / median_ns as ratio
+    from step_compute
+    where ranks > 1 and median_ns > 0 and compute_ns > :threshold * median_ns
+),
+
+step_ops as (
+    select w.step_id, c.rank_id, c.group_name, c.name, c.ts
+    from communication_op as c
+    join step_window as w on w.rank_id = c.rank_id and c.ts >= w.start_ns and c.ts < w.end_ns
+),
+
+instances as (
+    select
+        step_id, rank_id,
+        count(*) over (partition by group_name, name) as ranks,
+        row_number() over (partition by group_name, name order by ts desc, rank_id) as lateness_order
+    from step_ops
+),
+
+lateness as (
+    select
+        step_id, rank_id,
+        sum(case when ranks > 1 then 1 else 0 end) as collectives,
+        sum(case when ranks > 1 and lateness_order = 1 then 1 else 0 end) as last_starts
+    from instances
+    group by step_id, rank_id
+),
+
+findings as (
+    select
+        f.step_id, f.rank_id, f.compute_ns, f.median_ns, f.ratio,
+        coalesce(l.collectives, 0) as collectives,
+        coalesce(l.last_starts, 0) as last_starts
+    from flagged as f
+    left join lateness as l on l.step_id = f.step_id and l.rank_id = f.rank_id
+),
+
+name_means as (
+    select step_id, name, avg(dur) as mean_ns
+    from compute_kernels
+    group by step_id, name
+),
+
+evidence as (
+    select
+        f.step_id, f.rank_id, k.kernel_id, k.source_id, k.source_row, k.slice_id, k.name, k.dur, n.mean_ns,
+        row_number() over (partition by f.step_id, f.rank_id order by k.dur - n.mean_ns desc, k.kernel_id) as position
+    from findings as f
+    join compute_kernels as k on k.step_id = f.step_id and k.rank_id = f.rank_id
+    join name_means as n on n.step_id = k.step_id and n.name = k.name
+),
+
+final as (
+    select
+        'rank ' || f.rank_id || ' step ' || f.step_id as finding_key,
+        f.rank_id,
+        f.step_id,
+        'rank ' || f.rank_id as subject,
+        case when f.ratio >= :high_ratio then 'high' else 'medium' end as severity,
+        case when f.collectives > 0 and 2 * f.last_starts >= f.collectives then 'high' else 'medium' end as confidence,
+        'Rank ' || f.rank_id || ' computes ' || cast(round(f.ratio, 2) as text) || 'x the median of the ranks in step '
+        || f.step_id || ' (' || cast(round(f.compute_ns / 1000000.0, 3) as text) || ' ms against '
+        || cast(round(f.median_ns / 1000000.0, 3) as text) || ' ms) and started ' || f.last_starts || ' of '
+        || f.collectives || ' collectives last: the other ranks wait for it; look at its input data, '
+        || 'its kernels below and its host (frequency, other load).' as message,
+        json_object(
+            'compute_ns', f.compute_ns, 'median_ns', f.median_ns, 'ratio', round(f.ratio, 4),
+            'collectives', f.collectives, 'last_starts', f.last_starts
+        ) as numbers,
+        'kernel' as evidence_table,
+        e.source_id as evidence_source_id,
+        e.source_row as evidence_source_row,
+        e.slice_id as evidence_slice_id,
+        e.kernel_id as evidence_kernel_id,
+        e.name || ' ran ' || cast(round(e.dur / 1000.0, 1) as text) || ' us; its mean over the ranks in the step is '
+        || cast(round(e.mean_ns / 1000.0, 1) as text) || ' us' as evidence_note,
+        e.position
+    from findings as f
+    join evidence as e on e.step_id = f.step_id and e.rank_id = f.rank_id
+    where e.position <= :evidence_limit
+)
+
+select
+    finding_key, rank_id, step_id, subject, severity, confidence, message, numbers, evidence_table,
+    evidence_source_id, evidence_source_row, evidence_slice_id, evidence_kernel_id, evidence_note
+from final
+order by step_id, rank_id, position

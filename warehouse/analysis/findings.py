@@ -1,0 +1,105 @@
+"""The proposer (seed 003) with an evidence chain (seed 004): rules -> ``finding`` rows.
+
+Each rule is a named query ``queries/diagnosis/rule_<finding_type>.sql`` (so REST, the CLI
+and Datasette can run it too, with other thresholds). Every rule answers the same
+columns: one row per evidence row, the rows of one finding sharing ``finding_key`` and
+repeating the finding's own columns. :func:`analyze` runs every rule of :data:`RULES` and
+writes what they answer into ``analysis_run``, ``finding`` and ``finding_evidence``
+(migrations/0006) in one transaction, replacing the previous run's rows.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from warehouse import queries
+
+#: the finding types, in the order the report lists them; each is the query rule_<type>
+RULES = (
+    "slow_rank_suspected",
+    "communication_collective_slow",
+    "dp_workload_imbalance",
+    "reduced_work_or_dummy_rank",
+    "host_bound_gaps",
+    "memory_peak_near_capacity",
+    "kernel_hotspot",
+    "op_low_l2_hit",
+    "op_low_compute_ratio",
+)
+FINDING_COLUMNS = ("rank_id", "step_id", "subject", "severity", "confidence", "message", "numbers")
+EVIDENCE_COLUMNS = ("evidence_source_id", "evidence_table", "evidence_source_row", "evidence_slice_id",
+                    "evidence_kernel_id", "evidence_note")
+
+
+@dataclass
+class Finding:
+    """One finding as a rule answered it, with its evidence rows in order."""
+
+    finding_type: str
+    values: dict
+    evidence: list[tuple] = field(default_factory=list)
+
+
+def rule_query(finding_type: str) -> queries.Query:
+    """The named query of a rule."""
+    return queries.get(f"rule_{finding_type}")
+
+
+def evaluate(conn: sqlite3.Connection, finding_type: str, params: dict | None = None) -> list[Finding]:
+    """Run one rule; group its rows into findings (in the order the rule answered them)."""
+    columns, rows = rule_query(finding_type).run(conn, params)
+    found: dict[str, Finding] = {}
+    for row in rows:
+        record = dict(zip(columns, row))
+        finding = found.get(record["finding_key"])
+        if finding is None:
+            finding = found[record["finding_key"]] = Finding(
+                finding_type, {name: record[name] for name in FINDING_COLUMNS})
+        if record["evidence_table"] is not None:
+            finding.evidence.append(tuple(record[name] for name in EVIDENCE_COLUMNS))
+    return list(found.values())
+
+
+def analyze(conn: sqlite3.Connection, params: dict[str, dict] | None = None) -> dict[str, int]:
+    """Replace the findings with those of every rule, in one transaction; return counts per type.
+
+    ``params`` maps a finding type to the parameters of its rule (thresholds).
+    """
+    params = params or {}
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    counts = {}
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for table in ("finding_evidence", "finding", "analysis_run"):
+            conn.execute(f"DELETE FROM {table}")
+        run_id = conn.execute("INSERT INTO analysis_run (started_at, rules) VALUES (?, ?)",
+                              (now, json.dumps(list(RULES)))).lastrowid
+        for finding_type in RULES:
+            findings = evaluate(conn, finding_type, params.get(finding_type))
+            for finding in findings:
+                _write(conn, run_id, finding, now)
+            counts[finding_type] = len(findings)
+        conn.execute("UPDATE analysis_run SET finding_count = ? WHERE id = ?", (sum(counts.values()), run_id))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return counts
+
+
+def _write(conn: sqlite3.Connection, run_id: int, finding: Finding, now: str) -> None:
+    values = finding.values
+    finding_id = conn.execute(
+        "INSERT INTO finding (run_id, finding_type, severity, confidence, rank_id, step_id, subject, message, "
+        "numbers, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (run_id, finding.finding_type, values["severity"], values["confidence"], values["rank_id"],
+         values["step_id"], values["subject"], values["message"], values["numbers"], now),
+    ).lastrowid
+    conn.executemany(
+        "INSERT INTO finding_evidence (finding_id, position, source_id, table_name, source_row, slice_id, "
+        "kernel_id, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [(finding_id, position, *evidence) for position, evidence in enumerate(finding.evidence)],
+    )

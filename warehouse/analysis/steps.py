@@ -1,0 +1,78 @@
+"""Where each rank's step time went (seed 004 section 5), from named queries.
+
+Per rank and step: compute, communication not overlapped with compute, overlapped
+communication and free (bubble) time come from the ``step_time`` query (interval unions
+in SQL); the layers come from segmenting the step's kernel sequence (``kernel_sequence``,
+:mod:`warehouse.analysis.segment`), which gives head (step start -> first layer), main
+(first layer -> end of the last) and tail (-> step end) where layers can be observed.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from itertools import groupby
+
+from warehouse import queries
+from warehouse.analysis.segment import Layer, segment
+
+
+@dataclass
+class StepBreakdown:
+    """One rank's step: time buckets in ns, and the observed layers (empty when none)."""
+
+    rank_id: int
+    step_id: int
+    start_ns: int
+    end_ns: int
+    duration_ns: int
+    compute_ns: int
+    communication_not_overlapped_ns: int
+    overlapped_ns: int
+    free_ns: int
+    layers: list[Layer] = field(default_factory=list)
+    head_ns: int | None = None
+    main_ns: int | None = None
+    tail_ns: int | None = None
+    block_ns: dict[str, int] = field(default_factory=dict)
+
+
+def rows_of(conn: sqlite3.Connection, name: str, params: dict | None = None) -> list[dict]:
+    """A named query's rows as dicts."""
+    columns, rows = queries.get(name).run(conn, params)
+    return [dict(zip(columns, row)) for row in rows]
+
+
+def step_breakdown(conn: sqlite3.Connection, rank_id: int | None = None) -> list[StepBreakdown]:
+    """Every step of every rank (or of one), in rank and step order."""
+    steps = [
+        StepBreakdown(
+            rank_id=r["rank_id"], step_id=r["step_id"], start_ns=r["start_ns"], end_ns=r["end_ns"],
+            duration_ns=r["duration_ns"], compute_ns=r["compute_ns"],
+            communication_not_overlapped_ns=r["communication_ns"] - r["overlap_ns"],
+            overlapped_ns=r["overlap_ns"], free_ns=r["free_ns"],
+        )
+        for r in rows_of(conn, "step_time", {"rank_id": rank_id})
+    ]
+    by_key = {(s.rank_id, s.step_id): s for s in steps}
+    sequence = rows_of(conn, "kernel_sequence", {"rank_id": rank_id})
+    for key, group in groupby(sequence, key=lambda r: (r["rank_id"], r["step_id"])):
+        step = by_key.get(key)
+        if step is not None:
+            _add_layers(step, list(group))
+    return steps
+
+
+def _add_layers(step: StepBreakdown, kernels: list[dict]) -> None:
+    step.layers = segment([k["role"] for k in kernels], [k["category"] for k in kernels])
+    if not step.layers:
+        return
+    first = kernels[step.layers[0].first]["ts"]
+    main_end = max(k["ts"] + k["dur"] for k in kernels[step.layers[0].first:step.layers[-1].last + 1])
+    step.head_ns = first - step.start_ns
+    step.main_ns = main_end - first
+    step.tail_ns = step.end_ns - main_end
+    for layer in step.layers:
+        for block in layer.blocks:
+            busy = sum(k["dur"] for k in kernels[block.first:block.last + 1])
+            step.block_ns[block.kind] = step.block_ns.get(block.kind, 0) + busy

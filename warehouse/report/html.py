@@ -1,0 +1,118 @@
+"""The report as one self-contained HTML file: inline CSS and SVG charts, no script, no CDN.
+
+Charts: per rank and step, a stacked bar of compute / communication not overlapped /
+overlapped / free, and one of head / main / tail where layers were observed; top kernels
+as bars. Each finding is an anchor (``#finding-N``) with its evidence rows.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from warehouse.report import Report
+from warehouse.report.format import locator, ms, numbers
+from warehouse.report.tables import Table, all_tables
+
+BUCKETS = (
+    ("compute", "compute_ns", "#4e79a7"),
+    ("communication not overlapped", "communication_not_overlapped_ns", "#e15759"),
+    ("overlapped", "overlapped_ns", "#f28e2b"),
+    ("free", "free_ns", "#bab0ac"),
+)
+PHASES = (("head", "head_ns", "#76b7b2"), ("main", "main_ns", "#59a14f"), ("tail", "tail_ns", "#edc948"))
+CSS = """
+body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
+h1 { font-size: 1.5em; } h2 { border-bottom: 1px solid #ccc; margin-top: 2em; }
+table { border-collapse: collapse; margin: .5em 0; } td, th { border: 1px solid #ddd; padding: 3px 8px; }
+th { background: #f4f4f4; text-align: left; } td { vertical-align: top; }
+.high { color: #b00020; font-weight: bold; } .medium { color: #a66300; } .low { color: #555; }
+.finding { border-left: 4px solid #ccc; padding: .2em 1em; margin: 1em 0; }
+.finding.high { border-color: #b00020; } .finding.medium { border-color: #e0a000; }
+.legend span { display: inline-block; margin-right: 1em; } .legend i { display: inline-block; width: 12px;
+height: 12px; margin-right: 4px; vertical-align: middle; } code { font-size: 12px; }
+"""
+BAR_WIDTH = 720
+ROW_HEIGHT = 18
+
+
+def render(report: Report) -> str:
+    """The whole report as one HTML document."""
+    body = [f"<h1>Profiling diagnosis: {escape(report.database)}</h1>"]
+    for table in all_tables(report):
+        body.append(_table(table))
+        if table.key == "steps":
+            body.append(_stacked(report, BUCKETS, "Step time per rank"))
+            if any(s.layers for s in report.steps):
+                body.append(_stacked(report, PHASES, "Head / main / tail (observed layers)"))
+        elif table.key == "findings":
+            body.append(_findings(report))
+        elif table.key == "kernels":
+            body.append(_kernel_bars(report))
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>Profiling diagnosis</title><style>{CSS}</style></head><body>\n"
+            + "\n".join(body) + "\n</body></html>\n")
+
+
+def _table(table: Table) -> str:
+    head = "".join(f"<th>{escape(h)}</th>" for h in table.headers)
+    rows = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in table.rows)
+    return f'<h2 id="{table.key}">{escape(table.title)}</h2>\n<table><tr>{head}</tr>{rows}</table>'
+
+
+def _stacked(report: Report, buckets, title: str) -> str:
+    steps = [s for s in report.steps if all(getattr(s, attr) is not None for _, attr, _ in buckets)]
+    if not steps:
+        return ""
+    longest = max(s.duration_ns for s in steps) or 1
+    label_width = 130
+    bars = []
+    for index, step in enumerate(steps):
+        y = index * (ROW_HEIGHT + 4)
+        bars.append(f'<text x="0" y="{y + 13}" font-size="12">rank {step.rank_id} step {step.step_id}</text>')
+        x = float(label_width)
+        for name, attr, color in buckets:
+            width = BAR_WIDTH * getattr(step, attr) / longest
+            bars.append(f'<rect x="{x:.1f}" y="{y}" width="{width:.1f}" height="{ROW_HEIGHT}" fill="{color}">'
+                        f"<title>{escape(name)}: {ms(getattr(step, attr))} ms</title></rect>")
+            x += width
+    legend = "".join(f'<span><i style="background:{c}"></i>{escape(n)}</span>' for n, _, c in buckets)
+    height = len(steps) * (ROW_HEIGHT + 4)
+    return (f"<h3>{escape(title)}</h3><div class=\"legend\">{legend}</div>"
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{label_width + BAR_WIDTH + 10}" height="{height}" '
+            f'role="img" aria-label="{escape(title)}">{"".join(bars)}</svg>')
+
+
+def _kernel_bars(report: Report) -> str:
+    kernels = report.top_kernels
+    if not kernels:
+        return ""
+    longest = max(k["total_ns"] for k in kernels) or 1
+    bars = []
+    for index, kernel in enumerate(kernels):
+        y = index * (ROW_HEIGHT + 4)
+        width = 400 * kernel["total_ns"] / longest
+        bars.append(f'<rect x="0" y="{y}" width="{width:.1f}" height="{ROW_HEIGHT}" fill="#4e79a7"/>'
+                    f'<text x="{width + 6:.1f}" y="{y + 13}" font-size="12">{escape(kernel["name"][:80])} '
+                    f"({ms(kernel['total_ns'])} ms)</text>")
+    height = len(kernels) * (ROW_HEIGHT + 4)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="{height}" role="img" '
+            f'aria-label="top kernels">{"".join(bars)}</svg>')
+
+
+def _findings(report: Report) -> str:
+    parts = ["<h2 id=\"evidence\">Findings with their evidence</h2>"]
+    for finding in report.findings:
+        severity = escape(finding["severity"])
+        rows = "".join(
+            f"<tr><td>{row['position']}</td><td><code>{escape(str(row['path']))}</code></td>"
+            f"<td>{escape(locator(row))}</td><td>{escape(row['note'])}</td></tr>"
+            for row in report.evidence.get(finding["id"], [])
+        )
+        parts.append(
+            f'<div class="finding {severity}" id="finding-{finding["id"]}">'
+            f"<p><span class=\"{severity}\">{severity}</span> · confidence {escape(finding['confidence'])} · "
+            f"<b>{escape(finding['finding_type'])}</b></p><p>{escape(finding['message'])}</p>"
+            f"<p><small>{escape(numbers(finding['numbers']))}</small></p>"
+            f"<table><tr><th>#</th><th>input</th><th>row</th><th>what it shows</th></tr>{rows}</table></div>"
+        )
+    return "\n".join(parts)

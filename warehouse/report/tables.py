@@ -1,0 +1,86 @@
+"""The report's tables, built once as text cells so both renderers show the same figures."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from warehouse.report import Report
+from warehouse.report.format import gib, ms, pct, us
+
+
+@dataclass
+class Table:
+    """A titled table of text cells."""
+
+    key: str
+    title: str
+    headers: list[str]
+    rows: list[list[str]]
+
+
+def summary(report: Report) -> Table:
+    c = report.counts
+    slow = ", ".join(f"rank {r}" for r in report.slow_ranks) or "none suspected"
+    rows = [
+        ["inputs ingested", str(c["sources"])], ["ranks", str(c["ranks"])], ["steps", str(c["steps"])],
+        ["kernels", str(c["kernels"])], ["slow rank", slow],
+        ["findings (high / medium / low)", f"{c['findings_high']} / {c['findings_medium']} / {c['findings_low']}"],
+        ["analysed at", report.analysed_at or "never: run `warehouse analyze` first"],
+    ]
+    return Table("summary", "Summary", ["what", "value"], rows)
+
+
+def steps(report: Report) -> Table:
+    rows = [
+        [str(s.rank_id), str(s.step_id), ms(s.duration_ns), ms(s.compute_ns), ms(s.communication_not_overlapped_ns),
+         ms(s.overlapped_ns), ms(s.free_ns), str(len(s.layers)) if s.layers else "-", ms(s.head_ns), ms(s.main_ns),
+         ms(s.tail_ns)]
+        for s in report.steps
+    ]
+    headers = ["rank", "step", "duration ms", "compute ms", "communication not overlapped ms", "overlapped ms",
+               "free ms", "layers", "head ms", "main ms", "tail ms"]
+    return Table("steps", "Step breakdown per rank", headers, rows)
+
+
+def findings(report: Report) -> Table:
+    rows = [
+        [str(f["id"]), f["severity"], f["confidence"], f["finding_type"], _text(f["rank_id"]), _text(f["step_id"]),
+         f["message"], str(f["evidence_rows"])]
+        for f in report.findings
+    ]
+    headers = ["#", "severity", "confidence", "finding", "rank", "step", "message", "evidence rows"]
+    return Table("findings", "Findings", headers, rows)
+
+
+def top_kernels(report: Report) -> Table:
+    rows = [[k["name"], _text(k["op_class"]), str(k["count"]), ms(k["total_ns"]), us(k["avg_ns"]), pct(k["ratio"])]
+            for k in report.top_kernels]
+    return Table("kernels", "Top kernels", ["kernel", "class", "runs", "total ms", "mean us", "share"], rows)
+
+
+def bound_families(report: Report) -> Table:
+    rows = [[_text(b["bound_family"]), _text(b["bound_stage"]), str(b["count"]), ms(b["total_ns"]), pct(b["ratio"]),
+             _text(b["top_kernel"])] for b in report.bound_families]
+    return Table("bound", "Bound families", ["family", "stage", "kernels", "total ms", "share", "top kernel"], rows)
+
+
+def communication(report: Report) -> Table:
+    rows = [[str(c["rank_id"]), c["name"], str(c["count"]), ms(c["total_ns"]), us(c["avg_ns"]), us(c["max_ns"])]
+            for c in report.communication]
+    return Table("communication", "Communication", ["rank", "operator", "count", "total ms", "mean us", "max us"], rows)
+
+
+def memory(report: Report) -> Table:
+    rows = [[str(m["rank_id"]), _text(m["device_id"]), gib(m["peak_allocated_bytes"]), gib(m["peak_reserved_bytes"]),
+             _text(m["ts_of_peak"])] for m in report.memory]
+    return Table("memory", "Memory", ["rank", "device", "peak allocated", "peak reserved", "at (ns)"], rows)
+
+
+def all_tables(report: Report) -> list[Table]:
+    """Every table in report order."""
+    return [summary(report), steps(report), findings(report), top_kernels(report), bound_families(report),
+            communication(report), memory(report)]
+
+
+def _text(value) -> str:
+    return "-" if value is None else str(value)
