@@ -7,7 +7,9 @@
 --     Otherwise the skew is the wait for the rank that started last: severity low (the
 --     slow_rank_suspected rule speaks about that rank). wait_share is the rank's Notify
 --     Wait task time (busiest plane) over its duration (level-1 profiles; NULL without tasks). Confidence
---     high when Notify Wait tasks corroborate (the slow rank waits least), medium otherwise.
+--     high when Notify Wait tasks corroborate (a slow collective: the slow rank's wait share
+--     is under the ranks' mean, its extra time is transfer; a late rank: the skew is its
+--     lateness), medium without tasks or when they disagree.
 --     Evidence: the instance's row on every rank, the slow rank first.
 -- param skew (real, default 0.3): Relative duration skew above which an instance is flagged.
 -- param min_skew_ns (integer, default 10000): Skews shorter than this many ns are ignored.
@@ -70,7 +72,7 @@ shares as (
         k.source_id, k.source_row, k.slice_id, k.rank_id, k.group_name, k.name, k.ts, k.dur, k.ranks,
         k.min_ns, k.max_ns, k.first_start_ns, k.last_start_ns, k.first_end_ns, k.last_end_ns, k.end_order,
         k.start_order, 1.0 * w.wait_ns / k.dur as wait_share,
-        min(1.0 * w.wait_ns / k.dur) over (partition by k.group_name, k.name) as min_wait_share
+        avg(1.0 * w.wait_ns / k.dur) over (partition by k.group_name, k.name) as mean_wait_share
     from skewed as k
     left join waits as w on w.rank_id = k.rank_id and w.op_id = k.op_id
 ),
@@ -78,7 +80,7 @@ shares as (
 instances as (
     select
         s.group_name, s.name, s.rank_id as slow_rank_id, s.ranks, s.min_ns, s.max_ns, s.wait_share,
-        s.min_wait_share, s.first_start_ns, s.last_start_ns, s.first_end_ns, s.last_end_ns,
+        s.mean_wait_share, s.first_start_ns, s.last_start_ns, s.first_end_ns, s.last_end_ns,
         (select l.rank_id from shares as l
          where l.group_name = s.group_name and l.name = s.name and l.start_order = 1) as late_rank_id,
         (s.last_end_ns - s.first_end_ns) > :skew * (s.first_end_ns - s.last_start_ns) as collective_slow,
@@ -105,7 +107,7 @@ final as (
         case when i.collective_slow then 'high' else 'low' end as severity,
         case
             when i.wait_share is null then 'medium'
-            when i.collective_slow and i.wait_share <= i.min_wait_share then 'high'
+            when i.collective_slow and i.wait_share < i.mean_wait_share then 'high'
             when not i.collective_slow then 'high'
             else 'medium'
         end as confidence,

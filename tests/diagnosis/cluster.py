@@ -1,0 +1,141 @@
+"""A synthetic cluster written row by row with the warehouse_rows factories, problems planted.
+
+Each rank runs, per step, two dense transformer layers of eight kernels (100 us each, 5 us
+apart, each launched by a CANN call 30 us ahead), then one allreduce that every rank ends
+together 200 us after the last rank arrived (a Notify Wait task holds each rank's wait).
+Healthy, that shows no problem. Options plant one problem each and the tests check that
+exactly that finding appears, with evidence pointing at the planted rows:
+
+- ``slow_rank``: every kernel of that rank takes 1.5x;
+- ``slow_collective`` = (step, rank): that rank's allreduce of that step ends 1 ms late
+  after all ranks arrived (a slow link: it waits least);
+- ``host_gap_rank``: the device idles 500 us before each attention kernel of that rank while
+  the host launches it (FusedInferAttentionScore is tiling-dependent);
+- ``dummy_rank``: that rank only runs its norms;
+- ``dp_rank``: that rank's matmuls run on twice the rows and take 1.25x;
+- ``memory_rank``: that rank reserves 60 GiB at its peak (others 20 GiB).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tests.factories import warehouse_rows as rows
+
+STEP_NS = 10_000_000
+KERNEL_NS = 100_000
+SPACING_NS = 5_000
+HEAD_NS = 100_000
+TRANSFER_NS = 200_000
+GAP_NS = 500_000
+LATE_NS = 1_000_000
+GIB = 2**30
+#: one dense layer: (name, op_type, op_class, category, bound_family)
+LAYER = (
+    ("RmsNorm", "RmsNorm", "aiv", "compute.norm", "aiv_mte"),
+    ("MatMul_qkv", "MatMulV2", "aic", "compute.matmul", "cube"),
+    ("FusedInferAttentionScore", "FusedInferAttentionScore", "mix_cv", "attention.flash_score", "vector"),
+    ("MatMul_o", "MatMulV2", "aic", "compute.matmul", "cube"),
+    ("RmsNorm", "RmsNorm", "aiv", "compute.norm", "aiv_mte"),
+    ("MatMul_up", "MatMulV2", "aic", "compute.matmul", "cube"),
+    ("Swiglu", "SwiGlu", "aiv", "compute.activation", "vector"),
+    ("MatMul_down", "MatMulV2", "aic", "compute.matmul", "cube"),
+)
+LAYERS = 2
+
+
+@dataclass
+class Cluster:
+    """What was written: per (rank, step) the kernels and the allreduce, per rank the source."""
+
+    ranks: int
+    steps: tuple[int, ...]
+    sources: dict[int, int] = field(default_factory=dict)
+    kernels: dict[tuple[int, int], list[dict]] = field(default_factory=dict)
+    ops: dict[tuple[int, int], dict] = field(default_factory=dict)
+    launches: dict[tuple[int, int], list[dict]] = field(default_factory=dict)
+    peaks: dict[int, dict] = field(default_factory=dict)
+    allocations: dict[int, dict] = field(default_factory=dict)
+
+
+def build(conn, ranks: int = 8, steps: tuple[int, ...] = (1, 2), *, slow_rank=None, slow_collective=None,
+          host_gap_rank=None, dummy_rank=None, dp_rank=None, memory_rank=None) -> Cluster:
+    """Write the cluster into ``conn`` (a migrated warehouse) and return what was written."""
+    cluster = Cluster(ranks, steps)
+    with rows.bound(conn):
+        for rank in range(ranks):
+            source = rows.SourceFactory(kind="rank_db", rank_id=rank, path=f"/run/rank{rank}/profiler_{rank}.db")
+            cluster.sources[rank] = source["id"]
+            rows.RankFactory(rank_id=rank, source_id=source["id"])
+        for step in steps:
+            arrivals = {rank: _compute(cluster, rank, step, slow_rank, host_gap_rank, dummy_rank, dp_rank)
+                        for rank in range(ranks)}
+            _allreduce(cluster, step, arrivals, slow_collective)
+        for rank in range(ranks):
+            _memory(cluster, rank, 60 * GIB if rank == memory_rank else 20 * GIB)
+    return cluster
+
+
+def _compute(cluster: Cluster, rank: int, step: int, slow_rank, host_gap_rank, dummy_rank, dp_rank) -> int:
+    """The step's kernels of one rank, each with its launch; return when the rank is done."""
+    source_id = cluster.sources[rank]
+    start = step * STEP_NS
+    rows.StepFactory(rank_id=rank, step_id=step, start_ns=start, end_ns=start + STEP_NS, source_id=source_id)
+    ts = start + HEAD_NS
+    kernels, launches = [], []
+    for name, op_type, op_class, category, family in LAYER * LAYERS:
+        if rank == dummy_rank and category != "compute.norm":
+            continue
+        dur = KERNEL_NS * (1.5 if rank == slow_rank else 1.0)
+        shapes = "2048,1024;1024,1024"
+        if op_type == "MatMulV2" and rank == dp_rank:
+            dur, shapes = dur * 1.25, "4096,1024;1024,1024"
+        launch_ts = ts - 30_000
+        if rank == host_gap_rank and category.startswith("attention"):
+            launch_ts = ts + 10_000  # the host launches only once the device has gone idle
+            ts += GAP_NS
+        launches.append(rows.CannApiFactory(rank_id=rank, source_id=source_id, ts=launch_ts, dur=10_000,
+                                            name=f"aclnn{op_type}", type="acl"))
+        kernels.append(rows.KernelFactory(
+            rank_id=rank, device_id=rank, source_id=source_id, name=name, op_type=op_type, op_class=op_class,
+            category=category, bound_family=family, bound_stage="mac" if family == "cube" else "vec",
+            ts=ts, dur=int(dur), input_shapes=shapes,
+        ))
+        ts += int(dur) + SPACING_NS
+    cluster.kernels[rank, step] = kernels
+    cluster.launches[rank, step] = launches
+    return ts
+
+
+def _allreduce(cluster: Cluster, step: int, arrivals: dict[int, int], slow_collective) -> None:
+    """One allreduce per rank: every rank ends TRANSFER_NS after the last arrival (plus a planted delay)."""
+    last = max(arrivals.values())
+    for rank, arrival in arrivals.items():
+        late = LATE_NS if slow_collective == (step, rank) else 0
+        end = last + TRANSFER_NS + late
+        source_id = cluster.sources[rank]
+        op = rows.CommunicationOpFactory(
+            rank_id=rank, source_id=source_id, name=f"hcom_allReduce__{step}_0_1", op_type="hcom_allReduce_",
+            ts=arrival, dur=end - arrival, op_id=step, rank_size=cluster.ranks,
+        )
+        thread = rows.ThreadFactory(process=rows.ProcessFactory(source_id=source_id, rank_id=rank),
+                                    name=f"Stream {100 + step}")
+        wait = rows.SliceFactory(thread_id=thread["id"], ts=arrival, dur=last - arrival + 10_000, name="Notify_Wait",
+                                 category="hccl", source_id=source_id)
+        rows.CommunicationTaskFactory(rank_id=rank, source_id=source_id, name=op["name"], op_id=step,
+                                      task_type="Notify_Wait", slice_id=wait["id"])
+        cluster.ops[rank, step] = op
+
+
+def _memory(cluster: Cluster, rank: int, peak: int) -> None:
+    """Three reserved-memory samples per rank, the middle one the peak, and what is alive there."""
+    source_id = cluster.sources[rank]
+    base = cluster.steps[0] * STEP_NS
+    for offset, reserved in ((0, 10 * GIB), (1_000_000, peak), (2_000_000, 12 * GIB)):
+        sample = rows.MemoryRecordFactory(rank_id=rank, source_id=source_id, ts=base + offset,
+                                          total_reserved_bytes=reserved, total_allocated_bytes=reserved - GIB)
+        if reserved == peak:
+            cluster.peaks[rank] = sample
+    cluster.allocations[rank] = rows.OpMemoryFactory(
+        rank_id=rank, source_id=source_id, name="aten::empty", size_bytes=8 * GIB, allocation_ts=base + 500_000,
+        release_ts=base + 1_500_000, dur=1_000_000)

@@ -1,0 +1,204 @@
+"""Each rule fires on a cluster built to show its problem, with evidence at the planted rows,
+and stays quiet on a healthy one."""
+
+import json
+
+import pytest
+
+from tests.diagnosis import cluster as synth
+from tests.factories import warehouse_rows as rows
+from warehouse.analysis import findings
+
+PROBLEM_TYPES = set(findings.RULES) - {"kernel_hotspot"}
+
+
+def analysed(conn, **planted):
+    built = synth.build(conn, **planted)
+    findings.analyze(conn)
+    return built
+
+
+def found(conn, finding_type=None):
+    sql = ("SELECT id, finding_type, severity, confidence, rank_id, step_id, subject, message, numbers "
+           "FROM finding WHERE ? IS NULL OR finding_type = ? ORDER BY id")
+    columns = ("id", "finding_type", "severity", "confidence", "rank_id", "step_id", "subject", "message", "numbers")
+    return [dict(zip(columns, row)) for row in conn.execute(sql, (finding_type, finding_type))]
+
+
+def evidence(conn, finding_id):
+    sql = ("SELECT source_id, table_name, source_row, slice_id, kernel_id, note FROM finding_evidence "
+           "WHERE finding_id = ? ORDER BY position")
+    columns = ("source_id", "table_name", "source_row", "slice_id", "kernel_id", "note")
+    return [dict(zip(columns, row)) for row in conn.execute(sql, (finding_id,))]
+
+
+def test_a_healthy_cluster_has_no_problem_findings(warehouse_db):
+    analysed(warehouse_db)
+    assert {f["finding_type"] for f in found(warehouse_db)} == {"kernel_hotspot"}
+    assert {f["severity"] for f in found(warehouse_db)} == {"low"}
+
+
+def test_slow_rank_and_slow_collective_are_the_only_high_findings(warehouse_db):
+    analysed(warehouse_db, slow_rank=3, slow_collective=(2, 5))
+    high = [(f["finding_type"], f["rank_id"], f["step_id"]) for f in found(warehouse_db) if f["severity"] == "high"]
+    assert high == [("slow_rank_suspected", 3, 1), ("slow_rank_suspected", 3, 2),
+                    ("communication_collective_slow", 5, 2)]
+
+
+def test_slow_rank_numbers_and_evidence_point_at_its_kernels(warehouse_db):
+    built = analysed(warehouse_db, slow_rank=3)
+    slow = found(warehouse_db, "slow_rank_suspected")
+    assert [(f["rank_id"], f["step_id"], f["confidence"]) for f in slow] == [(3, 1, "high"), (3, 2, "high")]
+    numbers = json.loads(slow[0]["numbers"])
+    assert numbers == {"compute_ns": 2_400_000, "median_ns": 1_600_000.0, "ratio": 1.5, "collectives": 1,
+                       "last_starts": 1}
+    rows_ = evidence(warehouse_db, slow[0]["id"])
+    planted = {k["id"]: k for k in built.kernels[3, 1]}
+    assert len(rows_) == 5 and {r["kernel_id"] for r in rows_} <= set(planted)
+    for row in rows_:
+        kernel = planted[row["kernel_id"]]
+        assert (row["source_id"], row["source_row"], row["table_name"]) == (built.sources[3], kernel["source_row"],
+                                                                              "kernel")
+    # the arrival skew it causes is a low-severity collective finding that names it
+    waits = found(warehouse_db, "communication_collective_slow")
+    assert [(f["severity"], f["rank_id"]) for f in waits] == [("low", 3), ("low", 3)]
+
+
+def test_slow_collective_names_the_rank_and_points_at_every_rank_s_row(warehouse_db):
+    built = analysed(warehouse_db, slow_collective=(2, 5))
+    [slow] = found(warehouse_db, "communication_collective_slow")
+    assert (slow["severity"], slow["confidence"], slow["rank_id"], slow["step_id"], slow["subject"]) == (
+        "high", "high", 5, 2, "hcom_allReduce__2_0_1")
+    numbers = json.loads(slow["numbers"])
+    assert (numbers["min_ns"], numbers["max_ns"], numbers["end_spread_ns"]) == (200_000, 1_200_000, 1_000_000)
+    assert numbers["slow_rank_wait_share"] == pytest.approx(10_000 / 1_200_000, abs=1e-4)
+    rows_ = evidence(warehouse_db, slow["id"])
+    assert len(rows_) == 8
+    first = built.ops[5, 2]
+    assert (rows_[0]["table_name"], rows_[0]["source_id"], rows_[0]["source_row"]) == (
+        "communication_op", built.sources[5], first["source_row"])
+    assert rows_[0]["note"] == "rank 5: 1200.0 us, started 0.0 us after the first rank, Notify Wait 0.8% of it"
+    assert {r["source_row"] for r in rows_} == {built.ops[r, 2]["source_row"] for r in range(8)}
+    assert {f["finding_type"] for f in found(warehouse_db)} == {"communication_collective_slow", "kernel_hotspot"}
+
+
+def test_host_gaps_before_a_tiling_dependent_operator_advise_tiling_sink(warehouse_db):
+    built = analysed(warehouse_db, host_gap_rank=2)
+    gaps = found(warehouse_db, "host_bound_gaps")
+    assert [(f["rank_id"], f["step_id"], f["severity"], f["confidence"]) for f in gaps] == [
+        (2, 1, "medium", "high"), (2, 2, "medium", "high")]
+    assert "tiling sink" in gaps[0]["message"]
+    numbers = json.loads(gaps[0]["numbers"])
+    assert (numbers["host_gaps"], numbers["host_gap_ns"], numbers["tiling_gaps"], numbers["share"]) == (
+        2, 2 * (synth.GAP_NS + synth.SPACING_NS), 2, 0.101)
+    rows_ = evidence(warehouse_db, gaps[0]["id"])
+    attention = [k for k in built.kernels[2, 1] if k["name"] == "FusedInferAttentionScore"]
+    launches = [c for c in built.launches[2, 1] if c["name"] == "aclnnFusedInferAttentionScore"]
+    assert [(r["table_name"], r["source_row"]) for r in rows_] == [
+        ("kernel", attention[0]["source_row"]), ("cann_api", launches[0]["source_row"]),
+        ("kernel", attention[1]["source_row"]), ("cann_api", launches[1]["source_row"])]
+    assert rows_[0]["kernel_id"] == attention[0]["id"]
+    assert PROBLEM_TYPES & {f["finding_type"] for f in found(warehouse_db)} == {
+        "host_bound_gaps", "communication_collective_slow"}  # rank 2 arrives late at the allreduce
+
+
+def test_dummy_rank_is_reported_with_the_kernels_it_never_ran(warehouse_db):
+    built = analysed(warehouse_db, dummy_rank=7)
+    dummy = found(warehouse_db, "reduced_work_or_dummy_rank")
+    assert [(f["rank_id"], f["step_id"], f["confidence"]) for f in dummy] == [(7, 1, "high"), (7, 2, "high")]
+    assert json.loads(dummy[0]["numbers"]) == {"kernels": 4, "median_kernels": 16.0, "missing_names": 6}
+    rows_ = evidence(warehouse_db, dummy[0]["id"])
+    names = {k["id"]: k["name"] for k in built.kernels[0, 1]}
+    assert [names[r["kernel_id"]] for r in rows_] == ["MatMul_qkv", "FusedInferAttentionScore", "MatMul_o",
+                                                       "MatMul_up", "Swiglu"]
+    assert not found(warehouse_db, "slow_rank_suspected")
+
+
+def test_dp_imbalance_shows_the_shapes_that_differ(warehouse_db):
+    built = analysed(warehouse_db, dp_rank=4)
+    [first, second] = found(warehouse_db, "dp_workload_imbalance")
+    assert (first["rank_id"], first["step_id"], second["step_id"]) == (4, 1, 2)
+    numbers = json.loads(first["numbers"])
+    assert (numbers["min_ns"], numbers["max_ns"], numbers["shaped_names"]) == (1_600_000, 1_800_000, 4)
+    rows_ = evidence(warehouse_db, first["id"])
+    # each differing (name, shape) once, by name then shape: rank 0 runs the usual shape, rank 4 the other
+    kernels = {k["id"]: (k["name"], rank) for rank in (0, 4) for k in built.kernels[rank, 1]}
+    assert [kernels[r["kernel_id"]] for r in rows_] == [
+        ("MatMul_down", 0), ("MatMul_down", 4), ("MatMul_o", 0), ("MatMul_o", 4), ("MatMul_qkv", 0), ("MatMul_qkv", 4)]
+    assert rows_[1]["note"] == "MatMul_down on rank 4 with shapes 4096,1024;1024,1024: 125.0 us"
+    assert not found(warehouse_db, "slow_rank_suspected")
+
+
+def test_memory_peak_near_capacity_points_at_the_peak_sample(warehouse_db):
+    built = analysed(warehouse_db, memory_rank=1)
+    [peak] = found(warehouse_db, "memory_peak_near_capacity")
+    assert (peak["rank_id"], peak["severity"], peak["step_id"]) == (1, "medium", 1)
+    assert json.loads(peak["numbers"])["ratio"] == 0.9375
+    rows_ = evidence(warehouse_db, peak["id"])
+    assert [(r["table_name"], r["source_row"]) for r in rows_] == [
+        ("memory_record", built.peaks[1]["source_row"]), ("op_memory", built.allocations[1]["source_row"])]
+    assert rows_[1]["note"] == "aten::empty holds 8192.0 MiB at the peak"
+
+
+def test_hotspots_name_the_bound_family_and_the_longest_run(warehouse_db):
+    built = analysed(warehouse_db, slow_rank=3)
+    hot = found(warehouse_db, "kernel_hotspot")
+    assert hot[0]["subject"] == "RmsNorm" and "aiv_mte" in hot[0]["message"]
+    [row] = evidence(warehouse_db, hot[0]["id"])
+    longest = next(k for k in built.kernels[3, 1] if k["name"] == "RmsNorm")
+    assert row["kernel_id"] == longest["id"] and row["note"] == "longest run: 150.0 us on rank 3"
+
+
+def op_profile(conn, hit_ratios, pipe_ratios, core_hit=None):
+    """An operator profile's L2 and pipe rows (seed 000 blocks 0x08 and 0x0C)."""
+    with rows.bound(conn):
+        source = rows.SourceFactory(kind="op_profile", path="/ops/matmul/visualize_data.bin")
+        rows.OpRunFactory(source_id=source["id"], name="MatmulCustom")
+        for core, hit in enumerate(hit_ratios):
+            rows.insert("l2_cache", {"source_id": source["id"], "block_offset": 4096, "block_id": core,
+                                     "source_row": core, "op_type": "cube", "hit": hit, "miss": 100 - hit,
+                                     "total_request": 100, "hit_ratio": hit})
+            rows.insert("pipe_ratio", {"source_id": source["id"], "block_offset": 4096, "block_id": core,
+                                       "pipe": "Cube", "ratio": pipe_ratios[core]})
+        if core_hit is not None:
+            rows.CoreLoadFactory(source_id=source["id"], block_offset=8192, l2cache_hit_rate=core_hit)
+    return source["id"]
+
+
+def test_operator_profile_advice_is_filled_for_low_l2_hit_and_idle_compute(warehouse_db):
+    source_id = op_profile(warehouse_db, [40, 90, 45], [10, 20, 30], core_hit=50)
+    findings.analyze(warehouse_db)
+    [l2] = found(warehouse_db, "op_low_l2_hit")
+    assert (l2["subject"], l2["confidence"]) == ("MatmulCustom", "high")
+    assert json.loads(l2["numbers"]) == {"low_cores": 3, "cores": 4, "min_hit_pct": 40.0, "threshold_pct": 60.0,
+                                         "input_advice": 0}
+    assert [(r["table_name"], r["source_row"], r["source_id"]) for r in evidence(warehouse_db, l2["id"])] == [
+        ("l2_cache", 4096, source_id), ("l2_cache", 4096, source_id), ("core_load", 8192, source_id)]
+    [idle] = found(warehouse_db, "op_low_compute_ratio")
+    assert json.loads(idle["numbers"])["mean_busy_pct"] == 20.0
+    assert [r["note"] for r in evidence(warehouse_db, idle["id"])] == [
+        "core 0 Cube busy 10.0%", "core 1 Cube busy 20.0%", "core 2 Cube busy 30.0%"]
+
+
+def test_a_healthy_operator_profile_gets_no_advice(warehouse_db):
+    op_profile(warehouse_db, [90, 95], [80, 85], core_hit=92)
+    findings.analyze(warehouse_db)
+    assert found(warehouse_db) == []
+
+
+def test_analyze_again_replaces_the_previous_findings(warehouse_db):
+    analysed(warehouse_db, slow_rank=3)
+    before = [(f["finding_type"], f["rank_id"], f["message"]) for f in found(warehouse_db)]
+    evidence_rows = warehouse_db.execute("SELECT COUNT(*) FROM finding_evidence").fetchone()[0]
+    findings.analyze(warehouse_db)
+    assert [(f["finding_type"], f["rank_id"], f["message"]) for f in found(warehouse_db)] == before
+    assert warehouse_db.execute("SELECT COUNT(*) FROM finding_evidence").fetchone()[0] == evidence_rows
+    assert warehouse_db.execute("SELECT COUNT(*), SUM(finding_count) FROM analysis_run").fetchone() == (
+        1, len(before))
+
+
+def test_rule_thresholds_are_parameters(warehouse_db):
+    analysed(warehouse_db, dp_rank=4)
+    assert findings.evaluate(warehouse_db, "slow_rank_suspected") == []
+    [lower] = findings.evaluate(warehouse_db, "slow_rank_suspected", {"threshold": "1.1"})[:1]
+    assert (lower.values["rank_id"], lower.values["severity"]) == (4, "medium")
