@@ -406,7 +406,7 @@ class _Thread:
     def __init__(self, thread_id: int, name: str | None = None):
         self.id = thread_id
         self.ends: list[int] = []  # end times of the open enclosing slices, outermost first
-        self.ids: list[int] = []
+        self.ids: list[int] = []  # their slice ids
         self.last_ts = -(1 << 62)
         self.last_dur = 0
         self.in_order = True
@@ -428,6 +428,8 @@ class _Series:
 
 
 class _Process:
+    """A timeline process while it is being read: its row id and metadata (M events)."""
+
     __slots__ = ("id", "name", "labels", "sort_index")
 
     def __init__(self, process_id: int):
