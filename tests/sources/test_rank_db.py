@@ -52,6 +52,21 @@ def test_detect_by_content(tmp_path, rank0, realdata):
     assert not rank_db.detect(tmp_path / "missing.sqlite")
 
 
+def test_cann_only_db_inside_a_torch_run_is_left_to_the_rank_db(warehouse_db, tmp_path):
+    # msprof's own db in the PROF_ folder of a torch_npu run holds the CANN half of the rank db
+    cann_only = ("PYTORCH_API", "CONNECTION_IDS", "PYTORCH_CALLCHAINS", "MEMORY_RECORD", "OP_MEMORY", "GC_RECORD")
+    inside = tmp_path / "rank0_ascend_pt" / "PROF_000001_x" / "mindstudio_profiler_output" / "msprof_2025.db"
+    RankDbFactory(path=inside, omit=cann_only)
+    assert not rank_db.detect(inside)
+    alone = tmp_path / "PROF_000001_x" / "mindstudio_profiler_output" / "msprof_2025.db"
+    RankDbFactory(path=alone, omit=cann_only)
+    assert rank_db.detect(alone)
+    # a CANN-only db on its own is ingested: device tasks, kernels, CANN calls, no framework rows
+    ingest_ok(warehouse_db, alone)
+    assert rows(warehouse_db, "SELECT (SELECT COUNT(*) FROM kernel), (SELECT COUNT(*) FROM cann_api), "
+                              "(SELECT COUNT(*) FROM pytorch_api), (SELECT COUNT(*) FROM flow)") == [(1, 2, 0, 2)]
+
+
 # --- every table, exact counts and names ------------------------------------------------------------
 
 EXPECTED_COUNTS = {

@@ -36,6 +36,8 @@ SQL_DIR = Path(__file__).with_suffix("")
 SQLITE_MAGIC = b"SQLite format 3\x00"
 SCHEMA = "rank_db_src"
 FILE_NAME = re.compile(r"^ascend_pytorch_profiler_(\d+)\.db$")
+#: the folder torch_npu writes one rank's profile into ({worker}_{timestamp}_ascend_pt)
+TORCH_RUN_SUFFIX = "_ascend_pt"
 PROFILER_INFO = re.compile(r"^profiler_info_(\d+)\.json$")
 INSERT_TARGET = re.compile(r"^\s*INSERT\s+(?:OR\s+\w+\s+)?INTO\s+([\w.]+)", re.IGNORECASE | re.MULTILINE)
 #: how many folders above the db are searched for profiler_info_{N}.json
@@ -115,7 +117,9 @@ def detect(path) -> bool:
 
     A file named ``ascend_pytorch_profiler_{N}.db`` is claimed even when it is empty,
     damaged or another kind of SQLite file, so that a rank that cannot be read is a
-    recorded failure rather than silently skipped. ``analysis.db`` is not claimed.
+    recorded failure rather than silently skipped. ``analysis.db`` is not claimed, nor a
+    CANN-only db (TASK without PYTORCH_API, msprof's ``msprof_*.db``) inside a torch_npu
+    run folder (``*_ascend_pt``): it is the CANN half of that run's rank db, read there.
     """
     try:
         path = Path(path)
@@ -123,8 +127,10 @@ def detect(path) -> bool:
             return True
         if read_head(path, len(SQLITE_MAGIC)) != SQLITE_MAGIC:
             return False
-        with sqlite3.connect(_readonly_uri(path), uri=True) as probe:
+        with closing(sqlite3.connect(_readonly_uri(path), uri=True)) as probe:
             tables = {row[0] for row in probe.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if "PYTORCH_API" not in tables and any(folder.name.endswith(TORCH_RUN_SUFFIX) for folder in path.parents):
+            return False
         return _is_rank_db(tables)
     except Exception:  # noqa: BLE001 - detect never raises
         return False
