@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -132,24 +134,40 @@ def sql(sql, db_path, fmt):
 @cli.command()
 @click.option("--dir", "out_dir", default="demo", show_default=True, type=click.Path(file_okay=False),
               help="Where the demo inputs and warehouse are written.")
-def demo(out_dir):
-    """Generate a demo profile, ingest it and print what the warehouse holds.
+@click.option("--serve/--no-serve", default=True, show_default=True,
+              help="Start the REST API and Datasette on the demo warehouse, until Ctrl-C.")
+def demo(out_dir, serve):
+    """Generate a demo cluster profile, ingest it, and serve it (REST API and Datasette).
 
     \b
     Example:
         warehouse demo --dir /tmp/demo
     """
-    from warehouse import demo as demo_data
+    from warehouse import demo as demo_data, services
 
     out = Path(out_dir)
     inputs = demo_data.write_inputs(out / "inputs")
     db_path = out / "warehouse.db"
     conn = db.connect(db_path)
     results = ingest_frame.ingest_paths(conn, [inputs], force=True)
+    conn.close()
     click.echo(summary.results_table(results))
-    click.echo(summary.describe_text(summary.describe(conn)))
+    click.echo(summary.describe_text(summary.describe(db.connect_readonly(db_path))))
     click.echo(f"\nwarehouse: {db_path}\ntry: warehouse sql \"SELECT name, count(*), sum(dur) FROM slice "
                f"GROUP BY name ORDER BY 3 DESC LIMIT 10\" --db {db_path}")
+    if any(result.status == "failed" for result in results):
+        raise click.ClickException("the demo inputs did not all ingest; see the errors above")
+    if not serve:
+        return
+    # a plain `kill` stops the demo as Ctrl-C does: both services are stopped with it
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    with services.both_services(db_path) as running:
+        click.echo(f"\nREST API:  {running.rest_url}/queries\nDatasette: {running.datasette_url}\n(Ctrl-C to stop)")
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            click.echo("stopping")
 
 
 @cli.command()
