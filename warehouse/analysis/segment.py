@@ -25,6 +25,7 @@ signatures (``kernel_signature``).
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -104,9 +105,15 @@ def _end_row(roles: Sequence[str | None], after: int) -> int:
 
 
 def _last_head(heads: list[int], low: int, high: int) -> int | None:
-    """The last block-head row strictly between ``low`` and ``high``."""
-    inside = [row for row in heads if low < row < high]
-    return inside[-1] if inside else None
+    """The last block-head row strictly between ``low`` and ``high`` (``heads`` is sorted)."""
+    index = bisect_left(heads, high) - 1
+    return heads[index] if index >= 0 and heads[index] > low else None
+
+
+def _first_head(heads: list[int], low: int, high: int) -> int | None:
+    """The first block-head row after ``low`` and at most ``high``."""
+    index = bisect_right(heads, low)
+    return heads[index] if index < len(heads) and heads[index] <= high else None
 
 
 def _place_boundaries(layers: list[Layer], heads: list[int], end_row: int) -> None:
@@ -132,7 +139,7 @@ def _blocks(layer: Layer, heads: list[int]) -> list[Block]:
     if moe:
         split = midpoint(last_attention, moe[0][1])
         return [Block("attention", layer.first, split - 1), Block("moe", split, layer.last)]
-    head = next((row for row in heads if last_attention < row <= layer.last), None)
+    head = _first_head(heads, last_attention, layer.last)
     if head is None:
         return [Block("attention", layer.first, layer.last)]
     return [Block("attention", layer.first, head - 1), Block("ffn", head, layer.last)]

@@ -13,8 +13,16 @@ import sqlite3
 from dataclasses import dataclass, field
 from itertools import groupby
 
+import numpy as np
+
 from warehouse import queries
-from warehouse.analysis.segment import Layer, segment
+from warehouse.analysis.segment import ANCHOR_ROLES, Layer, segment
+
+#: whether any kernel has an anchor role (segmentation has something to find)
+ANCHORS_SEEN = (
+    "SELECT EXISTS (SELECT 1 FROM kernel AS k JOIN kernel_signature AS s ON s.category = k.category "
+    f"WHERE s.role IN {ANCHOR_ROLES!r})"
+)
 
 
 @dataclass
@@ -54,25 +62,33 @@ def step_breakdown(conn: sqlite3.Connection, rank_id: int | None = None) -> list
         )
         for r in rows_of(conn, "step_time", {"rank_id": rank_id})
     ]
+    if not conn.execute(ANCHORS_SEEN).fetchone()[0]:
+        return steps  # no attention or moe kernel anywhere: no layer to observe, skip the sequence
     by_key = {(s.rank_id, s.step_id): s for s in steps}
-    sequence = rows_of(conn, "kernel_sequence", {"rank_id": rank_id})
-    for key, group in groupby(sequence, key=lambda r: (r["rank_id"], r["step_id"])):
+    columns, sequence = queries.get("kernel_sequence").run(conn, {"rank_id": rank_id})
+    picked = [columns.index(name) for name in ("rank_id", "step_id", "role", "category", "ts", "dur")]
+    for key, group in groupby((tuple(row[i] for i in picked) for row in sequence), key=lambda r: r[:2]):
         step = by_key.get(key)
         if step is not None:
-            _add_layers(step, list(group))
+            _add_layers(step, [row[2:] for row in group])
     return steps
 
 
-def _add_layers(step: StepBreakdown, kernels: list[dict]) -> None:
-    step.layers = segment([k["role"] for k in kernels], [k["category"] for k in kernels])
+def _add_layers(step: StepBreakdown, kernels: list[tuple]) -> None:
+    """Segment one step's (role, category, ts, dur) rows; fill head/main/tail and time per block kind."""
+    roles, categories, starts, durations = zip(*kernels)
+    step.layers = segment(roles, categories)
     if not step.layers:
         return
-    first = kernels[step.layers[0].first]["ts"]
-    main_end = max(k["ts"] + k["dur"] for k in kernels[step.layers[0].first:step.layers[-1].last + 1])
-    step.head_ns = first - step.start_ns
-    step.main_ns = main_end - first
+    starts = np.asarray(starts, dtype=np.int64)
+    durations = np.asarray(durations, dtype=np.int64)
+    busy_before = np.concatenate(([0], np.cumsum(durations)))  # busy_before[i]: kernel time of rows < i
+    first, last = step.layers[0].first, step.layers[-1].last
+    main_end = int((starts[first:last + 1] + durations[first:last + 1]).max())
+    step.head_ns = int(starts[first]) - step.start_ns
+    step.main_ns = main_end - int(starts[first])
     step.tail_ns = step.end_ns - main_end
     for layer in step.layers:
         for block in layer.blocks:
-            busy = sum(k["dur"] for k in kernels[block.first:block.last + 1])
+            busy = int(busy_before[block.last + 1] - busy_before[block.first])
             step.block_ns[block.kind] = step.block_ns.get(block.kind, 0) + busy
