@@ -1,6 +1,6 @@
 -- Diagnosis (issue 9, seeds 003 and 004): what `warehouse analyze` concluded, and the input
 -- rows each conclusion rests on. Every finding has evidence rows that name the input row
--- they point at (source_id plus source_row, slice_id or kernel_id), so a claim in the report
+-- they point at (the input's source id plus source_row, slice_id or kernel_id), so a claim in the report
 -- can be followed back to the raw file. `warehouse analyze` replaces all three tables' rows
 -- in one transaction: they always hold the findings of the latest run only.
 
@@ -52,8 +52,10 @@ CREATE TABLE finding_evidence (
     finding_id INTEGER NOT NULL REFERENCES finding (id),
     -- Order of the evidence within its finding, from 0 (most telling first).
     position INTEGER NOT NULL,
-    -- Input file the row came from (source.id).
-    source_id INTEGER REFERENCES source (id),
+    -- Input file the row came from (source.id). Not named source_id: the evidence is not a row of
+    -- that input (re-ingesting it must not count or delete these rows); after a re-ingest the
+    -- findings are stale until the next `warehouse analyze`.
+    input_source_id INTEGER,
     -- Warehouse table holding the row (kernel, communication_op, memory_record, l2_cache, step, ...).
     table_name TEXT NOT NULL,
     -- Row (or byte offset, for operator profiles) in the input, as the table's source_row / block_offset gives it.

@@ -15,7 +15,7 @@
 -- column kernel_id: kernel.id of the row.
 -- column note: What the row shows.
 with evidence as (
-    select e.finding_id, f.finding_type, e.position, e.source_id, e.table_name, e.source_row, e.slice_id,
+    select e.finding_id, f.finding_type, e.position, e.input_source_id as source_id, e.table_name, e.source_row, e.slice_id,
         e.kernel_id, e.note
     from finding_evidence as e
     join finding as f on f.id = e.finding_id

@@ -1,9 +1,11 @@
 """`warehouse analyze` and `warehouse report` on a factory cluster and on the real samples."""
 
+import json
 from html.parser import HTMLParser
 
 from tests.diagnosis import cluster as synth
 from warehouse import db
+from warehouse.analysis.classify import load_rules
 from warehouse.cli import cli
 
 
@@ -37,6 +39,7 @@ class Page(HTMLParser):
 
 def cluster_warehouse(path):
     conn = db.connect(path)
+    load_rules(conn)  # kernel signatures: the layers of the step breakdown
     synth.build(conn, slow_rank=3, slow_collective=(2, 5))
     conn.close()
 
@@ -62,6 +65,9 @@ def test_report_html_names_the_slow_rank_and_collective_with_evidence(runner, wa
     row = cells.index("3", cells.index("tail ms"))
     assert cells[row:row + 4] == ["3", "1", "10.000", "2.400"]
     assert {"finding-1", "steps", "findings", "kernels", "communication", "memory"} <= page.ids
+    # head / main / tail of rank 3 step 1: 100 us, 16 kernels of 150 us and 15 spacings, the rest
+    assert cells[row + 7:row + 11] == ["2", "0.100", "2.475", "7.425"]
+    assert "Head / main / tail (observed layers)" in out.read_text(encoding="utf-8")
 
 
 def test_report_markdown_and_a_second_analyze(runner, warehouse_path, tmp_path):
@@ -95,7 +101,7 @@ def test_report_on_the_real_level1_samples(runner, realdata, warehouse_path, tmp
                         "ORDER BY rank_id").fetchall()
     assert gaps == [(0, 50, "medium"), (1, 50, "medium")]
     paths = {row[0] for row in conn.execute(
-        "SELECT s.path FROM finding_evidence AS e JOIN source AS s ON s.id = e.source_id")}
+        "SELECT s.path FROM finding_evidence AS e JOIN source AS s ON s.id = e.input_source_id")}
     assert paths and all(p.endswith((".db",)) and "level1" in p for p in paths)
     for name in ("report.html", "report.md"):
         out = tmp_path / name
@@ -105,3 +111,26 @@ def test_report_on_the_real_level1_samples(runner, realdata, warehouse_path, tmp
     page.feed((tmp_path / "report.html").read_text(encoding="utf-8"))
     row = page.cells.index("50")
     assert page.cells[row - 1:row + 2] == ["0", "50", "151.889"]
+    # the findings are no input's rows: the audits still pass after analyze
+    assert runner.invoke(cli, ["check", "--db", str(warehouse_path)]).exit_code == 0
+
+
+def test_findings_queries_filter_and_lead_back_to_the_inputs(runner, warehouse_path):
+    cluster_warehouse(warehouse_path)
+    runner.invoke(cli, ["analyze", "--db", str(warehouse_path)])
+    result = runner.invoke(cli, ["query", "findings", "--db", str(warehouse_path), "-p", "severity=high",
+                                 "--format", "json"])
+    high = json.loads(result.output)
+    assert [(f["finding_type"], f["rank_id"], f["evidence_rows"]) for f in high] == [
+        ("communication_collective_slow", 5, 8), ("slow_rank_suspected", 3, 5), ("slow_rank_suspected", 3, 5)]
+    result = runner.invoke(cli, ["query", "finding_evidence", "--db", str(warehouse_path), "-p",
+                                 f"finding_id={high[0]['id']}", "--format", "json"])
+    first = json.loads(result.output)[0]
+    assert (first["path"], first["kind"], first["table_name"], first["position"]) == (
+        "/run/rank5/profiler_5.db", "rank_db", "communication_op", 0)
+    result = runner.invoke(cli, ["query", "kernel_sequence", "--db", str(warehouse_path), "-p", "rank_id=3",
+                                 "-p", "step_id=2", "--format", "json"])
+    sequence = json.loads(result.output)
+    assert [(k["name"], k["role"]) for k in sequence[:3]] == [
+        ("RmsNorm", "compute"), ("MatMul_qkv", "matmul"), ("FusedInferAttentionScore", "attention")]
+    assert len(sequence) == 16 and {k["step_id"] for k in sequence} == {2}

@@ -26,7 +26,7 @@ def found(conn, finding_type=None):
 
 
 def evidence(conn, finding_id):
-    sql = ("SELECT source_id, table_name, source_row, slice_id, kernel_id, note FROM finding_evidence "
+    sql = ("SELECT input_source_id, table_name, source_row, slice_id, kernel_id, note FROM finding_evidence "
            "WHERE finding_id = ? ORDER BY position")
     columns = ("source_id", "table_name", "source_row", "slice_id", "kernel_id", "note")
     return [dict(zip(columns, row)) for row in conn.execute(sql, (finding_id,))]

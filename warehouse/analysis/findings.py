@@ -99,7 +99,7 @@ def _write(conn: sqlite3.Connection, run_id: int, finding: Finding, now: str) ->
          values["step_id"], values["subject"], values["message"], values["numbers"], now),
     ).lastrowid
     conn.executemany(
-        "INSERT INTO finding_evidence (finding_id, position, source_id, table_name, source_row, slice_id, "
+        "INSERT INTO finding_evidence (finding_id, position, input_source_id, table_name, source_row, slice_id, "
         "kernel_id, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         [(finding_id, position, *evidence) for position, evidence in enumerate(finding.evidence)],
     )
