@@ -17,6 +17,7 @@ from __future__ import annotations
 import gzip
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -34,6 +35,8 @@ KERNELS = ("MatMulV2", "Add", "Mul", "SoftmaxV2", "LayerNormV3", "GeluV2", "Cast
 PY_FUNCTIONS = ("train.py(42): train_step", "model.py(88): forward", "nn/modules/module.py(1501): _call_impl",
                 "optim/adam.py(141): step")
 START_NS = 1_736_408_883_688_177_930
+#: torch_npu's string ts, rewritten as a number for the kineto shape
+KINETO_TS = re.compile(r'"ts": "([0-9.]+)"')
 
 
 def us(ns: int) -> str:
@@ -193,4 +196,30 @@ def write_trace(path: str | Path, events: int, *, seed: int = 0, rank: int = 0, 
         if batch:
             out.write(("" if writer.count <= len(batch) else ", ") + ", ".join(batch))
         out.write("]\n")
+    return writer.count
+
+
+def write_kineto_trace(path: str | Path, events: int, *, seed: int = 0, rank: int = 0) -> int:
+    """The same events in the shape PyTorch's kineto profiler writes (what Holistic Trace Analysis reads).
+
+    An object with ``schemaVersion``, ``distributedInfo`` (the rank) and ``deviceProperties``
+    around ``traceEvents``; ``ts`` as a JSON number of microseconds instead of torch_npu's
+    string. Used to compare with peers on one input; returns the count of events.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    writer = TraceWriter(events, seed=seed, rank=rank)
+    head = {"schemaVersion": 1, "deviceProperties": [],
+            "distributedInfo": {"backend": "hccl", "rank": rank, "world_size": 1}}
+    with path.open("w", encoding="utf-8") as out:
+        out.write(json.dumps(head)[:-1] + ', "traceEvents": [')
+        batch = []
+        for line in writer.lines():
+            batch.append(KINETO_TS.sub(r'"ts": \1', line))
+            if len(batch) >= 4096:
+                out.write(("" if writer.count <= len(batch) else ", ") + ", ".join(batch))
+                batch = []
+        if batch:
+            out.write(("" if writer.count <= len(batch) else ", ") + ", ".join(batch))
+        out.write('], "traceName": "synthetic"}\n')
     return writer.count
