@@ -5,11 +5,13 @@
 --     cause: when the ranks still finish apart by more than skew of it, the collective
 --     itself is slow on the rank that ends last (a link, a peer, contention): severity high.
 --     Otherwise the skew is the wait for the rank that started last: severity low (the
---     slow_rank_suspected rule speaks about that rank). wait_share is the rank's Notify
---     Wait task time (busiest plane) over its duration (level-1 profiles; NULL without tasks). Confidence
---     high when Notify Wait tasks corroborate (a slow collective: the slow rank's wait share
---     is under the ranks' mean, its extra time is transfer; a late rank: the skew is its
---     lateness), medium without tasks or when they disagree.
+--     slow_rank_suspected rule speaks about that rank). When one rank ended the instance before
+--     another began, the ranks' clocks do not line up: severity medium, confidence low.
+--     wait_share is the rank's Notify Wait task time (busiest plane) over its duration
+--     (level-1 profiles; NULL without tasks). Confidence high when Notify Wait tasks
+--     corroborate (a slow collective: the slow rank's wait share is under the ranks' mean,
+--     its extra time is transfer; a late rank: the skew is its lateness), medium without
+--     tasks or when they disagree.
 --     Evidence: the instance's row on every rank, the slow rank first.
 -- param skew (real, default 0.3): Relative duration skew above which an instance is flagged.
 -- param min_skew_ns (integer, default 10000): Skews shorter than this many ns are ignored.
@@ -83,7 +85,9 @@ instances as (
         s.mean_wait_share, s.first_start_ns, s.last_start_ns, s.first_end_ns, s.last_end_ns,
         (select l.rank_id from shares as l
          where l.group_name = s.group_name and l.name = s.name and l.start_order = 1) as late_rank_id,
-        (s.last_end_ns - s.first_end_ns) > :skew * (s.first_end_ns - s.last_start_ns) as collective_slow,
+        s.first_end_ns > s.last_start_ns as aligned,
+        s.first_end_ns > s.last_start_ns
+        and (s.last_end_ns - s.first_end_ns) > :skew * (s.first_end_ns - s.last_start_ns) as collective_slow,
         (select w.step_id from step_window as w
          where w.rank_id = s.rank_id and s.ts >= w.start_ns and s.ts < w.end_ns) as step_id
     from shares as s
@@ -101,17 +105,23 @@ evidence as (
 final as (
     select
         i.group_name || ' ' || i.name as finding_key,
-        case when i.collective_slow then i.slow_rank_id else i.late_rank_id end as rank_id,
+        case when i.collective_slow or not i.aligned then i.slow_rank_id else i.late_rank_id end as rank_id,
         i.step_id,
         i.name as subject,
-        case when i.collective_slow then 'high' else 'low' end as severity,
+        case when i.collective_slow then 'high' when i.aligned then 'low' else 'medium' end as severity,
         case
+            when not i.aligned then 'low'
             when i.wait_share is null then 'medium'
             when i.collective_slow and i.wait_share < i.mean_wait_share then 'high'
             when not i.collective_slow then 'high'
             else 'medium'
         end as confidence,
         case
+            when not i.aligned then
+                'Collective ' || i.name || ' durations range ' || cast(round(i.min_ns / 1000.0, 1) as text) || '-'
+                || cast(round(i.max_ns / 1000.0, 1) as text) || ' us over ' || i.ranks || ' ranks (longest on rank '
+                || i.slow_rank_id || '), but one rank ended it before another began: the ranks'' clocks do not '
+                || 'line up, so waiting and transfer cannot be told apart.'
             when i.collective_slow then
                 'Collective ' || i.name || ' is slow on rank ' || i.slow_rank_id || ': durations range '
                 || cast(round(i.min_ns / 1000.0, 1) as text) || '-' || cast(round(i.max_ns / 1000.0, 1) as text)

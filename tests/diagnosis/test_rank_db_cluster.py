@@ -1,0 +1,50 @@
+"""From input files to the report: eight rank dbs (tests/factories/rank_db.py) with a planted slow
+rank and a planted slow collective, ingested, analysed, the evidence traced back to the files' rows."""
+
+import sqlite3
+
+from tests.factories.rank_db import RankDbFactory
+from warehouse import db
+from warehouse.cli import cli
+
+TS0 = 1_736_410_576_000_000_000
+SLOW_RANK, SLOW_COLLECTIVE_RANK = 3, 5
+
+
+def write_cluster(folder):
+    """Eight ranks on one clock; rank 3's MatMul takes 1.5x, rank 5's allreduce ends 50 us late."""
+    paths = {}
+    for rank in range(8):
+        path = folder / f"rank{rank}_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / f"ascend_pytorch_profiler_{rank}.db"
+        path.parent.mkdir(parents=True)
+        RankDbFactory(path=path, rank_id=rank, ts0=TS0)
+        paths[rank] = path
+    with sqlite3.connect(paths[SLOW_RANK]) as conn:
+        conn.execute("UPDATE TASK SET endNs = startNs + 3750 WHERE globalTaskId = 10")
+    with sqlite3.connect(paths[SLOW_COLLECTIVE_RANK]) as conn:
+        conn.execute("UPDATE COMMUNICATION_OP SET endNs = endNs + 50000")
+    return paths
+
+
+def test_planted_slow_rank_and_collective_from_rank_dbs(runner, tmp_path, warehouse_path):
+    paths = write_cluster(tmp_path / "run")
+    assert runner.invoke(cli, ["ingest", str(tmp_path / "run"), "--db", str(warehouse_path), "-q"]).exit_code == 0
+    assert runner.invoke(cli, ["analyze", "--db", str(warehouse_path)]).exit_code == 0
+    conn = db.connect_readonly(warehouse_path)
+    high = conn.execute("SELECT id, finding_type, rank_id, step_id, confidence FROM finding "
+                        "WHERE severity = 'high' ORDER BY id").fetchall()
+    assert [row[1:] for row in high] == [("slow_rank_suspected", 3, 1, "medium"),
+                                        ("communication_collective_slow", 5, 1, "high")]
+    evidence = "SELECT s.path, e.table_name, e.source_row FROM finding_evidence AS e " \
+               "JOIN source AS s ON s.id = e.input_source_id WHERE e.finding_id = ? ORDER BY e.position"
+    # the slow kernel is row 1 of rank 3's TASK table; the slow allreduce row 1 of rank 5's COMMUNICATION_OP
+    assert conn.execute(evidence, (high[0][0],)).fetchall() == [(str(paths[3]), "kernel", 1)]
+    rows = conn.execute(evidence, (high[1][0],)).fetchall()
+    assert rows[0] == (str(paths[5]), "communication_op", 1) and len(rows) == 8
+    with sqlite3.connect(paths[5]) as raw:
+        start, end = raw.execute("SELECT startNs, endNs FROM COMMUNICATION_OP WHERE rowid = 1").fetchone()
+    assert end - start == 51_200
+    out = tmp_path / "report.html"
+    assert runner.invoke(cli, ["report", "--db", str(warehouse_path), "-o", str(out)]).exit_code == 0
+    html = out.read_text(encoding="utf-8")
+    assert "<td>slow rank</td><td>rank 3</td>" in html and "hcom_allReduce__1" in html
