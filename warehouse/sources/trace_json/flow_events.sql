@@ -2,19 +2,29 @@
 -- the pairing walks them: by (category, flow_key), then time (s before t before f at equal ts),
 -- which is the staging table's primary key (no sort).
 -- enclosing = 1 binds to the deepest slice containing ts. Slices nest, so that slice is the
--- latest-starting slice at or before ts (one seek on the (thread_id, ts, dur) index, deepest
--- first among equal starts) or one of its ancestors: climb parent_id until a slice covers ts.
--- enclosing = 0 binds to the first slice starting at or after ts. NULL when none does.
-WITH bound AS (
-    SELECT
-        e.category,
-        e.flow_key,
-        e.phase,
-        e.name,
-        e.ts,
-        e.source_row,
-        CASE
-            WHEN e.enclosing = 1 THEN (
+-- latest-starting slice at or before ts or one of its ancestors. Among slices starting at the
+-- same ts the deepest is the shortest, and among equal (ts, dur) the last inserted (the order
+-- the nesting pass reads them in), so one seek on the (thread_id, ts, dur) index finds it
+-- without reading the table. It usually covers ts; when it does not, climb parent_id until
+-- a slice does.
+-- enclosing = 0 binds to the first slice starting at or after ts (the outermost among equal
+-- starts: the longest, then the first inserted). NULL when none does.
+SELECT
+    e.category,
+    e.flow_key,
+    e.phase,
+    e.name,
+    CASE
+        WHEN e.enclosing = 1 THEN coalesce(
+            (
+                SELECT CASE WHEN s.ts + s.dur > e.ts OR s.ts = e.ts THEN s.id END
+                FROM _slice AS s
+                WHERE s.thread_id = e.thread_id
+                  AND s.ts <= e.ts
+                ORDER BY s.ts DESC, s.dur, s.id DESC
+                LIMIT 1
+            ),
+            (
                 WITH RECURSIVE climb (id, ts, dur, parent_id) AS (
                     SELECT latest.id, latest.ts, latest.dur, latest.parent_id
                     FROM (
@@ -22,7 +32,7 @@ WITH bound AS (
                         FROM _slice AS s
                         WHERE s.thread_id = e.thread_id
                           AND s.ts <= e.ts
-                        ORDER BY s.ts DESC, s.depth DESC
+                        ORDER BY s.ts DESC, s.dur, s.id DESC
                         LIMIT 1
                     ) AS latest
                     UNION ALL
@@ -36,20 +46,14 @@ WITH bound AS (
                 WHERE ts + dur > e.ts OR ts = e.ts
                 LIMIT 1
             )
-            ELSE (
-                SELECT s.id
-                FROM _slice AS s
-                WHERE s.thread_id = e.thread_id
-                  AND s.ts >= e.ts
-                ORDER BY s.ts, s.depth
-                LIMIT 1
-            )
-        END AS slice_id
-    FROM _trace_flow_event AS e
-),
-final AS (
-    SELECT category, flow_key, phase, name, slice_id
-    FROM bound
-)
-SELECT category, flow_key, phase, name, slice_id
-FROM final
+        )
+        ELSE (
+            SELECT s.id
+            FROM _slice AS s
+            WHERE s.thread_id = e.thread_id
+              AND s.ts >= e.ts
+            ORDER BY s.ts, s.dur DESC, s.id
+            LIMIT 1
+        )
+    END AS slice_id
+FROM _trace_flow_event AS e
