@@ -90,13 +90,13 @@ SELECT
 FROM step_window AS w
 JOIN kernel AS k ON k.rank_id = w.rank_id AND k.ts >= w.start_ns AND k.ts < w.end_ns;
 
--- Per step and rank: compute kernel time and count, with their medians over the step's ranks
--- (the middle value, or the mean of the two middle ones): what the cross-rank rules compare.
+-- Per step and known rank (rank_id >= 0): compute kernel time and count, with their medians over
+-- the step's ranks (the middle value, or the mean of the two middle ones): what the cross-rank rules compare.
 CREATE VIEW step_compute AS
 WITH per_rank AS (
     SELECT step_id, rank_id, SUM(dur) AS compute_ns, COUNT(*) AS kernels
     FROM step_kernel
-    WHERE is_compute = 1
+    WHERE is_compute = 1 AND rank_id >= 0
     GROUP BY step_id, rank_id
 ),
 ranked AS (

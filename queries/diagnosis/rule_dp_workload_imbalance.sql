@@ -1,10 +1,11 @@
 -- title: Rule dp_workload_imbalance
 -- description: Per step, ranks that run the same kernels on different input shapes (a
 --     data-parallel split that gives ranks unequal work, e.g. variable sequence lengths: a
---     kernel name whose shape some of the ranks running it never run)
---     and whose compute (summed aic, aiv, mix_cv and aicpu kernel time) spreads by more
---     than spread ((max - min) / min). Confidence medium: the shapes are direct evidence, but
---     that they cause the spread is not cross-checked.
+--     kernel name whose shape some of the ranks running it never run) and whose compute
+--     (summed aic, aiv, mix_cv and aicpu kernel time) spreads by more than spread
+--     ((max - min) / min). Confidence medium: the shapes are direct evidence, but that they
+--     cause the spread is not cross-checked; low without step rows (step -1: the ranks'
+--     whole captures are compared). Ranks unknown to the input (-1) are left out.
 --     Evidence: one execution of each shape of the kernel names whose shapes differ.
 -- param spread (real, default 0.1): Relative compute spread over the ranks above which a step is flagged.
 -- param evidence_limit (integer, default 6): Evidence rows per finding.
@@ -25,7 +26,7 @@
 with compute_kernels as (
     select step_id, rank_id, kernel_id, source_id, source_row, slice_id, name, input_shapes, dur
     from step_kernel
-    where is_compute = 1
+    where is_compute = 1 and rank_id >= 0
 ),
 
 spreads as (
@@ -101,7 +102,7 @@ final as (
         f.step_id,
         'step ' || f.step_id as subject,
         'medium' as severity,
-        'medium' as confidence,
+        case when f.step_id = -1 then 'low' else 'medium' end as confidence,
         'Step ' || f.step_id || ': compute ranges ' || cast(round(f.min_ns / 1000000.0, 3) as text) || '-'
         || cast(round(f.max_ns / 1000000.0, 3) as text) || ' ms over ' || f.ranks || ' ranks (rank '
         || f.max_rank_id || ' most, rank ' || f.min_rank_id || ' least) and ' || f.shaped_names

@@ -1,6 +1,6 @@
 -- title: Rule kernel_hotspot
--- description: The kernel names that take the most device time over all ranks (at least
---     min_share of all kernel time, at most limit of them), with their bound stage and
+-- description: The compute kernel names (not communication) that take the most device time
+--     over all ranks (at least min_share of their time, at most limit of them), with their bound stage and
 --     family (the pipeline stage where they spend most time, seed 004) and what that family
 --     suggests. Informational (severity low); confidence high when the kernels carry
 --     pipeline times, low without them. Evidence: the longest execution of each.
@@ -20,22 +20,28 @@
 -- column evidence_slice_id: Timeline slice of the evidence row, when it has one.
 -- column evidence_kernel_id: kernel.id of the evidence row, when it is a kernel.
 -- column evidence_note: What the evidence row shows.
-with totals as (
-    select sum(dur) as all_ns from kernel where dur > 0
+with computing as (
+    -- compute kernels: HCCL operators have no bound stage and their names carry instance numbers
+    select id, source_id, source_row, slice_id, rank_id, name, dur, bound_family, bound_stage
+    from kernel
+    where dur > 0 and (op_class is null or op_class <> 'communication')
+),
+
+totals as (
+    select sum(dur) as all_ns from computing
 ),
 
 names as (
     select name, count(*) as runs, sum(dur) as total_ns, count(distinct rank_id) as ranks
-    from kernel
-    where dur > 0
+    from computing
     group by name
 ),
 
 families as (
     select name, bound_family, bound_stage, sum(dur) as family_ns,
         row_number() over (partition by name order by sum(dur) desc, bound_family, bound_stage) as family_order
-    from kernel
-    where dur > 0 and bound_family is not null
+    from computing
+    where bound_family is not null
     group by name, bound_family, bound_stage
 ),
 
@@ -51,7 +57,7 @@ top_names as (
 longest as (
     select k.name, k.id as kernel_id, k.source_id, k.source_row, k.slice_id, k.rank_id, k.dur,
         row_number() over (partition by k.name order by k.dur desc, k.id) as run_order
-    from kernel as k
+    from computing as k
     join top_names as t on t.name = k.name and t.rank_order <= :limit
 ),
 

@@ -3,7 +3,9 @@
 --     against the median over the ranks: a rank running fewer than ratio times the median
 --     does reduced work or is a dummy (padding) rank. Confidence high when kernel names the
 --     other ranks ran are missing on it (the evidence: one execution of each missing name
---     on another rank), medium when it runs the same names, only fewer times.
+--     on another rank), medium when it runs the same names, only fewer times, low without
+--     step rows (step -1: whole captures compared). Ranks unknown to the input (-1) are
+--     left out.
 -- param ratio (real, default 0.5): Share of the median kernel count under which a rank is flagged.
 -- param evidence_limit (integer, default 5): Evidence rows per finding.
 -- column finding_key: Identifies the finding the row belongs to.
@@ -58,7 +60,7 @@ final as (
         f.step_id,
         'rank ' || f.rank_id as subject,
         'medium' as severity,
-        case when m.missing_names > 0 then 'high' else 'medium' end as confidence,
+        case when f.step_id = -1 then 'low' when m.missing_names > 0 then 'high' else 'medium' end as confidence,
         'Rank ' || f.rank_id || ' ran ' || f.kernels || ' compute kernels in step ' || f.step_id
         || ' against a median of ' || cast(f.median_kernels as text) || ' over the ranks'
         || coalesce(' and never ran ' || m.missing_names || ' kernel names the others ran', '')

@@ -2,11 +2,13 @@
 -- description: Per step, each rank's compute (summed duration of its aic, aiv, mix_cv and
 --     aicpu kernels in the step window) against the median over the ranks. A rank above
 --     threshold times the median is suspected slow: the others wait for it in every
---     collective. Severity high from high_ratio up. Confidence high when the cross-check
---     agrees (the rank started at least half of the step's multi-rank collectives last),
---     medium otherwise. Evidence: the rank's kernels that ran longest past the mean of the
---     same kernel name over all ranks in that step. One row per evidence row; the rows of
---     one finding share finding_key (the columns are those of every rule_* query).
+--     collective. Severity high from high_ratio up (medium without step rows). Confidence
+--     high when the cross-check agrees (the rank started at least half of the step's
+--     multi-rank collectives last), medium otherwise, low without step rows (step -1: the
+--     ranks' whole captures compared). Ranks unknown to the input (-1) are left out.
+--     Evidence: the rank's kernels that ran longest past the mean of the same kernel name
+--     over all ranks in that step. One row per evidence row; the rows of one finding share
+--     finding_key (the columns are those of every rule_* query).
 -- param threshold (real, default 1.15): Ratio of a rank's compute to the median above which it is flagged.
 -- param high_ratio (real, default 1.3): Ratio from which the finding is severity high.
 -- param evidence_limit (integer, default 5): Evidence kernels per finding.
@@ -89,8 +91,12 @@ final as (
         f.rank_id,
         f.step_id,
         'rank ' || f.rank_id as subject,
-        case when f.ratio >= :high_ratio then 'high' else 'medium' end as severity,
-        case when f.collectives > 0 and 2 * f.last_starts >= f.collectives then 'high' else 'medium' end as confidence,
+        case when f.ratio >= :high_ratio and f.step_id <> -1 then 'high' else 'medium' end as severity,
+        case
+            when f.step_id = -1 then 'low'
+            when f.collectives > 0 and 2 * f.last_starts >= f.collectives then 'high'
+            else 'medium'
+        end as confidence,
         'Rank ' || f.rank_id || ' computes ' || cast(round(f.ratio, 2) as text) || 'x the median of the ranks in step '
         || f.step_id || ' (' || cast(round(f.compute_ns / 1000000.0, 3) as text) || ' ms against '
         || cast(round(f.median_ns / 1000000.0, 3) as text) || ' ms) and started ' || f.last_starts || ' of '

@@ -202,3 +202,18 @@ def test_rule_thresholds_are_parameters(warehouse_db):
     assert findings.evaluate(warehouse_db, "slow_rank_suspected") == []
     [lower] = findings.evaluate(warehouse_db, "slow_rank_suspected", {"threshold": "1.1"})[:1]
     assert (lower.values["rank_id"], lower.values["severity"]) == (4, "medium")
+
+
+def test_without_steps_whole_captures_are_compared_with_low_confidence(warehouse_db):
+    with rows.bound(warehouse_db):
+        for rank, dur in ((0, 300), (1, 100), (2, 100), (-1, 5_000)):
+            for _ in range(4):
+                rows.KernelFactory(rank_id=rank, dur=dur, name="MatMul_1", op_class="aic")
+        rows.KernelFactory(rank_id=1, dur=90_000, name="hcom_allReduce__7_0_1", op_class="communication")
+    findings.analyze(warehouse_db)
+    [slow] = found(warehouse_db, "slow_rank_suspected")
+    # rank -1 (unknown) is no rank to compare: the median is rank 1's and 2's 400 ns
+    assert (slow["rank_id"], slow["step_id"], slow["severity"], slow["confidence"]) == (0, -1, "medium", "low")
+    assert json.loads(slow["numbers"])["median_ns"] == 400.0
+    # hot spots are compute kernels: the allreduce, the longest kernel by far, is not one
+    assert [f["subject"] for f in found(warehouse_db, "kernel_hotspot")] == ["MatMul_1"]
