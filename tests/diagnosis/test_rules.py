@@ -217,3 +217,33 @@ def test_without_steps_whole_captures_are_compared_with_low_confidence(warehouse
     assert json.loads(slow["numbers"])["median_ns"] == 400.0
     # hot spots are compute kernels: the allreduce, the longest kernel by far, is not one
     assert [f["subject"] for f in found(warehouse_db, "kernel_hotspot")] == ["MatMul_1"]
+
+
+def test_aicpu_operators_gc_pauses_and_host_syncs(warehouse_db):
+    built = synth.build(warehouse_db)
+    step = synth.STEP_NS
+    with rows.bound(warehouse_db):
+        aicpu = [rows.KernelFactory(rank_id=rank, source_id=built.sources[rank], name="NonZero", op_type="NonZero",
+                                    op_class="aicpu", ts=s * step + 5_000_000 + rank, dur=200_000 + rank,
+                                    input_dtypes="INT64")
+                 for rank in range(8) for s in built.steps]
+        pauses = [rows.GcEventFactory(rank_id=1, source_id=built.sources[1], ts=step + 6_000_000 + i * 1_000_000,
+                                      dur=dur) for i, dur in enumerate((300_000, 200_000))]
+        syncs = [rows.CannApiFactory(rank_id=0, source_id=built.sources[0], ts=2 * step + 7_000_000 + i * 100_000,
+                                     dur=50_000 + i, name="aclrtSynchronizeStreamWithTimeout") for i in range(3)]
+    findings.analyze(warehouse_db)
+    [cpu] = found(warehouse_db, "aicpu_operators")
+    assert (cpu["subject"], cpu["severity"]) == ("NonZero", "medium")
+    assert json.loads(cpu["numbers"])["runs"] == 16
+    # longest first, ties by kernel id: rank 7's two runs, then rank 6's first
+    assert [r["kernel_id"] for r in evidence(warehouse_db, cpu["id"])] == [aicpu[14]["id"], aicpu[15]["id"],
+                                                                            aicpu[12]["id"]]
+    assert evidence(warehouse_db, cpu["id"])[0]["note"] == "run of 200.0 us on rank 7 with input dtypes INT64"
+    [gc] = found(warehouse_db, "gc_pauses")
+    assert (gc["rank_id"], gc["step_id"], gc["severity"]) == (1, 1, "medium")
+    assert json.loads(gc["numbers"]) == {"pauses": 2, "gc_ns": 500_000, "step_ns": step, "share": 0.05}
+    assert [r["source_row"] for r in evidence(warehouse_db, gc["id"])] == [p["source_row"] for p in pauses]
+    [sync] = found(warehouse_db, "host_device_synchronization")
+    assert (sync["rank_id"], sync["step_id"], json.loads(sync["numbers"])) == (
+        0, 2, {"calls": 3, "blocked_ns": 150_003})
+    assert [r["source_row"] for r in evidence(warehouse_db, sync["id"])] == [c["source_row"] for c in syncs[::-1]]

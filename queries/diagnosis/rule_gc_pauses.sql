@@ -1,0 +1,68 @@
+-- title: Rule gc_pauses
+-- description: Per rank and step, Python garbage collection (gc_event, torch_npu's
+--     GC_RECORD) that stops the training loop for at least min_share of the step: the host
+--     launches nothing meanwhile. Severity medium from high_share, low under it; confidence
+--     high (the pauses are recorded, not inferred). Evidence: the longest pauses.
+-- param min_share (real, default 0.01): Share of the step the pauses must reach.
+-- param high_share (real, default 0.05): Share from which the finding is severity medium.
+-- param evidence_limit (integer, default 3): Evidence rows per finding.
+-- column finding_key: Identifies the finding the row belongs to.
+-- column rank_id: Rank the finding is about.
+-- column step_id: Step the finding is about.
+-- column subject: What the finding is about.
+-- column severity: high, medium or low.
+-- column confidence: high, medium or low (seed 004).
+-- column message: One line for a person.
+-- column numbers: The numbers behind the message (JSON object).
+-- column evidence_table: Table of the evidence row.
+-- column evidence_source_id: Input of the evidence row.
+-- column evidence_source_row: Row of the evidence in its input.
+-- column evidence_slice_id: Timeline slice of the evidence row, when it has one.
+-- column evidence_kernel_id: kernel.id of the evidence row, when it is a kernel.
+-- column evidence_note: What the evidence row shows.
+with pauses as (
+    select w.rank_id, w.step_id, w.end_ns - w.start_ns as step_ns, g.source_id, g.source_row, g.ts, g.dur,
+        row_number() over (partition by w.rank_id, w.step_id order by g.dur desc, g.source_row) as position
+    from step_window as w
+    join gc_event as g on g.rank_id = w.rank_id and g.ts >= w.start_ns and g.ts < w.end_ns
+    where g.dur > 0
+),
+
+per_step as (
+    select rank_id, step_id, step_ns, count(*) as pauses, sum(dur) as gc_ns, 1.0 * sum(dur) / step_ns as share
+    from pauses
+    where step_ns > 0
+    group by rank_id, step_id, step_ns
+    having sum(dur) >= :min_share * step_ns
+),
+
+final as (
+    select
+        'rank ' || s.rank_id || ' step ' || s.step_id as finding_key,
+        s.rank_id,
+        s.step_id,
+        'rank ' || s.rank_id as subject,
+        case when s.share >= :high_share then 'medium' else 'low' end as severity,
+        'high' as confidence,
+        'Rank ' || s.rank_id || ' step ' || s.step_id || ': Python garbage collection paused the host '
+        || s.pauses || ' times for ' || cast(round(s.gc_ns / 1000000.0, 3) as text) || ' ms ('
+        || cast(round(100 * s.share, 1) as text) || '% of the step); call gc.freeze() after loading the model, '
+        || 'or gc.disable() in the loop with gc.collect() between steps.' as message,
+        json_object('pauses', s.pauses, 'gc_ns', s.gc_ns, 'step_ns', s.step_ns, 'share', round(s.share, 4)) as numbers,
+        'gc_event' as evidence_table,
+        p.source_id as evidence_source_id,
+        p.source_row as evidence_source_row,
+        null as evidence_slice_id,
+        null as evidence_kernel_id,
+        'pause of ' || cast(round(p.dur / 1000.0, 1) as text) || ' us' as evidence_note,
+        p.position
+    from per_step as s
+    join pauses as p on p.rank_id = s.rank_id and p.step_id = s.step_id
+    where p.position <= :evidence_limit
+)
+
+select
+    finding_key, rank_id, step_id, subject, severity, confidence, message, numbers, evidence_table,
+    evidence_source_id, evidence_source_row, evidence_slice_id, evidence_kernel_id, evidence_note
+from final
+order by finding_key, position
