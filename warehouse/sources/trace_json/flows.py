@@ -1,0 +1,61 @@
+"""Flows: the flow events (s/t/f) wait in a staging table until every slice is in, then pair into arrows."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+SQL_DIR = Path(__file__).parent
+#: one row of the staging table, as the loader builds it
+EVENT_INSERT = ("INSERT INTO _trace_flow_event (category, flow_key, phase, thread_id, ts, enclosing, name, "
+                "source_row) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+#: the flow phases and their order at equal ts
+PHASES = {"s": 0, "t": 1, "f": 2}
+
+
+def create_staging(conn: sqlite3.Connection) -> None:
+    """An empty ``_trace_flow_event`` table (flow_event_table.sql says why it is on disk)."""
+    conn.execute((SQL_DIR / "flow_event_table.sql").read_text(encoding="utf-8"))
+    conn.execute("DELETE FROM _trace_flow_event")
+
+
+def drop_staging(conn: sqlite3.Connection) -> None:
+    """Drop the staging table once the flows are in (before the ingest commits)."""
+    conn.execute("DROP TABLE _trace_flow_event")
+
+
+def insert_flows(conn: sqlite3.Connection, source_id: int) -> int:
+    """Pair the flow events of the trace just read into arrows; returns the number of flows.
+
+    flow_events.sql binds every event to a slice and sorts them by (category, flow_key, ts).
+    Per key, an ``s`` starts a chain; every later ``t``/``f`` gets an arrow from the chain's
+    latest ``s``/``t``; events before the first ``s`` or bound to no slice make no arrow.
+    """
+    flows = []
+    total = 0
+    key = None
+    started = False  # an s of this key was seen
+    source = source_name = None  # the slice (and name) of the chain's latest s or t
+    for category, flow_key, phase, name, slice_id in conn.execute(
+            (SQL_DIR / "flow_events.sql").read_text(encoding="utf-8")):
+        if (category, flow_key) != key:
+            key, started, source, source_name = (category, flow_key), False, None, None
+        if phase == 0:
+            started, source, source_name = True, slice_id, name
+            continue
+        if not started:
+            continue
+        if source is not None and slice_id is not None:
+            flows.append((source_id, source, slice_id, source_name or name, category or None, flow_key))
+        if phase == 1:
+            source, source_name = slice_id, name
+        if len(flows) >= 65536:
+            total += _write_flows(conn, flows)
+            flows = []
+    return total + _write_flows(conn, flows)
+
+
+def _write_flows(conn: sqlite3.Connection, flows: list) -> int:
+    conn.executemany("INSERT INTO flow (source_id, slice_out, slice_in, name, category, flow_key) "
+                     "VALUES (?, ?, ?, ?, ?, ?)", flows)
+    return len(flows)
