@@ -54,9 +54,12 @@ def test_report_html_names_the_slow_rank_and_collective_with_evidence(runner, wa
     assert result.exit_code == 0, result.output
     page = Page()
     page.feed(out.read_text(encoding="utf-8"))
-    assert page.external == [] and "script" not in page.tags and "svg" in page.tags
+    # self-contained: no script, no reference outside the page (only its own anchors)
+    assert "script" not in page.tags and "svg" in page.tags
+    assert page.external and all(ref.startswith("#finding-") for ref in page.external)
     cells = page.cells
     assert cells[cells.index("slow rank") + 1] == "rank 3"
+    assert cells[cells.index("slow collective") + 1] == "hcom_allReduce__2_0_1 (rank 5, step 2)"
     # low: rank 3's lateness at step 1's allreduce, and 5 hot spots
     assert cells[cells.index("findings (high / medium / low)") + 1] == "3 / 0 / 6"
     assert "hcom_allReduce__2_0_1" in out.read_text(encoding="utf-8")

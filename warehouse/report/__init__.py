@@ -32,6 +32,7 @@ class Report:
     communication: list[dict]
     memory: list[dict]
     slow_ranks: list[int] = field(default_factory=list)
+    slow_collectives: list[str] = field(default_factory=list)
 
 
 def collect(conn: sqlite3.Connection, database: str) -> Report:
@@ -50,6 +51,8 @@ def collect(conn: sqlite3.Connection, database: str) -> Report:
     for severity in ("high", "medium", "low"):
         counts[f"findings_{severity}"] = sum(1 for f in findings if f["severity"] == severity)
     slow = sorted({f["rank_id"] for f in findings if f["finding_type"] == "slow_rank_suspected"})
+    collectives = [f"{f['subject']} (rank {f['rank_id']}, step {f['step_id']})" for f in findings
+                   if f["finding_type"] == "communication_collective_slow" and f["severity"] == "high"]
     return Report(
         database=database,
         analysed_at=run[0] if run else None,
@@ -62,6 +65,7 @@ def collect(conn: sqlite3.Connection, database: str) -> Report:
         communication=rows_of(conn, "communication_ops"),
         memory=rows_of(conn, "memory_peak"),
         slow_ranks=slow,
+        slow_collectives=collectives,
     )
 
 

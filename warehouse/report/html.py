@@ -55,8 +55,14 @@ def render(report: Report) -> str:
 
 def _table(table: Table) -> str:
     head = "".join(f"<th>{escape(h)}</th>" for h in table.headers)
-    rows = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in table.rows)
+    rows = "".join("<tr>" + "".join(_cell(table, i, c) for i, c in enumerate(row)) + "</tr>" for row in table.rows)
     return f'<h2 id="{table.key}">{escape(table.title)}</h2>\n<table><tr>{head}</tr>{rows}</table>'
+
+
+def _cell(table: Table, column: int, text: str) -> str:
+    if column == 0 and table.anchor:
+        return f'<td><a href="#{escape(table.anchor + text)}">{escape(text)}</a></td>'
+    return f"<td>{escape(text)}</td>"
 
 
 def _stacked(report: Report, buckets, title: str) -> str:

@@ -16,6 +16,8 @@ class Table:
     title: str
     headers: list[str]
     rows: list[list[str]]
+    #: when set, each row's first cell names an anchor ``{anchor}{cell}`` (the HTML links it)
+    anchor: str | None = None
 
 
 def summary(report: Report) -> Table:
@@ -24,6 +26,7 @@ def summary(report: Report) -> Table:
     rows = [
         ["inputs ingested", str(c["sources"])], ["ranks", str(c["ranks"])], ["steps", str(c["steps"])],
         ["kernels", str(c["kernels"])], ["slow rank", slow],
+        ["slow collective", ", ".join(report.slow_collectives) or "none found"],
         ["findings (high / medium / low)", f"{c['findings_high']} / {c['findings_medium']} / {c['findings_low']}"],
         ["analysed at", report.analysed_at or "never: run `warehouse analyze` first"],
     ]
@@ -49,7 +52,7 @@ def findings(report: Report) -> Table:
         for f in report.findings
     ]
     headers = ["#", "severity", "confidence", "finding", "rank", "step", "message", "evidence rows"]
-    return Table("findings", "Findings", headers, rows)
+    return Table("findings", "Findings", headers, rows, anchor="finding-")
 
 
 def top_kernels(report: Report) -> Table:
