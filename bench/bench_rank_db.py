@@ -72,6 +72,8 @@ def input_rows(folder: Path) -> int:
 
 def bench_warehouse(folder: Path, work: Path) -> dict:
     db = work / "warehouse.db"
+    for stale in work.glob("warehouse.db*"):  # a warehouse of an earlier run would hold the files already
+        stale.unlink()
     run = timed([str(WAREHOUSE), "ingest", str(folder), "--db", str(db), "--quiet"])
     with sqlite3.connect(db) as conn:
         rows, ranks = conn.execute(
