@@ -23,6 +23,8 @@ from warehouse.errors import IngestError, SourceConflict, WarehouseError
 from warehouse.sources import detect_source
 
 HASH_CHUNK_BYTES = 1 << 20
+#: a failure reason is cut to this many characters (a hostile input's enormous value is not echoed whole)
+MAX_REASON_CHARS = 500
 REASSIGN_RANK_SQL = (Path(__file__).parent / "reassign_rank.sql").read_text(encoding="utf-8")
 
 
@@ -98,10 +100,11 @@ def ingest_file(conn: sqlite3.Connection, path: Path, *, force: bool = False) ->
     if previous and not force:
         return FileResult(path, "unchanged", source_id=previous[0], size_bytes=size)
 
-    module = detect_source(path)
-    kind = module.KIND if module else None
+    kind = None
     _begin(conn, path)
     try:
+        module = detect_source(path)  # inside: a detect() that raises fails this file alone
+        kind = module.KIND if module else None
         replaced = _replaced_sources(conn, path, sha256)
         source_id = _insert_source(conn, path, kind, sha256, size)
         if module is None:
@@ -235,6 +238,8 @@ def _reason(path: Path, exc: Exception) -> str:
     else:
         message = f"internal error {type(exc).__name__}: {exc}"
     message = " ".join(message.split())
+    if len(message) > MAX_REASON_CHARS:
+        message = message[:MAX_REASON_CHARS - 1] + "…"
     return message if message.startswith(str(path)) else f"{path}: {message}"
 
 

@@ -25,6 +25,8 @@ ALLOWED_ACTIONS = {
     sqlite3.SQLITE_RECURSIVE,
 }
 #: PRAGMAs a read may use through table-valued functions (pragma_table_info(...))
+#: the most rows one fetch can ask for (sqlite3 takes a C int; a caller's huge _offset must not overflow it)
+MAX_FETCH = 2**31 - 1
 READ_PRAGMAS = {"table_info", "table_xinfo", "index_list", "index_info", "index_xinfo", "foreign_key_list"}
 
 
@@ -92,8 +94,10 @@ def run_select(
         conn.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
     try:
         cursor = conn.execute(sql, params or {})
-        rows = cursor.fetchmany(max_rows) if max_rows else cursor.fetchall()
+        rows = cursor.fetchmany(min(max_rows, MAX_FETCH)) if max_rows else cursor.fetchall()
         columns = [d[0] for d in cursor.description or ()]
+    except OverflowError:  # a parameter past SQLite's 64-bit integers
+        raise WarehouseError("query failed: a parameter is out of range (integers are 64-bit)") from None
     except sqlite3.DatabaseError as exc:
         message = str(exc)
         if "interrupted" in message:

@@ -100,7 +100,9 @@ def _without_entries(head: str) -> bool:
     """Whether the (whole) document is only nested empty objects, e.g. ``{"step1": {"p2p": {}}}``."""
     try:
         document = json.loads(head)
-    except ValueError:
+    except (ValueError, RecursionError):
+        return False
+    if not isinstance(document, dict):
         return False
     return all(not entries for by_type in document.values() if isinstance(by_type, dict)
                for entries in by_type.values())

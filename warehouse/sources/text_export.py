@@ -40,6 +40,9 @@ RANK_FOLDER = (re.compile(r"^rank(\d+)_ascend_pt$"), re.compile(r"^test_rank_(\d
 PROFILER_INFO = re.compile(r"^profiler_info_(\d+)\.json$")
 DEVICE = re.compile(r"^(?:NPU\s*:?\s*)?(\d+)$", re.IGNORECASE)
 UNKNOWN_RANK = -1
+#: The range of an SQLite INTEGER, and its number of decimal digits.
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+INT64_DIGITS = 19
 #: Largest field the CSV reader accepts: operator_details.csv call stacks can pass the module's 128 KiB default.
 FIELD_LIMIT = 1 << 26
 
@@ -75,6 +78,16 @@ def decimal(value: str | Decimal | int | float | None) -> Decimal | None:
         raise ValueError(f"not a number: {cleaned!r}") from None
 
 
+def int64(number: int, value) -> int:
+    """``number`` when SQLite can store it as an INTEGER.
+
+    :raises ValueError: naming the cell ``value`` otherwise.
+    """
+    if not INT64_MIN <= number <= INT64_MAX:
+        raise ValueError(f"number out of range: {value!r}")
+    return number
+
+
 def scaled(factor: int) -> Callable[[Any], int | None]:
     """A converter multiplying the exact value by ``factor`` and rounding to an integer (half even).
 
@@ -82,10 +95,16 @@ def scaled(factor: int) -> Callable[[Any], int | None]:
     power) is done on the digits, without Decimal; anything else goes through Decimal.
     """
     digits = len(str(factor)) - 1 if str(factor).rstrip("0") == "1" else None
+    digits_of_factor = len(str(factor))
 
     def exact(value):
         number = decimal(value)
-        return None if number is None else int((number * factor).to_integral_value())
+        if number is None:
+            return None
+        # checked before rounding: 1e999999999 would otherwise become a billion-digit int
+        if not number.is_finite() or number.adjusted() + digits_of_factor > INT64_DIGITS:
+            raise ValueError(f"number out of range: {value!r}")
+        return int64(int((number * factor).to_integral_value()), value)
 
     if digits is None:
         return exact
@@ -98,9 +117,11 @@ def scaled(factor: int) -> Callable[[Any], int | None]:
             whole, _, fraction = value.partition(".")
             if len(fraction) <= digits and "_" not in value:
                 try:
-                    return int(whole + fraction.ljust(digits, "0"))
+                    number = int(whole + fraction.ljust(digits, "0"))
                 except ValueError:
-                    pass
+                    number = None
+                if number is not None:
+                    return int64(number, value)
         return exact(value)
 
     return convert
@@ -362,6 +383,8 @@ def load_json(path: str | Path) -> Any:
         raise IngestError(f"{path}: byte {exc.pos}: invalid JSON ({exc.msg})") from None
     except UnicodeDecodeError as exc:
         raise IngestError(f"{path}: byte {exc.start}: not UTF-8 text") from None
+    except RecursionError:
+        raise IngestError(f"{path}: invalid JSON (nested too deeply)") from None
 
 
 def load_json_object(path: str | Path) -> dict:
@@ -420,7 +443,7 @@ def _profiler_info_rank(folder: Path) -> int | None:
     for candidate in candidates:
         try:
             rank = json.loads(candidate.read_text(encoding="utf-8")).get("rank_id")
-        except (OSError, ValueError, AttributeError):
+        except (OSError, ValueError, AttributeError, RecursionError):
             rank = None
         if isinstance(rank, int):
             return rank

@@ -98,7 +98,7 @@ def _read_block(block: Block, rows: Rows, decoding: str, handler: Callable) -> N
     except BlockError as exc:
         exc.offset, exc.block_type = block.offset, block.type
         raise
-    except (ValueError, TypeError, AttributeError, KeyError, IndexError) as exc:
+    except (ValueError, TypeError, AttributeError, KeyError, IndexError, OverflowError, RecursionError) as exc:
         # a shape the lenient readers did not foresee: still a one-line error at the block's place
         raise BlockError(f"{type(exc).__name__}: {exc}", block.offset, block.type) from None
 
@@ -116,3 +116,5 @@ def _decode(block: Block, decoding: str):
         raise BlockError(f"payload is not UTF-8 (payload byte {exc.start})") from None
     except json.JSONDecodeError as exc:
         raise BlockError(f"JSON does not parse: {exc.msg} at payload char {exc.pos}") from None
+    except RecursionError:
+        raise BlockError("JSON does not parse: nested too deeply") from None
