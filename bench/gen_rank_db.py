@@ -1,145 +1,16 @@
-"""Generate a cluster run of realistic ``ascend_pytorch_profiler_{rank}.db`` files, any size.
-
-Layout as torch_npu writes it::
-
-    OUT/rank{N}_ascend_pt/profiler_info_{N}.json
-    OUT/rank{N}_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_{N}.db
-    OUT/rank{N}_ascend_pt/ASCEND_PROFILER_OUTPUT/analysis.db   (gen_analysis_db.sql: step and
-        communication summaries derived from the rank db, as torch_npu writes them)
-
-Each db has the tables and declared types of a real level-1 file (TEXT PYTORCH_API
-timestamps, STRING_IDS with CANN ids from 0 and framework ids from 1 << 28, ENUM tables,
-TASK_PMU_INFO in long format, the real indexes); the rows are written by the recursive
-CTEs of ``gen_rank_db.sql`` (one "unit" = one operator step: 4 PYTORCH_API rows, 2 CANN
-calls, 1 kernel with 10 PMU metrics, ...). Rank 3 runs its kernels 30 % slower.
+"""Generate a cluster run of realistic rank dbs: the command line of ``warehouse.synth.rank_db``.
 
 Usage::
 
     .venv/bin/python bench/gen_rank_db.py OUT --ranks 64 --api-rows 40000
-    .venv/bin/python bench/gen_rank_db.py OUT --ranks 1 --api-rows 1000000
 """
 
-from __future__ import annotations
-
-import argparse
-import json
-import sqlite3
-import time
-from concurrent.futures import ProcessPoolExecutor
+import sys
 from pathlib import Path
 
-SQL = (Path(__file__).with_suffix(".sql")).read_text(encoding="utf-8")
-ANALYSIS_SQL = (Path(__file__).parent / "gen_analysis_db.sql").read_text(encoding="utf-8")
-T0 = 1_736_410_576_000_000_000
-FRAMEWORK_BASE = 1 << 28
-MEMORY_BASE = 2 << 28
-#: (framework op, kernel op type): one per unit in turn
-OPS = [
-    ("aten::mm", "MatMulV2"), ("aten::add", "Add"), ("aten::mul", "Mul"), ("aten::softmax", "SoftmaxV2"),
-    ("aten::layer_norm", "LayerNormV3"), ("aten::gelu", "Gelu"), ("aten::copy_", "TransData"),
-    ("aten::bmm", "BatchMatMulV2"), ("npu_fusion_attention", "FlashAttentionScore"), ("aten::silu", "Swish"),
-    ("aten::cat", "ConcatD"), ("aten::transpose", "Transpose"), ("aten::sum", "ReduceSum"), ("aten::div", "RealDiv"),
-    ("aten::rsqrt", "Rsqrt"), ("aten::embedding", "GatherV2"), ("npu_rms_norm", "RmsNorm"),
-    ("npu_rotary_mul", "RotaryMul"), ("aten::sub", "Sub"), ("aten::index", "Index"),
-]
-#: the TASK_PMU_INFO metrics, in the order gen_rank_db.sql computes them
-PMU = ["aic_total_time", "aic_mac_time", "aic_mac_ratio", "aic_mte2_time", "aic_scalar_time", "aiv_total_time",
-       "aiv_vec_time", "aiv_vec_ratio", "aiv_mte2_time", "aiv_mte3_time"]
-SLOW_RANK = 3
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-
-def vocabulary() -> tuple[dict[str, int], list[tuple[int, str]]]:
-    """The string ids the SQL refers to (p columns) and every STRING_IDS row."""
-    ids: dict[str, int] = {}
-    rows: list[tuple[int, str]] = []
-    next_id = {0: 0, FRAMEWORK_BASE: FRAMEWORK_BASE, MEMORY_BASE: MEMORY_BASE}
-
-    def add(key: str | None, values: list[str], base: int = 0) -> None:
-        if key:
-            ids[key] = next_id[base]
-        for value in values:
-            rows.append((next_id[base], value))
-            next_id[base] += 1
-
-    add("kernel0", [f"{op_type}_{k}" for k, (_, op_type) in enumerate(OPS)])
-    add("optype0", [op_type for _, op_type in OPS])
-    add("acl0", [f"aclnn{op_type}" for _, op_type in OPS])
-    for key, value in (("launch", "launch"), ("kernel_aicore", "KERNEL_AICORE"), ("kernel_aivec", "KERNEL_AIVEC"),
-                       ("ai_core", "AI_CORE"), ("ai_vector_core", "AI_VECTOR_CORE"), ("formats", "ND;ND"),
-                       ("fmt_nd", "ND"), ("dtype1", "FLOAT16"), ("shape1", '"8,1024"'), ("na", "N/A"),
-                       ("notify_wait", "Notify Wait"), ("memcpy", "MEMCPY_ASYNC"),
-                       ("hcom_name", "hcom_allReduce__1"), ("hcom_type", "hcom_allReduce_"),
-                       ("grp", "10.0.0.1%eth0_60000_0_1736410538306028"), ("ring", "MESH-RING"), ("app", "app"),
-                       ("rd", "read"), ("wr", "write"), ("ge", "GE"), ("allocate", "allocate")):
-        add(key, [value])
-    add("pmu0", PMU)
-    add("op0", [op for op, _ in OPS], FRAMEWORK_BASE)
-    add("frame0", [f"model.py({10 + k}): {op.split('::')[-1]}" for k, (op, _) in enumerate(OPS)], FRAMEWORK_BASE)
-    add("frame_main", ["train.py(42): train_step"], FRAMEWORK_BASE)
-    add("enqueue", ["Enqueue"], FRAMEWORK_BASE)
-    add("dequeue0", [f"Dequeue@{op}" for op, _ in OPS], FRAMEWORK_BASE)
-    add("dtypes", ["float16;float16"], FRAMEWORK_BASE)
-    add("shapes", ['"8,1024;1024,1024"'], FRAMEWORK_BASE)
-    add("pta", ["PTA"], MEMORY_BASE)
-    return ids, rows
-
-
-def write_rank(out: Path, rank: int, units: int) -> Path:
-    """Write rank ``rank``'s folder; return the db's path."""
-    folder = out / f"rank{rank}_ascend_pt"
-    db_path = folder / "ASCEND_PROFILER_OUTPUT" / f"ascend_pytorch_profiler_{rank}.db"
-    db_path.parent.mkdir(parents=True, exist_ok=True)
-    db_path.unlink(missing_ok=True)
-    (folder / f"profiler_info_{rank}.json").write_text(json.dumps({
-        "config": {"common_config": {"activities": ["ProfilerActivity.CPU", "ProfilerActivity.NPU"]},
-                   "experimental_config": {"_profiler_level": "Level1", "_export_type": ["db"]}},
-        "start_info": {"syscnt_enable": False}, "end_info": {}, "torch_npu_version": "2.1.0",
-        "rank_id": rank,
-    }))
-    ids, strings = vocabulary()
-    pid = 3_000_000 + rank
-    params = {
-        "n": units, "t0": T0 + rank * 1_000, "rank": rank, "device": rank % 8, "host": f"node{rank // 8}",
-        "slow": 1.3 if rank == SLOW_RANK else 1.0, "n_op": len(OPS), "pid": pid,
-        "main_gtid": (pid << 32) | pid, "worker_gtid": (pid << 32) | (pid + 3), "conn0": 10_000,
-        "hcom_name0": 100_000, **ids,
-    }
-    conn = sqlite3.connect(db_path, isolation_level=None)
-    conn.execute("PRAGMA journal_mode = OFF")
-    conn.execute("PRAGMA synchronous = OFF")
-    columns = ", ".join(f":{name} AS {name}" for name in params)
-    conn.execute(f"CREATE TEMP TABLE p AS SELECT {columns}", params)
-    conn.execute("CREATE TEMP TABLE vocab (id INTEGER PRIMARY KEY, value TEXT)")
-    conn.executemany("INSERT INTO vocab VALUES (?, ?)", strings)
-    conn.executescript("BEGIN;" + SQL + "COMMIT;")
-    conn.close()
-    analysis = db_path.with_name("analysis.db")
-    analysis.unlink(missing_ok=True)
-    conn = sqlite3.connect(analysis, isolation_level=None)
-    conn.execute("ATTACH DATABASE ? AS r", (str(db_path),))
-    conn.executescript("BEGIN;" + ANALYSIS_SQL + "COMMIT;")
-    conn.close()
-    return db_path
-
-
-def generate(out: Path, ranks: int, api_rows: int, workers: int = 2) -> list[Path]:
-    """Write ``ranks`` rank folders with about ``api_rows`` PYTORCH_API rows each (4 per unit)."""
-    units = max(1, api_rows // 4)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(write_rank, [out] * ranks, range(ranks), [units] * ranks))
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("out", type=Path)
-    parser.add_argument("--ranks", type=int, default=64)
-    parser.add_argument("--api-rows", type=int, default=40_000, help="PYTORCH_API rows per rank")
-    args = parser.parse_args()
-    started = time.perf_counter()
-    paths = generate(args.out, args.ranks, args.api_rows)
-    size = sum(p.stat().st_size for p in paths)
-    print(f"{len(paths)} rank dbs, {size / 1e6:.1f} MB, in {time.perf_counter() - started:.1f} s under {args.out}")
-
+from warehouse.synth.rank_db import generate, main  # noqa: E402,F401  (bench_rank_db imports generate)
 
 if __name__ == "__main__":
     main()

@@ -18,9 +18,8 @@ from pathlib import Path
 
 import factory
 
-HEADER = struct.Struct("<QBBBB")
-PATH_BYTES = 4096
-TAG = 0x5A
+from warehouse.synth.op_profile import HEADER, PATH_BYTES, TAG, frame_block  # noqa: F401  (HEADER, PATH_BYTES: for tests)
+
 TRACE_RECORD = struct.Struct("<BbbBIQQQ")
 CACHE_RECORD = struct.Struct("<8I")
 
@@ -45,12 +44,7 @@ class Block:
     doc: object = None
 
     def to_bytes(self) -> bytes:
-        padding = (4 - len(self.payload) % 4) % 4
-        header = HEADER.pack(len(self.payload) + padding, self.type, padding, self.version, TAG)
-        path = b""
-        if self.path is not None:
-            path = self.path.encode("utf-8").ljust(PATH_BYTES, b"\0")
-        return header + path + self.payload + b"\0" * padding
+        return frame_block(self.type, self.payload, version=self.version, path=self.path)
 
 
 @dataclass

@@ -1,6 +1,6 @@
--- One generated rank db (bench/gen_rank_db.py): the table set and declared types of a
+-- One generated rank db (warehouse/synth/rank_db.py): the table set and declared types of a
 -- real torch_npu level-1 file (reference/FORMATS.md), filled by recursive CTEs from the
--- parameters and string ids in the one-row temp table p (see gen_rank_db.py) and the
+-- parameters and string ids in the one-row temp table p (see rank_db.py) and the
 -- strings in temp table vocab (id, value). One "unit" is one operator step of a training loop:
 --   PYTORCH_API: python frame > aten op > Enqueue (main thread), Dequeue (worker thread)
 --   CANN_API: aclnn call > node launch (worker); TASK: the kernel on stream 2

@@ -1,4 +1,4 @@
--- torch_npu's analysis.db beside a generated rank db (bench/gen_rank_db.py), derived from
+-- torch_npu's analysis.db beside a generated rank db (warehouse/synth/rank_db.py), derived from
 -- that rank db (attached as r) the way torch_npu derives it: StepTraceTime per step (us),
 -- CommAnalyzerTime per communication operator (start in us, times in ms),
 -- CommAnalyzerBandwidth and CommAnalyzerMatrix per operator and link (sizes in MB).
