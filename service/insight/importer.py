@@ -29,7 +29,7 @@ def inside(root: Path, given: str) -> list[Path]:
     candidate = candidate if candidate.is_absolute() else root / candidate
     try:
         resolved = candidate.resolve(strict=True)
-    except (OSError, RuntimeError):
+    except (OSError, RuntimeError, ValueError):  # ValueError: an embedded NUL byte
         raise InsightError(f"{given}: no such file below the import root") from None
     if not resolved.is_relative_to(root):
         raise InsightError(f"{given}: outside the import root {root}")
