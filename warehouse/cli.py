@@ -226,12 +226,18 @@ def _param_usage(param: dict) -> str:
 @db_option
 @click.option("--param", "-p", "params", multiple=True, metavar="KEY=VALUE", help="A query parameter (repeatable).")
 @format_option
-def query(name, db_path, params, fmt):
+@click.option("--engine", type=click.Choice(("sqlite", "duckdb", "spark")), default="sqlite", show_default=True,
+              help="duckdb/spark: run the query, transpiled, over a Parquet export (--data).")
+@click.option("--data", "data_dir", type=click.Path(exists=True, file_okay=False), default=None,
+              help="The folder `warehouse export` wrote (with --engine duckdb|spark).")
+@click.option("--master", default=None, help="Spark master URL (default: $SPARK_MASTER, else local[*]).")
+def query(name, db_path, params, fmt, engine, data_dir, master):
     """Run a named query with its parameters (see `warehouse queries`).
 
     \b
     Example:
         warehouse query top_kernels --db run.db -p rank_id=0 -p limit=5 --format csv
+        warehouse query top_kernels --engine duckdb --data run.parquet -p limit=5
     """
     from warehouse import queries
 
@@ -242,9 +248,39 @@ def query(name, db_path, params, fmt):
             raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="-p")
         values[key.strip()] = value
     selected = queries.get(name)
-    conn = db.connect_readonly(db_path)
-    columns, rows = selected.run(conn, values)
+    if engine == "sqlite":
+        conn = db.connect_readonly(db_path)
+        columns, rows = selected.run(conn, values)
+    else:
+        from warehouse import engines
+
+        if data_dir is None:
+            raise click.BadParameter(f"--engine {engine} reads a Parquet export: give its folder", param_hint="--data")
+        columns, rows = engines.open_engine(engine, data_dir, master=master).run(selected, values)
     click.echo(output.render(columns, rows, fmt), nl=False)
+
+
+@cli.command("export")
+@db_option
+@click.option("--format", "fmt", type=click.Choice(("parquet",)), default="parquet", show_default=True,
+              help="Output format.")
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Folder to write (new or empty).")
+@click.option("--replace", is_flag=True, help="Overwrite an earlier export in --out.")
+def export_command(db_path, fmt, out_dir, replace):
+    """Export every table and view as Parquet, partitioned by rank_id, for DuckDB or Spark.
+
+    Writes _warehouse.json beside the tables: schema version, row counts, column types.
+
+    \b
+    Example:
+        warehouse export --db run.db --format parquet --out run.parquet
+        warehouse query step_time --engine duckdb --data run.parquet
+    """
+    from warehouse import export
+
+    manifest = export.export_parquet(db_path, out_dir, replace=replace)
+    rows = sum(table["rows"] for table in manifest["tables"].values())
+    click.echo(f"{out_dir}: {len(manifest['tables'])} tables, {rows} rows, schema version {manifest['schema_version']}")
 
 
 @cli.command()

@@ -1,0 +1,110 @@
+"""Fixtures of the scale-out tests: one rich factory warehouse, its Parquet export, the engines.
+
+The warehouse is built once per test session: the diagnosis tests' synthetic cluster with
+problems planted (tests/diagnosis/cluster.py, so the diagnosis rules find something), then
+the input factories (two rank dbs, an operator profile, a trace JSON, every text export of a
+rank and the cluster analysis files) ingested as a user would, a few rows for the rules the
+cluster cannot plant, then a diagnosis run (``findings.analyze``): every table the named queries read has rows. Spark starts once per
+session (local[2], two shuffle partitions).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from factories import text_exports, warehouse_rows
+from factories.op_profile import OpProfileFactory
+from factories.rank_db import RankDbFactory
+from warehouse import db, export, ingest
+from warehouse.analysis import findings
+from tests.diagnosis import cluster as diagnosis_cluster
+from warehouse.synth.trace_json import write_trace
+
+#: the text exports of one rank: factory -> file name under ASCEND_PROFILER_OUTPUT/
+RANK_EXPORTS = {
+    "KernelDetailsFactory": "kernel_details.csv",
+    "OpStatisticFactory": "op_statistic.csv",
+    "OperatorDetailsFactory": "operator_details.csv",
+    "StepTraceTimeFactory": "step_trace_time.csv",
+    "MemoryRecordFactory": "memory_record.csv",
+    "OperatorMemoryFactory": "operator_memory.csv",
+    "ApiStatisticFactory": "api_statistic.csv",
+    "NpuModuleMemFactory": "npu_module_mem.csv",
+    "L2CacheFactory": "l2_cache.csv",
+    "StaticOpMemFactory": "static_op_mem.csv",
+    "CommunicationJsonFactory": "communication.json",
+    "CommunicationMatrixFactory": "communication_matrix.json",
+    "ProfilerMetadataFactory": "profiler_metadata.json",
+}
+#: the cluster analysis outputs: factory -> file name under cluster_analysis_output/
+CLUSTER_EXPORTS = {
+    "ClusterStepTraceTimeFactory": "cluster_step_trace_time.csv",
+    "ClusterCommunicationFactory": "cluster_communication.json",
+    "ClusterCommunicationMatrixFactory": "cluster_communication_matrix.json",
+    "CommunicationGroupFactory": "communication_group.json",
+}
+
+
+def write_inputs(folder: Path) -> Path:
+    """Every input format the warehouse reads, written by its factory under ``folder``."""
+    for rank in (0, 1):
+        RankDbFactory(path=folder / f"ascend_pytorch_profiler_{rank}.db", rank_id=rank)
+    OpProfileFactory(path=folder / "visualize_data.bin")
+    write_trace(folder / "trace_view.json", 300, seed=1, rank=0)
+    rank_folder = folder / "rank2_ascend_pt"
+    text_exports.ProfilerInfoFactory(path=rank_folder / "profiler_info_2.json")
+    for name, file_name in RANK_EXPORTS.items():
+        getattr(text_exports, name)(path=rank_folder / "ASCEND_PROFILER_OUTPUT" / file_name)
+    for name, file_name in CLUSTER_EXPORTS.items():
+        getattr(text_exports, name)(path=folder / "cluster_analysis_output" / file_name)
+    return folder
+
+
+def plant_rule_inputs(conn) -> None:
+    """Rows that trip the diagnosis rules the synthetic cluster has no option for: an AI CPU
+    kernel and three host synchronisations in the longest step window."""
+    rank_id, start_ns = conn.execute("SELECT rank_id, start_ns FROM step_window WHERE rank_id IS NOT NULL "
+                                     "ORDER BY end_ns - start_ns DESC, rank_id, step_id LIMIT 1").fetchone()
+    with warehouse_rows.bound(conn):
+        warehouse_rows.KernelFactory(rank_id=rank_id, ts=start_ns + 1_000, dur=1_000_000, name="AICPU_Cast",
+                                     op_type="Cast", task_type="AI_CPU", accelerator_core="AI_CPU", op_class="aicpu")
+        for i in range(3):
+            warehouse_rows.CannApiFactory(rank_id=rank_id, ts=start_ns + 10_000 * (i + 1), dur=2_000 + i,
+                                          name="aclrtSynchronizeStream")
+
+
+@pytest.fixture(scope="session")
+def factory_warehouse(tmp_path_factory) -> Path:
+    """The rich warehouse file (read it, never write it: tests share it)."""
+    folder = tmp_path_factory.mktemp("scale")
+    path = folder / "warehouse.db"
+    conn = db.connect(path)
+    diagnosis_cluster.build(conn, ranks=4, steps=(1, 2), slow_collective=(2, 1), host_gap_rank=2, dp_rank=3)
+    results = ingest.ingest_paths(conn, [write_inputs(folder / "inputs")], force=True)
+    assert [r.error for r in results if r.status != "ok"] == []
+    plant_rule_inputs(conn)
+    findings.analyze(conn)  # what `warehouse analyze` stores: the finding tables
+    conn.close()
+    return path
+
+
+@pytest.fixture(scope="session")
+def exported(factory_warehouse, tmp_path_factory) -> Path:
+    """The rich warehouse exported to Parquet."""
+    out = tmp_path_factory.mktemp("export") / "parquet"
+    export.export_parquet(factory_warehouse, out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def spark_session():
+    """One local Spark for the whole test session, small: 2 cores, 2 shuffle partitions."""
+    from warehouse.engines import spark
+
+    session = spark.session("local[2]", {"spark.sql.shuffle.partitions": "2",
+                                         "spark.default.parallelism": "2"})
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()

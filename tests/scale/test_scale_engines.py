@@ -1,0 +1,230 @@
+"""Every named query gives the same answer on SQLite, DuckDB and Spark over the exported data.
+
+The queries come from the registry, so a new query is compared as soon as it exists. Each
+must return rows on the factory warehouse with the parameters of :data:`PARAMS` (its
+defaults when it has no entry); a query with a required parameter and no entry fails
+:func:`test_every_required_parameter_has_a_test_value`, so none slips through untested.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+from dataclasses import dataclass
+
+import pytest
+import sqlglot
+from sqlglot import exp
+
+from warehouse import queries
+from warehouse.engines.base import Engine
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """A parameter value read from the factory warehouse (ids depend on the ingest order)."""
+
+    sql: str
+
+
+OP_PROFILE = Lookup("SELECT id FROM source WHERE kind = 'op_profile'")
+CODE_FILE = Lookup("SELECT min(file) FROM code_line")
+CODE_CORE = Lookup("SELECT min(core) FROM code_line")
+BUSIEST_THREAD = Lookup("SELECT thread_id FROM _slice GROUP BY thread_id ORDER BY count(*) DESC, thread_id LIMIT 1")
+FLOW_SLICE = Lookup("SELECT min(slice_out) FROM flow")
+#: per query, the parameters that make it return rows on the factory warehouse
+PARAMS = {
+    "ep_load_balance": {"op_type": "MatMul", "threshold": 0.5},
+    "free_analysis": {"min_gap_ns": 0},
+    "finding_evidence": {"finding_id": Lookup("SELECT min(id) FROM finding")},
+    "insight_advice": {"source_id": OP_PROFILE, "block_type": Lookup("SELECT min(block_type) FROM op_advice")},
+    "insight_block_json": {"source_id": OP_PROFILE, "block_type": 5},
+    "insight_code_file": {"source_id": OP_PROFILE, "source_name": CODE_FILE},
+    "insight_code_files": {"source_id": OP_PROFILE},
+    "insight_code_line_metrics": {"source_id": OP_PROFILE, "file": CODE_FILE, "core": CODE_CORE},
+    "insight_code_lines": {"source_id": OP_PROFILE, "file": CODE_FILE, "core": CODE_CORE},
+    "insight_compute_load": {"source_id": OP_PROFILE},
+    "insight_cores": {"source_id": OP_PROFILE},
+    "insight_memory_cores": {"source_id": OP_PROFILE},
+    "insight_memory_table_cells": {"source_id": OP_PROFILE},
+    "insight_memory_units": {"source_id": OP_PROFILE},
+    "insight_op_blocks": {"source_id": OP_PROFILE},
+    "insight_op_run": {"source_id": OP_PROFILE},
+    "insight_pipe_ratios": {"source_id": OP_PROFILE},
+    "insight_process_threads": {"process_id": Lookup("SELECT min(process_id) FROM thread")},
+    "insight_slice_at": {"thread_id": Lookup("SELECT min(thread_id) FROM _slice WHERE depth = 1"), "depth": 1,
+                         "ts": Lookup("SELECT ts FROM _slice WHERE depth = 1 ORDER BY thread_id, ts LIMIT 1")},
+    "insight_slice_detail": {"slice_id": FLOW_SLICE},
+    "insight_slice_flows": {"slice_id": FLOW_SLICE},
+    "insight_string": {"string_id": Lookup("SELECT min(id) FROM string")},
+    "insight_thread": {"thread_id": BUSIEST_THREAD},
+    "insight_thread_slices": {"thread_id": BUSIEST_THREAD},
+    "memory_curve": {"rank_id": 0},
+    "op_core_load": {"source_id": OP_PROFILE},
+    "op_hot_instructions": {"source_id": OP_PROFILE},
+    "op_hot_lines": {"source_id": OP_PROFILE},
+    "op_memory_units": {"source_id": OP_PROFILE},
+    "op_roofline": {"source_id": OP_PROFILE},
+    "slice_children": {"slice_id": Lookup("SELECT parent_id FROM _slice WHERE parent_id IS NOT NULL "
+                                          "GROUP BY parent_id ORDER BY count(*) DESC, parent_id LIMIT 1")},
+    "slice_detail": {"slice_id": FLOW_SLICE},
+    "slice_flows": {"slice_id": FLOW_SLICE},
+    "timeline_slices": {"thread_id": BUSIEST_THREAD, "start": 0, "end": 2**62},
+    # the diagnosis rules, their thresholds set so that the factory data trips them
+    "rule_communication_collective_slow": {"skew": 0, "min_skew_ns": 0},
+    "rule_dp_workload_imbalance": {"spread": 0},
+    "rule_host_bound_gaps": {"min_gap_ns": 0, "min_share": 0},
+    "rule_memory_peak_near_capacity": {"capacity_bytes": 1, "threshold": 0},
+    "rule_op_low_l2_hit": {"threshold": 100},
+    "rule_reduced_work_or_dummy_rank": {"ratio": 2},
+    "rule_slow_rank_suspected": {"threshold": 0},
+}
+NAMES = sorted(queries.registry())
+#: relative and absolute tolerance of a float compared across engines
+TOLERANCE = 1e-9
+
+
+def params_for(conn: sqlite3.Connection, name: str) -> dict:
+    """The test parameters of query ``name``, lookups read from ``conn``."""
+    values = {}
+    for key, value in PARAMS.get(name, {}).items():
+        values[key] = conn.execute(value.sql).fetchone()[0] if isinstance(value, Lookup) else value
+    return values
+
+
+def test_every_required_parameter_has_a_test_value():
+    missing = [f"{q.name}.{p.name}" for q in queries.registry().values() for p in q.params
+               if p.required and p.name not in PARAMS.get(q.name, {})]
+    assert missing == [], "add the query's parameters to PARAMS in tests/scale/test_scale_engines.py"
+
+
+def test_params_name_only_existing_queries_and_parameters():
+    registry = queries.registry()
+    stale = [f"{name}.{key}" for name, values in PARAMS.items() for key in values
+             if name not in registry or key not in {p.name for p in registry[name].params}]
+    assert stale == []
+
+
+@pytest.fixture(scope="module")
+def sqlite_answers(factory_warehouse):
+    """name -> (params, rows) of every query on SQLite, the reference answer."""
+    conn = sqlite3.connect(f"file:{factory_warehouse}?mode=ro", uri=True)
+    answers = {}
+    for name in NAMES:
+        values = params_for(conn, name)
+        answers[name] = (values, queries.get(name).run(conn, values)[1])
+    conn.close()
+    return answers
+
+
+@pytest.fixture(scope="module")
+def duckdb_engine(exported):
+    from warehouse.engines.duckdb import DuckDBEngine
+
+    engine = DuckDBEngine(exported)
+    yield engine
+    engine.close()
+
+
+@pytest.fixture(scope="module")
+def spark_engine(exported, spark_session):
+    from warehouse.engines.spark import SparkEngine
+
+    return SparkEngine(exported, spark=spark_session)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_sqlite_answer_has_rows(sqlite_answers, name):
+    # an empty answer would make the comparisons below vacuous: pick parameters in PARAMS
+    assert sqlite_answers[name][1], f"{name} returns no rows on the factory warehouse with {sqlite_answers[name][0]}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_duckdb_answers_as_sqlite(duckdb_engine, sqlite_answers, name):
+    assert_same_answer(duckdb_engine, name, *sqlite_answers[name])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NAMES)
+def test_spark_answers_as_sqlite(spark_engine, sqlite_answers, name):
+    assert_same_answer(spark_engine, name, *sqlite_answers[name])
+
+
+def assert_same_answer(engine: Engine, name: str, values: dict, expected: list[tuple]) -> None:
+    """The engine's rows equal SQLite's as multisets, and in the same order on the ORDER BY keys."""
+    query = queries.get(name)
+    columns, got = engine.run(query, values)
+    assert columns == [c.name for c in query.columns]
+    assert len(got) == len(expected), f"{name}: {len(got)} rows, SQLite has {len(expected)}"
+    for mine, theirs in zip(sorted(got, key=sort_key), sorted(expected, key=sort_key)):
+        assert same_row(mine, theirs), f"{name}: {mine} != SQLite's {theirs}"
+    keys = order_columns(query)
+    if keys:
+        project = [columns.index(k) for k in keys]
+        for position, (mine, theirs) in enumerate(zip(got, expected)):
+            assert same_row([mine[i] for i in project], [theirs[i] for i in project]), (
+                f"{name}: row {position} out of order on {keys}")
+
+
+def order_columns(query) -> list[str]:
+    """The output columns the query's final ORDER BY sorts on (empty when it has none, or
+    sorts on something else: then only the multiset is compared)."""
+    order = sqlglot.parse_one(query.sql, read="sqlite").args.get("order")
+    names = [c.name for c in query.columns]
+    if order is None:
+        return []
+    keys = [o.this.name if isinstance(o.this, exp.Column) else None for o in order.expressions]
+    return keys if all(k in names for k in keys) else []
+
+
+def sort_key(row) -> tuple:
+    return tuple(_sortable(v) for v in row)
+
+
+def _sortable(value) -> tuple:
+    value = _canonical(value)
+    if value is None:
+        return (0, 0.0, "")
+    if isinstance(value, (int, float)):
+        return (1, float(f"{value:.9g}"), "")
+    return (2, 0.0, repr(value))
+
+
+def _canonical(value):
+    """Numbers as numbers whatever the engine's type (an untyped column exports numbers as
+    text: warehouse/export.py), JSON text as its value, bytes as bytes."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    if hasattr(value, "as_integer_ratio") and not isinstance(value, (int, float)):  # Decimal
+        return float(value)
+    if isinstance(value, str):
+        try:
+            number = float(value) if value.strip() == value and value else None
+        except ValueError:
+            number = None
+        if number is not None and math.isfinite(number):
+            return number
+        if value[:1] in "{[":
+            try:
+                return json.loads(value)
+            except ValueError:
+                return value
+    return value
+
+
+def same_row(mine, theirs) -> bool:
+    return len(mine) == len(theirs) and all(same_value(a, b) for a, b in zip(mine, theirs))
+
+
+def same_value(a, b) -> bool:
+    a, b = _canonical(a), _canonical(b)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return math.isclose(a, b, rel_tol=TOLERANCE, abs_tol=TOLERANCE)
+    return a == b

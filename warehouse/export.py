@@ -1,0 +1,291 @@
+"""``warehouse export``: a warehouse as a folder of Parquet files, for engines built to scale out.
+
+Layout of ``DIR`` (what :mod:`warehouse.engines` reads back)::
+
+    _warehouse.json              the manifest: schema version, migrations, tables, row counts, column types
+    kernel/rank_id=0/part-0.parquet
+    kernel/rank_id=1/part-0.parquet
+    kernel/rank_id=__HIVE_DEFAULT_PARTITION__/part-0.parquet    rows whose rank_id is NULL
+    string/part-0.parquet
+    internal.slice/part-0.parquet  the storage table _slice (a folder may not start with '_')
+
+Every table is exported, the interned storage (``_slice``, ``_counter``) too because named
+queries read it directly, and every view is materialised under its public name (``slice``,
+``counter``), so analysts query the same names as in SQLite. ``schema_migrations`` is not a
+table of facts: its rows go into the manifest (``migrations``) instead. A table with a
+``rank_id`` column is partitioned hive-style by it (the key is then in the folder name, not in
+the files), except where ``rank_id`` is the table's own key (``rank``: one row per folder helps
+nobody). An empty table is one file with no rows, unpartitioned, so its schema is still there.
+
+Column types come from the SQLite declared types: INTEGER -> int64, REAL -> float64,
+TEXT -> string. **The rule for untyped columns:** a column declared BLOB has no affinity in
+SQLite and keeps each value as the input typed it; the op-profile tables rely on this to keep
+values exactly as written (``memory_table.value`` holds ``'hit'``, ``3`` and ``80.157990``).
+Parquet has one type per column, so such a column is exported as ``string``, each number as
+SQLite's own ``CAST(value AS TEXT)`` spells it, whatever the warehouse holds (the type does not
+change from one export to the next), unless it holds a true blob (bytes): then it is ``binary``.
+A view column computed by an expression has no declared type at all; it gets the type of its
+values: ``int64`` when all are integers, ``float64`` when some are reals (or there are none),
+``string`` when some are text, ``binary`` when some are blobs. The manifest records both the
+declared and the exported type of every column.
+
+Rows stream: ``fetchmany`` batches become Arrow record batches handed to one
+``ParquetWriter`` per partition; buffered rows never exceed :data:`BUFFER_ROWS` whatever the
+table's size or its number of ranks.
+
+A table without an INTEGER PRIMARY KEY also gets its hidden ``rowid`` as a first column
+named ``rowid``: it is the order rows were written in, and queries order by it.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from collections import defaultdict
+from datetime import datetime, timezone
+from pathlib import Path
+
+from warehouse import db
+from warehouse.errors import WarehouseError
+
+MANIFEST = "_warehouse.json"
+FORMAT = "ascend-warehouse-parquet"
+FORMAT_VERSION = 1
+PARTITION_COLUMN = "rank_id"
+#: the folder name of the rows whose partition key is NULL (Hive's, read as NULL by Spark and DuckDB)
+NULL_PARTITION = "__HIVE_DEFAULT_PARTITION__"
+#: rows fetched from SQLite at a time
+BATCH_ROWS = 50_000
+#: rows held in memory across all partitions before they are written out
+BUFFER_ROWS = 200_000
+#: SQLite declared type (its affinity) -> Arrow type name
+TYPES = {"INTEGER": "int64", "REAL": "float64", "TEXT": "string"}
+#: tables that are bookkeeping, not facts: their content goes into the manifest
+BOOKKEEPING = {"schema_migrations"}
+
+
+def export_parquet(db_path: str | Path, out_dir: str | Path, *, replace: bool = False) -> dict:
+    """Write every table and view of the warehouse at ``db_path`` to ``out_dir`` as Parquet.
+
+    :param replace: remove an existing export in ``out_dir`` first (a folder with a manifest).
+    :returns: the manifest, as also written to ``out_dir/_warehouse.json``.
+    :raises WarehouseError: if ``out_dir`` is not empty (and not an export to replace), or a
+        value does not fit its column's declared type.
+    """
+    import pyarrow  # noqa: F401  (fail before touching the output folder when the extra is missing)
+
+    out = Path(out_dir)
+    _prepare(out, replace)
+    conn = db.connect_readonly(db_path)
+    try:
+        tables = {}
+        for name, kind in _relations(conn):
+            tables[name] = _export_relation(conn, name, kind, out, folder_name(name))
+        manifest = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "schema_version": db.schema_version(conn),
+            "migrations": [dict(zip(("version", "name", "sha256", "applied_at"), row)) for row in
+                           conn.execute("SELECT version, name, sha256, applied_at FROM schema_migrations ORDER BY 1")],
+            "exported_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "source_db": str(Path(db_path).resolve()),
+            "tables": tables,
+        }
+    finally:
+        conn.close()
+    (out / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    return manifest
+
+
+def _prepare(out: Path, replace: bool) -> None:
+    if out.exists() and any(out.iterdir()):
+        if not (out / MANIFEST).exists():
+            raise WarehouseError(f"{out}: not empty and not a warehouse export; give an empty or new folder")
+        if not replace:
+            raise WarehouseError(f"{out}: already holds an export (--replace to overwrite it)")
+        shutil.rmtree(out)
+    out.mkdir(parents=True, exist_ok=True)
+
+
+def _relations(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    rows = conn.execute("SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') "
+                        "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name").fetchall()
+    return [(name, kind) for name, kind in rows if name not in BOOKKEEPING]
+
+
+def columns_of(conn: sqlite3.Connection, name: str, kind: str = "table") -> list[dict]:
+    """The columns of a table or view: name, declared SQLite type, exported Arrow type, and
+    whether it is the table's primary key. A table without an INTEGER PRIMARY KEY gets its
+    hidden ``rowid`` first (queries order by it: it is the order rows were written in)."""
+    columns = []
+    if kind == "table" and not _has_rowid_alias(conn, name):
+        columns.append({"name": "rowid", "sqlite_type": "INTEGER", "type": "int64", "pk": False})
+    for _, column, declared, _, _, pk in conn.execute(f"PRAGMA table_info({_quote(name)})"):
+        declared = (declared or "").upper()
+        columns.append({"name": column, "sqlite_type": declared or None, "type": TYPES.get(declared),
+                        "pk": bool(pk)})
+    untyped = [c for c in columns if c["type"] is None]
+    for column, classes in zip(untyped, _storage_classes(conn, name, [c["name"] for c in untyped])):
+        column["type"] = _untyped_type(column["sqlite_type"], classes)
+    return columns
+
+
+def _has_rowid_alias(conn: sqlite3.Connection, table: str) -> bool:
+    keys = [(declared or "").upper() for _, _, declared, _, _, pk in conn.execute(f"PRAGMA table_info({_quote(table)})")
+            if pk]
+    return keys == ["INTEGER"]
+
+
+def _storage_classes(conn: sqlite3.Connection, table: str, names: list[str]) -> list[set[str]]:
+    """Per column, the storage classes its values use (one scan for all the columns)."""
+    if not names:
+        return []
+    classes = ("integer", "real", "text", "blob")
+    items = [f"max(typeof({_quote(n)}) = '{c}')" for n in names for c in classes]
+    row = conn.execute(f"SELECT {', '.join(items)} FROM {_quote(table)}").fetchone()
+    return [{c for c, seen in zip(classes, row[i * 4:i * 4 + 4]) if seen} for i in range(len(names))]
+
+
+def _untyped_type(declared: str | None, classes: set[str]) -> str:
+    """The Arrow type of a column without a type affinity (the module docstring's rule)."""
+    if "blob" in classes:
+        return "binary"
+    if declared or "text" in classes:  # declared BLOB (or another name): stable, whatever it holds
+        return "string"
+    if "real" in classes or not classes:
+        return "float64"
+    return "int64"
+
+
+def _select_list(columns: list[dict]) -> str:
+    items = []
+    for column in columns:
+        name = _quote(column["name"])
+        if TYPES.get(column["sqlite_type"] or "") == column["type"] or column["type"] == "int64":
+            items.append(name)
+        else:  # an untyped column: numbers as SQLite spells them, bytes as bytes, all as one type
+            target = {"binary": "BLOB", "string": "TEXT", "float64": "REAL"}[column["type"]]
+            items.append(f"CAST({name} AS {target}) AS {name}")
+    return ", ".join(items)
+
+
+def folder_name(table: str) -> str:
+    """The folder of a table: its name, ``internal.slice`` for ``_slice`` (Spark and Hadoop skip
+    files and folders whose name starts with ``_`` or ``.``)."""
+    return f"internal.{table[1:]}" if table.startswith("_") else table
+
+
+def _export_relation(conn: sqlite3.Connection, name: str, kind: str, out: Path, path: str) -> dict:
+    columns = columns_of(conn, name, kind)
+    names = [c["name"] for c in columns]
+    has_rows = conn.execute(f"SELECT 1 FROM {_quote(name)} LIMIT 1").fetchone() is not None
+    partitioned = (has_rows and PARTITION_COLUMN in names
+                   and not next(c["pk"] for c in columns if c["name"] == PARTITION_COLUMN))
+    writer = _PartitionedWriter(out / path, name, columns, PARTITION_COLUMN if partitioned else None)
+    cursor = conn.execute(f"SELECT {_select_list(columns)} FROM {_quote(name)}")
+    rows = 0
+    try:
+        while batch := cursor.fetchmany(BATCH_ROWS):
+            writer.add(batch)
+            rows += len(batch)
+        writer.close()
+    except WarehouseError:
+        writer.abort()
+        raise
+    return {
+        "kind": kind,
+        "path": path,
+        "rows": rows,
+        "partitioned_by": PARTITION_COLUMN if partitioned else None,
+        "partitions": writer.partition_names(),
+        "columns": [{k: c[k] for k in ("name", "sqlite_type", "type")} for c in columns],
+    }
+
+
+class _PartitionedWriter:
+    """Rows in, Parquet files out: one writer per partition folder, bounded buffers."""
+
+    def __init__(self, folder: Path, table: str, columns: list[dict], partition: str | None):
+        import pyarrow as pa
+
+        self.folder, self.table, self.partition = folder, table, partition
+        self.key_index = [c["name"] for c in columns].index(partition) if partition else None
+        kept = [c for c in columns if c["name"] != partition]
+        self.schema = pa.schema([pa.field(c["name"], getattr(pa, c["type"])()) for c in kept])
+        self.buffers: dict[object, list[tuple]] = defaultdict(list)
+        self.buffered = 0
+        self.writers: dict[object, object] = {}
+
+    def add(self, rows: list[tuple]) -> None:
+        if self.key_index is None:
+            self.buffers[None].extend(rows)
+        else:
+            key = self.key_index
+            for row in rows:
+                self.buffers[row[key]].append(row[:key] + row[key + 1:])
+        self.buffered += len(rows)
+        if self.buffered >= BUFFER_ROWS:
+            self._flush()
+
+    def _flush(self) -> None:
+        for key, rows in self.buffers.items():
+            if rows:
+                self._writer(key).write_batch(self._batch(rows))
+        self.buffers.clear()
+        self.buffered = 0
+
+    def _batch(self, rows: list[tuple]):
+        import pyarrow as pa
+
+        columns = list(zip(*rows))
+        arrays = []
+        for field, values in zip(self.schema, columns):
+            try:
+                arrays.append(pa.array(values, type=field.type))
+            except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError) as exc:
+                bad = next((v for v in values if v is not None and not _fits(v, field.type)), None)
+                raise WarehouseError(f"{self.table}.{field.name}: value {bad!r} does not fit the declared "
+                                     f"type ({field.type}): {exc}") from None
+        return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
+
+    def _writer(self, key):
+        import pyarrow.parquet as pq
+
+        if key not in self.writers:
+            folder = self.folder
+            if self.partition:
+                folder = folder / f"{self.partition}={NULL_PARTITION if key is None else key}"
+            folder.mkdir(parents=True, exist_ok=True)
+            self.writers[key] = pq.ParquetWriter(folder / "part-0.parquet", self.schema, compression="zstd")
+        return self.writers[key]
+
+    def close(self) -> None:
+        self._flush()
+        if not self.writers:  # an empty table: one file with no rows keeps its schema
+            self._writer(None)
+        for writer in self.writers.values():
+            writer.close()
+
+    def abort(self) -> None:
+        for writer in self.writers.values():
+            writer.close()
+
+    def partition_names(self) -> list[str]:
+        if not self.partition:
+            return []
+        return sorted(f"{self.partition}={NULL_PARTITION if k is None else k}" for k in self.writers)
+
+
+def _fits(value, arrow_type) -> bool:
+    import pyarrow as pa
+
+    try:
+        pa.array([value], type=arrow_type)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
+        return False
+    return True
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
