@@ -1,9 +1,9 @@
 -- The flow events (s/t/f) of the trace being read, kept until every slice is in so that
--- they can be bound to slices and paired (flow_events.sql); dropped before the ingest commits.
--- A table of the main database, not a TEMP one: the warehouse keeps temp storage in memory,
+-- they can be bound to slices and paired (flow_events.sql). In the scratch database flows.py
+-- attaches (a deleted file), not a TEMP table: the warehouse keeps temp storage in memory,
 -- and a trace of millions of flow events must not grow the process. Its primary key is the
 -- order the pairing walks, so reading it back needs no sort.
-CREATE TABLE IF NOT EXISTS _trace_flow_event (
+CREATE TABLE IF NOT EXISTS trace_flows._trace_flow_event (
     -- Category of the event ('' when none): flows are scoped by it.
     category TEXT NOT NULL,
     -- The event's id (or id2) as text.

@@ -56,4 +56,4 @@ SELECT
             LIMIT 1
         )
     END AS slice_id
-FROM _trace_flow_event AS e
+FROM trace_flows._trace_flow_event AS e

@@ -1,27 +1,43 @@
-"""Flows: the flow events (s/t/f) wait in a staging table until every slice is in, then pair into arrows."""
+"""Flows: the flow events (s/t/f) wait in a staging table until every slice is in, then pair into arrows.
+
+The staging table lives in a scratch database of its own, attached as ``trace_flows``: a file
+deleted as soon as it is opened (SQLite keeps its descriptor), with an in-memory rollback
+journal. Its pages never go through the warehouse's WAL or page cache, nothing
+is left to drop before the commit, and a crash leaves nothing behind. The ingest frame
+detaches it after the file's transaction; a connection without the frame keeps it attached
+and reuses it for the next trace.
+"""
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import tempfile
 from pathlib import Path
 
 SQL_DIR = Path(__file__).parent
+#: the schema name of the scratch database
+SCHEMA = "trace_flows"
 #: one row of the staging table, as the loader builds it
-EVENT_INSERT = ("INSERT INTO _trace_flow_event (category, flow_key, phase, thread_id, ts, enclosing, name, "
-                "source_row) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+EVENT_INSERT = (f"INSERT INTO {SCHEMA}._trace_flow_event (category, flow_key, phase, thread_id, ts, enclosing, "
+                "name, source_row) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
 #: the flow phases and their order at equal ts
 PHASES = {"s": 0, "t": 1, "f": 2}
 
 
 def create_staging(conn: sqlite3.Connection) -> None:
-    """An empty ``_trace_flow_event`` table (flow_event_table.sql says why it is on disk)."""
+    """An empty ``trace_flows._trace_flow_event`` table, attaching the scratch database if need be."""
+    if not any(row[1] == SCHEMA for row in conn.execute("PRAGMA database_list")):
+        handle, path = tempfile.mkstemp(prefix="warehouse-trace-flows-", suffix=".db")
+        os.close(handle)
+        try:
+            conn.execute(f"ATTACH DATABASE ? AS {SCHEMA}", (path,))
+            conn.execute(f"PRAGMA {SCHEMA}.journal_mode = MEMORY")
+            conn.execute(f"PRAGMA {SCHEMA}.cache_size = -8192")
+        finally:
+            os.unlink(path)
     conn.execute((SQL_DIR / "flow_event_table.sql").read_text(encoding="utf-8"))
-    conn.execute("DELETE FROM _trace_flow_event")
-
-
-def drop_staging(conn: sqlite3.Connection) -> None:
-    """Drop the staging table once the flows are in (before the ingest commits)."""
-    conn.execute("DROP TABLE _trace_flow_event")
+    conn.execute(f"DELETE FROM {SCHEMA}._trace_flow_event")
 
 
 def insert_flows(conn: sqlite3.Connection, source_id: int) -> int:

@@ -397,7 +397,6 @@ class Loader:
                 _renest(conn, thread.id)
                 self.renested += 1
         self.rows += flows.insert_flows(conn, self.source_id)
-        flows.drop_staging(conn)
         if self.rank_id is not None:
             conn.execute("INSERT OR IGNORE INTO rank (rank_id, source_id) VALUES (?, ?)", (self.rank_id, self.source_id))
             conn.execute("UPDATE process SET rank_id = ? WHERE source_id = ? AND rank_id IS NULL",
