@@ -76,8 +76,12 @@ def export_parquet(db_path: str | Path, out_dir: str | Path, *, replace: bool = 
     import pyarrow  # noqa: F401  (fail before touching the output folder when the extra is missing)
 
     out = Path(out_dir)
-    _prepare(out, replace)
-    conn = db.connect_readonly(db_path)
+    conn = db.connect_readonly(db_path)  # first: a bad warehouse must not cost an earlier export
+    try:
+        _prepare(out, replace)
+    except WarehouseError:
+        conn.close()
+        raise
     try:
         tables = {}
         for name, kind in _relations(conn):
@@ -92,6 +96,9 @@ def export_parquet(db_path: str | Path, out_dir: str | Path, *, replace: bool = 
             "source_db": str(Path(db_path).resolve()),
             "tables": tables,
         }
+    except BaseException:
+        shutil.rmtree(out, ignore_errors=True)  # no half export: the folder was new or empty
+        raise
     finally:
         conn.close()
     (out / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
@@ -204,34 +211,43 @@ def _export_relation(conn: sqlite3.Connection, name: str, kind: str, out: Path, 
 
 
 class _PartitionedWriter:
-    """Rows in, Parquet files out: one writer per partition folder, bounded buffers."""
+    """Rows in, Parquet files out: one writer per partition folder, bounded buffers.
+
+    Each fetched batch becomes one Arrow batch (a column at a time), then is split by
+    partition key with vectorised filters: no Python work per row beyond the transposition.
+    """
 
     def __init__(self, folder: Path, table: str, columns: list[dict], partition: str | None):
         import pyarrow as pa
 
         self.folder, self.table, self.partition = folder, table, partition
-        self.key_index = [c["name"] for c in columns].index(partition) if partition else None
-        kept = [c for c in columns if c["name"] != partition]
-        self.schema = pa.schema([pa.field(c["name"], getattr(pa, c["type"])()) for c in kept])
-        self.buffers: dict[object, list[tuple]] = defaultdict(list)
+        self.schema = pa.schema([pa.field(c["name"], getattr(pa, c["type"])()) for c in columns])
+        self.file_schema = self.schema.remove(self.schema.get_field_index(partition)) if partition else self.schema
+        self.buffers: dict[object, list] = defaultdict(list)
         self.buffered = 0
         self.writers: dict[object, object] = {}
 
     def add(self, rows: list[tuple]) -> None:
-        if self.key_index is None:
-            self.buffers[None].extend(rows)
+        import pyarrow.compute as pc
+
+        batch = self._batch(rows)
+        if self.partition is None:
+            self.buffers[None].append(batch)
         else:
-            key = self.key_index
-            for row in rows:
-                self.buffers[row[key]].append(row[:key] + row[key + 1:])
+            keys = batch.column(self.partition)
+            rest = batch.drop_columns([self.partition])
+            for key in pc.unique(keys).to_pylist():
+                mask = pc.is_null(keys) if key is None else pc.equal(keys, key)
+                self.buffers[key].append(rest.filter(mask))
         self.buffered += len(rows)
         if self.buffered >= BUFFER_ROWS:
             self._flush()
 
     def _flush(self) -> None:
-        for key, rows in self.buffers.items():
-            if rows:
-                self._writer(key).write_batch(self._batch(rows))
+        import pyarrow as pa
+
+        for key, batches in self.buffers.items():
+            self._writer(key).write_table(pa.Table.from_batches(batches, schema=self.file_schema))
         self.buffers.clear()
         self.buffered = 0
 
@@ -257,7 +273,7 @@ class _PartitionedWriter:
             if self.partition:
                 folder = folder / f"{self.partition}={NULL_PARTITION if key is None else key}"
             folder.mkdir(parents=True, exist_ok=True)
-            self.writers[key] = pq.ParquetWriter(folder / "part-0.parquet", self.schema, compression="zstd")
+            self.writers[key] = pq.ParquetWriter(folder / "part-0.parquet", self.file_schema, compression="zstd")
         return self.writers[key]
 
     def close(self) -> None:

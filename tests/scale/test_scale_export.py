@@ -146,6 +146,14 @@ def test_an_empty_warehouse_exports_every_table_and_every_query_runs(warehouse_d
         assert engine.run(query, values)[1] == [], query.name
 
 
+def test_a_value_that_does_not_fit_its_type_fails_and_leaves_no_folder(warehouse_db, tmp_path):
+    with warehouse_rows.bound(warehouse_db):
+        warehouse_rows.KernelFactory(dur="N/A")  # SQLite keeps text in an INTEGER column
+    with pytest.raises(export.WarehouseError, match=r"kernel\.dur: value 'N/A' does not fit the declared type"):
+        export.export_parquet(warehouse_db_path(warehouse_db), tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
 def test_export_refuses_a_folder_holding_something_else(factory_warehouse, tmp_path):
     (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
     with pytest.raises(export.WarehouseError, match="not empty and not a warehouse export"):

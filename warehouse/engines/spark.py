@@ -31,6 +31,7 @@ SETTINGS = {
     "spark.sql.ansi.enabled": "false",
     "spark.sql.session.timeZone": "UTC",
     "spark.ui.enabled": "false",
+    "spark.ui.showConsoleProgress": "false",
     # Spark 4.x: this rule leaves an unresolved plan for a correlated scalar subquery in a CTE
     # (queries/cluster/free_analysis.sql: PLAN_VALIDATION_FAILED_RULE_IN_BATCH)
     "spark.sql.optimizer.excludedRules": "org.apache.spark.sql.catalyst.optimizer.RemoveRedundantAliases",
