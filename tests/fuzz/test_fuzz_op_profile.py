@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import struct
 import tempfile
 from pathlib import Path
 
@@ -121,3 +122,17 @@ def test_deep_nesting_and_enormous_strings_in_every_json_block_end_cleanly(block
         payload = json.dumps(replace_at(block.doc, deepest, RAW)).replace(json.dumps(RAW), raw, 1).encode()
         mangled = Block(block.type, payload, block.version, block.path)
         ingest_hostile(NAME, b"".join((mangled if i == index else b).to_bytes() for i, b in enumerate(blocks)))
+
+
+@pytest.mark.parametrize("count", [2**32 - 1, 2**60, 2**64 - 1])
+def test_a_huge_memory_record_count_fails_at_its_block_without_allocating(count):
+    """0x0A's u64 record count far past its payload: a failure naming the block, nothing allocated for it."""
+    _, _, blocks = _original()
+    index = next(i for i, b in enumerate(blocks) if b.type == 0x0A)
+    block = blocks[index]
+    mangled = Block(block.type, struct.pack("<Q", count) + block.payload[8:], block.version, block.path)
+    data = b"".join((mangled if i == index else b).to_bytes() for i, b in enumerate(blocks))
+    offset = sum(len(b.to_bytes()) for b in blocks[:index])
+    result = ingest_hostile(NAME, data)
+    assert result.status == "failed"
+    assert f"block at byte {offset} (type 0x0a): memory records: {count} records need" in result.error, result.error

@@ -67,7 +67,10 @@ def test_hostile_trace_ends_cleanly(shape, data):
 @pytest.mark.parametrize("raw", RAW_TEXTS, ids=[f"raw{i}" for i in range(len(RAW_TEXTS))])
 @pytest.mark.parametrize("field", ["name", "ts", "dur", "args", "pid"])
 def test_deep_nesting_and_enormous_values_in_a_field_end_cleanly(field, raw):
-    """Each raw hostile JSON text as one field of one event."""
+    """Each raw hostile JSON text as one field of one event.
+
+    Fails today (trace_json, reported): args 100k-deep (raw0, raw1) end as 'internal error
+    RecursionError' (msgspec), a 400-digit negative ts (raw5) as 'internal error OverflowError'."""
     events = [dict(e) for e in _events()]
     ingest_hostile(NAME, _serializer("array")(replace_at(events, (1, field), RAW), raw))
 
@@ -85,16 +88,3 @@ def test_a_kineto_trace_counts_the_rank_row_it_declares():
     source_row_count_matches). Found by the fuzz suite: any kineto trace shows it."""
     ingest_hostile(NAME, render([dict(_events()[1])], "kineto"))
 
-
-@pytest.mark.parametrize("raw", ["[" * 100_000 + "]" * 100_000, '{"a":' * 50_000 + "1" + "}" * 50_000])
-def test_deeply_nested_args_fail_with_a_reason_not_an_internal_error(raw):
-    """msgspec's RecursionError on 100k-deep args escapes the source as 'internal error RecursionError'."""
-    events = [dict(e) for e in _events()]
-    ingest_hostile(NAME, _serializer("array")(replace_at(events, (0, "args"), RAW), raw))
-
-
-@pytest.mark.parametrize("ts", ["-" + "9" * 400, "9" * 400])
-def test_a_timestamp_past_64_bits_fails_with_a_reason_not_an_internal_error(ts):
-    """A 400-digit ts ends as 'internal error OverflowError: Python int too large to convert to SQLite INTEGER'."""
-    events = [dict(e) for e in _events()]
-    ingest_hostile(NAME, _serializer("array")(replace_at(events, (1, "ts"), RAW), ts))

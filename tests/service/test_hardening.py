@@ -194,3 +194,14 @@ def test_the_token_guards_every_route(served_warehouse):
             assert refused.status_code == 401, (method, url, headers)
         accepted = client.open(url, method=method, json=body, headers={"Authorization": f"Bearer {TOKEN}"})
         assert accepted.status_code != 401 and accepted.status_code < 500, (method, url, accepted.status_code)
+
+
+def test_the_service_binds_loopback_by_default_and_opens_the_warehouse_read_only(hardened):
+    from service.db import get_db
+    from warehouse.cli import serve
+
+    assert [p.default for p in serve.params if p.name == "host"] == ["127.0.0.1"]
+    with hardened["app"].app_context():
+        conn = get_db()
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            conn.execute("DELETE FROM canary")
