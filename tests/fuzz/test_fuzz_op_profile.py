@@ -136,3 +136,16 @@ def test_a_huge_memory_record_count_fails_at_its_block_without_allocating(count)
     result = ingest_hostile(NAME, data)
     assert result.status == "failed"
     assert f"block at byte {offset} (type 0x0a): memory records: {count} records need" in result.error, result.error
+
+
+def test_an_integer_past_64_bits_in_a_json_block_fails_naming_the_block_and_column():
+    """A 2^64 cell in the memory table (0x09): SQLite cannot hold it; the reason says where."""
+    _, offsets, blocks = _original()
+    index = next(i for i, b in enumerate(blocks) if b.type == 0x09)
+    block = blocks[index]
+    doc = replace_at(block.doc, ("table_per_block", 0, "table_detail", 0, "row", 0, "value", 3), 2**64)
+    mangled = Block(block.type, json.dumps(doc).encode(), block.version, block.path)
+    result = ingest_hostile(NAME, b"".join((mangled if i == index else b).to_bytes() for i, b in enumerate(blocks)))
+    assert result.status == "failed"
+    assert f"block at byte {offsets[index]}: memory_table.value: {2**64} is past 64-bit integers" in result.error, \
+        result.error

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from warehouse.errors import IngestError
 from warehouse.sources.op_profile.values import to_text
 
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -105,10 +106,25 @@ class Rows:
         if buffered:
             # source_id is the same on every row: bound once in the statement, not per row
             marks = ", ".join("?" * len(COLUMNS[table]))
-            self.conn.executemany(f"INSERT INTO {table} (source_id, {', '.join(COLUMNS[table])}) "
-                                  f"VALUES ({int(self.source_id)}, {marks})", buffered)
+            try:
+                self.conn.executemany(f"INSERT INTO {table} (source_id, {', '.join(COLUMNS[table])}) "
+                                      f"VALUES ({int(self.source_id)}, {marks})", buffered)
+            except OverflowError:
+                raise IngestError(f"{self.label}: {_out_of_range(table, buffered)}") from None
             self._written[table] += len(buffered)
             self._rows[table] = []
+
+
+def _out_of_range(table: str, buffered: list[tuple]) -> str:
+    """Where the first integer SQLite cannot hold (past 64 bits) is: its block and field."""
+    columns = COLUMNS[table]
+    for row in buffered:
+        for column, value in zip(columns, row):
+            if isinstance(value, int) and not -(2**63) <= value < 2**63:
+                place = dict(zip(columns, row)).get("block_offset")
+                where = f"block at byte {place}: " if place is not None else ""
+                return f"{where}{table}.{column}: {value} is past 64-bit integers"
+    return f"{table}: a number past 64-bit integers"
 
 
 def add_advice(rows: Rows, block, advice, block_id=None) -> None:
