@@ -10,6 +10,7 @@ nested or enormous value at any path or a key removed (the file re-framed around
 from __future__ import annotations
 
 import functools
+import gzip
 import json
 import struct
 import tempfile
@@ -149,3 +150,13 @@ def test_an_integer_past_64_bits_in_a_json_block_fails_naming_the_block_and_colu
     assert result.status == "failed"
     assert f"block at byte {offsets[index]}: memory_table.value: {2**64} is past 64-bit integers" in result.error, \
         result.error
+
+
+@settings(max_examples=30)
+@given(cut=st.integers(0, 10**6), mask=st.integers(0, 255))
+def test_a_damaged_gzip_bin_ends_cleanly(cut, mask):
+    """A gzip-compressed bin cut short, or with one byte flipped (CRC, deflate stream, header)."""
+    data = gzip.compress(_original()[0], mtime=0)
+    cut %= len(data)
+    mangled = data[:cut] if not mask else data[:cut] + bytes([data[cut] ^ mask]) + data[cut + 1:]
+    ingest_hostile(NAME + ".gz", mangled)
