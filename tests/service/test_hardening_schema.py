@@ -19,7 +19,7 @@ from service import create_app
 
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 #: generated requests per operation
-EXAMPLES = 10
+EXAMPLES = 25
 
 
 def test_every_operation_answers_without_a_server_error_and_as_documented(served_warehouse):
