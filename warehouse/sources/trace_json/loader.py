@@ -5,6 +5,8 @@ from __future__ import annotations
 import gc
 import json
 import sqlite3
+from collections import Counter
+from operator import attrgetter
 from typing import BinaryIO
 
 import msgspec
@@ -15,6 +17,9 @@ from warehouse.sources.base import Outcome
 from warehouse.sources.trace_json import flows
 from warehouse.sources.trace_json.events import ANY, Event, flow_key, to_ns
 from warehouse.sources.trace_json.framing import Framing
+
+#: the phase of an event (counted per batch, in C)
+PHASE = attrgetter("ph")
 
 
 class _Thread:
@@ -98,7 +103,7 @@ class Loader:
             conn.execute(f"SELECT coalesce(max(id), 0) + 1 FROM {table}").fetchone()[0]
             for table in ("_slice", "thread", "process", "counter_track")
         )
-        self.counts: dict[str, int] = {}
+        self.counts: Counter[str] = Counter()  # events per phase
         self.rows = 0
         self.dropped = {"unmatched_end": 0, "unended_begin": 0}
         self.ignored: dict[str, int] = {}
@@ -194,7 +199,7 @@ class Loader:
     def _load(self, events: list[Event], first: int) -> None:
         """One batch of events -> rows in the warehouse."""
         slices, counters, flow_events = [], [], []
-        counts = self.counts
+        flow_phases = flows.PHASES
         thread_keys = self.thread_keys
         ids = self.string_ids
         source_id = self.source_id
@@ -207,7 +212,7 @@ class Loader:
                 if ph == "X" or ph == "i" or ph == "I":
                     thread = thread_keys.get((event.pid, event.tid)) or self._thread(event.pid, event.tid)
                     ts = event.ts
-                    ts = int(ts[:-4] + ts[-3:]) if type(ts) is str and ts[-4:-3] == "." else to_ns(ts, label, index, "ts")
+                    ts = int(ts.replace(".", "", 1)) if type(ts) is str and ts[-4:-3] == "." else to_ns(ts, label, index, "ts")
                     if ph == "X":
                         dur = event.dur
                         dur = round(dur * 1000) if type(dur) is float else to_ns(dur, label, index, "dur")
@@ -238,7 +243,7 @@ class Loader:
                     next_id += 1
                 elif ph == "C":
                     self._counter(event, index, counters)
-                elif ph in flows.PHASES:  # inline: a third of a torch_npu trace
+                elif ph in flow_phases:  # inline: a third of a torch_npu trace
                     thread = thread_keys.get((event.pid, event.tid)) or self._thread(event.pid, event.tid)
                     key = event.id
                     key = str(key) if key is not None else flow_key(event)
@@ -246,8 +251,8 @@ class Loader:
                         self.ignored["flow without id"] = self.ignored.get("flow without id", 0) + 1
                     else:
                         ts = event.ts
-                        ts = int(ts[:-4] + ts[-3:]) if type(ts) is str and ts[-4:-3] == "." else to_ns(ts, label, index, "ts")
-                        flow_events.append((event.cat or "", key, flows.PHASES[ph], thread.id, ts,
+                        ts = int(ts.replace(".", "", 1)) if type(ts) is str and ts[-4:-3] == "." else to_ns(ts, label, index, "ts")
+                        flow_events.append((event.cat or "", key, flow_phases[ph], thread.id, ts,
                                             0 if ph == "f" and event.bp != "e" else 1, event.name, index))
                 elif ph == "B" or ph == "b":
                     self._begin(event, index)
@@ -262,9 +267,9 @@ class Loader:
                     self._metadata(event, index)
                 else:
                     self.ignored[ph] = self.ignored.get(ph, 0) + 1
-                counts[ph] = counts.get(ph, 0) + 1
         except (ValueError, TypeError, OverflowError) as exc:  # e.g. a ts string that is not a number
             raise IngestError(f"{label}: event {index}: {exc}") from None
+        self.counts.update(map(PHASE, events))
         self.next_slice = next_id
         self.rows += len(slices) + len(counters)
         self._put(SLICE_INSERT, slices)
@@ -321,7 +326,7 @@ class Loader:
         if not isinstance(values, dict):
             raise IngestError(f"{self.label}: event {index}: counter args is not an object")
         ts = event.ts
-        ts = int(ts[:-4] + ts[-3:]) if type(ts) is str and ts[-4:-3] == "." else to_ns(ts, self.label, index, "ts")
+        ts = int(ts.replace(".", "", 1)) if type(ts) is str and ts[-4:-3] == "." else to_ns(ts, self.label, index, "ts")
         series = self.series.get((event.pid, event.name, event.id)) or self._series(event)
         tracks = series.tracks
         source_id = self.source_id
