@@ -123,9 +123,13 @@ class Loader:
         self.conn.execute("SAVEPOINT trace_json")
         try:
             meta = self._run(stream, chunk_bytes)
-        except BaseException:
+        except BaseException as exc:
             self.conn.execute("ROLLBACK TO trace_json")
             self.conn.execute("RELEASE trace_json")
+            if isinstance(exc, RecursionError):  # msgspec on args nested thousands deep
+                raise IngestError(f"{self.label}: JSON nested too deeply to read") from None
+            if isinstance(exc, OverflowError):  # sqlite3 on insert: checked once there, not per event
+                raise IngestError(f"{self.label}: a timestamp or number is past 64-bit integers") from None
             raise
         self.conn.execute("RELEASE trace_json")
         return meta
@@ -403,7 +407,8 @@ class Loader:
                 self.renested += 1
         self.rows += flows.insert_flows(conn, self.source_id)
         if self.rank_id is not None:
-            conn.execute("INSERT OR IGNORE INTO rank (rank_id, source_id) VALUES (?, ?)", (self.rank_id, self.source_id))
+            self.rows += conn.execute("INSERT OR IGNORE INTO rank (rank_id, source_id) VALUES (?, ?)",
+                                      (self.rank_id, self.source_id)).rowcount
             conn.execute("UPDATE process SET rank_id = ? WHERE source_id = ? AND rank_id IS NULL",
                          (self.rank_id, self.source_id))
             conn.execute("UPDATE counter_track SET rank_id = ? WHERE source_id = ? AND rank_id IS NULL",
