@@ -49,6 +49,9 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=50)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--master", default="local[2]", help="Spark master URL")
+    parser.add_argument("--driver-memory", default="4g",
+                        help="Spark driver memory (local mode runs every task in the driver; 1g, the default, "
+                             "cannot broadcast step_time's join at 64 ranks)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path, out = Path(tmp) / "cluster.db", Path(tmp) / "parquet"
@@ -62,7 +65,8 @@ def main() -> None:
         conn = db.connect_readonly(path)
         duck = DuckDBEngine(out)
         started = time.perf_counter()
-        spark = SparkEngine(out, spark=session(args.master, {"spark.sql.shuffle.partitions": "2"}))
+        spark = SparkEngine(out, spark=session(args.master, {"spark.sql.shuffle.partitions": "2",
+                                                                 "spark.driver.memory": args.driver_memory}))
         spark.spark.sparkContext.setLogLevel("ERROR")
         print(f"spark session and views ({args.master}): {time.perf_counter() - started:.1f} s")
         print(f"{'query':32s} {'sqlite':>8s} {'duckdb':>8s} {'spark':>8s}  rows")

@@ -2,8 +2,8 @@
 
 Runs in local mode by default (``local[*]``) and on any cluster given its master URL
 (``--master spark://host:7077``, or the ``SPARK_MASTER`` environment variable); the export
-folder must then be readable at the same path by every executor (a shared file system, or
-an object store URL Spark reads). Each exported table is a temporary view with the schema
+folder must then be readable at the same path on the driver and on every executor (a shared
+file system mounted alike everywhere), and executors need a Python 3 for the one UDF. Each exported table is a temporary view with the schema
 the manifest records (partition folders give back ``rank_id``). Parameters bind as Spark's
 named parameter markers (``spark.sql(sql, args=...)``), typed values, never spliced text.
 
