@@ -10,8 +10,8 @@ appends them to bench/RESULTS.md with ``--record``.
     .venv/bin/python bench/bench_trace_json.py [--events 1000000] [--big] [--gz] [--dir /tmp/bench_trace_json]
                                                [--repeat 3] [--floor | --no-floor] [--profile] [--record]
 
-No peer is needed (Holistic Trace Analysis reads the same files but builds pandas frames,
-not a warehouse; install it in a venv under /tmp to compare if you want).
+The peers on the same events are in bench/peer_hta.py (Holistic Trace Analysis on the
+kineto-style copy) and bench/run_all.py runs both.
 """
 
 from __future__ import annotations
