@@ -79,6 +79,8 @@ def main() -> None:
     parser.add_argument("--only", help="run only the steps whose name contains this text")
     args = parser.parse_args()
     WORK.mkdir(parents=True, exist_ok=True)
+    for stale in WORK.glob("*.db*"):  # warehouses of an earlier run: their schema may be older than the code's
+        stale.unlink()
     print(f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores, "
           f"Python {sys.version.split()[0]}", flush=True)
     results = []
