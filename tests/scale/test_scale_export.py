@@ -181,6 +181,16 @@ def test_cli_query_on_duckdb_answers_as_on_sqlite(runner, factory_warehouse, exp
     assert len(rows) == 3 and rows == json.loads(on_sqlite.output)
 
 
+@pytest.mark.slow
+def test_cli_query_on_spark_answers_as_on_sqlite(runner, factory_warehouse, exported, spark_session):
+    base = ["query", "step_time", "--format", "json"]
+    on_sqlite = runner.invoke(cli, [*base, "--db", str(factory_warehouse)])
+    on_spark = runner.invoke(cli, [*base, "--engine", "spark", "--master", "local[2]", "--data", str(exported)])
+    assert on_spark.exit_code == 0, on_spark.output
+    rows = json.loads(on_spark.output)
+    assert rows and rows == json.loads(on_sqlite.output)
+
+
 def test_cli_query_engine_needs_an_export(runner, tmp_path, exported):
     result = runner.invoke(cli, ["query", "top_kernels", "--engine", "duckdb"])
     assert result.exit_code == 2 and "--engine duckdb reads a Parquet export" in result.output

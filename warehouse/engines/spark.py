@@ -80,26 +80,31 @@ class SparkEngine(Engine):
             frame.createOrReplaceTempView(name)
 
     def rewrite(self, tree: exp.Expression) -> exp.Expression:
-        """What Spark spells differently: no MATERIALIZED hint on a CTE (it only steers the
-        planner); ``json_object(k, v, ...)`` as ``to_json(named_struct(k, v, ...))`` keeping
-        null members as SQLite does; a correlated scalar subquery in a grouped SELECT wrapped
-        in ``max()`` (Spark refuses it bare; correlated on the group's keys, it has one value
-        per group, which ``max`` returns)."""
-        for cte in tree.find_all(exp.CTE):
-            cte.set("materialized", None)
-        for node in list(tree.find_all(exp.JSONObject)):
-            members = []
-            for pair in node.expressions:
-                members += [pair.this.copy(), pair.expression.copy()]
-            keep_nulls = _call("map", exp.Literal.string("ignoreNullFields"), exp.Literal.string("false"))
-            node.replace(_call("to_json", _call("named_struct", *members), keep_nulls))
-        for select in tree.find_all(exp.Select):
-            if select.args.get("group"):
-                _aggregate_correlated_subqueries(select)
-        return tree
+        """Spark's spelling of SQLite's constructs (:func:`rewrite`)."""
+        return rewrite(tree)
 
     def execute(self, sql: str, params: dict) -> list[tuple]:
         return [tuple(row) for row in self.spark.sql(sql, args=params).collect()]
+
+
+def rewrite(tree: exp.Expression) -> exp.Expression:
+    """What Spark spells differently: no MATERIALIZED hint on a CTE (it only steers the
+    planner); ``json_object(k, v, ...)`` as ``to_json(named_struct(k, v, ...))`` keeping
+    null members as SQLite does; a correlated scalar subquery in a grouped SELECT wrapped
+    in ``max()`` (Spark refuses it bare; correlated on the group's keys, it has one value
+    per group, which ``max`` returns)."""
+    for cte in tree.find_all(exp.CTE):
+        cte.set("materialized", None)
+    for node in list(tree.find_all(exp.JSONObject)):
+        members = []
+        for pair in node.expressions:
+            members += [pair.this.copy(), pair.expression.copy()]
+        keep_nulls = _call("map", exp.Literal.string("ignoreNullFields"), exp.Literal.string("false"))
+        node.replace(_call("to_json", _call("named_struct", *members), keep_nulls))
+    for select in tree.find_all(exp.Select):
+        if select.args.get("group"):
+            _aggregate_correlated_subqueries(select)
+    return tree
 
 
 def _call(name: str, *args: exp.Expression) -> exp.Expression:
@@ -113,7 +118,10 @@ def _aggregate_correlated_subqueries(select: exp.Select) -> None:
             inside_aggregate = subquery.find_ancestor(exp.AggFunc, exp.Select)
             if isinstance(inside_aggregate, exp.AggFunc) or not _correlated(subquery):
                 continue
-            subquery.replace(exp.Max(this=subquery.copy()))
+            bare = subquery.copy()
+            alias = bare.args.get("alias")
+            bare.set("alias", None)
+            subquery.replace(exp.alias_(exp.Max(this=bare), alias.name) if alias else exp.Max(this=bare))
 
 
 def _correlated(subquery: exp.Subquery) -> bool:
