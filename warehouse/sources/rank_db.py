@@ -29,6 +29,7 @@ from pathlib import Path
 from warehouse.analysis.classify import classify_source
 from warehouse.errors import IngestError, SourceConflict
 from warehouse.sources.base import Outcome, read_head
+from warehouse.sources.rank_layout import rank_from_layout
 
 KIND = "rank_db"
 
@@ -38,10 +39,7 @@ SCHEMA = "rank_db_src"
 FILE_NAME = re.compile(r"^ascend_pytorch_profiler_(\d+)\.db$")
 #: the folder torch_npu writes one rank's profile into ({worker}_{timestamp}_ascend_pt)
 TORCH_RUN_SUFFIX = "_ascend_pt"
-PROFILER_INFO = re.compile(r"^profiler_info_(\d+)\.json$")
 INSERT_TARGET = re.compile(r"^\s*INSERT\s+(?:OR\s+\w+\s+)?INTO\s+([\w.]+)", re.IGNORECASE | re.MULTILINE)
-#: how many folders above the db are searched for profiler_info_{N}.json
-PROFILER_INFO_DEPTH = 3
 
 #: The input tables this source reads and the columns it expects of each.
 #: "a=b|c" reads column a from the first of b, c the file has (newest name first).
@@ -245,11 +243,7 @@ def _rank_from_path(path: Path) -> tuple[int, str]:
     match = FILE_NAME.match(path.name)
     if match:
         return int(match[1]), "file name"
-    for folder in list(path.parents)[:PROFILER_INFO_DEPTH]:
-        found = sorted({int(m[1]) for p in folder.glob("profiler_info_*.json") if (m := PROFILER_INFO.match(p.name))})
-        if len(found) == 1:
-            return found[0], f"profiler_info_{found[0]}.json"
-    return -1, "unset"
+    return rank_from_layout(path) or (-1, "unset")
 
 
 def _check_rank_free(conn: sqlite3.Connection, path: Path, source_id: int, identity: Identity) -> None:

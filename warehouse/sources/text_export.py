@@ -27,6 +27,7 @@ from typing import Any
 
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome, open_binary, read_head
+from warehouse.sources.rank_layout import rank_from_layout
 
 #: Values the exports write for "no value".
 MISSING = frozenset({"", "N/A", "NA", "n/a", "None", "null", "NULL", "-"})
@@ -36,8 +37,6 @@ MIB = 1024 * 1024
 #: Decimal units of the communication files (their MB / ms gives GB/s, so 10**6 bytes).
 MB = 10**6
 GB = 10**9
-RANK_FOLDER = (re.compile(r"^rank(\d+)_ascend_pt$"), re.compile(r"^test_rank_(\d+)$"))
-PROFILER_INFO = re.compile(r"^profiler_info_(\d+)\.json$")
 DEVICE = re.compile(r"^(?:NPU\s*:?\s*)?(\d+)$", re.IGNORECASE)
 UNKNOWN_RANK = -1
 #: The range of an SQLite INTEGER, and its number of decimal digits.
@@ -417,38 +416,14 @@ def _number(value):
 
 
 def rank_of(path: str | Path) -> int:
-    """The rank a file belongs to: from a ``rank{N}_ascend_pt`` / ``test_rank_N`` folder above it,
-    else from the ``profiler_info_{N}.json`` in such a folder, else -1."""
-    for folder in list(Path(path).absolute().parents)[:3]:
-        for pattern in RANK_FOLDER:
-            match = pattern.match(folder.name)
-            if match:
-                return int(match[1])
-        info = _profiler_info_rank(folder)
-        if info is not None:
-            return info
-    return UNKNOWN_RANK
+    """The rank a file belongs to (:func:`~warehouse.sources.rank_layout.rank_from_layout`), else -1."""
+    found = rank_from_layout(path)
+    return found[0] if found else UNKNOWN_RANK
 
 
 def source_rank(rank_id: int) -> int | None:
     """The rank to record in ``source.rank_id``: NULL rather than -1 when the path does not say."""
     return None if rank_id == UNKNOWN_RANK else rank_id
-
-
-def _profiler_info_rank(folder: Path) -> int | None:
-    try:
-        candidates = sorted(p for p in folder.iterdir() if PROFILER_INFO.match(p.name))
-    except OSError:
-        return None
-    for candidate in candidates:
-        try:
-            rank = json.loads(candidate.read_text(encoding="utf-8")).get("rank_id")
-        except (OSError, ValueError, AttributeError, RecursionError):
-            rank = None
-        if isinstance(rank, int):
-            return rank
-        return int(PROFILER_INFO.match(candidate.name)[1])
-    return None
 
 
 def insert_metadata(conn: sqlite3.Connection, source_id: int, rank_id: int | None, document: dict) -> int:

@@ -56,12 +56,12 @@ flow events and their pairing into ``flow`` rows once every slice is in).
 from __future__ import annotations
 
 import io
-import re
 import sqlite3
 from pathlib import Path
 
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome, open_binary, read_head
+from warehouse.sources.rank_layout import rank_from_layout
 from warehouse.sources.trace_json.framing import WS
 from warehouse.sources.trace_json.loader import Loader
 
@@ -73,7 +73,6 @@ KIND = "trace_json"
 CHUNK_BYTES = 8 << 20
 #: bytes of the head looked at by detect (kineto writes deviceProperties before traceEvents)
 DETECT_BYTES = 64 << 10
-PROFILER_INFO = re.compile(r"^profiler_info_(\d+)\.json$")
 
 
 def detect(path) -> bool:
@@ -103,12 +102,9 @@ def ingest(conn: sqlite3.Connection, path, source_id: int) -> Outcome:
 
 
 def rank_beside(path: Path) -> int | None:
-    """The rank of a torch_npu output folder: ``profiler_info_{rank}.json`` beside the trace or one level up."""
-    for folder in (path.parent, path.parent.parent):
-        found = [int(m[1]) for m in (PROFILER_INFO.match(p.name) for p in folder.glob("profiler_info_*.json")) if m]
-        if len(found) == 1:
-            return found[0]
-    return None
+    """The rank the output layout around the trace names (torch_npu: ``rank{N}_ascend_pt``, ``profiler_info_{N}.json``)."""
+    found = rank_from_layout(path)
+    return found[0] if found else None
 
 
 def ingest_trace_bytes(conn: sqlite3.Connection, payload: bytes, source_id: int, *,
