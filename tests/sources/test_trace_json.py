@@ -514,3 +514,38 @@ def test_synthetic_trace_is_deterministic_and_ingests_completely(warehouse_db, t
     assert warehouse_db.execute("SELECT max(depth) FROM slice").fetchone() == (3,)
     # every flow of the generator binds at both ends
     assert warehouse_db.execute("SELECT count(*) FROM flow").fetchone()[0] == sum(e["ph"] == "f" for e in events)
+
+
+def test_profiler_step_slices_become_steps_of_the_trace_rank(warehouse_db, tmp_path):
+    events = [
+        EventFactory(name="ProfilerStep#7", tid=1, ts=us(0), dur="100.000"),
+        EventFactory(name="forward", tid=1, ts=us(1_000), dur="50.000"),
+        EventFactory(name="ProfilerStep#7", tid=2, ts=us(5_000), dur="100.500"),  # a second track repeats it
+        EventFactory(name="ProfilerStep#8", tid=1, ts=us(200_000), dur="90.000"),
+        EventFactory(name="ProfilerStepX", tid=1, ts=us(300_000), dur="1.000"),  # not a step marker
+    ]
+    rank_folder = tmp_path / "rank4_ascend_pt"
+    trace = rank_folder / "ASCEND_PROFILER_OUTPUT" / "trace_view.json"
+    trace.parent.mkdir(parents=True)
+    trace.write_bytes(render(events))
+    result = load(warehouse_db, trace)
+    assert warehouse_db.execute("SELECT rank_id, step_id, start_ns, end_ns, source_id FROM step ORDER BY step_id"
+                                ).fetchall() == [
+        (4, 7, ns(0), ns(5_000 + 100_500), result.source_id),
+        (4, 8, ns(200_000), ns(290_000), result.source_id),
+    ]
+    # an earlier trace's step names are interned already: a second trace still finds its own steps
+    other = tmp_path / "rank5_ascend_pt" / "trace_view.json"
+    other.parent.mkdir()
+    other.write_bytes(render([EventFactory(name="ProfilerStep#7", ts=us(9_000), dur="1.000")]))
+    load(warehouse_db, other)
+    assert warehouse_db.execute("SELECT rank_id, step_id, end_ns - start_ns FROM step WHERE rank_id = 5"
+                                ).fetchall() == [(5, 7, 1_000)]
+
+
+def test_real_torch_npu_trace_marks_its_step(warehouse_db, realdata):
+    path = realdata / "msinsight/pytorch/text/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json.gz"
+    load(warehouse_db, path)
+    assert warehouse_db.execute("SELECT rank_id, step_id, start_ns, end_ns - start_ns FROM step").fetchall() == [
+        (0, 50, 1_736_408_883_686_740_710, 155_985_800),
+    ]

@@ -7,6 +7,7 @@ import json
 import sqlite3
 from collections import Counter
 from operator import attrgetter
+from pathlib import Path
 from typing import BinaryIO
 
 import msgspec
@@ -69,12 +70,18 @@ class _StringIds(dict):
     def __init__(self, conn: sqlite3.Connection):
         super().__init__({None: None})
         self.table = StringTable(conn)
+        #: ids of the 'ProfilerStep#N' names met: the slices that mark training steps
+        self.step_names: list[int] = []
 
     def __missing__(self, value: str) -> int:
         found = self[value] = self.table.id(value)
+        if value.startswith(STEP_PREFIX):
+            self.step_names.append(found)
         return found
 
 
+STEP_PREFIX = "ProfilerStep#"
+STEPS_SQL = (Path(__file__).parent / "steps.sql").read_text(encoding="utf-8")
 SLICE_INSERT = ("INSERT INTO _slice (id, thread_id, ts, dur, name_id, category_id, depth, parent_id, args, "
                 "source_id, source_row) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULLIF(NULLIF(CAST(? AS TEXT), '{}'), ''), ?, ?)")
 COUNTER_INSERT = "INSERT INTO _counter (track_id, ts, value, source_id) VALUES (?, ?, ?, ?)"
@@ -103,6 +110,7 @@ class Loader:
             conn.execute(f"SELECT coalesce(max(id), 0) + 1 FROM {table}").fetchone()[0]
             for table in ("_slice", "thread", "process", "counter_track")
         )
+        self.first_slice = self.next_slice
         self.counts: Counter[str] = Counter()  # events per phase
         self.rows = 0
         self.dropped = {"unmatched_end": 0, "unended_begin": 0}
@@ -399,7 +407,7 @@ class Loader:
         self.rows += len(self.processes) + len(self.threads)
 
     def _finish(self, meta: dict) -> None:
-        """Nest the threads that arrived out of order, bind the flows, record the top-level keys."""
+        """Nest the threads that arrived out of order, bind the flows, the steps, record the top-level keys."""
         conn = self.conn
         for thread in self.threads.values():
             if not thread.in_order:
@@ -413,6 +421,10 @@ class Loader:
                          (self.rank_id, self.source_id))
             conn.execute("UPDATE counter_track SET rank_id = ? WHERE source_id = ? AND rank_id IS NULL",
                          (self.rank_id, self.source_id))
+        if self.string_ids.step_names:
+            self.rows += conn.execute(STEPS_SQL, {
+                "rank_id": -1 if self.rank_id is None else self.rank_id, "source_id": self.source_id,
+                "first_id": self.first_slice, "name_ids": json.dumps(self.string_ids.step_names)}).rowcount
         rows = [(self.source_id, self.rank_id, name, json.dumps(value)) for name, value in meta.items()]
         conn.executemany("INSERT INTO run_metadata (source_id, rank_id, name, value) VALUES (?, ?, ?, ?)", rows)
         self.rows += len(rows)
