@@ -154,3 +154,20 @@ def test_replacing_the_source_that_declared_a_rank_keeps_the_rank(warehouse_db, 
     owners = rows(warehouse_db, "SELECT source_id FROM rank WHERE rank_id = 3")
     assert len(owners) == 1 and owners[0][0] != declared_by
     assert rows(warehouse_db, f"SELECT status FROM source WHERE id = {owners[0][0]}") == [("ok",)]
+
+
+def test_gzipped_text_exports_are_read_directly(warehouse_db, tmp_path):
+    from warehouse.ingest import ingest_file
+    from warehouse.synth.kernel_details import write_kernel_details
+
+    plain = tmp_path / "plain" / "kernel_details.csv"
+    write_kernel_details(plain, 16, seed=3)
+    packed = tmp_path / "packed" / "kernel_details.csv.gz"
+    packed.parent.mkdir()
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    results = [ingest_file(warehouse_db, path) for path in (plain, packed)]
+    assert [(r.status, r.kind, r.rows) for r in results] == [("ok", "kernel_details_csv", 16)] * 2
+    by_source = warehouse_db.execute(
+        "SELECT source_id, count(*), sum(dur), min(ts) FROM kernel GROUP BY source_id ORDER BY source_id"
+    ).fetchall()
+    assert len(by_source) == 2 and by_source[0][1:] == by_source[1][1:]
