@@ -337,6 +337,15 @@ def test_second_file_for_a_rank_is_a_conflict_and_force_replaces(warehouse_db, t
     assert rows(warehouse_db, "SELECT rank_id, source_id FROM rank") == [(0, forced.source_id)]
 
 
+def test_files_that_do_not_say_their_rank_never_conflict(warehouse_db, tmp_path):
+    first = RankDbFactory(path=tmp_path / "a" / "profile.db", rank_id=0, rank_in_map=False)
+    second = RankDbFactory(path=tmp_path / "b" / "profile.db", rank_id=1, rank_in_map=False)
+    ingest_ok(warehouse_db, first.path)
+    ingest_ok(warehouse_db, second.path)
+    assert rows(warehouse_db, "SELECT rank_id, status FROM source ORDER BY id") == [(-1, "ok"), (-1, "ok")]
+    assert one(warehouse_db, "SELECT COUNT(*) FROM pytorch_api WHERE rank_id = -1") == 12
+
+
 def test_rank_from_file_name_then_profiler_info(warehouse_db, tmp_path):
     by_name = RankDbFactory(path=tmp_path / "a" / "ascend_pytorch_profiler_5.db", rank_id=5, rank_in_map=False)
     assert ingest_ok(warehouse_db, by_name.path) is not None

@@ -36,6 +36,8 @@ KIND = "rank_db"
 SQL_DIR = Path(__file__).with_suffix("")
 SQLITE_MAGIC = b"SQLite format 3\x00"
 SCHEMA = "rank_db_src"
+#: rank_id of a file that says nothing of its rank (RANK_DEVICE_MAP writes -1 when unset)
+UNKNOWN_RANK = -1
 FILE_NAME = re.compile(r"^ascend_pytorch_profiler_(\d+)\.db$")
 #: the folder torch_npu writes one rank's profile into ({worker}_{timestamp}_ascend_pt)
 TORCH_RUN_SUFFIX = "_ascend_pt"
@@ -243,11 +245,16 @@ def _rank_from_path(path: Path) -> tuple[int, str]:
     match = FILE_NAME.match(path.name)
     if match:
         return int(match[1]), "file name"
-    return rank_from_layout(path) or (-1, "unset")
+    return rank_from_layout(path) or (UNKNOWN_RANK, "unset")
 
 
 def _check_rank_free(conn: sqlite3.Connection, path: Path, source_id: int, identity: Identity) -> None:
-    """Refuse a second file for a rank already held (the frame replaces it under --force)."""
+    """Refuse a second file for a rank already held (the frame replaces it under --force).
+
+    An unknown rank (-1) is held by no one: files that do not say their rank never conflict.
+    """
+    if identity.rank_id == UNKNOWN_RANK:
+        return
     held = conn.execute(
         "SELECT id, path FROM source WHERE kind = ? AND status = 'ok' AND rank_id = ? AND id != ?",
         (KIND, identity.rank_id, source_id),
