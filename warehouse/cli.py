@@ -333,8 +333,6 @@ def datasette(db_path, host, port):
     Example:
         warehouse datasette --db run.db --port 8001
     """
-    import os
-
     from datasette_plugins import launch
 
     argv = launch.datasette_argv(db_path, host=host, port=port)
