@@ -3,13 +3,19 @@
 ``_limit`` and ``_offset`` page through the rows; the answer says ``next_offset`` (or
 null on the last page). Rows are fetched up to ``offset + limit + 1`` and no further,
 so a page costs what the query costs up to that row.
+
+A JSON page is encoded by msgspec from one struct per row rather than by ``json.dumps``
+from one dict per row: a 500-row timeline window then costs ~0.05 ms of Python instead of
+~0.5 ms, which under one GIL is what bounds the p99 of 16 concurrent clients (DESIGN §7).
 """
 
 from __future__ import annotations
 
-import json
+import itertools
 from collections.abc import Callable
+from functools import lru_cache
 
+import msgspec
 from flask import Response, current_app
 
 from service.errors import ApiError
@@ -17,6 +23,9 @@ from warehouse import output
 
 RESERVED = ("_limit", "_offset", "_format")
 FORMATS = ("json", "csv")
+#: rows holding none of SQLite's other type, the BLOB, which JSON shows as hex
+BLOBLESS_ROWS = list[tuple[int | float | str | None, ...]]
+ENCODER = msgspec.json.Encoder()
 
 
 def paging(args) -> tuple[int, int, str]:
@@ -57,15 +66,27 @@ def respond(run: Callable[..., tuple[list[str], list[tuple]]], args) -> Response
         if next_offset is not None:
             response.headers["X-Next-Offset"] = str(next_offset)
         return response
-    body = {"columns": columns, "rows": [dict(zip(columns, row)) for row in page], "next_offset": next_offset}
-    # the C encoder calls _bytes_as_hex only for BLOBs, so rows are not walked value by value in Python
-    return Response(json.dumps(body, default=_bytes_as_hex, separators=(",", ":")), mimetype="application/json")
+    return Response(_json_page(columns, page, next_offset), mimetype="application/json")
 
 
-def _bytes_as_hex(value):
-    if isinstance(value, bytes):
-        return value.hex()
-    raise TypeError(f"cannot encode {type(value).__name__}")
+def _json_page(columns: list[str], rows: list[tuple], next_offset: int | None) -> bytes:
+    """``{"columns", "rows", "next_offset"}`` as JSON, each row an object of the columns in order, BLOBs as hex."""
+    try:
+        msgspec.convert(rows, BLOBLESS_ROWS)  # ~0.02 ms for 500 rows, in C; walking them in Python costs 0.07
+    except msgspec.ValidationError:
+        rows = [tuple(v.hex() if isinstance(v, bytes) else v for v in row) for row in rows]
+    if len(set(columns)) == len(columns):
+        objects = list(itertools.starmap(_row_struct(tuple(columns)), rows))
+    else:  # a repeated name keeps its first place and its last value, as a dict does
+        objects = [dict(zip(columns, row)) for row in rows]
+    return ENCODER.encode({"columns": columns, "rows": objects, "next_offset": next_offset})
+
+
+@lru_cache(maxsize=256)
+def _row_struct(columns: tuple[str, ...]) -> type[msgspec.Struct]:
+    """A struct that encodes as ``{column: value, ...}``, made once per column list (any name, even ``count(*)``)."""
+    fields = [f"c{i}" for i in range(len(columns))]
+    return msgspec.defstruct("Row", fields, rename=dict(zip(fields, columns)), gc=False)
 
 
 def page_schema(columns: list[dict] | None = None) -> dict:

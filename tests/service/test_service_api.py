@@ -145,6 +145,24 @@ def test_sql(client):
                                    "rows": [{"name": "Add", "dur": 200}, {"name": "MatMul", "dur": 300}]}
 
 
+@pytest.mark.parametrize(
+    "sql,rows",
+    (
+        # any column name, in the order selected; a BLOB as hex; text as itself
+        ("SELECT 1 AS \"count(*)\", x'00ff' AS \"a b\", 'é😀' AS class, NULL AS _x, 0.5 AS \"1\"",
+         [{"count(*)": 1, "a b": "00ff", "class": "é😀", "_x": None, "1": 0.5}]),
+        # a repeated name keeps its first place and its last value, as a dict does
+        ("SELECT 1 AS a, 2 AS b, 3 AS a", [{"a": 3, "b": 2}]),
+        ("SELECT 1 AS a WHERE 0", []),
+    ),
+)
+def test_sql_rows_are_objects_of_the_columns(client, sql, rows):
+    response = client.post(f"{API}/sql", json={"sql": sql})
+    assert response.content_type == "application/json"
+    assert response.get_json()["rows"] == rows
+    assert [list(row) for row in response.get_json()["rows"]] == [list(row) for row in rows]
+
+
 def test_sql_paging_and_csv(client):
     response = client.post(f"{API}/sql?_format=csv&_limit=1&_offset=1",
                            json={"sql": "SELECT name FROM kernel ORDER BY id"})
