@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from warehouse import db, ingest as ingest_frame, output, readonly, summary
+from warehouse import db, ingest as ingest_frame, output, parts, readonly, summary
 from warehouse.errors import WarehouseError
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
@@ -53,7 +53,9 @@ def cli():
 @db_option
 @click.option("--force", is_flag=True, help="Re-ingest files already in the warehouse, replacing their rows.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
-def ingest(paths, db_path, force, quiet):
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=parts.default_jobs, show_default="the cores",
+              help="Worker processes for large files (1: ingest every file in this process).")
+def ingest(paths, db_path, force, quiet, jobs):
     """Ingest profiler outputs (files or folders, walked recursively).
 
     Each file's kind is detected from its content; each file is one transaction.
@@ -66,9 +68,10 @@ def ingest(paths, db_path, force, quiet):
     conn = db.connect(db_path)
     files = list(ingest_frame.discover(paths, exclude=ingest_frame.warehouse_files(conn)))
     show_bar = not quiet and sys.stderr.isatty()
-    with click.progressbar(files, label="ingesting", file=sys.stderr, hidden=not show_bar,
+    with click.progressbar(length=len(files), label="ingesting", file=sys.stderr, hidden=not show_bar,
                            item_show_func=_short_name) as bar:
-        results = [ingest_frame.ingest_file(conn, path, force=force) for path in bar]
+        results = ingest_frame.ingest_paths(conn, files, force=force, jobs=jobs,
+                                            on_file=lambda result: bar.update(1, result.path))
     failed = [r for r in results if r.status == "failed"]
     if not quiet:
         click.echo(summary.results_table(results))

@@ -15,16 +15,21 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
 from warehouse import db
 from warehouse.errors import IngestError, SourceConflict, WarehouseError
-from warehouse.sources import detect_source
+from warehouse.merge import merge_part
+from warehouse.parts import MIN_PART_BYTES, PartPool
+from warehouse.sources import SOURCES, detect_source
 
 HASH_CHUNK_BYTES = 1 << 20
 #: a failure reason is cut to this many characters (a hostile input's enormous value is not echoed whole)
 MAX_REASON_CHARS = 500
+#: how far ahead of the file being written the parallel ingest looks for large files
+LOOKAHEAD_FILES = 64
 REASSIGN_RANK_SQL = (Path(__file__).parent / "reassign_rank.sql").read_text(encoding="utf-8")
 
 
@@ -76,35 +81,135 @@ def ingest_paths(
     *,
     force: bool = False,
     on_file: Callable[[FileResult], None] | None = None,
+    jobs: int = 1,
 ) -> list[FileResult]:
-    """Ingest every file under ``paths``; one transaction per file. Returns one result per file."""
+    """Ingest every file under ``paths``; one transaction per file. Returns one result per file.
+
+    With ``jobs`` > 1, files of at least ``MIN_PART_BYTES`` are ingested ahead in that many
+    worker processes (see :mod:`warehouse.parts`) while the parent copies the finished ones
+    in; the warehouse ends the same as with one job.
+    """
+    files = list(discover(paths, exclude=warehouse_files(conn)))
     results = []
-    for path in discover(paths, exclude=warehouse_files(conn)):
-        result = ingest_file(conn, path, force=force)
-        results.append(result)
-        if on_file:
-            on_file(result)
+    with PartPool(jobs) if jobs > 1 else _no_pool() as pool:
+        for path, hashed, part in _ahead(conn, files, force, pool):
+            result = ingest_file(conn, path, force=force, hashed=hashed, part=part)
+            results.append(result)
+            if on_file:
+                on_file(result)
     return results
 
 
-def ingest_file(conn: sqlite3.Connection, path: Path, *, force: bool = False) -> FileResult:
-    """Ingest one file (see the module docstring for the rules)."""
-    started = time.perf_counter_ns()
+@dataclass
+class Part:
+    """A file being ingested by a worker into a part (a scratch warehouse)."""
+
+    future: Future
+    path: Path
+
+
+def _ahead(conn, files, force, pool) -> Iterator[tuple[Path, tuple[int, str] | OSError, Part | None]]:
+    """Each file with its size and sha256 (or why it cannot be read) and its part, if a worker
+    took it; workers are kept busy with the next large files while the parent copies one in."""
+    queue: list[tuple[Path, tuple[int, str] | OSError, Part | None]] = []
+    upcoming = iter(files)
+    while True:
+        while pool and len(queue) < LOOKAHEAD_FILES and sum(part is not None for _, _, part in queue) <= pool.jobs:
+            path = next(upcoming, None)
+            if path is None:
+                break
+            hashed = _try_hash(path)
+            part = None
+            if isinstance(hashed, tuple) and hashed[0] >= MIN_PART_BYTES and (force or not _known(conn, hashed[1])):
+                part = Part(*pool.submit(_ingest_part, path, hashed))
+            queue.append((path, hashed, part))
+        if not queue:
+            path = next(upcoming, None)
+            if path is None:
+                return
+            queue.append((path, _try_hash(path), None))
+        path, hashed, part = queue.pop(0)
+        try:
+            yield path, hashed, part
+        finally:
+            if part:
+                if not part.future.cancel():
+                    part.future.exception()  # wait for the worker still writing it
+                pool.discard(part.path)
+
+
+def _ingest_part(path: Path, part_path: Path, hashed: tuple[int, str]) -> FileResult:
+    """In a worker process: ingest ``path`` into a new warehouse at ``part_path``.
+
+    The part is a throwaway file: no durability is asked of it, and no WAL (the parent
+    attaches it read-only).
+    """
+    conn = db.connect(part_path)
     try:
-        size, sha256 = _hash_file(path)
+        conn.execute("PRAGMA journal_mode = MEMORY")
+        conn.execute("PRAGMA synchronous = OFF")
+        return ingest_file(conn, path, hashed=hashed)
+    finally:
+        conn.close()
+
+
+class _no_pool:
+    """The pool of a one-job ingest: none."""
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc_info):
+        return None
+
+
+def _try_hash(path: Path) -> tuple[int, str] | OSError:
+    try:
+        return _hash_file(path)
     except OSError as exc:
-        return FileResult(path, "failed", error=f"{path}: cannot read ({exc.strerror or exc})")
-    previous = conn.execute(
+        return exc
+
+
+def _known(conn: sqlite3.Connection, sha256: str) -> int | None:
+    """The source holding this content already, if any."""
+    row = conn.execute(
         "SELECT id FROM source WHERE sha256 = ? AND status = 'ok' ORDER BY id DESC LIMIT 1", (sha256,)
     ).fetchone()
+    return row[0] if row else None
+
+
+def ingest_file(
+    conn: sqlite3.Connection,
+    path: Path,
+    *,
+    force: bool = False,
+    hashed: tuple[int, str] | OSError | None = None,
+    part: Part | None = None,
+) -> FileResult:
+    """Ingest one file (see the module docstring for the rules).
+
+    ``hashed`` is the file's (size, sha256) when the caller read them already; ``part``
+    is a worker's ingest of the file, copied in instead of running the source here.
+    """
+    started = time.perf_counter_ns()
+    if hashed is None:
+        hashed = _try_hash(path)
+    if isinstance(hashed, OSError):
+        return FileResult(path, "failed", error=f"{path}: cannot read ({hashed.strerror or hashed})")
+    size, sha256 = hashed
+    previous = _known(conn, sha256)
     if previous and not force:
-        return FileResult(path, "unchanged", source_id=previous[0], size_bytes=size)
+        return FileResult(path, "unchanged", source_id=previous, size_bytes=size)
 
     kind = None
     _begin(conn, path)
     try:
-        module = detect_source(path)  # inside: a detect() that raises fails this file alone
+        worker = part.future.result() if part else None
+        # a detect() that raises fails this file alone
+        module = _source_of_kind(worker.kind) if worker else detect_source(path)
         kind = module.KIND if module else None
+        if worker and worker.status == "failed":
+            raise IngestError(worker.error)
         replaced = _replaced_sources(conn, path, sha256)
         source_id = _insert_source(conn, path, kind, sha256, size)
         if module is None:
@@ -114,7 +219,11 @@ def ingest_file(conn: sqlite3.Connection, path: Path, *, force: bool = False) ->
                               source_id=source_id, size_bytes=size)
         for old in replaced:
             delete_source(conn, old)
-        outcome = _run_source(conn, module, path, source_id, force)
+        _claim(conn, module, path, source_id, force)
+        if part:
+            outcome = merge_part(conn, part.path, source_id)
+        else:
+            outcome = module.ingest(conn, path, source_id)
         elapsed = _finish(conn, source_id, "ok", None, outcome.rows, started, outcome.detail,
                           rank_id=outcome.rank_id, card=outcome.card)
         conn.execute("COMMIT")
@@ -130,17 +239,23 @@ def ingest_file(conn: sqlite3.Connection, path: Path, *, force: bool = False) ->
         _detach_inputs(conn)
 
 
-def _run_source(conn, module, path, source_id, force):
-    """Run the source module; under ``force`` a conflict replaces the sources it names."""
+def _source_of_kind(kind: str | None):
+    return next((module for module in SOURCES if module.KIND == kind), None)
+
+
+def _claim(conn, module, path, source_id, force) -> None:
+    """Let a source refuse a file that conflicts with the warehouse's (see sources/base.py);
+    under ``force`` the conflicting sources are replaced."""
+    claim = getattr(module, "claim", None)
+    if claim is None:
+        return
     try:
-        return module.ingest(conn, path, source_id)
+        claim(conn, path, source_id)
     except SourceConflict as conflict:
         if not force:
             raise
-        replaced = conflict.source_ids
-    for old in replaced:
-        delete_source(conn, old)
-    return module.ingest(conn, path, source_id)
+        for old in conflict.source_ids:
+            delete_source(conn, old)
 
 
 def _detach_inputs(conn: sqlite3.Connection) -> None:

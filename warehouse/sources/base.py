@@ -4,6 +4,9 @@ A source module is one input format. It exposes ``KIND`` (the name recorded in
 ``source.kind``), ``detect(path) -> bool`` (from the content, not only the name) and
 ``ingest(conn, path, source_id) -> Outcome``. ``ingest`` runs inside the caller's
 transaction and raises :class:`~warehouse.errors.IngestError` for malformed input.
+A module whose files exclude each other (one file per rank) also exposes
+``claim(conn, path, source_id)``, which raises :class:`~warehouse.errors.SourceConflict`;
+the frame calls it before the rows go in, wherever ``ingest`` ran.
 """
 
 from __future__ import annotations

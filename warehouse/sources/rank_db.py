@@ -12,8 +12,8 @@ has every table its ``-- reads:`` header names.
 
 The rank is read from RANK_DEVICE_MAP, else the file name, else a ``profiler_info_{N}.json``
 in the folders above. One warehouse holds one run: a second, different file claiming a
-rank already held is refused with :class:`~warehouse.errors.SourceConflict` (``--force``
-replaces the earlier file).
+rank already held is refused by :func:`claim` with :class:`~warehouse.errors.SourceConflict`
+(``--force`` replaces the earlier file).
 """
 
 from __future__ import annotations
@@ -140,12 +140,9 @@ def ingest(conn: sqlite3.Connection, path, source_id: int) -> Outcome:
     """Copy one rank db into the warehouse (inside the caller's transaction).
 
     :raises IngestError: if the file is empty, not SQLite, damaged, or lacks the rank db tables.
-    :raises SourceConflict: if another file of this warehouse already holds the same rank
-        (raised before anything is written or attached).
     """
     path = Path(path)
     identity = _identify(path)
-    _check_rank_free(conn, path, source_id, identity)
     try:
         conn.execute(f"ATTACH DATABASE ? AS {SCHEMA}", (_readonly_uri(path),))
     except sqlite3.Error as exc:
@@ -248,11 +245,18 @@ def _rank_from_path(path: Path) -> tuple[int, str]:
     return rank_from_layout(path) or (UNKNOWN_RANK, "unset")
 
 
-def _check_rank_free(conn: sqlite3.Connection, path: Path, source_id: int, identity: Identity) -> None:
+def claim(conn: sqlite3.Connection, path, source_id: int) -> None:
     """Refuse a second file for a rank already held (the frame replaces it under --force).
 
-    An unknown rank (-1) is held by no one: files that do not say their rank never conflict.
+    The frame calls it before the rows go in, whether :func:`ingest` runs here or in a
+    worker process that cannot see this warehouse. An unknown rank (-1) is held by no
+    one: files that do not say their rank never conflict.
+
+    :raises SourceConflict: naming the files that hold the rank.
+    :raises IngestError: if the file cannot be read as a rank db.
     """
+    path = Path(path)
+    identity = _identify(path)
     if identity.rank_id == UNKNOWN_RANK:
         return
     held = conn.execute(

@@ -1,0 +1,107 @@
+"""Parallel ingest: files ingested in worker processes and copied in give the same warehouse."""
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from factories.rank_db import RankDbFactory
+
+from warehouse import db, demo, ingest as ingest_frame, parts
+from warehouse.cli import cli
+
+#: columns that hold when or how long, which differ between any two runs
+TIMING_COLUMNS = {"ingested_at", "elapsed_ns", "applied_at"}
+
+
+@pytest.fixture
+def every_file_in_parts(monkeypatch):
+    """Send every file, however small, to the workers."""
+    monkeypatch.setattr(ingest_frame, "MIN_PART_BYTES", 0)
+
+
+def contents(path: Path) -> dict[str, list[tuple]]:
+    """Every table's rows in rowid order, without the timing columns."""
+    conn = sqlite3.connect(path)
+    tables = {}
+    for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"):
+        columns = [row[1] for row in conn.execute(f'PRAGMA table_info("{table}")') if row[1] not in TIMING_COLUMNS]
+        names = ", ".join(f'"{column}"' for column in columns)
+        tables[table] = conn.execute(f'SELECT {names} FROM "{table}" ORDER BY rowid').fetchall()
+    conn.close()
+    return tables
+
+
+def ingest(path: Path, inputs: list[Path], jobs: int, force: bool = False) -> list[ingest_frame.FileResult]:
+    conn = db.connect(path)
+    try:
+        return ingest_frame.ingest_paths(conn, inputs, jobs=jobs, force=force)
+    finally:
+        conn.close()
+
+
+@pytest.mark.slow
+def test_parts_give_the_same_rows_and_ids_as_one_process(tmp_path, realdata, every_file_in_parts):
+    inputs = [demo.write_inputs(tmp_path / "demo"), realdata / "msinsight"]
+    serial = ingest(tmp_path / "serial.db", inputs, jobs=1)
+    parallel = ingest(tmp_path / "parallel.db", inputs, jobs=2)
+
+    assert [(r.path, r.status, r.kind, r.rows, r.error) for r in parallel] == [
+        (r.path, r.status, r.kind, r.rows, r.error) for r in serial
+    ]
+    assert {r.kind for r in serial} >= {"rank_db", "trace_json", "op_profile", "kernel_details_csv", "profiler_info_json"}
+    expected, got = contents(tmp_path / "serial.db"), contents(tmp_path / "parallel.db")
+    assert sum(map(len, expected.values())) > 100_000
+    for table in expected:
+        assert got[table] == expected[table], table
+
+
+@pytest.mark.slow
+def test_a_rank_already_held_is_refused_from_a_part_and_force_replaces_it(tmp_path, every_file_in_parts):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first = RankDbFactory(path=tmp_path / "a" / "ascend_pytorch_profiler_0.db").path
+    later = RankDbFactory(path=tmp_path / "b" / "ascend_pytorch_profiler_0.db", ts0=2_000_000_000_000_000_000)
+    second = later.path
+    warehouse = tmp_path / "w.db"
+    ingest(warehouse, [first], jobs=2)
+
+    (refused,) = ingest(warehouse, [second], jobs=2)
+    assert refused.status == "failed"
+    assert "rank 0 is already in the warehouse from" in refused.error and str(first) in refused.error
+
+    (replaced,) = ingest(warehouse, [second], jobs=2, force=True)
+    assert replaced.status == "ok"
+    conn = sqlite3.connect(warehouse)
+    assert conn.execute("SELECT path FROM source WHERE status = 'ok'").fetchall() == [(str(second),)]
+    assert conn.execute("SELECT source_id FROM rank").fetchall() == [(replaced.source_id,)]
+    assert conn.execute("SELECT count(*), min(ts) >= 2e18, max(source_id) FROM kernel").fetchone() == (
+        len(later.rows("COMPUTE_TASK_INFO")), 1, replaced.source_id)
+
+
+def test_a_file_that_fails_in_a_worker_is_recorded_with_its_reason(tmp_path, every_file_in_parts):
+    good = tmp_path / "in" / "trace.json"
+    good.parent.mkdir()
+    good.write_text('[{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2}]')
+    bad = tmp_path / "in" / "ascend_pytorch_profiler_3.db"
+    bad.write_bytes(b"not sqlite at all")
+    results = ingest(tmp_path / "w.db", [tmp_path / "in"], jobs=2)
+
+    assert {r.path.name: r.status for r in results} == {"trace.json": "ok", "ascend_pytorch_profiler_3.db": "failed"}
+    failed = next(r for r in results if r.status == "failed")
+    assert failed.error == f"{bad}: byte 0: not an SQLite database (no 'SQLite format 3' header)"
+    conn = sqlite3.connect(tmp_path / "w.db")
+    assert conn.execute("SELECT kind, status, error FROM source ORDER BY id").fetchall() == [
+        ("rank_db", "failed", failed.error), ("trace_json", "ok", None),
+    ]
+    assert conn.execute("SELECT name, dur FROM slice").fetchall() == [("a", 2000)]
+
+
+def test_the_cli_takes_a_job_count_and_defaults_to_the_cores(runner, tmp_path):
+    trace = tmp_path / "trace.json"
+    trace.write_text('[{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2}]')
+    result = runner.invoke(cli, ["ingest", str(trace), "--db", str(tmp_path / "w.db"), "--jobs", "0"])
+    assert result.exit_code == 2 and "--jobs" in result.output
+    result = runner.invoke(cli, ["ingest", str(trace), "--db", str(tmp_path / "w.db"), "-j", "2"])
+    assert result.exit_code == 0, result.output
+    assert parts.default_jobs() >= 1
+    assert "the cores" in runner.invoke(cli, ["ingest", "--help"]).output

@@ -1,0 +1,98 @@
+"""Copy a *part* into the warehouse: the rows one file's ingest wrote into a scratch warehouse.
+
+A worker process ingests a file into a fresh warehouse of its own (the part) while the
+parent process writes others (see :mod:`warehouse.parts`); the parent then copies the part
+with one ``INSERT ... SELECT`` per table, inside the file's transaction. Ids are renumbered
+to follow the warehouse's: each table's ids are shifted past its current largest id (with
+every column that points at them), strings are mapped by value, and ``source_id`` becomes
+the file's source here. The result is row for row what ingesting the file in the parent
+would have written, at SQLite's copy speed.
+
+The statements are built from the schema (every table with a ``source_id`` column, its
+columns and foreign keys), so a new migration's tables are copied without a change here;
+columns that hold ids without declaring a foreign key are listed in ``UNDECLARED_REFERENCES``.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from warehouse.analysis.classify import load_rules, split_statements
+from warehouse.sources.base import Outcome
+
+SCHEMA = "part"
+HERE = Path(__file__).parent
+STRINGS_STATEMENTS = split_statements((HERE / "merge_strings.sql").read_text(encoding="utf-8"))
+RANK_SQL = (HERE / "merge_rank.sql").read_text(encoding="utf-8")
+
+#: (table, column) -> the table whose ids the column holds, where the schema does not say so
+UNDECLARED_REFERENCES = {
+    ("_slice", "parent_id"): "_slice",
+    ("flow", "slice_out"): "_slice",
+    ("flow", "slice_in"): "_slice",
+    **{(table, "slice_id"): "_slice"
+       for table in ("cann_api", "communication_op", "communication_task", "kernel", "pytorch_api")},
+}
+#: tables with a source_id that are not copied row by row (rank: merged by merge_rank.sql)
+SPECIAL_TABLES = ("source", "rank")
+
+
+def merge_part(conn: sqlite3.Connection, part_path: Path, source_id: int) -> Outcome:
+    """Copy the part at ``part_path`` into the warehouse as the rows of ``source_id``.
+
+    Runs inside the caller's transaction; the part is attached read-only (the caller
+    detaches it after its COMMIT or ROLLBACK). Returns the part's outcome, its row count
+    corrected for the ranks another source of this warehouse already declared.
+    """
+    conn.execute(f"ATTACH DATABASE ? AS {SCHEMA}", (f"{Path(part_path).resolve().as_uri()}?mode=ro",))
+    part_rows, rank_id, card, detail = conn.execute(
+        f"SELECT row_count, rank_id, card, detail FROM {SCHEMA}.source WHERE status = 'ok'"
+    ).fetchone()
+    for statement in STRINGS_STATEMENTS:
+        conn.execute(statement)
+    copied = _tables(conn)
+    offsets = {table: _largest_id(conn, table) for table, columns in copied.items() if "id" in columns}
+    for table, columns in copied.items():
+        conn.execute(_copy_statement(conn, table, columns, offsets), {"source_id": source_id})
+    conn.execute("DROP TABLE temp.merge_string")
+    if conn.execute(f"SELECT 1 FROM {SCHEMA}.kernel_signature LIMIT 1").fetchone():
+        load_rules(conn)  # the rules the part's kernels were classified with, as classify_source keeps them
+    owners = [owner for (owner,) in conn.execute(RANK_SQL, {"source_id": source_id}).fetchall()]
+    part_ranks = len(owners)
+    rows = part_rows - part_ranks + owners.count(source_id)
+    return Outcome(rows, rank_id=rank_id, card=card, detail=json.loads(detail) if detail else {})
+
+
+def _tables(conn: sqlite3.Connection) -> dict[str, list[str]]:
+    """Every table a source writes (it has a source_id column), with its columns, in schema order."""
+    tables = {}
+    for (table,) in conn.execute("SELECT name FROM main.sqlite_master WHERE type = 'table' ORDER BY rowid"):
+        columns = [row[1] for row in conn.execute(f'PRAGMA main.table_info("{table}")')]
+        if "source_id" in columns and table not in SPECIAL_TABLES:
+            tables[table] = columns
+    return tables
+
+
+def _largest_id(conn: sqlite3.Connection, table: str) -> int:
+    return conn.execute(f'SELECT COALESCE(MAX(id), 0) FROM main."{table}"').fetchone()[0]
+
+
+def _copy_statement(conn: sqlite3.Connection, table: str, columns: list[str], offsets: dict[str, int]) -> str:
+    references = dict(UNDECLARED_REFERENCES)
+    for row in conn.execute(f'PRAGMA main.foreign_key_list("{table}")'):
+        references[(table, row[3])] = row[2]
+    values = []
+    for column in columns:
+        target = table if column == "id" else references.get((table, column))
+        if column == "source_id":
+            values.append(":source_id")
+        elif target == "string":
+            values.append(f'(SELECT string_id FROM temp.merge_string WHERE part_id = p."{column}")')
+        elif target in offsets:
+            values.append(f'p."{column}" + {offsets[target]}')
+        else:
+            values.append(f'p."{column}"')
+    names = ", ".join(f'"{column}"' for column in columns)
+    return f'INSERT INTO main."{table}" ({names}) SELECT {", ".join(values)} FROM {SCHEMA}."{table}" AS p ORDER BY p.rowid'

@@ -1,0 +1,56 @@
+"""Ingest independent files in worker processes, each into a part (a scratch warehouse).
+
+SQLite has one writer, and one file's ingest is one thread of Python and SQLite: on a
+machine with several cores, the other cores would idle. Workers run the whole ingest of
+a file (detect, parse, insert, nest, classify) into a fresh warehouse file of their own;
+the parent copies each finished part into the warehouse (:mod:`warehouse.merge`), in the
+order the files were named, so the result is the same as ingesting them one by one.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import tempfile
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
+
+#: Files smaller than this are ingested by the parent: a part's round trip would cost more.
+MIN_PART_BYTES = 4 << 20
+
+
+def default_jobs() -> int:
+    """Worker processes by default: one per core this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+class PartPool:
+    """Worker processes and the folder their parts are written to (removed on exit)."""
+
+    def __init__(self, jobs: int):
+        self.jobs = jobs
+        self._folder = tempfile.TemporaryDirectory(prefix="warehouse-parts-")
+        # spawn, not fork: the parent may hold SQLite connections and server threads
+        self._executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
+        self._count = 0
+
+    def submit(self, work: Callable[..., T], path: Path, *args) -> tuple[Future[T], Path]:
+        """Run ``work(path, part_path, *args)`` in a worker; returns its future and the new part's path."""
+        self._count += 1
+        part_path = Path(self._folder.name) / f"part{self._count}.db"
+        return self._executor.submit(work, path, part_path, *args), part_path
+
+    def discard(self, part_path: Path) -> None:
+        """Delete a part once it is copied (or not wanted): parts can be as large as the warehouse."""
+        part_path.unlink(missing_ok=True)
+
+    def __enter__(self) -> PartPool:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self._executor.shutdown(wait=True, cancel_futures=True)
+        self._folder.cleanup()
