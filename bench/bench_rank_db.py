@@ -34,6 +34,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gen_rank_db import generate  # noqa: E402
 
+from warehouse.parts import default_jobs  # noqa: E402
+
 REPO = Path(__file__).resolve().parent.parent
 WAREHOUSE = REPO / ".venv" / "bin" / "warehouse"
 #: msprof-analyze's modes that give the answers below; "all" is its default run (no -m)
@@ -70,11 +72,11 @@ def input_rows(folder: Path) -> int:
     return total
 
 
-def bench_warehouse(folder: Path, work: Path) -> dict:
+def bench_warehouse(folder: Path, work: Path, jobs: int) -> dict:
     db = work / "warehouse.db"
     for stale in work.glob("warehouse.db*"):  # a warehouse of an earlier run would hold the files already
         stale.unlink()
-    run = timed([str(WAREHOUSE), "ingest", str(folder), "--db", str(db), "--quiet"])
+    run = timed([str(WAREHOUSE), "ingest", str(folder), "--db", str(db), "--quiet", "--jobs", str(jobs)])
     with sqlite3.connect(db) as conn:
         rows, ranks = conn.execute(
             "SELECT SUM(row_count), COUNT(*) FROM source WHERE kind = 'rank_db' AND status = 'ok'").fetchone()
@@ -110,6 +112,8 @@ def main() -> None:
     parser.add_argument("--ranks", type=int, default=64)
     parser.add_argument("--api-rows", type=int, default=40_000, help="PYTORCH_API rows per rank")
     parser.add_argument("--peer", type=Path, default=Path("/tmp/peer-venv/bin/msprof-analyze"))
+    parser.add_argument("--jobs", type=int, default=default_jobs(), help="warehouse ingest --jobs (default: the cores)")
+    parser.add_argument("--skip-peer", action="store_true", help="run the warehouse only")
     parser.add_argument("--work", type=Path, help="folder for the inputs and outputs (default: a temp folder)")
     args = parser.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="bench_rank_db_"))
@@ -123,8 +127,8 @@ def main() -> None:
     read = input_rows(folder)
     load_before = f"{os.getloadavg()[0]:.1f}"
 
-    ours = bench_warehouse(folder, work)
-    print(f"warehouse ingest: {ours['ranks']} ranks ok, {ours['failed']} failed, {ours['rows']:,} rows written, "
+    ours = bench_warehouse(folder, work, args.jobs)
+    print(f"warehouse ingest --jobs {args.jobs}: {ours['ranks']} ranks ok, {ours['failed']} failed, {ours['rows']:,} rows written, "
           f"{read:,} input rows read, in {ours['wall']:.1f} s = {ours['rows'] / ours['wall']:,.0f} rows written/s, "
           f"{read / ours['wall']:,.0f} input rows/s; CPU {ours['cpu']:.1f} s = {ours['rows'] / ours['cpu']:,.0f} "
           f"rows written per CPU s; peak RSS {ours['rss']:.0f} MB; warehouse {ours['size_mb']:.0f} MB")
@@ -134,6 +138,8 @@ def main() -> None:
     total = ours["wall"] + sum(ours["answers"].values())
     print(f"  ingest + the three answers: {total:.1f} s")
 
+    if args.skip_peer:
+        return
     if not args.peer.exists():
         print(f"msprof-analyze: not run, {args.peer} does not exist (see the module docstring to install it)")
         return
