@@ -205,6 +205,8 @@ def ingest_file(
     _begin(conn, path)
     try:
         worker = part.future.result() if part else None
+        if worker:  # the file's time: the worker's ingest, then the copy
+            started = time.perf_counter_ns() - worker.elapsed_ns
         # a detect() that raises fails this file alone
         module = _source_of_kind(worker.kind) if worker else detect_source(path)
         kind = module.KIND if module else None
