@@ -105,3 +105,31 @@ def test_the_cli_takes_a_job_count_and_defaults_to_the_cores(runner, tmp_path):
     assert result.exit_code == 0, result.output
     assert parts.default_jobs() >= 1
     assert "the cores" in runner.invoke(cli, ["ingest", "--help"]).output
+
+
+def test_parts_are_written_beside_the_warehouse_and_removed(tmp_path, every_file_in_parts, monkeypatch):
+    seen = []
+    real_discard = parts.PartPool.discard
+
+    def discard(self, part_path):
+        seen.append((part_path.parent.parent, part_path.exists()))
+        real_discard(self, part_path)
+
+    monkeypatch.setattr(parts.PartPool, "discard", discard)
+    trace = tmp_path / "in" / "trace.json"
+    trace.parent.mkdir()
+    trace.write_text('[{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2}]')
+    (tmp_path / "w").mkdir()
+    (result,) = ingest(tmp_path / "w" / "w.db", [tmp_path / "in"], jobs=2)
+    assert result.status == "ok"
+    assert seen == [(tmp_path / "w", True)]
+    assert [path.name for path in (tmp_path / "w").iterdir()] == ["w.db"]  # the parts folder is gone
+
+
+def test_a_parts_folder_left_by_a_killed_ingest_is_not_read(tmp_path):
+    leftover = tmp_path / f"{parts.PART_FOLDER_PREFIX}abc" / "part1.db"
+    leftover.parent.mkdir()
+    leftover.write_text("a part")
+    trace = tmp_path / "trace.json"
+    trace.write_text('[{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2}]')
+    assert list(ingest_frame.discover([tmp_path])) == [trace]

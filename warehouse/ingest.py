@@ -22,7 +22,7 @@ from pathlib import Path
 from warehouse import db
 from warehouse.errors import IngestError, SourceConflict, WarehouseError
 from warehouse.merge import merge_part
-from warehouse.parts import MIN_PART_BYTES, PartPool
+from warehouse.parts import MIN_PART_BYTES, PART_FOLDER_PREFIX, PartPool
 from warehouse.sources import SOURCES, detect_source
 
 HASH_CHUNK_BYTES = 1 << 20
@@ -53,13 +53,14 @@ def discover(paths: Iterable[str | Path], *, exclude: Iterable[Path] = ()) -> It
 
     ``exclude`` names files never to yield: the warehouse itself and its journal files,
     so that ``warehouse ingest .`` next to ``warehouse.db`` does not read the warehouse.
+    Folders of worker parts (left behind by a killed parallel ingest) are not walked.
     """
     excluded = {Path(path).absolute() for path in exclude}
     for given in paths:
         path = Path(given).absolute()
         if path.is_dir():
             for root, dirs, files in os.walk(path):
-                dirs.sort()
+                dirs[:] = sorted(name for name in dirs if not name.startswith(PART_FOLDER_PREFIX))
                 for name in sorted(files):
                     if (Path(root) / name) not in excluded:
                         yield Path(root) / name
@@ -89,9 +90,10 @@ def ingest_paths(
     worker processes (see :mod:`warehouse.parts`) while the parent copies the finished ones
     in; the warehouse ends the same as with one job.
     """
-    files = list(discover(paths, exclude=warehouse_files(conn)))
+    own_files = warehouse_files(conn)
+    files = list(discover(paths, exclude=own_files))
     results = []
-    with PartPool(jobs) if jobs > 1 else _no_pool() as pool:
+    with PartPool(jobs, beside=own_files[0].parent if own_files else None) if jobs > 1 else _no_pool() as pool:
         for path, hashed, part in _ahead(conn, files, force, pool):
             result = ingest_file(conn, path, force=force, hashed=hashed, part=part)
             results.append(result)

@@ -21,6 +21,8 @@ T = TypeVar("T")
 
 #: Files smaller than this are ingested by the parent: a part's round trip would cost more.
 MIN_PART_BYTES = 4 << 20
+#: the name of a parts folder starts with this (the ingest never walks into one)
+PART_FOLDER_PREFIX = ".warehouse-parts-"
 
 
 def default_jobs() -> int:
@@ -29,11 +31,16 @@ def default_jobs() -> int:
 
 
 class PartPool:
-    """Worker processes and the folder their parts are written to (removed on exit)."""
+    """Worker processes and the folder their parts are written to (removed on exit).
 
-    def __init__(self, jobs: int):
+    The folder is made in ``beside`` (the warehouse's folder: a part can be as large as
+    the file's share of the warehouse, so it goes where the user made room for that),
+    else in the system's temporary folder.
+    """
+
+    def __init__(self, jobs: int, beside: Path | None = None):
         self.jobs = jobs
-        self._folder = tempfile.TemporaryDirectory(prefix="warehouse-parts-")
+        self._folder = tempfile.TemporaryDirectory(prefix=PART_FOLDER_PREFIX, dir=beside)
         # spawn, not fork: the parent may hold SQLite connections and server threads
         self._executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
         self._count = 0
@@ -45,7 +52,7 @@ class PartPool:
         return self._executor.submit(work, path, part_path, *args), part_path
 
     def discard(self, part_path: Path) -> None:
-        """Delete a part once it is copied (or not wanted): parts can be as large as the warehouse."""
+        """Delete a part once it is copied (or not wanted)."""
         part_path.unlink(missing_ok=True)
 
     def __enter__(self) -> PartPool:
