@@ -22,6 +22,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -107,6 +108,8 @@ def bench_http(path: Path, asked: list[dict], clients: int, server_threads: int)
     try:
         line = server.stderr.readline()
         host, port = re.search(r"http://([\d.]+):(\d+)/", line).groups()
+        # waitress logs "Task queue depth is N" for most requests here: a full stderr pipe would stall it
+        threading.Thread(target=server.stderr.read, daemon=True).start()
         started = time.perf_counter()
         # one process per client: threads of one process would queue on its GIL and skew the latencies
         with multiprocessing.Pool(clients) as pool:
