@@ -14,11 +14,9 @@ def test_demo_ingests_every_input_it_writes(runner, tmp_path):
     assert result.exit_code == 0, result.output
     conn = db.connect_readonly(tmp_path / "warehouse.db")
     by_kind = dict(conn.execute("SELECT coalesce(kind, status), count(*) FROM source GROUP BY 1").fetchall())
-    # torch_npu's own analysis.db (one per database rank) is the only file the warehouse does not read
-    assert by_kind == {"rank_db": 4, "trace_json": 2, "kernel_details_csv": 2, "op_profile": 1,
-                       "profiler_info_json": 6, "skipped": 4}
-    skipped = {row[0].rsplit("/", 1)[1] for row in conn.execute("SELECT path FROM source WHERE status = 'skipped'")}
-    assert skipped == {"analysis.db"}
+    # torch_npu's own analysis.db beside each database rank included: every file is read
+    assert by_kind == {"rank_db": 4, "analysis_db": 4, "trace_json": 2, "kernel_details_csv": 2, "op_profile": 1,
+                       "profiler_info_json": 6}
     assert conn.execute("SELECT count(*) FROM source WHERE status = 'failed'").fetchone()[0] == 0
     ranks = [row[0] for row in conn.execute("SELECT rank_id FROM rank ORDER BY 1")]
     assert ranks == [0, 1, 2, 3, 4, 5]

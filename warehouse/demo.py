@@ -4,8 +4,8 @@
 ``warehouse ingest folder`` meets the same layout as on a real run:
 
 - ranks 0-3 exported as databases (``rank{N}_ascend_pt/ASCEND_PROFILER_OUTPUT/
-  ascend_pytorch_profiler_{N}.db``, with torch_npu's ``analysis.db`` beside it, which the
-  warehouse does not read); rank 3 runs its kernels 30 % slower;
+  ascend_pytorch_profiler_{N}.db``, with torch_npu's ``analysis.db`` beside it); rank 3
+  runs its kernels 30 % slower;
 - ranks 4-5 exported as text (``trace_view.json`` and ``kernel_details.csv``), so the
   ``kernel`` table holds both exports side by side;
 - one operator profile (``operator/visualize_data.bin``) from ``msprof op``.

@@ -1,6 +1,6 @@
 -- title: Communication bandwidth summary
 -- description: Per rank, step and transport type, the bytes the HCCL operators moved, the
---     time they took and the bandwidth, from communication.json / cluster_communication.json
+--     time they took and the bandwidth, from communication.json / analysis.db / cluster_communication.json
 --     (msprof-analyze's ClusterCommunicationBandwidth). 'Total Op Info' rows are left out.
 -- param rank_id (integer, default null): Only this rank; every rank when null.
 -- column rank_id: Rank.

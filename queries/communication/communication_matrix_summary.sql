@@ -1,6 +1,6 @@
 -- title: Communication matrix summary
 -- description: Per sending rank, receiving rank and transport, the traffic of the HCCL
---     operators from communication_matrix.json / cluster_communication_matrix.json
+--     operators from communication_matrix.json / analysis.db / cluster_communication_matrix.json
 --     (msprof-analyze's ClusterCommunicationMatrix). 'Total Op Info' rows are left out.
 -- param step_id (integer, default null): Only this step; every step when null.
 -- column src_rank: Sending rank.

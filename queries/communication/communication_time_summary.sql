@@ -1,6 +1,6 @@
 -- title: Communication time summary
 -- description: Per rank and step, the HCCL operators' time split into transit, wait,
---     synchronisation and idle, from communication.json / cluster_communication.json (what
+--     synchronisation and idle, from communication.json / analysis.db / cluster_communication.json (what
 --     msprof-analyze's communication_time_sum writes as ClusterCommunicationTime). The
 --     files' own 'Total Op Info' rows are left out and the operators summed instead.
 -- param rank_id (integer, default null): Only this rank; every rank when null.

@@ -1,6 +1,6 @@
 -- title: Step time from the exports (ClusterStepTraceTime)
 -- description: Per rank and step, the step time split as torch_npu exported it in
---     step_trace_time.csv / cluster_step_trace_time.csv (msprof-analyze's default cluster
+--     step_trace_time.csv / analysis.db / cluster_step_trace_time.csv (msprof-analyze's default cluster
 --     output): computing, communication (all and not overlapped), overlap, free, stage and
 --     bubble, with each rank's step against the slowest rank of the step. step_time computes
 --     the same split from the raw kernels and operators instead.

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
+from factories.rank_db import write_db
 from warehouse import audits, db
 from warehouse.ingest import FileResult, ingest_file
 
@@ -123,6 +124,28 @@ def assert_clean_end(conn: sqlite3.Connection, path: Path, result: FileResult) -
     assert [row[0] for row in conn.execute("PRAGMA integrity_check")] == ["ok"]
     failed = [(r.audit.name, r.examples[:2]) for r in audits.run_audits(conn) if not r.passed]
     assert failed == [], failed
+
+
+def sqlite_bytes(tables: dict[str, tuple[str, list[tuple]]]) -> bytes:
+    """The bytes of an SQLite file holding ``tables`` ({name: (ddl, rows)})."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "input.db"
+        write_db(path, tables)
+        return path.read_bytes()
+
+
+def with_cell(tables: dict[str, tuple[str, list[tuple]]], name: str, row: int, column: int, value) -> dict:
+    """A copy of ``tables`` with one cell of table ``name`` replaced (row and column taken modulo)."""
+    tables = dict(tables)
+    ddl, rows = tables[name]
+    if not rows:
+        return tables
+    rows = list(rows)
+    row %= len(rows)
+    column %= len(rows[row])
+    rows[row] = rows[row][:column] + (value,) + rows[row][column + 1:]
+    tables[name] = (ddl, rows)
+    return tables
 
 
 # --- byte-level mutations ---------------------------------------------------------------------

@@ -10,7 +10,13 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from fuzz import test_fuzz_op_profile, test_fuzz_rank_db, test_fuzz_text_exports, test_fuzz_trace_json
+from fuzz import (
+    test_fuzz_analysis_db,
+    test_fuzz_op_profile,
+    test_fuzz_rank_db,
+    test_fuzz_text_exports,
+    test_fuzz_trace_json,
+)
 from fuzz.harness import ingest_hostile
 from warehouse.sources import SOURCES
 
@@ -20,6 +26,7 @@ def _starting_files() -> list[tuple[str, bytes, str]]:
     files = [
         (test_fuzz_op_profile.NAME, test_fuzz_op_profile._original()[0], ""),
         (test_fuzz_rank_db.NAME, test_fuzz_rank_db._original(), ""),
+        (test_fuzz_analysis_db.NAME, test_fuzz_analysis_db._original(), ""),
         (test_fuzz_trace_json.NAME, test_fuzz_trace_json.render([dict(e) for e in test_fuzz_trace_json._events()]), ""),
     ]
     for factory, name, folder in test_fuzz_text_exports.CSV_EXPORTS + test_fuzz_text_exports.JSON_EXPORTS:

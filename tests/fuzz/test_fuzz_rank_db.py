@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import functools
 import sqlite3
-import tempfile
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from factories.rank_db import build_tables, write_db
-from fuzz.harness import byte_mutations, ingest_hostile
+from factories.rank_db import build_tables
+from fuzz.harness import byte_mutations, ingest_hostile, sqlite_bytes, with_cell
 
 NAME = "ascend_pytorch_profiler_0.db"
 PAGE = 4096
@@ -35,16 +33,9 @@ def _columns(ddl: str) -> list[str]:
     return [part.strip() for part in ddl.split(",")]
 
 
-def _db_bytes(tables: dict) -> bytes:
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / NAME
-        write_db(path, tables)
-        return path.read_bytes()
-
-
 @functools.cache
 def _original() -> bytes:
-    return _db_bytes(_tables())
+    return sqlite_bytes(_tables())
 
 
 def _reshaped(name: str, how: str, column: int) -> dict:
@@ -73,16 +64,7 @@ def _reshaped(name: str, how: str, column: int) -> dict:
 
 
 def _retyped(name: str, row: int, column: int, value) -> dict:
-    tables = dict(_tables())
-    ddl, rows = tables[name]
-    if not rows:
-        return tables
-    rows = list(rows)
-    row %= len(rows)
-    column %= len(rows[row])
-    rows[row] = rows[row][:column] + (value,) + rows[row][column + 1:]
-    tables[name] = (ddl, rows)
-    return tables
+    return with_cell(_tables(), name, row, column, value)
 
 
 def table_mutations() -> st.SearchStrategy[bytes]:
@@ -97,7 +79,7 @@ def table_mutations() -> st.SearchStrategy[bytes]:
 def _writable(tables: dict) -> bytes:
     """The db's bytes, or b"" when SQLite refuses the cell (text in an INTEGER PRIMARY KEY)."""
     try:
-        return _db_bytes(tables)
+        return sqlite_bytes(tables)
     except sqlite3.IntegrityError:
         return b""
 
@@ -115,4 +97,4 @@ def test_hostile_rank_db_ends_cleanly(data):
 @pytest.mark.parametrize("name", sorted(_tables()))
 def test_every_table_with_the_right_name_and_wrong_columns_ends_cleanly(name):
     """Each table in turn reduced to one TEXT column ``x``."""
-    ingest_hostile(NAME, _db_bytes(_reshaped(name, "single", 0)))
+    ingest_hostile(NAME, sqlite_bytes(_reshaped(name, "single", 0)))

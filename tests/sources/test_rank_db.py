@@ -389,10 +389,10 @@ def test_sqlite_of_another_kind_named_as_rank_db_fails(warehouse_db, tmp_path):
     assert result.status == "failed"
     assert result.error == (f"{other}: sqlite_master: not a rank db (needs STRING_IDS and PYTORCH_API or TASK; "
                             "has CommAnalyzerTime)")
-    # the same kind of file under another name is not a rank db at all: skipped (as analysis.db is)
+    # the same kind of file under another name is not a rank db at all: it is torch_npu's analysis.db
     anonymous = tmp_path / "analysis.db"
     write_db(anonymous, {"CommAnalyzerTime": ("hccl_op_name TEXT", [("y",)])})
-    assert ingest_file(warehouse_db, anonymous).status == "skipped"
+    assert ingest_file(warehouse_db, anonymous).kind == "analysis_db"
 
 
 def test_empty_file_named_as_rank_db_fails(warehouse_db, tmp_path):

@@ -12,12 +12,16 @@ the frame calls it before the rows go in, wherever ``ingest`` ran.
 from __future__ import annotations
 
 import gzip
+import sqlite3
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from warehouse.errors import IngestError
+
 GZIP_MAGIC = b"\x1f\x8b"
+SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 @dataclass
@@ -51,3 +55,33 @@ def read_head(path: str | Path, size: int = 4096) -> bytes:
             return stream.read(size)
     except (OSError, EOFError, zlib.error):
         return b""
+
+
+def readonly_uri(path: str | Path) -> str:
+    """The URI that opens an SQLite input read-only and immutable (never written, never locked)."""
+    return f"{Path(path).resolve().as_uri()}?mode=ro&immutable=1"
+
+
+def require_sqlite(path: Path, what: str) -> None:
+    """Check an input is a non-empty file starting with SQLite's header.
+
+    :raises IngestError: naming the file, and ``what`` it should have been.
+    """
+    if path.stat().st_size == 0:
+        raise IngestError(f"{path}: empty file (0 bytes), not {what}")
+    if read_head(path, len(SQLITE_MAGIC)) != SQLITE_MAGIC:
+        raise IngestError(f"{path}: byte 0: not an SQLite database (no 'SQLite format 3' header)")
+
+
+def attach_readonly(conn: sqlite3.Connection, path: Path, schema: str) -> None:
+    """ATTACH an SQLite input read-only and immutable as ``schema``.
+
+    SQLite refuses to detach it inside the transaction that read it: the ingest frame
+    detaches after its COMMIT or ROLLBACK.
+
+    :raises IngestError: naming the file when SQLite cannot open it.
+    """
+    try:
+        conn.execute(f"ATTACH DATABASE ? AS {schema}", (readonly_uri(path),))
+    except sqlite3.Error as exc:
+        raise IngestError(f"{path}: cannot open as SQLite ({exc})") from None

@@ -28,13 +28,19 @@ from pathlib import Path
 
 from warehouse.analysis.classify import classify_source
 from warehouse.errors import IngestError, SourceConflict
-from warehouse.sources.base import Outcome, read_head
+from warehouse.sources.base import (
+    SQLITE_MAGIC,
+    Outcome,
+    attach_readonly,
+    read_head,
+    readonly_uri,
+    require_sqlite,
+)
 from warehouse.sources.rank_layout import rank_from_layout
 
 KIND = "rank_db"
 
 SQL_DIR = Path(__file__).with_suffix("")
-SQLITE_MAGIC = b"SQLite format 3\x00"
 SCHEMA = "rank_db_src"
 #: rank_id of a file that says nothing of its rank (RANK_DEVICE_MAP writes -1 when unset)
 UNKNOWN_RANK = -1
@@ -117,9 +123,10 @@ def detect(path) -> bool:
 
     A file named ``ascend_pytorch_profiler_{N}.db`` is claimed even when it is empty,
     damaged or another kind of SQLite file, so that a rank that cannot be read is a
-    recorded failure rather than silently skipped. ``analysis.db`` is not claimed, nor a
-    CANN-only db (TASK without PYTORCH_API, msprof's ``msprof_*.db``) inside a torch_npu
-    run folder (``*_ascend_pt``): it is the CANN half of that run's rank db, read there.
+    recorded failure rather than silently skipped. ``analysis.db`` is not claimed
+    (:mod:`~warehouse.sources.analysis_db` reads it), nor a CANN-only db (TASK without
+    PYTORCH_API, msprof's ``msprof_*.db``) inside a torch_npu run folder (``*_ascend_pt``):
+    it is the CANN half of that run's rank db, read there.
     """
     try:
         path = Path(path)
@@ -127,7 +134,7 @@ def detect(path) -> bool:
             return True
         if read_head(path, len(SQLITE_MAGIC)) != SQLITE_MAGIC:
             return False
-        with closing(sqlite3.connect(_readonly_uri(path), uri=True)) as probe:
+        with closing(sqlite3.connect(readonly_uri(path), uri=True)) as probe:
             tables = {row[0] for row in probe.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if "PYTORCH_API" not in tables and any(folder.name.endswith(TORCH_RUN_SUFFIX) for folder in path.parents):
             return False
@@ -143,10 +150,7 @@ def ingest(conn: sqlite3.Connection, path, source_id: int) -> Outcome:
     """
     path = Path(path)
     identity = _identify(path)
-    try:
-        conn.execute(f"ATTACH DATABASE ? AS {SCHEMA}", (_readonly_uri(path),))
-    except sqlite3.Error as exc:
-        raise IngestError(f"{path}: cannot open as SQLite ({exc})") from None
+    attach_readonly(conn, path, SCHEMA)
     try:
         return _copy(conn, path, source_id, identity)
     except sqlite3.DatabaseError as exc:
@@ -196,10 +200,6 @@ class Identity:
     rank_from: str
 
 
-def _readonly_uri(path: Path) -> str:
-    return f"{Path(path).resolve().as_uri()}?mode=ro&immutable=1"
-
-
 def _is_rank_db(tables) -> bool:
     return "STRING_IDS" in tables and bool({"PYTORCH_API", "TASK"} & tables)
 
@@ -209,12 +209,9 @@ def _identify(path: Path) -> Identity:
 
     :raises IngestError: if the file is empty, not SQLite, unreadable or not a rank db.
     """
-    if path.stat().st_size == 0:
-        raise IngestError(f"{path}: empty file (0 bytes), not a rank db")
-    if read_head(path, len(SQLITE_MAGIC)) != SQLITE_MAGIC:
-        raise IngestError(f"{path}: byte 0: not an SQLite database (no 'SQLite format 3' header)")
+    require_sqlite(path, "a rank db")
     try:
-        with closing(sqlite3.connect(_readonly_uri(path), uri=True)) as probe:
+        with closing(sqlite3.connect(readonly_uri(path), uri=True)) as probe:
             tables = frozenset(row[0] for row in probe.execute(
                 "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')"))
             if not _is_rank_db(tables):
