@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import signal
 import sys
@@ -309,6 +310,9 @@ def serve(db_path, host, port, token, import_root, threads):
     db.connect_readonly(db_path).close()  # fail now, with a clear message, on a bad warehouse
     app = create_app({"DATABASE": str(Path(db_path).resolve()), "TOKEN": token,
                       "IMPORT_ROOT": str(Path(import_root).resolve()) if import_root else None})
+    # waitress warns "Task queue depth is N" whenever requests wait for a thread: under load, a
+    # line per request on stderr (and its CPU), for what is the normal state of a busy server
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     try:
         server = waitress.create_server(app, host=host, port=port, threads=threads, ident="warehouse")
     except OSError as exc:

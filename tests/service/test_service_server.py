@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import concurrent.futures
+import contextlib
 import json
 import os
 import re
@@ -21,15 +23,22 @@ REQUEST_TIMEOUT_S = 10
 @pytest.fixture
 def server(served_warehouse):
     """The server on port 0 (the OS picks a free one); its URL read from the line it prints once listening."""
+    with _serving(served_warehouse, threads=4) as (url, _):
+        yield url
+
+
+@contextlib.contextmanager
+def _serving(served_warehouse, threads: int):
+    """A running ``warehouse serve``: its URL and process (stderr is a pipe the caller may read)."""
     command = [sys.executable, "-c", "from warehouse.cli import cli; cli()", "serve",
-               "--db", str(served_warehouse["path"]), "--port", "0", "--token", "t0k3n", "--threads", "4"]
+               "--db", str(served_warehouse["path"]), "--port", "0", "--token", "t0k3n", "--threads", str(threads)]
     # a short time limit through the environment layer of the config, for the runaway query below
     env = {**os.environ, "WAREHOUSE_TIME_LIMIT_S": "0.5"}
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     try:
         url, said = _wait_for_url(process)
         assert url, f"server did not start within {STARTUP_TIMEOUT_S} s; it said: {said!r}"
-        yield url
+        yield url, process
     finally:
         process.kill()
         process.wait(timeout=REQUEST_TIMEOUT_S)
@@ -88,6 +97,16 @@ def test_served_over_http(server, served_warehouse):
     assert (status, json.loads(body)["error"]["code"]) == (400, "time_limit")
     status, _, body = call(f"{server}/sql", body={"sql": "SELECT count(*) AS n FROM kernel"})
     assert (status, json.loads(body)["rows"]) == (200, [{"n": 3}])
+
+
+def test_a_busy_server_does_not_log_a_line_per_queued_request(served_warehouse):
+    with _serving(served_warehouse, threads=1) as (url, process):
+        with concurrent.futures.ThreadPoolExecutor(16) as clients:
+            statuses = list(clients.map(lambda _: call(f"{url}/queries/top_kernels")[0], range(64)))
+        process.kill()
+        said = process.stderr.read().decode(errors="replace")
+    assert statuses == [200] * 64
+    assert "queue depth" not in said, said
 
 
 def test_serve_mistakes_are_one_line_errors(runner, served_warehouse, tmp_path):
