@@ -5,7 +5,11 @@ Generates (bench/gen_rank_db.py) a cluster folder, then in the same run:
 1. ``warehouse ingest DIR`` (a fresh warehouse): wall time, peak RSS, rows written and
    input rows read per second; then the three cluster answers from the warehouse (step
    time per rank, communication time per rank, top kernels) with ``warehouse sql``.
-2. ``msprof-analyze cluster -d COPY -m MODE`` for the modes that give the same answers
+2. The answers msprof-analyze's default run gives (step trace time, communication time,
+   bandwidth and matrix per rank, from the analysis.db torch_npu writes beside each rank
+   db): ``warehouse ingest`` of the analysis.db files alone into another warehouse, then
+   the four named queries over them, in one process.
+3. ``msprof-analyze cluster -d COPY -m MODE`` for the modes that give the same answers
    (cluster_time_summary, communication_time_sum, compute_op_sum) and its default run
    (no ``-m``: the communication recipes), each on its own copy of the folder (it writes
    into its input): wall time, CPU time and peak RSS each.
@@ -88,6 +92,30 @@ def bench_warehouse(folder: Path, work: Path, jobs: int) -> dict:
             "size_mb": db.stat().st_size / 1e6}
 
 
+#: named queries giving what msprof-analyze's default cluster run writes from analysis.db
+EXPORT_ANSWERS = ("step_trace_summary", "communication_time_summary", "communication_bandwidth_summary",
+                  "communication_matrix_summary")
+RUN_QUERIES = """
+import sys
+from warehouse import db, queries
+conn = db.connect_readonly(sys.argv[1])
+for name in sys.argv[2:]:
+    columns, rows = queries.get(name).run(conn)
+    print(name, len(rows))
+"""
+
+
+def bench_exports(folder: Path, work: Path) -> dict:
+    """The analysis.db files alone into a fresh warehouse, then EXPORT_ANSWERS (process starts included)."""
+    db = work / "exports.db"
+    for stale in work.glob("exports.db*"):
+        stale.unlink()
+    files = [str(path) for path in sorted(folder.glob("*/ASCEND_PROFILER_OUTPUT/analysis.db"))]
+    ingest = timed([str(WAREHOUSE), "ingest", *files, "--db", str(db), "--quiet"])
+    answers = timed([sys.executable, "-c", RUN_QUERIES, str(db), *EXPORT_ANSWERS])
+    return {"files": len(files), "ingest": ingest, "answers": answers}
+
+
 def bench_peer(folder: Path, work: Path, peer: Path) -> dict:
     results = {}
     for mode in PEER_MODES:
@@ -137,6 +165,12 @@ def main() -> None:
         print(f"  warehouse sql, {name}: {seconds:.2f} s (process start included)")
     total = ours["wall"] + sum(ours["answers"].values())
     print(f"  ingest + the three answers: {total:.1f} s")
+    exports = bench_exports(folder, work)
+    exports_total = exports["ingest"]["wall"] + exports["answers"]["wall"]
+    print(f"warehouse ingest of the {exports['files']} analysis.db files alone: {exports['ingest']['wall']:.2f} s "
+          f"(CPU {exports['ingest']['cpu']:.2f} s); the four export queries ({', '.join(EXPORT_ANSWERS)}; "
+          f"rows: {', '.join(exports['answers']['log'].split()[1::2])}) {exports['answers']['wall']:.2f} s; "
+          f"together {exports_total:.2f} s")
 
     if args.skip_peer:
         return
@@ -153,6 +187,9 @@ def main() -> None:
     peer_total = sum(r["wall"] for mode, r in peer.items() if mode != "all")
     print(f"msprof-analyze, the three answer modes: {peer_total:.1f} s; warehouse ingest + answers: {total:.1f} s "
           f"(msprof-analyze / warehouse = {peer_total / total:.2f})")
+    print(f"msprof-analyze default run (from analysis.db): {peer['all']['wall']:.1f} s; warehouse from the same "
+          f"analysis.db files: {exports_total:.2f} s (msprof-analyze / warehouse = "
+          f"{peer['all']['wall'] / exports_total:.1f})")
 
 
 if __name__ == "__main__":
