@@ -1,11 +1,14 @@
-"""The migration runner: fresh, upgrade, newer refused, edited refused, failure atomic."""
+"""The migration runner (fresh, upgrade, newer refused, edited refused, failure atomic) and data migrations."""
 
+import random
 import sqlite3
 
 import pytest
 
 from warehouse import db
+from warehouse.db import MIGRATIONS_DIR
 from warehouse.errors import WarehouseError
+from warehouse.sources.op_profile.values import gb_per_s_as_bytes_per_s, us_as_ns
 
 
 def write_migrations(folder, *bodies):
@@ -100,3 +103,57 @@ def test_migrate_command_reports_the_version(runner, warehouse_path):
     latest = db.available_migrations()[-1]
     assert f"applied {latest.version:04d}_{latest.name}" in result.output
     assert f"schema version {latest.version}" in result.output
+
+
+# --- 0007_op_profile_units: ns and bytes/s beside the operator profile's us and GB/s ---------------
+
+OP_PROFILE_UNITS = 7
+
+
+def add_operator_rows(conn, durations, bandwidths):
+    """One op_run and one op_block row per duration (us), one memory_unit row per bandwidth (GB/s)."""
+    source = conn.execute("INSERT INTO source (path, kind, sha256, size_bytes, status, ingested_at) VALUES "
+                          "('/op/visualize_data.bin', 'op_profile', 'x', 1, 'ok', '2026-11-22')").lastrowid
+    for row, duration in enumerate(durations):
+        conn.execute("INSERT INTO op_run (source_id, block_offset, duration_us) VALUES (?, ?, ?)", (source, row, duration))
+        conn.execute("INSERT INTO op_block (source_id, block_offset, source_row, sub_index, duration_us) "
+                     "VALUES (?, 0, ?, 0, ?)", (source, row, duration))
+    for row, bandwidth in enumerate(bandwidths):
+        conn.execute("INSERT INTO memory_unit (source_id, block_offset, source_row, bandwidth_gb_s) VALUES (?, 0, ?, ?)",
+                     (source, row, bandwidth))
+
+
+def test_version_6_operator_profile_gets_ns_and_bytes_per_s(warehouse_path):
+    conn = sqlite3.connect(warehouse_path, isolation_level=None)
+    db.migrate(conn, migrations=db.available_migrations()[:OP_PROFILE_UNITS - 1])
+    # a float32 duration, an exact half (133207.5 ns: to even), none, one past 64-bit ns
+    add_operator_rows(conn, [300.0660095214844, 133.2075, None, 1e16],
+                      [19.008541, 3.637730836868286, 0.0000000005, None, 1e10])
+    conn.close()
+
+    conn = db.connect(warehouse_path)
+    assert db.schema_version(conn) == db.available_migrations()[-1].version >= OP_PROFILE_UNITS
+    expected_ns = [300066, 133208, None, None]
+    assert [d for (d,) in conn.execute("SELECT dur FROM op_run ORDER BY block_offset")] == expected_ns
+    assert [d for (d,) in conn.execute("SELECT dur FROM op_block ORDER BY source_row")] == expected_ns
+    assert conn.execute("SELECT bandwidth_bytes_per_s FROM memory_unit ORDER BY source_row").fetchall() == [
+        (19_008_541_000,), (3_637_730_837,), (0,), (None,), (None,)]
+    # the writer's values stay as they were
+    assert conn.execute("SELECT duration_us FROM op_run ORDER BY block_offset").fetchall() == [
+        (300.0660095214844,), (133.2075,), (None,), (1e16,)]
+
+
+def test_op_profile_units_backfill_gives_the_integers_an_ingest_writes(warehouse_db):
+    # "%.6f" text as the writers print it, exact halves among them (plain round() gets ~1 in 2,000 wrong)
+    pick = random.Random(7)
+    texts = [f"{pick.randrange(10**10) / 10**6:.6f}" for _ in range(3000)]
+    texts += [f"{pick.randrange(10**6)}.{pick.randrange(10**3):03d}5" for _ in range(1000)]
+    add_operator_rows(warehouse_db, [float(t) for t in texts], [float(t) for t in texts])
+    updates = [sql for sql in (MIGRATIONS_DIR / "0007_op_profile_units.sql").read_text().split(";")
+               if sql.strip().startswith("UPDATE")]
+    for sql in updates:
+        warehouse_db.execute(sql)
+    assert [d for (d,) in warehouse_db.execute("SELECT dur FROM op_block ORDER BY source_row")] == [
+        us_as_ns(t) for t in texts]
+    assert [b for (b,) in warehouse_db.execute("SELECT bandwidth_bytes_per_s FROM memory_unit ORDER BY source_row")] == [
+        gb_per_s_as_bytes_per_s(t) for t in texts]

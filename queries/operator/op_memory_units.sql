@@ -8,9 +8,11 @@
 -- column requests: Summed requests.
 -- column avg_bandwidth_gb_s: Mean bandwidth over the cores, in GB/s.
 -- column max_bandwidth_gb_s: Highest bandwidth of a core, in GB/s.
+-- column avg_bandwidth_bytes_per_s: Mean bandwidth over the cores, in bytes/s (GB = 10**9 bytes).
+-- column max_bandwidth_bytes_per_s: Highest bandwidth of a core, in bytes/s.
 -- column max_peak_ratio: Highest share of the peak bandwidth, in percent.
 with paths as (
-    select memory_path, block_id, request, bandwidth_gb_s, peak_ratio
+    select memory_path, block_id, request, bandwidth_gb_s, bandwidth_bytes_per_s, peak_ratio
     from memory_unit
     where source_id = :source_id
 ),
@@ -22,11 +24,15 @@ final as (
         sum(request) as requests,
         avg(bandwidth_gb_s) as avg_bandwidth_gb_s,
         max(bandwidth_gb_s) as max_bandwidth_gb_s,
+        avg(bandwidth_bytes_per_s) as avg_bandwidth_bytes_per_s,
+        max(bandwidth_bytes_per_s) as max_bandwidth_bytes_per_s,
         max(case when peak_ratio >= 0 then peak_ratio end) as max_peak_ratio
     from paths
     group by memory_path
 )
 
-select memory_path, blocks, requests, avg_bandwidth_gb_s, max_bandwidth_gb_s, max_peak_ratio
+select
+    memory_path, blocks, requests, avg_bandwidth_gb_s, max_bandwidth_gb_s, avg_bandwidth_bytes_per_s,
+    max_bandwidth_bytes_per_s, max_peak_ratio
 from final
 order by memory_path

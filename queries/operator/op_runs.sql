@@ -11,21 +11,22 @@
 -- column block_dim: Number of blocks (main cores).
 -- column mix_block_dim: Number of companion sub-cores of a mix operator.
 -- column duration_us: Duration in microseconds, as the profile gives it.
+-- column dur: Duration in ns (duration_us * 1000, converted exactly from the profile's text).
 -- column device_id: NPU device id.
 -- column pid: Process id of the profiled program.
 with runs as (
-    select source_id, name, soc, op_type, block_dim, mix_block_dim, duration_us, device_id, pid
+    select source_id, name, soc, op_type, block_dim, mix_block_dim, duration_us, dur, device_id, pid
     from op_run
 ),
 
 final as (
     select
         r.source_id, s.card, s.path, r.name, r.soc, r.op_type, r.block_dim, r.mix_block_dim,
-        r.duration_us, r.device_id, r.pid
+        r.duration_us, r.dur, r.device_id, r.pid
     from runs as r
     join source as s on s.id = r.source_id
 )
 
-select source_id, card, path, name, soc, op_type, block_dim, mix_block_dim, duration_us, device_id, pid
+select source_id, card, path, name, soc, op_type, block_dim, mix_block_dim, duration_us, dur, device_id, pid
 from final
 order by source_id

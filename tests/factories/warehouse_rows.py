@@ -427,6 +427,7 @@ class OpRunFactory(_OpProfileRow):
     block_dim = 2
     mix_block_dim = 4
     duration_us = 300.0
+    dur = factory.LazyAttribute(lambda o: None if o.duration_us is None else round(o.duration_us * 1000))
     device_id = 0
     pid = "1234"
 
@@ -472,6 +473,8 @@ class MemoryUnitFactory(_OpProfileRow):
     memory_path = "GM_TO_L1"
     request = 100
     bandwidth_gb_s = 10.0
+    bandwidth_bytes_per_s = factory.LazyAttribute(
+        lambda o: None if o.bandwidth_gb_s is None else round(o.bandwidth_gb_s * 10**9))
     peak_ratio = 5.0
     display = 1
 

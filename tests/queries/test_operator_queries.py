@@ -24,8 +24,8 @@ def test_op_runs(run, profile):
     result = run("op_runs")
     assert [(r["source_id"], r["name"]) for r in result] == [(profile["id"], "MatmulCustom_1"), (profile["decoy"], "Other")]
     first = result[0]
-    assert (first["card"], first["path"], first["soc"], first["block_dim"], first["duration_us"]) == (
-        "MatmulCustom_1", "/runs/op/visualize_data.bin", "Ascend910B4", 8, 12.5)
+    assert (first["card"], first["path"], first["soc"], first["block_dim"], first["duration_us"], first["dur"]) == (
+        "MatmulCustom_1", "/runs/op/visualize_data.bin", "Ascend910B4", 8, 12.5, 12500)
 
 
 def test_op_hot_lines(run, profile):
@@ -66,9 +66,11 @@ def test_op_memory_units(run, profile):
     result = run("op_memory_units", source_id=source)
     assert result == [
         {"memory_path": "GM_TO_L1", "blocks": 2, "requests": 40, "avg_bandwidth_gb_s": 15.0,
-         "max_bandwidth_gb_s": 20.0, "max_peak_ratio": 4.0},
+         "max_bandwidth_gb_s": 20.0, "avg_bandwidth_bytes_per_s": 15e9, "max_bandwidth_bytes_per_s": 20 * 10**9,
+         "max_peak_ratio": 4.0},
         {"memory_path": "L1_TO_L0A", "blocks": 1, "requests": 5, "avg_bandwidth_gb_s": 1.0,
-         "max_bandwidth_gb_s": 1.0, "max_peak_ratio": None},
+         "max_bandwidth_gb_s": 1.0, "avg_bandwidth_bytes_per_s": 1e9, "max_bandwidth_bytes_per_s": 10**9,
+         "max_peak_ratio": None},
     ]
 
 

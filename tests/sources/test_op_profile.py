@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import decimal
 import gzip
 import json
 import struct
@@ -186,14 +187,16 @@ def test_base_info_list_shape(warehouse_db, profile):
          None, None)]
     assert rows(warehouse_db, "SELECT source_row, block_id, sub_index, core_type, duration_us, value FROM op_block") == [
         (0, 0, 0, "aiv", 5.25, 5.25), (1, 1, 0, "aiv", None, "NA")]
+    assert rows(warehouse_db, "SELECT dur FROM op_run") == [(13500,)]
+    assert rows(warehouse_db, "SELECT dur FROM op_block ORDER BY source_row") == [(5250,), (None,)]
 
 
 def test_base_info_seed_mix_list_shape(warehouse_db, tmp_path):
     f = OpProfileFactory(path=tmp_path / "mix.bin", blocks=[json_block(0x05, MixBaseInfoFactory())])
     ingest(warehouse_db, f.path)
     assert rows(warehouse_db, "SELECT detail_key, detail_shape FROM op_run") == [("mix_block_detail", "list")]
-    assert rows(warehouse_db, "SELECT block_id, sub_index, core_type, duration_us FROM op_block") == [
-        (0, 0, "aic", 1.5), (0, 1, "aiv0", 2.5), (0, 2, "aiv1", 3.5)]
+    assert rows(warehouse_db, "SELECT block_id, sub_index, core_type, duration_us, dur FROM op_block") == [
+        (0, 0, "aic", 1.5, 1500), (0, 1, "aiv0", 2.5, 2500), (0, 2, "aiv1", 3.5, 3500)]
 
 
 def test_base_info_table_shape_rebuilds(warehouse_db, tmp_path):
@@ -204,6 +207,10 @@ def test_base_info_table_shape_rebuilds(warehouse_db, tmp_path):
         ("MatmulLeakyrelu_mix_aic", 2, 4, 0, "1112422", "table")]
     assert rows(warehouse_db, "SELECT block_id, core_type, duration_us FROM op_block WHERE sub_index = 2") == [
         (0, "vector0", 133.206055), (1, "vector0", None)]
+    # ns from the writer's text: 300.0660095214844 us (a float32 as JSON number), "250.377579" us, ...
+    assert rows(warehouse_db, "SELECT dur FROM op_run") == [(300066,)]
+    assert rows(warehouse_db, "SELECT block_id, sub_index, dur FROM op_block ORDER BY block_id, sub_index") == [
+        (0, 1, 250378), (0, 2, 133206), (0, 3, 247621), (1, 1, 250885), (1, 2, None), (1, 3, 248198)]
     assert rebuild_block_table(warehouse_db, result.source_id) == doc["mix_block_detail"]
     assert rows(warehouse_db, "SELECT card FROM source") == [("MatmulLeakyrelu_mix_aic",)]
 
@@ -224,6 +231,8 @@ def test_memory_heat_map(warehouse_db, profile):
     assert rows(warehouse_db, "SELECT block_id, source_row, memory_path, request, request_per_byte, bandwidth_gb_s, "
                               "peak_ratio, display FROM memory_unit ORDER BY source_row") == [
         (0, 0, 0, 47847, 32, 19.008541, None, 1), (0, 1, "GM_TO_UB", 12, None, 4.5, -1.0, 0)]
+    assert rows(warehouse_db, "SELECT bandwidth_bytes_per_s FROM memory_unit ORDER BY source_row") == [
+        (19_008_541_000,), (4_500_000_000,)]
     assert rows(warehouse_db, "SELECT block_id, op_type, soc, hit, miss, total_request, hit_ratio FROM l2_cache") == [
         (0, "mix", "910B", 66845, 6976, 73821, 90.55011)]
     assert rows(warehouse_db, "SELECT block_id, pipe, ratio, cycle, total_cycles FROM pipe_ratio ORDER BY pipe") == [
@@ -287,6 +296,33 @@ def test_numbers_beyond_64_bits_kept_as_reals(warehouse_db, tmp_path):
     assert rows(warehouse_db, "SELECT hit, miss FROM l2_cache") == [(2.0 ** 64, 2.0 ** 64)]
 
 
+@pytest.mark.parametrize(
+    "duration,bandwidth,dur,bytes_per_s",
+    (
+        # a float32 written as a JSON number and as text: every written digit counts, rounded once
+        (300.0660095214844, 3.637730836868286, 300066, 3_637_730_837),
+        ("300.0660095214844", "3.637730836868286", 300066, 3_637_730_837),
+        # exact halves round to even (a float would make 133.2075 * 1000 = 133207.49999999999)
+        ("133.2075", "0.0000000005", 133208, 0),
+        (1.0005, "0.0000000015", 1000, 2),
+        (7, 12, 7000, 12_000_000_000),
+        (" 2.5 ", "NA", 2500, None),
+        # not a number, not finite, or past 64 bits in the new unit: the REAL column keeps what there is
+        ("5%", "N/A", None, None),
+        (True, "nan", None, None),
+        (1e16, "1e10", None, None),
+    ),
+)
+def test_durations_in_ns_and_bandwidths_in_bytes_per_s_exactly(warehouse_db, tmp_path, duration, bandwidth, dur,
+                                                               bytes_per_s):
+    base = {"name": "op", "duration": duration, "block_detail": [{"block_id": 0, "duration": duration}]}
+    memory = {"core_memory_map": [{"core_no": 0, "memory_unit": [{"memory_path": 0, "bandwidth": bandwidth}]}]}
+    f = OpProfileFactory(path=tmp_path / "units.bin", blocks=[json_block(0x05, base), json_block(0x08, memory)])
+    ingest(warehouse_db, f.path)
+    assert rows(warehouse_db, "SELECT dur FROM op_run UNION ALL SELECT dur FROM op_block") == [(dur,), (dur,)]
+    assert rows(warehouse_db, "SELECT bandwidth_bytes_per_s FROM memory_unit") == [(bytes_per_s,)]
+
+
 def test_cache_sets_rates_as_the_seed_defines(warehouse_db, profile):
     ingest(warehouse_db, profile.path)
     assert rows(warehouse_db, "SELECT source_row, load_count, store_count, cache_line_id, hit, miss, allocate, "
@@ -328,8 +364,9 @@ def test_empty_and_sparse_blocks_ingest_with_nulls(warehouse_db, tmp_path):
     assert rows(warehouse_db, "SELECT name, soc, block_dim, duration_us, detail_key FROM op_run ORDER BY name") == [
         (None, None, None, None, None), ("only_name", None, None, None, None)]
     assert rows(warehouse_db, "SELECT block_id, op_type, hit, hit_ratio FROM l2_cache") == [(None, None, None, None)]
-    assert rows(warehouse_db, "SELECT memory_path, request, peak_ratio, display FROM memory_unit") == [
-        (None, None, None, None)]
+    assert rows(warehouse_db, "SELECT memory_path, request, bandwidth_bytes_per_s, peak_ratio, display "
+                              "FROM memory_unit") == [(None, None, None, None, None)]
+    assert rows(warehouse_db, "SELECT dur FROM op_run") == [(None,), (None,)]
     assert rows(warehouse_db, "SELECT title, bw, point_x, point_y FROM roofline") == [(None, None, None, None)]
     assert rows(warehouse_db, "SELECT file, line, core, core_index, cycles FROM code_line") == [(None, 9, None, 0, None)]
 
@@ -580,6 +617,22 @@ def test_real_file_every_value_matches_its_json(warehouse_db, realdata):
     assert [(t, o, json.loads(text)) for t, o, text in raw] == [(t, o, doc) for t, (o, doc) in sorted(
         blocks.items(), key=lambda item: item[1][0])]
     assert result.rows == fact_rows(warehouse_db)
+
+
+def test_real_file_durations_in_ns_and_bandwidths_in_bytes_per_s(warehouse_db, realdata):
+    ingest(warehouse_db, realdata / REAL)
+    assert rows(warehouse_db, "SELECT duration_us, dur FROM op_run") == [(300.0660095214844, 300066)]
+    assert rows(warehouse_db, "SELECT value, dur FROM op_block ORDER BY source_row, sub_index") == [
+        ("250.377579", 250378), ("133.206055", 133206), ("247.620605", 247621),
+        ("250.884842", 250885), ("133.335754", 133336), ("248.197571", 248198)]
+    cores = real_blocks((realdata / REAL).read_bytes())[8][1]["core_memory_map"]
+    # the written "%.6f" GB/s text, scaled by 10**9 on its digits
+    expected = [(int(c["core_no"]), u["bandwidth"], int(decimal.Decimal(u["bandwidth"]) * 10**9))
+                for c in cores for u in c["memory_unit"]]
+    assert rows(warehouse_db, "SELECT block_id, printf('%.6f', bandwidth_gb_s), bandwidth_bytes_per_s FROM memory_unit "
+                              "ORDER BY block_id, source_row") == expected
+    assert expected[:2] == [(0, "19.008541", 19_008_541_000), (0, "16.503309", 16_503_309_000)]
+    assert len(expected) == 40
 
 
 # --- rebuilding blocks from the tables (what the operator views answer with) --------------------------

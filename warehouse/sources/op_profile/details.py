@@ -12,7 +12,7 @@ import json
 from warehouse.sources.op_profile.framing import Block
 from warehouse.sources.op_profile.rows import Rows, add_advice
 from warehouse.sources.op_profile.values import (
-    flag, ident, mapping, objects, scalar, to_float, to_int, to_text,
+    flag, gb_per_s_as_bytes_per_s, ident, mapping, objects, scalar, to_float, to_int, to_text, us_as_ns,
 )
 
 #: sub-blocks of the seed's mix_block_detail duration list, in order
@@ -39,7 +39,7 @@ def base_info(block: Block, rows: Rows, doc) -> None:
         _list_blocks(block, rows, objects(detail, key), key)
     rows.add("op_run", block.offset, to_text(doc.get("name")), to_text(doc.get("soc")), to_text(doc.get("op_type")),
              to_int(doc.get("block_dim")), to_int(doc.get("mix_block_dim")), to_float(doc.get("duration")),
-             to_int(doc.get("device_id")), to_text(doc.get("pid")), key, shape,
+             us_as_ns(doc.get("duration")), to_int(doc.get("device_id")), to_text(doc.get("pid")), key, shape,
              None if header is None else json.dumps(header, ensure_ascii=False),
              None if size is None else json.dumps(size))
     add_advice(rows, block, doc.get("advice"))
@@ -51,14 +51,15 @@ def _list_blocks(block: Block, rows: Rows, detail: list[dict], key: str) -> None
         durations = item.get("duration")
         if not isinstance(durations, list):
             rows.add("op_block", block.offset, row, block_id, 0, to_text(item.get("core_type")),
-                     to_float(durations), scalar(durations))
+                     to_float(durations), us_as_ns(durations), scalar(durations))
             continue
         for index, value in enumerate(durations):
             if key == "mix_block_detail" and index < len(MIX_CORES):
                 core_type = MIX_CORES[index]
             else:
                 core_type = to_text(item.get("core_type"))
-            rows.add("op_block", block.offset, row, block_id, index, core_type, to_float(value), scalar(value))
+            rows.add("op_block", block.offset, row, block_id, index, core_type, to_float(value), us_as_ns(value),
+                     scalar(value))
 
 
 def _table_blocks(block: Block, rows: Rows, detail: dict, header) -> None:
@@ -69,7 +70,8 @@ def _table_blocks(block: Block, rows: Rows, detail: dict, header) -> None:
         block_id = ident(values[0]) if values else None
         for index, value in enumerate(values[1:], start=1):
             core_type = _core_from_header(header[index]) if index < len(header) else None
-            rows.add("op_block", block.offset, row, block_id, index, core_type, to_float(value), scalar(value))
+            rows.add("op_block", block.offset, row, block_id, index, core_type, to_float(value), us_as_ns(value),
+                     scalar(value))
 
 
 def _core_from_header(title) -> str | None:
@@ -107,7 +109,8 @@ def memory_graph(block: Block, rows: Rows, doc) -> None:
         for path_row, unit in enumerate(objects(core.get("memory_unit"), f"core_memory_map[{row}].memory_unit")):
             rows.add("memory_unit", block.offset, block_id, path_row, scalar(unit.get("memory_path")),
                      to_int(unit.get("request")), to_int(unit.get("request_per_byte")),
-                     to_float(unit.get("bandwidth")), to_float(unit.get("peak_ratio")), flag(unit.get("display")))
+                     to_float(unit.get("bandwidth")), gb_per_s_as_bytes_per_s(unit.get("bandwidth")),
+                     to_float(unit.get("peak_ratio")), flag(unit.get("display")))
         for pipe, figures in core.items():
             if pipe not in L2_KEYS and isinstance(figures, dict):
                 rows.add("pipe_ratio", block.offset, block_id, pipe, to_float(figures.get("ratio")),

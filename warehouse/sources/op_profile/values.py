@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from warehouse.sources.op_profile.framing import BlockError
+from warehouse.sources.text_export import gb_per_s_to_bytes_per_s, us_to_ns
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 #: texts that mean "no value"
@@ -26,6 +27,33 @@ def to_float(value) -> float | None:
         except ValueError:
             return None
     return None
+
+
+def us_as_ns(value) -> int | None:
+    """A duration in us (number or text) as integer ns, exactly from the writer's digits; see :func:`_scaled`."""
+    return _scaled(us_to_ns, value)
+
+
+def gb_per_s_as_bytes_per_s(value) -> int | None:
+    """A bandwidth in GB/s (GB = 10**9 bytes) as integer bytes/s, exactly; see :func:`_scaled`."""
+    return _scaled(gb_per_s_to_bytes_per_s, value)
+
+
+def _scaled(convert, value) -> int | None:
+    """``value`` through one of text_export's exact unit converters (rounded half to even).
+
+    Text keeps every digit the writer wrote; a JSON number arrives as a float and is read
+    from its shortest repr: the written digits when there were at most 15 significant ones,
+    or when the writer printed the shortest repr itself (300.0660095214844 in the real files).
+    None where :func:`to_float` gives none (missing, not a number) and for values that are
+    not finite or do not fit a 64-bit integer once converted.
+    """
+    if to_float(value) is None:
+        return None
+    try:
+        return convert(value)
+    except ValueError:  # "5%", booleans, nan/inf, past 64 bits: the REAL column keeps what there is
+        return None
 
 
 def to_int(value) -> int | float | None:
