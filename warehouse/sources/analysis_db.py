@@ -138,8 +138,9 @@ def _copy(conn: sqlite3.Connection, path: Path, source_id: int, tables: frozense
             before = conn.total_changes
             conn.execute((SQL_DIR / file).read_text(encoding="utf-8"), params)
         except sqlite3.DatabaseError as exc:
-            reason = failures[0] if failures else exc
-            raise IngestError(f"{path}: {table}: {reason}") from None
+            raise IngestError(f"{path}: {table}: {failures[0] if failures else exc}") from None
+        if failures:
+            raise IngestError(f"{path}: {table}: {failures[0]}")
         rows += conn.total_changes - before
         if missing:
             columns_missing[table] = missing
@@ -246,8 +247,12 @@ FUNCTIONS = {
 
 
 def _register_functions(conn: sqlite3.Connection, failures: list[Exception] | None) -> None:
-    """Register the copy's SQL functions, each keeping the ValueError it raises in ``failures``
-    (SQLite reports only that a function failed); ``failures`` None removes them again."""
+    """Register the copy's SQL functions; ``failures`` None removes them again.
+
+    A value that does not convert becomes NULL and its ValueError goes to ``failures``,
+    which the copy checks after each statement: an exception raised through SQLite would
+    reach it only as "user-defined function raised exception", and be printed to stderr.
+    """
     for name, (arity, convert) in FUNCTIONS.items():
         conn.create_function(name, arity, None if failures is None else _kept(convert, failures),
                              deterministic=True)
@@ -260,7 +265,7 @@ def _kept(convert, failures: list[Exception]):
             return convert(*args)
         except ValueError as exc:
             failures.append(exc)
-            raise
+            return None
     return call
 
 
@@ -271,5 +276,4 @@ def _kept_aggregate(failures: list[Exception]):
                 super().step(*args)
             except ValueError as exc:
                 failures.append(exc)
-                raise
     return Kept
