@@ -14,8 +14,10 @@ import json
 import os
 import sqlite3
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -93,7 +95,7 @@ def ingest_paths(
     own_files = warehouse_files(conn)
     files = list(discover(paths, exclude=own_files))
     results = []
-    with PartPool(jobs, beside=own_files[0].parent if own_files else None) if jobs > 1 else _no_pool() as pool:
+    with PartPool(jobs, beside=own_files[0].parent if own_files else None) if jobs > 1 else nullcontext() as pool:
         for path, hashed, part in _ahead(conn, files, force, pool):
             result = ingest_file(conn, path, force=force, hashed=hashed, part=part)
             results.append(result)
@@ -113,24 +115,23 @@ class Part:
 def _ahead(conn, files, force, pool) -> Iterator[tuple[Path, tuple[int, str] | OSError, Part | None]]:
     """Each file with its size and sha256 (or why it cannot be read) and its part, if a worker
     took it; workers are kept busy with the next large files while the parent copies one in."""
-    queue: list[tuple[Path, tuple[int, str] | OSError, Part | None]] = []
+    queue: deque[tuple[Path, tuple[int, str] | OSError, Part | None]] = deque()
     upcoming = iter(files)
+    window, busy = (LOOKAHEAD_FILES, pool.jobs) if pool else (1, 0)
     while True:
-        while pool and len(queue) < LOOKAHEAD_FILES and sum(part is not None for _, _, part in queue) <= pool.jobs:
+        while len(queue) < window and sum(part is not None for _, _, part in queue) <= busy:
             path = next(upcoming, None)
             if path is None:
                 break
             hashed = _try_hash(path)
             part = None
-            if isinstance(hashed, tuple) and hashed[0] >= MIN_PART_BYTES and (force or not _known(conn, hashed[1])):
+            if pool and isinstance(hashed, tuple) and hashed[0] >= MIN_PART_BYTES and (
+                    force or not _known(conn, hashed[1])):
                 part = Part(*pool.submit(_ingest_part, path, hashed))
             queue.append((path, hashed, part))
         if not queue:
-            path = next(upcoming, None)
-            if path is None:
-                return
-            queue.append((path, _try_hash(path), None))
-        path, hashed, part = queue.pop(0)
+            return
+        path, hashed, part = queue.popleft()
         try:
             yield path, hashed, part
         finally:
@@ -153,16 +154,6 @@ def _ingest_part(path: Path, part_path: Path, hashed: tuple[int, str]) -> FileRe
         return ingest_file(conn, path, hashed=hashed)
     finally:
         conn.close()
-
-
-class _no_pool:
-    """The pool of a one-job ingest: none."""
-
-    def __enter__(self):
-        return None
-
-    def __exit__(self, *exc_info):
-        return None
 
 
 def _try_hash(path: Path) -> tuple[int, str] | OSError:
