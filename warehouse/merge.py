@@ -20,7 +20,7 @@ import sqlite3
 from pathlib import Path
 
 from warehouse.analysis.classify import load_rules, split_statements
-from warehouse.sources.base import Outcome
+from warehouse.sources.base import Outcome, attach_readonly
 
 SCHEMA = "part"
 HERE = Path(__file__).parent
@@ -46,7 +46,7 @@ def merge_part(conn: sqlite3.Connection, part_path: Path, source_id: int) -> Out
     detaches it after its COMMIT or ROLLBACK). Returns the part's outcome, its row count
     corrected for the ranks another source of this warehouse already declared.
     """
-    conn.execute(f"ATTACH DATABASE ? AS {SCHEMA}", (f"{Path(part_path).resolve().as_uri()}?mode=ro",))
+    attach_readonly(conn, part_path, SCHEMA)  # the worker is done with it: nothing writes it again
     part_rows, rank_id, card, detail = conn.execute(
         f"SELECT row_count, rank_id, card, detail FROM {SCHEMA}.source WHERE status = 'ok'"
     ).fetchone()
