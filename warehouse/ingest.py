@@ -24,15 +24,17 @@ from pathlib import Path
 from warehouse import db
 from warehouse.errors import IngestError, SourceConflict, WarehouseError
 from warehouse.merge import merge_part
+from warehouse.model import derived
+from warehouse.model.runs import RunNamer
 from warehouse.parts import MIN_PART_BYTES, PART_FOLDER_PREFIX, PartPool
 from warehouse.sources import SOURCES, detect_source
+from warehouse.sources.base import Outcome
 
 HASH_CHUNK_BYTES = 1 << 20
 #: a failure reason is cut to this many characters (a hostile input's enormous value is not echoed whole)
 MAX_REASON_CHARS = 500
 #: how far ahead of the file being written the parallel ingest looks for large files
 LOOKAHEAD_FILES = 64
-REASSIGN_RANK_SQL = (Path(__file__).parent / "reassign_rank.sql").read_text(encoding="utf-8")
 
 
 @dataclass
@@ -85,8 +87,11 @@ def ingest_paths(
     force: bool = False,
     on_file: Callable[[FileResult], None] | None = None,
     jobs: int = 1,
+    run_name: str | None = None,
 ) -> list[FileResult]:
     """Ingest every file under ``paths``; one transaction per file. Returns one result per file.
+
+    Each file joins its run (:mod:`warehouse.model.runs`); ``run_name`` names the run(s) found.
 
     With ``jobs`` > 1, files of at least ``MIN_PART_BYTES`` are ingested ahead in that many
     worker processes (see :mod:`warehouse.parts`) while the parent copies the finished ones
@@ -94,10 +99,11 @@ def ingest_paths(
     """
     own_files = warehouse_files(conn)
     files = list(discover(paths, exclude=own_files))
+    runs = RunNamer(conn, files, run_name)
     results = []
     with PartPool(jobs, beside=own_files[0].parent if own_files else None) if jobs > 1 else nullcontext() as pool:
         for path, hashed, part in _ahead(conn, files, force, pool):
-            result = ingest_file(conn, path, force=force, hashed=hashed, part=part)
+            result = ingest_file(conn, path, force=force, hashed=hashed, part=part, runs=runs)
             results.append(result)
             if on_file:
                 on_file(result)
@@ -178,6 +184,7 @@ def ingest_file(
     force: bool = False,
     hashed: tuple[int, str] | OSError | None = None,
     part: Part | None = None,
+    runs: RunNamer | None = None,
 ) -> FileResult:
     """Ingest one file (see the module docstring for the rules).
 
@@ -190,6 +197,7 @@ def ingest_file(
     if isinstance(hashed, OSError):
         return FileResult(path, "failed", error=f"{path}: cannot read ({hashed.strerror or hashed})")
     size, sha256 = hashed
+    runs = runs or RunNamer(conn, [path])
     previous = _known(conn, sha256)
     if previous and not force:
         return FileResult(path, "unchanged", source_id=previous, size_bytes=size)
@@ -206,7 +214,7 @@ def ingest_file(
         if worker and worker.status == "failed":
             raise IngestError(worker.error)
         replaced = _replaced_sources(conn, path, sha256)
-        source_id = _insert_source(conn, path, kind, sha256, size)
+        source_id = _insert_source(conn, path, kind, sha256, size, runs.run_of(path))
         if module is None:
             _finish(conn, source_id, "skipped", f"{path}: no source reads this kind of file", 0, started, {})
             conn.execute("COMMIT")
@@ -219,15 +227,17 @@ def ingest_file(
             outcome = merge_part(conn, part.path, source_id)
         else:
             outcome = module.ingest(conn, path, source_id)
-        elapsed = _finish(conn, source_id, "ok", None, outcome.rows, started, outcome.detail,
-                          rank_id=outcome.rank_id, card=outcome.card)
+        _finish(conn, source_id, "ok", None, outcome.rows, started, outcome.detail, outcome=outcome)
+        derived.after_source(conn, source_id)
+        elapsed = _elapsed(conn, source_id, started)
         conn.execute("COMMIT")
         return FileResult(path, "ok", kind, outcome.rows, elapsed, source_id=source_id, size_bytes=size)
     except Exception as exc:  # noqa: BLE001 - any failure of one input is recorded, the others go on
         if conn.in_transaction:
             conn.execute("ROLLBACK")
+        runs.forget(path)
         reason = _reason(path, exc)
-        source_id = _record_failure(conn, path, kind, sha256, size, reason, started)
+        source_id = _record_failure(conn, path, kind, sha256, size, reason, started, runs)
         return FileResult(path, "failed", kind, error=reason, source_id=source_id, size_bytes=size,
                           elapsed_ns=time.perf_counter_ns() - started)
     finally:
@@ -263,9 +273,9 @@ def _detach_inputs(conn: sqlite3.Connection) -> None:
 def delete_source(conn: sqlite3.Connection, source_id: int) -> None:
     """Remove a source and every row it added (every table with a source_id column).
 
-    A rank it declared is kept, passed to another source of that rank, when there is one.
+    What was derived from its rows goes with them (:func:`warehouse.model.derived.forget_source`).
     """
-    conn.execute(REASSIGN_RANK_SQL, {"source_id": source_id})
+    derived.forget_source(conn, source_id)
     for table in _tables_with_source_id(conn):
         conn.execute(f'DELETE FROM "{table}" WHERE source_id = ?', (source_id,))
     conn.execute("DELETE FROM source WHERE id = ?", (source_id,))
@@ -298,21 +308,32 @@ def _replaced_sources(conn: sqlite3.Connection, path: Path, sha256: str) -> list
     return replaced
 
 
-def _insert_source(conn: sqlite3.Connection, path: Path, kind: str | None, sha256: str, size: int) -> int:
+def _insert_source(conn: sqlite3.Connection, path: Path, kind: str | None, sha256: str, size: int,
+                   run_id: int) -> int:
     now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     return conn.execute(
-        "INSERT INTO source (path, kind, sha256, size_bytes, status, ingested_at) VALUES (?, ?, ?, ?, 'ok', ?)",
-        (str(path), kind, sha256, size, now),
+        "INSERT INTO source (path, kind, sha256, size_bytes, status, ingested_at, run_id) "
+        "VALUES (?, ?, ?, ?, 'ok', ?, ?)",
+        (str(path), kind, sha256, size, now, run_id),
     ).lastrowid
 
 
-def _finish(conn, source_id, status, error, rows, started, detail, *, rank_id=None, card=None) -> int:
+def _finish(conn, source_id, status, error, rows, started, detail, *, outcome: Outcome | None = None) -> int:
     elapsed = time.perf_counter_ns() - started
+    outcome = outcome or Outcome(rows)
     conn.execute(
-        "UPDATE source SET status = ?, error = ?, row_count = ?, elapsed_ns = ?, detail = ?, rank_id = ?, card = ? "
-        "WHERE id = ?",
-        (status, error, rows, elapsed, json.dumps(detail) if detail else None, rank_id, card, source_id),
+        "UPDATE source SET status = ?, error = ?, row_count = ?, elapsed_ns = ?, detail = ?, rank_id = ?, card = ?, "
+        "device_id = ?, host_name = ? WHERE id = ?",
+        (status, error, rows, elapsed, json.dumps(detail) if detail else None, outcome.rank_id, outcome.card,
+         outcome.device_id, outcome.host_name, source_id),
     )
+    return elapsed
+
+
+def _elapsed(conn: sqlite3.Connection, source_id: int, started: int) -> int:
+    """The file's time, the model's work after the source included."""
+    elapsed = time.perf_counter_ns() - started
+    conn.execute("UPDATE source SET elapsed_ns = ? WHERE id = ?", (elapsed, source_id))
     return elapsed
 
 
@@ -330,10 +351,10 @@ def _begin(conn: sqlite3.Connection, path: Path) -> None:
         ) from None
 
 
-def _record_failure(conn, path, kind, sha256, size, reason, started) -> int:
+def _record_failure(conn, path, kind, sha256, size, reason, started, runs: RunNamer) -> int:
     _begin(conn, path)
     conn.execute("DELETE FROM source WHERE sha256 = ? AND status != 'ok'", (sha256,))
-    source_id = _insert_source(conn, path, kind, sha256, size)
+    source_id = _insert_source(conn, path, kind, sha256, size, runs.run_of(path))
     _finish(conn, source_id, "failed", reason, 0, started, {})
     conn.execute("COMMIT")
     return source_id

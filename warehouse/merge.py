@@ -25,7 +25,6 @@ from warehouse.sources.base import Outcome, attach_readonly
 SCHEMA = "part"
 HERE = Path(__file__).parent
 STRINGS_STATEMENTS = split_statements((HERE / "merge_strings.sql").read_text(encoding="utf-8"))
-RANK_SQL = (HERE / "merge_rank.sql").read_text(encoding="utf-8")
 
 #: (table, column) -> the table whose ids the column holds, where the schema does not say so
 UNDECLARED_REFERENCES = {
@@ -35,20 +34,19 @@ UNDECLARED_REFERENCES = {
     **{(table, "slice_id"): "_slice"
        for table in ("cann_api", "communication_op", "communication_task", "kernel", "pytorch_api")},
 }
-#: tables with a source_id that are not copied row by row (rank: merged by merge_rank.sql)
-SPECIAL_TABLES = ("source", "rank")
+#: tables with a source_id that are not copied row by row (the file's source row is the caller's)
+SPECIAL_TABLES = ("source",)
 
 
 def merge_part(conn: sqlite3.Connection, part_path: Path, source_id: int) -> Outcome:
     """Copy the part at ``part_path`` into the warehouse as the rows of ``source_id``.
 
     Runs inside the caller's transaction; the part is attached read-only (the caller
-    detaches it after its COMMIT or ROLLBACK). Returns the part's outcome, its row count
-    corrected for the ranks another source of this warehouse already declared.
+    detaches it after its COMMIT or ROLLBACK). Returns the part's outcome.
     """
     attach_readonly(conn, part_path, SCHEMA)  # the worker is done with it: nothing writes it again
-    part_rows, rank_id, card, detail = conn.execute(
-        f"SELECT row_count, rank_id, card, detail FROM {SCHEMA}.source WHERE status = 'ok'"
+    rows, rank_id, device_id, host_name, card, detail = conn.execute(
+        f"SELECT row_count, rank_id, device_id, host_name, card, detail FROM {SCHEMA}.source WHERE status = 'ok'"
     ).fetchone()
     for statement in STRINGS_STATEMENTS:
         conn.execute(statement)
@@ -59,10 +57,8 @@ def merge_part(conn: sqlite3.Connection, part_path: Path, source_id: int) -> Out
     conn.execute("DROP TABLE temp.merge_string")
     if conn.execute(f"SELECT 1 FROM {SCHEMA}.kernel_signature LIMIT 1").fetchone():
         load_rules(conn)  # the rules the part's kernels were classified with, as classify_source keeps them
-    owners = [owner for (owner,) in conn.execute(RANK_SQL, {"source_id": source_id}).fetchall()]
-    part_ranks = len(owners)
-    rows = part_rows - part_ranks + owners.count(source_id)
-    return Outcome(rows, rank_id=rank_id, card=card, detail=json.loads(detail) if detail else {})
+    return Outcome(rows, rank_id=rank_id, device_id=device_id, host_name=host_name, card=card,
+                   detail=json.loads(detail) if detail else {})
 
 
 def _tables(conn: sqlite3.Connection) -> dict[str, list[str]]:

@@ -32,6 +32,10 @@ class Outcome:
     rows: int
     #: rank the file belongs to, when it says
     rank_id: int | None = None
+    #: NPU device of that rank, when the file says
+    device_id: int | None = None
+    #: host name of that rank, when the file says
+    host_name: str | None = None
     #: the profile this file is one card of (an operator name, a rank label)
     card: str | None = None
     #: JSON-able notes recorded in source.detail (tables seen, unknown blocks, ...)

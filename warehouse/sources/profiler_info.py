@@ -1,7 +1,7 @@
 """profiler_info_{rank}.json: the profiler's configuration and start/end info for one rank.
 
 Each top-level key (config, start_info, end_info, rank_id) becomes a ``run_metadata`` row
-(JSON for objects); the rank is declared in ``rank``.
+(JSON for objects); the file's rank is the source's (``rank`` lists it).
 """
 
 from __future__ import annotations
@@ -28,7 +28,4 @@ def ingest(conn, path, source_id):
         match = PROFILER_INFO.match(path.name)
         rank_id = int(match[1]) if match else -1
     rows = insert_metadata(conn, source_id, rank_id, document)
-    rows += conn.execute(
-        "INSERT INTO rank (rank_id, source_id) VALUES (?, ?) ON CONFLICT (rank_id) DO NOTHING", (rank_id, source_id)
-    ).rowcount
     return Outcome(rows=rows, rank_id=rank_id, detail={"table": "run_metadata"})

@@ -167,7 +167,7 @@ def _copy(conn: sqlite3.Connection, path: Path, source_id: int, identity: Identi
     tables, rank_id, device_id = identity.tables, identity.rank_id, identity.device_id
     _create_input_views(conn, tables)
     params = {"source_id": source_id, "rank_id": rank_id, "device_id": device_id, **_slice_bases(conn, tables)}
-    rows = _declare_rank(conn, source_id, identity)
+    rows = 0
     _run_script(conn, "setup.sql")
     for phase in PHASES_BEFORE_THREADS:
         rows += _run_phase(conn, path, phase, tables, params)
@@ -182,7 +182,8 @@ def _copy(conn: sqlite3.Connection, path: Path, source_id: int, identity: Identi
         "tables_ignored": sorted(tables - INPUT_COLUMNS.keys()),
         "rank_id_from": identity.rank_from,
     }
-    return Outcome(rows, rank_id=rank_id, card=f"rank{rank_id}", detail=detail)
+    return Outcome(rows, rank_id=rank_id, device_id=device_id, host_name=identity.host_name,
+                   card=f"rank{rank_id}", detail=detail)
 
 
 # --- detection and rank ------------------------------------------------------------------------------
@@ -257,30 +258,17 @@ def claim(conn: sqlite3.Connection, path, source_id: int) -> None:
     if identity.rank_id == UNKNOWN_RANK:
         return
     held = conn.execute(
-        "SELECT id, path FROM source WHERE kind = ? AND status = 'ok' AND rank_id = ? AND id != ?",
-        (KIND, identity.rank_id, source_id),
+        "SELECT id, path FROM source WHERE kind = ? AND status = 'ok' AND rank_id = ? AND id != ? "
+        "AND run_id IS (SELECT run_id FROM source WHERE id = ?)",
+        (KIND, identity.rank_id, source_id, source_id),
     ).fetchall()
     if held:
         others = ", ".join(other for _, other in held)
         raise SourceConflict(
             f"{path}: {identity.rank_from}: rank {identity.rank_id} is already in the warehouse from {others}; "
-            "one warehouse holds one run (use --force to replace it)",
+            "a run holds one rank db per rank (use --force to replace it)",
             [old_id for old_id, _ in held],
         )
-
-
-def _declare_rank(conn: sqlite3.Connection, source_id: int, identity: Identity) -> int:
-    """Add the rank, or fill what an earlier source of it (profiler_info, a CSV) left unknown.
-
-    Returns the rows this source owns: 1 when it declared the rank, 0 when it completed another's.
-    """
-    (owner,) = conn.execute(
-        "INSERT INTO rank (rank_id, device_id, host_name, source_id) VALUES (?, ?, ?, ?) "
-        "ON CONFLICT (rank_id) DO UPDATE SET device_id = COALESCE(rank.device_id, excluded.device_id), "
-        "host_name = COALESCE(rank.host_name, excluded.host_name) RETURNING source_id",
-        (identity.rank_id, identity.device_id, identity.host_name, source_id),
-    ).fetchone()
-    return int(owner == source_id)
 
 
 # --- the input views and the statements --------------------------------------------------------------

@@ -415,8 +415,6 @@ class Loader:
                 self.renested += 1
         self.rows += flows.insert_flows(conn, self.source_id)
         if self.rank_id is not None:
-            self.rows += conn.execute("INSERT OR IGNORE INTO rank (rank_id, source_id) VALUES (?, ?)",
-                                      (self.rank_id, self.source_id)).rowcount
             conn.execute("UPDATE process SET rank_id = ? WHERE source_id = ? AND rank_id IS NULL",
                          (self.rank_id, self.source_id))
             conn.execute("UPDATE counter_track SET rank_id = ? WHERE source_id = ? AND rank_id IS NULL",

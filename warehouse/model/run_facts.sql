@@ -1,0 +1,28 @@
+-- After an input went in: what its run now states. The start is the earliest step or device
+-- kernel of the run's inputs; the profiler is named by the kinds of input the run holds.
+UPDATE run SET
+    start_ns = (
+        SELECT min(ts) FROM (
+            SELECT min(st.start_ns) AS ts FROM step AS st JOIN source AS s ON s.id = st.source_id
+            WHERE s.run_id = run.run_id
+            UNION ALL
+            SELECT (SELECT min(k.ts) FROM kernel AS k WHERE k.source_id = s.id) AS ts FROM source AS s
+            WHERE s.run_id = run.run_id
+        )
+    ),
+    profiler = coalesce(profiler, (
+        SELECT CASE
+            WHEN s.kind = 'op_profile' THEN 'msprof op'
+            WHEN s.kind = 'trace_json' THEN 'trace'
+            WHEN s.kind IN ('op_summary_csv', 'op_statistic_csv', 'api_statistic_csv') THEN 'msprof'
+            WHEN s.kind LIKE 'cluster%' THEN 'msprof-analyze'
+            ELSE 'torch_npu'
+        END
+        FROM source AS s WHERE s.id = :source_id AND s.kind IS NOT NULL
+    )),
+    profiler_version = coalesce(profiler_version, (
+        SELECT m.value FROM run_metadata AS m JOIN source AS s ON s.id = m.source_id
+        WHERE s.run_id = run.run_id AND m.name IN ('torch_npu_version', 'CANN_VERSION', 'version')
+        ORDER BY m.source_id LIMIT 1
+    ))
+WHERE run_id = (SELECT run_id FROM source WHERE id = :source_id);

@@ -1,0 +1,120 @@
+"""Runs: the profiling run each input belongs to, found from the layout the profilers write.
+
+A run is the folder holding a run's rank folders (torch_npu's ``*_ascend_pt``, MindStudio
+Insight's ``test_rank_N``, any folder with a ``profiler_info_N.json``), an msprof ``PROF_*``
+folder, the folder above ``cluster_analysis_output``, or one trace / operator-profile file on
+its own. A folder holding several runs yields several runs; ``--run NAME`` names them.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+import sqlite3
+from pathlib import Path
+
+from warehouse.sources.rank_layout import PROFILER_INFO
+
+#: how many folders above a file are searched for the run's layout
+SEARCH_DEPTH = 6
+RANK_FOLDERS = (re.compile(r"^.+_ascend_(pt|ms)$"), re.compile(r"^test_rank_\d+$"))
+PROF_FOLDER = re.compile(r"^PROF_")
+CLUSTER_FOLDER = "cluster_analysis_output"
+#: single files that are a run of their own when no layout says otherwise (traces, operator profiles)
+OWN_RUN_SUFFIXES = (".json", ".json.gz", ".bin")
+
+
+def run_root(path: str | Path) -> Path:
+    """The root of the run ``path`` belongs to (a folder, or the file itself)."""
+    path = Path(os.path.normpath(Path(path).absolute()))
+    parents = list(path.parents)[:SEARCH_DEPTH]
+    for folder in parents:  # torch_npu's rank folders win over the PROF_* folders inside them
+        if any(pattern.match(folder.name) for pattern in RANK_FOLDERS) or _has_profiler_info(folder):
+            return folder.parent
+    for folder in parents:
+        if PROF_FOLDER.match(folder.name):
+            return folder
+        if folder.name == CLUSTER_FOLDER:
+            return folder.parent
+    if path.name.endswith(OWN_RUN_SUFFIXES):
+        return path
+    return path.parent
+
+
+def _has_profiler_info(folder: Path) -> bool:
+    try:
+        return any(PROFILER_INFO.match(child.name) for child in folder.iterdir())
+    except OSError:
+        return False
+
+
+class RunNamer:
+    """Gives each run root of one ingest its run: an existing run of that root, else a new one.
+
+    ``name`` (``--run NAME``) names the run when the ingest finds one root, and prefixes the
+    roots' own names when it finds several; an existing run called ``name`` takes the files of
+    a single root (adding inputs to a named run from another folder).
+    """
+
+    def __init__(self, conn: sqlite3.Connection, files: list[Path], name: str | None = None):
+        self.conn = conn
+        self.name = name
+        self.roots = sorted({run_root(path) for path in files})
+        self.ids: dict[Path, int] = {}
+
+    def run_of(self, path: Path) -> int:
+        """The run_id of ``path``'s run, created (and named) on first use."""
+        root = run_root(path)
+        if root not in self.ids:
+            self.ids[root] = self._run(root)
+        return self.ids[root]
+
+    def forget(self, path: Path) -> None:
+        """Drop what was cached for ``path``'s run: the transaction that created it was rolled back."""
+        self.ids.pop(run_root(path), None)
+
+    def _run(self, root: Path) -> int:
+        wanted = self.name if len(self.roots) <= 1 else None
+        if wanted is not None:
+            named = self.conn.execute("SELECT run_id FROM run WHERE name = ?", (wanted,)).fetchone()
+            if named:
+                return named[0]
+        existing = self.conn.execute("SELECT run_id FROM run WHERE root = ?", (str(root),)).fetchone()
+        if existing:
+            if wanted is not None:
+                self.conn.execute("UPDATE run SET name = ? WHERE run_id = ?", (wanted, existing[0]))
+            return existing[0]
+        if wanted is None:
+            wanted = self._unique_name(root)
+            if self.name is not None:
+                wanted = f"{self.name}/{wanted}"
+        now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+        return self.conn.execute(
+            "INSERT INTO run (name, root, created_at) VALUES (?, ?, ?)", (wanted, str(root), now)
+        ).lastrowid
+
+    def _unique_name(self, root: Path) -> str:
+        """The root's shortest trailing part(s) that no run is called yet."""
+        parts = root.parts[1:] if root.is_absolute() else root.parts
+        for count in range(1, len(parts) + 1):
+            candidate = "/".join(parts[-count:])
+            if not self.conn.execute("SELECT 1 FROM run WHERE name = ?", (candidate,)).fetchone():
+                return candidate
+        return str(root)
+
+
+def resolve(conn: sqlite3.Connection, run: str | int | None) -> int | None:
+    """The run_id a user named (a run's name or its id); None for None.
+
+    :raises ValueError: naming the run and the runs there are, when there is no such run.
+    """
+    if run is None or run == "":
+        return None
+    row = conn.execute("SELECT run_id FROM run WHERE name = ?", (str(run),)).fetchone()
+    if row is None and str(run).isdigit():
+        row = conn.execute("SELECT run_id FROM run WHERE run_id = ?", (int(run),)).fetchone()
+    if row is None:
+        names = [name for (name,) in conn.execute("SELECT name FROM run ORDER BY run_id")]
+        raise ValueError(f"no run {run!r} in this warehouse (runs: {', '.join(names) or 'none'})")
+    return row[0]
