@@ -91,10 +91,19 @@ class RowFactory(factory.Factory):
         return model_class(**kwargs)
 
 
+def run_id(name: str = "run") -> int:
+    """The id of the run called ``name`` (root /runs/<name>), added if new."""
+    conn = _conn()
+    conn.execute("INSERT OR IGNORE INTO run (name, root, created_at) VALUES (?, ?, '2026-11-22T00:00:00+00:00')",
+                 (name, f"/runs/{name}"))
+    return conn.execute("SELECT run_id FROM run WHERE name = ?", (name,)).fetchone()[0]
+
+
 class SourceFactory(RowFactory):
     class Meta:
         model = Table("source")
 
+    run_id = factory.LazyFunction(run_id)
     path = factory.Sequence(lambda n: f"/runs/input_{n}.json")
     kind = "trace_json"
     sha256 = factory.Sequence(lambda n: f"{n:064x}")
@@ -110,14 +119,37 @@ def _source_id():
     return factory.LazyFunction(lambda: SourceFactory()["id"])
 
 
+def rank_source(rank_id: int | None, run: str = "run", kind: str = "rank_db") -> int:
+    """The one input of ``kind`` of a rank of a run (added if new): the rows a factory writes for a
+    rank belong to it, so that the rank's answers read them (see fact_precedence)."""
+    conn = _conn()
+    found = conn.execute("SELECT id FROM source WHERE run_id = ? AND rank_id IS ? AND kind = ? ORDER BY id LIMIT 1",
+                         (run_id(run), rank_id, kind)).fetchone()
+    if found:
+        return found[0]
+    return SourceFactory(rank_id=rank_id, kind=kind, run_id=run_id(run), path=f"/runs/{run}/rank{rank_id}/{kind}")["id"]
+
+
+def _rank_source_id():
+    return factory.LazyAttribute(lambda o: rank_source(o.rank_id))
+
+
 class RankFactory(RowFactory):
+    """A rank: the input that says so (rank is a view over the inputs)."""
+
     class Meta:
-        model = Table("rank")
+        model = Table("source")
 
     rank_id = factory.Sequence(int)
     device_id = factory.SelfAttribute("rank_id")
     host_name = "node0"
-    source_id = _source_id()
+    run_id = factory.LazyFunction(run_id)
+    path = factory.Sequence(lambda n: f"/runs/run/rank_{n}/profiler_info.json")
+    kind = "profiler_info_json"
+    sha256 = factory.Sequence(lambda n: f"r{n:063x}")
+    size_bytes = 100
+    status = "ok"
+    ingested_at = "2026-11-22T00:00:00+00:00"
 
 
 class ProcessFactory(RowFactory):
@@ -216,14 +248,14 @@ class StepFactory(RowFactory):
     step_id = factory.Sequence(int)
     start_ns = 0
     end_ns = 1_000
-    source_id = _source_id()
+    source_id = _rank_source_id()
 
 
 class KernelFactory(RowFactory):
     class Meta:
         model = Table("kernel")
 
-    source_id = _source_id()
+    source_id = _rank_source_id()
     source_row = factory.Sequence(int)
     origin = "kernel_details_csv"
     rank_id = 0
@@ -247,9 +279,9 @@ class _RankRow(RowFactory):
     class Meta:
         abstract = True
 
-    source_id = _source_id()
-    source_row = factory.Sequence(int)
     rank_id = 0
+    source_id = _rank_source_id()
+    source_row = factory.Sequence(int)
 
 
 class PytorchApiFactory(_RankRow):
