@@ -37,11 +37,13 @@ PAGES = (
          "drag or scroll to zoom, the slices of the visible window are fetched as you go; "
          "click a slice for its detail.",
          ("timeline_threads", "timeline_slices")),
-    Page("steps", "Step time per rank", "Each rank's step time split into compute, communication and "
-         "free time, against the median over ranks: the slow rank stands out in red.",
-         ("step_time", "slow_ranks")),
-    Page("memory", "Memory per rank", "Allocated and reserved device memory over time, one curve per rank, "
-         "with each rank's peak.", ("memory_curve", "memory_peak")),
+    Page("steps", "Step time per rank", "Each rank's step time of one run split as the profiler splits it "
+         "(preparing, computing, communication not overlapped, free), against the median over the run's ranks: "
+         "the slow rank stands out in red.",
+         ("runs", "step_time", "slow_ranks")),
+    Page("memory", "Memory per rank", "Allocated and reserved device memory of one run over time, one curve per "
+         "rank and profiler component (APP: the whole process; PTA, GE, PTA+GE: the framework), with each "
+         "curve's peak.", ("runs", "memory_curve", "memory_peak")),
     Page("roofline", "Roofline", "An operator's measured performance against the roofs of its chip: "
          "arithmetic intensity against achieved throughput, per unit.", ("op_runs", "op_roofline")),
     Page("hotspots", "Hot spots in source", "An operator's source code with the cycles and instructions "

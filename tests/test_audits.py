@@ -6,11 +6,11 @@ from warehouse import audits
 from warehouse.errors import WarehouseError
 
 # A small sound warehouse: one ok source, a thread with a slice and its child, a flow
-# between them, a counter sample, a kernel, a step and a rank.
+# between them, a counter sample, a kernel and a step, of rank 0 of one run.
 SOUND = """
-INSERT INTO source (id, path, kind, sha256, size_bytes, status, row_count, elapsed_ns, ingested_at)
-VALUES (1, '/in/trace.json', 'trace_json', 'aa', 10, 'ok', 10, 5, '2026-01-01T00:00:00+00:00');
-INSERT INTO rank (rank_id, source_id) VALUES (0, 1);
+INSERT INTO run (run_id, name, root, created_at) VALUES (1, 'in', '/in', '2026-01-01T00:00:00+00:00');
+INSERT INTO source (id, run_id, rank_id, path, kind, sha256, size_bytes, status, row_count, elapsed_ns, ingested_at)
+VALUES (1, 1, 0, '/in/trace.json', 'trace_json', 'aa', 10, 'ok', 9, 5, '2026-01-01T00:00:00+00:00');
 INSERT INTO process (id, source_id, rank_id, pid) VALUES (1, 1, 0, '100');
 INSERT INTO thread (id, process_id, source_id, tid, max_dur) VALUES (1, 1, 1, '7', 100);
 INSERT INTO string (id, value) VALUES (1, 'forward'), (2, 'matmul');
@@ -25,6 +25,7 @@ INSERT INTO step (rank_id, step_id, start_ns, end_ns, source_id) VALUES (0, 1, 1
 """
 
 EXPECTED_AUDITS = [
+    "communication_agrees",
     "counter_track_exists",
     "fact_source_ok",
     "flow_endpoints_exist",
@@ -36,6 +37,7 @@ EXPECTED_AUDITS = [
     "slice_parent_encloses",
     "source_final_state",
     "source_row_count_matches",
+    "step_breakdown_agrees",
     "thread_max_dur_bounds_slices",
 ]
 
@@ -69,7 +71,7 @@ def test_helpers_are_given_as_ctes_to_the_audits_naming_them(sound):
     # the helper's template runs over every table with a source_id column
     statement = found["fact_source_ok"].statement(sound)
     assert statement.startswith("WITH _rows_per_source AS (")
-    assert all(f'FROM "{table}"' in statement for table in ("_slice", "kernel", "step", "rank", "run_metadata"))
+    assert all(f'FROM "{table}"' in statement for table in ("_slice", "kernel", "step", "run_metadata"))
     assert 'FROM "source"' not in statement
 
 
@@ -131,7 +133,7 @@ def test_helpers_are_given_as_ctes_to_the_audits_naming_them(sound):
          {"id": 2, "status": "skipped", "row_count": 4}),
         ("source_row_count_matches",  # a row the source did not count (or one left behind)
          "INSERT INTO run_metadata (source_id, name, value) VALUES (1, 'hostName', 'node-3')",
-         {"id": 1, "row_count": 10, "rows_held": 11}),
+         {"id": 1, "row_count": 9, "rows_held": 10}),
         ("source_row_count_matches",  # a failed source that kept rows
          "INSERT INTO source (id, path, sha256, size_bytes, status, error, elapsed_ns, ingested_at) "
          "VALUES (2, '/in/bad.json', 'bb', 1, 'failed', '/in/bad.json: byte 3: bad JSON', 1, 'now');"

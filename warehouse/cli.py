@@ -56,22 +56,26 @@ def cli():
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=parts.default_jobs, show_default="the cores",
               help="Worker processes for large files (1: ingest every file in this process).")
-def ingest(paths, db_path, force, quiet, jobs):
+@click.option("--run", "run_name", default=None, metavar="NAME",
+              help="Name the run found (several runs found: NAME/<each run's folder>); an existing run NAME "
+                   "takes the files of a single run.")
+def ingest(paths, db_path, force, quiet, jobs, run_name):
     """Ingest profiler outputs (files or folders, walked recursively).
 
     Each file's kind is detected from its content; each file is one transaction.
-    Exits with 1 if any file failed.
+    Each file joins its profiling run, found from the layout (the folder holding the
+    rank folders, a PROF_* folder, a trace file on its own). Exits with 1 if any file failed.
 
     \b
     Example:
-        warehouse ingest ./cluster_run --db run.db
+        warehouse ingest ./cluster_run --db run.db --run baseline
     """
     conn = db.connect(db_path)
     files = list(ingest_frame.discover(paths, exclude=ingest_frame.warehouse_files(conn)))
     show_bar = not quiet and sys.stderr.isatty()
     with click.progressbar(length=len(files), label="ingesting", file=sys.stderr, hidden=not show_bar,
                            item_show_func=_short_name) as bar:
-        results = ingest_frame.ingest_paths(conn, files, force=force, jobs=jobs,
+        results = ingest_frame.ingest_paths(conn, files, force=force, jobs=jobs, run_name=run_name,
                                             on_file=lambda result: bar.update(1, result.path))
     failed = [r for r in results if r.status == "failed"]
     if not quiet:
@@ -105,7 +109,7 @@ def migrate(db_path):
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def info(db_path, as_json):
-    """What a warehouse holds: schema version, sources and row counts.
+    """What a warehouse holds: schema version, runs, sources and row counts.
 
     \b
     Example:
@@ -374,17 +378,24 @@ def analyze(db_path):
 @db_option
 @click.option("--output", "-o", "out", required=True, type=click.Path(dir_okay=False),
               help="Report file: .html (one self-contained page) or .md.")
-def report(db_path, out):
+@click.option("--run", "run", default=None, metavar="RUN",
+              help="Only this run (name or id); every run, each in its own chapter, by default.")
+def report(db_path, out, run):
     """Write the diagnosis report: steps per rank, findings with evidence, kernels, communication, memory.
 
-    Reads the findings of the last `warehouse analyze`.
+    Reads the findings of the last `warehouse analyze`. Runs are never added together.
 
     \b
     Example:
-        warehouse report --db run.db -o report.html
+        warehouse report --db run.db -o report.html --run baseline
     """
     from warehouse import report as report_module
+    from warehouse.model import runs
 
     conn = db.connect_readonly(db_path)
-    written = report_module.write(conn, Path(db_path).name, Path(out))
+    try:
+        run_id = runs.resolve(conn, run)
+    except ValueError as exc:
+        raise click.ClickException(f"{db_path}: {exc}") from None
+    written = report_module.write(conn, Path(db_path).name, Path(out), run_id=run_id)
     click.echo(f"wrote {written}")

@@ -59,9 +59,9 @@ def discover(paths: Iterable[str | Path], *, exclude: Iterable[Path] = ()) -> It
     so that ``warehouse ingest .`` next to ``warehouse.db`` does not read the warehouse.
     Folders of worker parts (left behind by a killed parallel ingest) are not walked.
     """
-    excluded = {Path(path).absolute() for path in exclude}
+    excluded = {_absolute(path) for path in exclude}
     for given in paths:
-        path = Path(given).absolute()
+        path = _absolute(given)
         if path.is_dir():
             for root, dirs, files in os.walk(path):
                 dirs[:] = sorted(name for name in dirs if not name.startswith(PART_FOLDER_PREFIX))
@@ -70,6 +70,11 @@ def discover(paths: Iterable[str | Path], *, exclude: Iterable[Path] = ()) -> It
                         yield Path(root) / name
         elif path not in excluded:
             yield path
+
+
+def _absolute(path: str | Path) -> Path:
+    """The path made absolute and normal ('..' resolved, symlinks kept): one text per file."""
+    return Path(os.path.normpath(Path(path).absolute()))
 
 
 def warehouse_files(conn: sqlite3.Connection) -> list[Path]:
@@ -132,7 +137,7 @@ def _ahead(conn, files, force, pool) -> Iterator[tuple[Path, tuple[int, str] | O
             hashed = _try_hash(path)
             part = None
             if pool and isinstance(hashed, tuple) and hashed[0] >= MIN_PART_BYTES and (
-                    force or not _known(conn, hashed[1])):
+                    force or not _known(conn, hashed[1], path)):
                 part = Part(*pool.submit(_ingest_part, path, hashed))
             queue.append((path, hashed, part))
         if not queue:
@@ -169,10 +174,12 @@ def _try_hash(path: Path) -> tuple[int, str] | OSError:
         return exc
 
 
-def _known(conn: sqlite3.Connection, sha256: str) -> int | None:
-    """The source holding this content already, if any."""
+def _known(conn: sqlite3.Connection, sha256: str, path: Path) -> int | None:
+    """The source holding this content from this path already, if any (the same bytes at another
+    path are another input: another rank's or another run's file)."""
     row = conn.execute(
-        "SELECT id FROM source WHERE sha256 = ? AND status = 'ok' ORDER BY id DESC LIMIT 1", (sha256,)
+        "SELECT id FROM source WHERE sha256 = ? AND path = ? AND status = 'ok' ORDER BY id DESC LIMIT 1",
+        (sha256, str(path)),
     ).fetchone()
     return row[0] if row else None
 
@@ -192,13 +199,14 @@ def ingest_file(
     is a worker's ingest of the file, copied in instead of running the source here.
     """
     started = time.perf_counter_ns()
+    path = _absolute(path)
     if hashed is None:
         hashed = _try_hash(path)
     if isinstance(hashed, OSError):
         return FileResult(path, "failed", error=f"{path}: cannot read ({hashed.strerror or hashed})")
     size, sha256 = hashed
     runs = runs or RunNamer(conn, [path])
-    previous = _known(conn, sha256)
+    previous = _known(conn, sha256, path)
     if previous and not force:
         return FileResult(path, "unchanged", source_id=previous, size_bytes=size)
 
@@ -213,7 +221,7 @@ def ingest_file(
         kind = module.KIND if module else None
         if worker and worker.status == "failed":
             raise IngestError(worker.error)
-        replaced = _replaced_sources(conn, path, sha256)
+        replaced = _replaced_sources(conn, path)
         source_id = _insert_source(conn, path, kind, sha256, size, runs.run_of(path))
         if module is None:
             _finish(conn, source_id, "skipped", f"{path}: no source reads this kind of file", 0, started, {})
@@ -290,15 +298,13 @@ def _tables_with_source_id(conn: sqlite3.Connection) -> list[str]:
     ]
 
 
-def _replaced_sources(conn: sqlite3.Connection, path: Path, sha256: str) -> list[int]:
-    """Earlier records this file supersedes: same content, or an older version at the same path.
+def _replaced_sources(conn: sqlite3.Connection, path: Path) -> list[int]:
+    """Earlier records this file supersedes: the same or an older version at the same path.
 
     Failed and skipped records of it are dropped at once; rows of an ``ok`` record are
     dropped only once the new version is in (so a failing new version loses nothing).
     """
-    rows = conn.execute(
-        "SELECT id, status FROM source WHERE sha256 = ? OR path = ?", (sha256, str(path))
-    ).fetchall()
+    rows = conn.execute("SELECT id, status FROM source WHERE path = ?", (str(path),)).fetchall()
     replaced = []
     for source_id, status in rows:
         if status != "ok":
@@ -353,7 +359,7 @@ def _begin(conn: sqlite3.Connection, path: Path) -> None:
 
 def _record_failure(conn, path, kind, sha256, size, reason, started, runs: RunNamer) -> int:
     _begin(conn, path)
-    conn.execute("DELETE FROM source WHERE sha256 = ? AND status != 'ok'", (sha256,))
+    conn.execute("DELETE FROM source WHERE path = ? AND status != 'ok'", (str(path),))
     source_id = _insert_source(conn, path, kind, sha256, size, runs.run_of(path))
     _finish(conn, source_id, "failed", reason, 0, started, {})
     conn.execute("COMMIT")

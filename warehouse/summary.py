@@ -7,16 +7,19 @@ from collections import Counter
 
 from tabulate import tabulate
 
-from warehouse import db
+from warehouse import db, queries
 from warehouse.ingest import FileResult
 
 
 def describe(conn: sqlite3.Connection) -> dict:
-    """Schema version, sources and row counts of every public table and view."""
+    """Schema version, runs, sources and row counts of every public table and view."""
     sources = [
-        dict(zip(("id", "path", "kind", "status", "rank_id", "card", "rows", "error"), row))
-        for row in conn.execute("SELECT id, path, kind, status, rank_id, card, row_count, error FROM source ORDER BY id")
+        dict(zip(("id", "run_id", "path", "kind", "status", "rank_id", "card", "rows", "error"), row))
+        for row in conn.execute(
+            "SELECT id, run_id, path, kind, status, rank_id, card, row_count, error FROM source ORDER BY id")
     ]
+    columns, rows = queries.get("runs").run(conn)
+    runs = [dict(zip(columns, row)) for row in rows]
     names = [
         row[0] for row in conn.execute(
             "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE '\\_%' ESCAPE '\\' "
@@ -24,7 +27,7 @@ def describe(conn: sqlite3.Connection) -> dict:
         )
     ]
     counts = {name: conn.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0] for name in names}
-    return {"schema_version": db.schema_version(conn), "sources": sources, "row_counts": counts}
+    return {"schema_version": db.schema_version(conn), "runs": runs, "sources": sources, "row_counts": counts}
 
 
 def describe_text(facts: dict) -> str:
@@ -32,6 +35,10 @@ def describe_text(facts: dict) -> str:
     lines = [
         f"schema version {facts['schema_version']}; "
         f"{len(facts['sources'])} sources ({', '.join(f'{n} {s}' for s, n in sorted(statuses.items())) or 'none'})",
+        "",
+        tabulate([(r["run_id"], r["name"], r["profiler"] or "-", r["ranks"], r["steps"], r["sources"], r["root"])
+                  for r in facts["runs"]], headers=("run", "name", "profiler", "ranks", "steps", "inputs", "root"),
+                 disable_numparse=True),
         "",
         tabulate(sorted((name, count) for name, count in facts["row_counts"].items() if count),
                  headers=("table", "rows"), disable_numparse=True),

@@ -1,9 +1,13 @@
-/* Step time per rank: stacked compute / communication / free bars per rank for one step
- * (or the mean over steps), the median over ranks as a line, slow ranks in red.
- * Data: the named queries step_time and slow_ranks. */
+/* Step time per rank of one run: stacked bars of the profiler's buckets that add up to the step
+ * (preparing, computing, communication not overlapped, free) per rank for one step (or the mean
+ * over steps), the median over ranks as a line, slow ranks in red. Runs are never mixed.
+ * Data: the named queries runs, step_time and slow_ranks. */
 (function () {
   "use strict";
-  var COLORS = { compute: "#4e79a7", communication: "#f28e2b", free: "#bab0ac", slow: "#d62728" };
+  var COLORS = { preparing: "#76b7b2", computing: "#4e79a7", communication: "#f28e2b", free: "#bab0ac", slow: "#d62728" };
+  var FIELDS = ["duration", "preparing", "computing", "notOverlapped", "overlapped", "free"];
+  //: a rank whose mean step is above this times the median of the ranks' means is slow (slow_ranks' default)
+  var SLOW_RATIO = 1.2;
 
   function median(values) {
     var sorted = values.slice().sort(function (a, b) { return a - b; });
@@ -11,32 +15,37 @@
     return (sorted[Math.floor(middle)] + sorted[Math.ceil(middle)]) / 2;
   }
 
-  /* One bar per rank: the chosen step's row, or the mean of every step of the rank. */
+  /* One bar per rank: the chosen step's row, or the mean of every step of the rank. A rank is
+   * slow in one step as slow_ranks flags it; over the mean, when its mean is SLOW_RATIO x the median. */
   function perRank(steps, slow, stepId) {
     var ranks = {};
     steps.forEach(function (row) {
       if (stepId !== "" && String(row.step_id) !== stepId) return;
-      var rank = ranks[row.rank_id] || (ranks[row.rank_id] = { rank_id: row.rank_id, n: 0, duration: 0, compute: 0, communication: 0, overlap: 0, free: 0 });
+      var rank = ranks[row.rank_id] || (ranks[row.rank_id] = { rank_id: row.rank_id, n: 0, duration: 0, preparing: 0,
+        computing: 0, notOverlapped: 0, overlapped: 0, free: 0 });
       rank.n += 1;
-      rank.duration += row.duration_ns;
-      rank.compute += row.compute_ns || 0;
-      rank.communication += row.communication_ns || 0;
-      rank.overlap += row.overlap_ns || 0;
+      rank.duration += row.duration_ns || 0;
+      rank.preparing += row.preparing_ns || 0;
+      rank.computing += row.computing_ns || 0;
+      rank.notOverlapped += row.communication_not_overlapped_ns || 0;
+      rank.overlapped += row.overlapped_ns || 0;
       rank.free += row.free_ns || 0;
     });
     var flagged = {};
     slow.forEach(function (row) {
-      if (row.flagged && (stepId === "" || String(row.step_id) === stepId)) flagged[row.rank_id] = true;
+      if (row.flagged && stepId !== "" && String(row.step_id) === stepId) flagged[row.rank_id] = true;
     });
     var rows = Object.keys(ranks).map(function (key) {
       var rank = ranks[key];
-      ["duration", "compute", "communication", "overlap", "free"].forEach(function (field) { rank[field] /= rank.n; });
-      rank.flagged = !!flagged[rank.rank_id];
+      FIELDS.forEach(function (field) { rank[field] /= rank.n; });
       return rank;
     });
     rows.sort(function (a, b) { return a.rank_id - b.rank_id; });
     var middle = median(rows.map(function (r) { return r.duration; }));
-    rows.forEach(function (r) { r.ratio = middle ? r.duration / middle : null; });
+    rows.forEach(function (r) {
+      r.ratio = middle ? r.duration / middle : null;
+      r.flagged = stepId === "" ? (r.ratio !== null && r.ratio > SLOW_RATIO) : !!flagged[r.rank_id];
+    });
     return { rows: rows, median: middle };
   }
 
@@ -45,7 +54,7 @@
     function series(name, field, color, extra) {
       return Object.assign({
         name: name, type: "bar", stack: "step", color: color,
-        data: data.rows.map(function (r) { return { value: field(r), itemStyle: r.flagged ? { borderColor: COLORS.slow, borderWidth: 2 } : undefined }; }),
+        data: data.rows.map(function (r) { return { value: r[field], itemStyle: r.flagged ? { borderColor: COLORS.slow, borderWidth: 2 } : undefined }; }),
       }, extra || {});
     }
     WH.chart().setOption({
@@ -62,9 +71,10 @@
       },
       yAxis: { type: "value", name: "time", axisLabel: { formatter: WH.formatNs } },
       series: [
-        series("compute", function (r) { return r.compute; }, COLORS.compute),
-        series("communication (not overlapped)", function (r) { return Math.max(r.communication - r.overlap, 0); }, COLORS.communication),
-        series("free", function (r) { return r.free; }, COLORS.free, {
+        series("preparing", "preparing", COLORS.preparing),
+        series("computing", "computing", COLORS.computing),
+        series("communication not overlapped", "notOverlapped", COLORS.communication),
+        series("free", "free", COLORS.free, {
           markLine: {
             symbol: "none", lineStyle: { type: "dashed", color: "#333" },
             label: { position: "insideEndTop", formatter: "median " + WH.formatNs(data.median) },
@@ -79,17 +89,19 @@
     var rows = data.rows.map(function (r) {
       return '<tr class="wh-rank' + (r.flagged ? " wh-slow" : "") + '" data-rank-id="' + r.rank_id + '">' +
         "<td>rank " + r.rank_id + (r.flagged ? " — slow" : "") + "</td><td>" + WH.formatNs(r.duration) + "</td><td>" +
-        WH.formatNs(r.compute) + "</td><td>" + WH.formatNs(r.communication) + "</td><td>" + WH.formatNs(r.free) +
+        WH.formatNs(r.preparing) + "</td><td>" + WH.formatNs(r.computing) + "</td><td>" +
+        WH.formatNs(r.notOverlapped) + "</td><td>" + WH.formatNs(r.overlapped) + "</td><td>" + WH.formatNs(r.free) +
         "</td><td>" + (r.ratio === null ? "" : r.ratio.toFixed(2) + "×") + "</td></tr>";
     });
-    WH.summary("<table><tr><th>rank</th><th>step time</th><th>compute</th><th>communication</th><th>free</th>" +
-      "<th>× median</th></tr>" + rows.join("") + "</table>");
+    WH.summary("<table><tr><th>rank</th><th>step time</th><th>preparing</th><th>computing</th>" +
+      "<th>communication not overlapped</th><th>overlapped</th><th>free</th><th>× median</th></tr>" +
+      rows.join("") + "</table>");
   }
 
-  WH.start(function () {
-    return Promise.all([WH.query("step_time", {}), WH.query("slow_ranks", {})]).then(function (results) {
+  function showRun(runId, runs) {
+    return Promise.all([WH.query("step_time", { run_id: runId }), WH.query("slow_ranks", { run_id: runId })]).then(function (results) {
       var steps = results[0], slow = results[1];
-      if (!steps.length) return WH.empty("No steps in this warehouse (the step table is empty).");
+      if (!steps.length) return WH.empty("No steps in this run.");
       var stepIds = [];
       steps.forEach(function (row) { if (stepIds.indexOf(row.step_id) < 0) stepIds.push(row.step_id); });
       stepIds.sort(function (a, b) { return a - b; });
@@ -99,11 +111,28 @@
         draw(data, stepId === "" ? "mean over " + stepIds.length + " steps" : "step " + stepId);
         summarize(data);
         var slowRanks = data.rows.filter(function (r) { return r.flagged; }).map(function (r) { return r.rank_id; });
-        WH.status(data.rows.length + " ranks; " + (slowRanks.length ? "slow: rank " + slowRanks.join(", rank ") : "no slow rank"));
+        WH.status("run " + runs[runId] + ": " + data.rows.length + " ranks; " +
+          (slowRanks.length ? "slow: rank " + slowRanks.join(", rank ") : "no slow rank"));
         WH.done();
       }
       WH.select("step_id", "step", [["", "mean over steps"]].concat(stepIds.map(function (s) { return [s, "step " + s]; })), chosen, show);
       show(chosen);
+    });
+  }
+
+  WH.start(function () {
+    return WH.query("runs", {}).then(function (runs) {
+      var withSteps = runs.filter(function (r) { return r.steps > 0; });
+      if (!withSteps.length) return WH.empty("No steps in this warehouse (no run has step markers or a step summary).");
+      var names = {};
+      withSteps.forEach(function (r) { names[r.run_id] = r.name; });
+      // the run asked for, else the run with the most ranks (the cluster), the first of them
+      var chosen = WH.args.run_id !== undefined && names[WH.args.run_id] !== undefined ? String(WH.args.run_id) :
+        String(withSteps.slice().sort(function (a, b) { return b.ranks - a.ranks || a.run_id - b.run_id; })[0].run_id);
+      WH.select("run_id", "run", withSteps.map(function (r) { return [r.run_id, r.name]; }), chosen, function (runId) {
+        window.location.search = "?run_id=" + encodeURIComponent(runId);
+      });
+      return showRun(chosen, names);
     });
   });
 })();

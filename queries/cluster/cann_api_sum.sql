@@ -1,8 +1,10 @@
 -- title: CANN API statistics (msprof-analyze cann_api_sum)
--- description: Duration statistics of the CANN host API calls (CANN_API) per API name,
---     per rank or over all ranks at once: count, sum, mean, sample standard deviation,
---     min, quartiles (nearest rank), median, max.
--- param per_rank (boolean, default false): One row per rank and API; false: over all ranks.
+-- description: Duration statistics of the CANN host API calls (CANN_API) per run and API
+--     name, per rank or over all ranks of the run at once: count, sum, mean, sample
+--     standard deviation, min, quartiles (nearest rank), median, max.
+-- param run_id (integer, default null): Only this run; every run when null.
+-- param per_rank (boolean, default false): One row per rank and API; false: over all ranks of the run.
+-- column run_id: Run.
 -- column rank_id: Rank (null when per_rank is false).
 -- column name: API name (e.g. aclnnMatmul, launch).
 -- column count: Number of calls.
@@ -15,22 +17,24 @@
 -- column q3_ns: Third quartile (nearest rank) in ns.
 -- column max_ns: Longest in ns.
 with items as (
-    select case when :per_rank = 1 then rank_id end as rank_id, name, dur
-    from cann_api
-    where dur is not null
+    select s.run_id, case when :per_rank = 1 then c.rank_id end as rank_id, c.name, c.dur
+    from cann_api as c
+    join source as s on s.id = c.source_id
+    where c.dur is not null and (:run_id is null or s.run_id = :run_id)
 ),
 
 ranked as (
     select
-        rank_id, name, dur,
-        row_number() over (partition by rank_id, name order by dur) as position,
-        count(*) over (partition by rank_id, name) as n,
-        avg(1.0 * dur) over (partition by rank_id, name) as mean
+        run_id, rank_id, name, dur,
+        row_number() over (partition by run_id, rank_id, name order by dur) as position,
+        count(*) over (partition by run_id, rank_id, name) as n,
+        avg(1.0 * dur) over (partition by run_id, rank_id, name) as mean
     from items
 ),
 
 final as (
     select
+        run_id,
         rank_id,
         name,
         count(*) as count,
@@ -43,9 +47,9 @@ final as (
         min(case when position >= 0.75 * n and position - 1 < 0.75 * n then dur end) as q3_ns,
         max(dur) as max_ns
     from ranked
-    group by rank_id, name
+    group by run_id, rank_id, name
 )
 
-select rank_id, name, count, total_ns, mean_ns, std_ns, min_ns, q1_ns, median_ns, q3_ns, max_ns
+select run_id, rank_id, name, count, total_ns, mean_ns, std_ns, min_ns, q1_ns, median_ns, q3_ns, max_ns
 from final
-order by rank_id, total_ns desc, name
+order by run_id, rank_id, total_ns desc, name

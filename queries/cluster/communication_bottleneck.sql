@@ -1,14 +1,17 @@
 -- title: Communication bottlenecks (msprof-analyze communication_bottleneck)
--- description: For every collective operator instance seen on two or more ranks (same
---     name and group in COMMUNICATION_OP), the rank that started it first (and waited
---     longest) and the rank that started it last (the one the others waited for), the
---     wait between them, and what the slow rank's device did meanwhile: kernel time in
---     the wait window. reason is 'slow rank computing' when that kernel time covers at
---     least half the wait, else 'slow rank idle (host or launch bound)'.
+-- description: For every collective operator instance seen on two or more ranks of a run
+--     (same name and group among the HCCL operators, hccl_operator: COMMUNICATION_OP of a rank
+--     db, or the HCCL rows of kernel_details.csv), the rank that started it first (and waited
+--     longest) and the rank that started it last (the one the others waited for), the wait
+--     between them, and what the slow rank's device did meanwhile: time of its answering
+--     kernels (kernel_answer) in the wait window. reason is 'slow rank computing' when that
+--     kernel time covers at least half the wait, else 'slow rank idle (host or launch bound)'.
+-- param run_id (integer, default null): Only this run; every run when null.
 -- param min_wait_ns (integer, default 0): Leave out instances whose wait is shorter.
--- param limit (integer, default 50): How many instances to return, longest wait first.
+-- param limit (integer, default 50): How many instances to return per run, longest wait first.
+-- column run_id: Run.
 -- column name: Operator name (one instance).
--- column group_name: Communication group.
+-- column group_name: Communication group (null when the input does not name it).
 -- column start_ns: Earliest start over the ranks, in ns.
 -- column end_ns: Latest end over the ranks, in ns.
 -- column duration_ns: end_ns - start_ns.
@@ -18,22 +21,25 @@
 -- column slow_rank_kernel_ns: Kernel time of the slow rank inside the wait window, in ns (capped at wait_ns).
 -- column reason: slow rank computing, or slow rank idle (host or launch bound).
 with ops as (
-    select rank_id, group_name, name, ts, ts + dur as end_ns
-    from communication_op
+    select run_id, rank_id, coalesce(group_name, '') as group_key, group_name, name, ts, ts + dur as end_ns
+    from hccl_operator
+    where :run_id is null or run_id = :run_id
 ),
 
 ordered as (
     select
-        rank_id, group_name, name, ts, end_ns,
-        count(*) over (partition by group_name, name) as ranks,
-        row_number() over (partition by group_name, name order by ts, rank_id) as first_order,
-        row_number() over (partition by group_name, name order by ts desc, rank_id) as last_order
+        run_id, rank_id, group_key, group_name, name, ts, end_ns,
+        count(*) over (partition by run_id, group_key, name) as ranks,
+        row_number() over (partition by run_id, group_key, name order by ts, rank_id) as first_order,
+        row_number() over (partition by run_id, group_key, name order by ts desc, rank_id) as last_order
     from ops
 ),
 
 instances as (
     select
-        group_name,
+        run_id,
+        group_key,
+        max(group_name) as group_name,
         name,
         min(ts) as start_ns,
         max(end_ns) as end_ns,
@@ -42,38 +48,44 @@ instances as (
         max(ts) - min(ts) as wait_ns
     from ordered
     where ranks > 1
-    group by group_name, name
+    group by run_id, group_key, name
     having max(ts) - min(ts) >= :min_wait_ns
 ),
 
 reach as (
-    -- the longest kernel of each rank bounds the (rank_id, ts) index search of the wait windows
-    select rank_id, max(dur) as max_dur from kernel group by rank_id
+    -- the longest kernel of each rank bounds the (source_id, ts) index search of the wait windows
+    select run_id, rank_id, max(dur) as max_dur
+    from kernel_answer
+    where :run_id is null or run_id = :run_id
+    group by run_id, rank_id
 ),
 
 windows as materialized (
-    select i.group_name, i.name, i.slow_rank_id, i.start_ns, i.start_ns + i.wait_ns as stop_ns,
+    select i.run_id, i.group_key, i.name, i.slow_rank_id, i.start_ns, i.start_ns + i.wait_ns as stop_ns,
         i.start_ns - r.max_dur as search_from
     from instances as i
-    join reach as r on r.rank_id = i.slow_rank_id
+    join reach as r on r.run_id = i.run_id and r.rank_id = i.slow_rank_id
 ),
 
 busy as (
     select
-        w.group_name,
+        w.run_id,
+        w.group_key,
         w.name,
         sum(
             case when k.ts + k.dur < w.stop_ns then k.ts + k.dur else w.stop_ns end
             - case when k.ts > w.start_ns then k.ts else w.start_ns end
         ) as kernel_ns
     from windows as w
-    join kernel as k on k.rank_id = w.slow_rank_id and k.ts >= w.search_from and k.ts < w.stop_ns
+    join kernel_answer as k
+        on k.run_id = w.run_id and k.rank_id = w.slow_rank_id and k.ts >= w.search_from and k.ts < w.stop_ns
     where k.ts + k.dur > w.start_ns
-    group by w.group_name, w.name
+    group by w.run_id, w.group_key, w.name
 ),
 
-final as (
+measured as (
     select
+        i.run_id,
         i.name,
         i.group_name,
         i.start_ns,
@@ -83,15 +95,24 @@ final as (
         i.slow_rank_id,
         i.wait_ns,
         case when coalesce(b.kernel_ns, 0) > i.wait_ns then i.wait_ns else coalesce(b.kernel_ns, 0) end
-            as slow_rank_kernel_ns
+            as slow_rank_kernel_ns,
+        row_number() over (partition by i.run_id order by i.wait_ns desc, i.start_ns, i.name, i.group_key)
+            as position
     from instances as i
-    left join busy as b on b.group_name = i.group_name and b.name = i.name
+    left join busy as b on b.run_id = i.run_id and b.group_key = i.group_key and b.name = i.name
+),
+
+final as (
+    select
+        run_id, name, group_name, start_ns, end_ns, duration_ns, fast_rank_id, slow_rank_id, wait_ns,
+        slow_rank_kernel_ns
+    from measured
+    where position <= :limit
 )
 
 select
-    name, group_name, start_ns, end_ns, duration_ns, fast_rank_id, slow_rank_id, wait_ns, slow_rank_kernel_ns,
+    run_id, name, group_name, start_ns, end_ns, duration_ns, fast_rank_id, slow_rank_id, wait_ns, slow_rank_kernel_ns,
     case when 2 * slow_rank_kernel_ns >= wait_ns and wait_ns > 0 then 'slow rank computing'
         else 'slow rank idle (host or launch bound)' end as reason
 from final
-order by wait_ns desc, start_ns, name
-limit :limit
+order by run_id, wait_ns desc, start_ns, name

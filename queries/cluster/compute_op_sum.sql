@@ -1,9 +1,12 @@
 -- title: Compute operator statistics (msprof-analyze compute_op_sum)
--- description: Duration statistics of the device compute kernels (communication left out)
---     per operator type or kernel name, per rank or over all ranks at once: count, sum,
---     mean, sample standard deviation, min, quartiles (nearest rank), median, max.
+-- description: Duration statistics of the device compute kernels of each run (kernel_answer:
+--     the answering input's kernels, HCCL operators left out) per operator type or kernel
+--     name, per rank or over all ranks of the run at once: count, sum, mean, sample standard
+--     deviation, min, quartiles (nearest rank), median, max.
+-- param run_id (integer, default null): Only this run; every run when null.
 -- param group_by (text, default 'op_type', one of op_type|name): What a row sums.
--- param per_rank (boolean, default true): One row per rank and operator; false: over all ranks.
+-- param per_rank (boolean, default true): One row per rank and operator; false: over all ranks of the run.
+-- column run_id: Run.
 -- column rank_id: Rank (null when per_rank is false).
 -- column name: Operator type, or kernel name when group_by is name.
 -- column count: Number of kernels.
@@ -17,24 +20,26 @@
 -- column max_ns: Longest in ns.
 with items as (
     select
+        run_id,
         case when :per_rank = 1 then rank_id end as rank_id,
         case when :group_by = 'name' then name else op_type end as name,
         dur
-    from kernel
-    where coalesce(op_class, '') <> 'communication' and dur is not null
+    from kernel_answer
+    where dur is not null and (:run_id is null or run_id = :run_id)
 ),
 
 ranked as (
     select
-        rank_id, name, dur,
-        row_number() over (partition by rank_id, name order by dur) as position,
-        count(*) over (partition by rank_id, name) as n,
-        avg(1.0 * dur) over (partition by rank_id, name) as mean
+        run_id, rank_id, name, dur,
+        row_number() over (partition by run_id, rank_id, name order by dur) as position,
+        count(*) over (partition by run_id, rank_id, name) as n,
+        avg(1.0 * dur) over (partition by run_id, rank_id, name) as mean
     from items
 ),
 
 final as (
     select
+        run_id,
         rank_id,
         name,
         count(*) as count,
@@ -47,9 +52,9 @@ final as (
         min(case when position >= 0.75 * n and position - 1 < 0.75 * n then dur end) as q3_ns,
         max(dur) as max_ns
     from ranked
-    group by rank_id, name
+    group by run_id, rank_id, name
 )
 
-select rank_id, name, count, total_ns, mean_ns, std_ns, min_ns, q1_ns, median_ns, q3_ns, max_ns
+select run_id, rank_id, name, count, total_ns, mean_ns, std_ns, min_ns, q1_ns, median_ns, q3_ns, max_ns
 from final
-order by rank_id, total_ns desc, name
+order by run_id, rank_id, total_ns desc, name

@@ -1,10 +1,13 @@
 -- title: AI Core frequency (msprof-analyze freq_analysis)
--- description: Per rank and device, the AI Core frequency samples (AICORE_FREQ, counter
---     tracks '<device>.aicore_freq'): range, mean, and how many samples ran below the
---     nominal frequency. A rank is flagged abnormal when any sample is below nominal
---     (throttling, power capping), and idle when every sample sits at the idle frequency.
+-- description: Per run, rank and device, the AI Core frequency samples (AICORE_FREQ, counter
+--     tracks '<device>.aicore_freq') of the input that answers the rank's timeline: range,
+--     mean, and how many samples ran below the nominal frequency. A rank is flagged abnormal
+--     when any sample is below nominal (throttling, power capping), and idle when every
+--     sample sits at the idle frequency.
+-- param run_id (integer, default null): Only this run; every run when null.
 -- param nominal_mhz (real, default 1800): Nominal AI Core frequency in MHz.
 -- param idle_mhz (real, default 800): Frequency of an idle (power-saving) AI Core in MHz.
+-- column run_id: Run.
 -- column rank_id: Rank.
 -- column track: Counter track of the samples (device<id>.aicore_freq).
 -- column samples: Number of samples.
@@ -15,14 +18,16 @@
 -- column abnormal: 1 when some sample is below nominal_mhz, else 0.
 -- column idle: 1 when every sample is at or below idle_mhz, else 0.
 with samples as (
-    select t.rank_id, t.name as track, c.value
+    select a.run_id, t.rank_id, t.name as track, c.value
     from counter_track as t
+    join answer_source as a on a.source_id = t.source_id and a.fact = 'timeline'
     join _counter as c on c.track_id = t.id
-    where t.name like '%.aicore_freq'
+    where t.name like '%.aicore_freq' and (:run_id is null or a.run_id = :run_id)
 ),
 
 final as (
     select
+        run_id,
         rank_id,
         track,
         count(*) as samples,
@@ -33,9 +38,9 @@ final as (
         case when min(value) < :nominal_mhz then 1 else 0 end as abnormal,
         case when max(value) <= :idle_mhz then 1 else 0 end as idle
     from samples
-    group by rank_id, track
+    group by run_id, rank_id, track
 )
 
-select rank_id, track, samples, min_mhz, avg_mhz, max_mhz, below_nominal_samples, abnormal, idle
+select run_id, rank_id, track, samples, min_mhz, avg_mhz, max_mhz, below_nominal_samples, abnormal, idle
 from final
-order by abnormal desc, rank_id, track
+order by run_id, abnormal desc, rank_id, track

@@ -1,9 +1,12 @@
 -- title: HCCL operator statistics (msprof-analyze hccl_sum)
--- description: Duration statistics of the HCCL communication operators (COMMUNICATION_OP)
---     per operator type or name, per rank or over all ranks at once: count, sum,
+-- description: Duration statistics of the HCCL communication operators of each run
+--     (hccl_operator: COMMUNICATION_OP of a rank db, or the HCCL rows of kernel_details.csv)
+--     per operator type or name, per rank or over all ranks of the run at once: count, sum,
 --     mean, sample standard deviation, min, quartiles (nearest rank), median, max.
+-- param run_id (integer, default null): Only this run; every run when null.
 -- param group_by (text, default 'op_type', one of op_type|name): What a row sums: the operator type (e.g. hcom_allReduce_) or the operator name (one instance).
--- param per_rank (boolean, default true): One row per rank and operator; false: over all ranks.
+-- param per_rank (boolean, default true): One row per rank and operator; false: over all ranks of the run.
+-- column run_id: Run.
 -- column rank_id: Rank (null when per_rank is false).
 -- column name: Operator type, or operator name when group_by is name.
 -- column count: Number of operators.
@@ -17,24 +20,26 @@
 -- column max_ns: Longest in ns.
 with items as (
     select
+        run_id,
         case when :per_rank = 1 then rank_id end as rank_id,
-        case when :group_by = 'name' then name else op_type end as name,
+        case when :group_by = 'name' then name else coalesce(op_type, name) end as name,
         dur
-    from communication_op
-    where dur is not null
+    from hccl_operator
+    where dur is not null and (:run_id is null or run_id = :run_id)
 ),
 
 ranked as (
     select
-        rank_id, name, dur,
-        row_number() over (partition by rank_id, name order by dur) as position,
-        count(*) over (partition by rank_id, name) as n,
-        avg(1.0 * dur) over (partition by rank_id, name) as mean
+        run_id, rank_id, name, dur,
+        row_number() over (partition by run_id, rank_id, name order by dur) as position,
+        count(*) over (partition by run_id, rank_id, name) as n,
+        avg(1.0 * dur) over (partition by run_id, rank_id, name) as mean
     from items
 ),
 
 final as (
     select
+        run_id,
         rank_id,
         name,
         count(*) as count,
@@ -47,9 +52,9 @@ final as (
         min(case when position >= 0.75 * n and position - 1 < 0.75 * n then dur end) as q3_ns,
         max(dur) as max_ns
     from ranked
-    group by rank_id, name
+    group by run_id, rank_id, name
 )
 
-select rank_id, name, count, total_ns, mean_ns, std_ns, min_ns, q1_ns, median_ns, q3_ns, max_ns
+select run_id, rank_id, name, count, total_ns, mean_ns, std_ns, min_ns, q1_ns, median_ns, q3_ns, max_ns
 from final
-order by rank_id, total_ns desc, name
+order by run_id, rank_id, total_ns desc, name

@@ -1,8 +1,10 @@
 -- title: MSTX range statistics (msprof-analyze mstx_sum)
 -- description: Duration statistics of the mstx ranges the program marked (framework rows
---     of type mstx) per message, per rank or over all ranks at once: count, sum, mean,
---     sample standard deviation, min, quartiles (nearest rank), median, max.
--- param per_rank (boolean, default true): One row per rank and message; false: over all ranks.
+--     of type mstx) per run and message, per rank or over all ranks of the run at once:
+--     count, sum, mean, sample standard deviation, min, quartiles (nearest rank), median, max.
+-- param run_id (integer, default null): Only this run; every run when null.
+-- param per_rank (boolean, default true): One row per rank and message; false: over all ranks of the run.
+-- column run_id: Run.
 -- column rank_id: Rank (null when per_rank is false).
 -- column name: The range's message.
 -- column count: Number of ranges.
@@ -15,22 +17,24 @@
 -- column q3_ns: Third quartile (nearest rank) in ns.
 -- column max_ns: Longest in ns.
 with items as (
-    select case when :per_rank = 1 then rank_id end as rank_id, name, dur
-    from pytorch_api
-    where type = 'mstx' and dur is not null
+    select s.run_id, case when :per_rank = 1 then p.rank_id end as rank_id, p.name, p.dur
+    from pytorch_api as p
+    join source as s on s.id = p.source_id
+    where p.type = 'mstx' and p.dur is not null and (:run_id is null or s.run_id = :run_id)
 ),
 
 ranked as (
     select
-        rank_id, name, dur,
-        row_number() over (partition by rank_id, name order by dur) as position,
-        count(*) over (partition by rank_id, name) as n,
-        avg(1.0 * dur) over (partition by rank_id, name) as mean
+        run_id, rank_id, name, dur,
+        row_number() over (partition by run_id, rank_id, name order by dur) as position,
+        count(*) over (partition by run_id, rank_id, name) as n,
+        avg(1.0 * dur) over (partition by run_id, rank_id, name) as mean
     from items
 ),
 
 final as (
     select
+        run_id,
         rank_id,
         name,
         count(*) as count,
@@ -43,9 +47,9 @@ final as (
         min(case when position >= 0.75 * n and position - 1 < 0.75 * n then dur end) as q3_ns,
         max(dur) as max_ns
     from ranked
-    group by rank_id, name
+    group by run_id, rank_id, name
 )
 
-select rank_id, name, count, total_ns, mean_ns, std_ns, min_ns, q1_ns, median_ns, q3_ns, max_ns
+select run_id, rank_id, name, count, total_ns, mean_ns, std_ns, min_ns, q1_ns, median_ns, q3_ns, max_ns
 from final
-order by rank_id, total_ns desc, name
+order by run_id, rank_id, total_ns desc, name

@@ -1,8 +1,13 @@
 -- title: Communication bandwidth summary
--- description: Per rank, step and transport type, the bytes the HCCL operators moved, the
---     time they took and the bandwidth, from communication.json / analysis.db / cluster_communication.json
---     (msprof-analyze's ClusterCommunicationBandwidth). 'Total Op Info' rows are left out.
+-- description: Per run, rank, step and transport type, the bytes the HCCL operators moved,
+--     the time they took and the bandwidth, from the input that answers the rank's
+--     communication summary (communication_bandwidth_answer: analysis.db, else
+--     communication.json, else cluster_communication.json; msprof-analyze's
+--     ClusterCommunicationBandwidth): a rank holding two of them counts each operator once.
+--     'Total Op Info' rows are left out.
+-- param run_id (integer, default null): Only this run; every run when null.
 -- param rank_id (integer, default null): Only this rank; every rank when null.
+-- column run_id: Run.
 -- column rank_id: Rank.
 -- column step_id: Step number.
 -- column transport_type: Transport type: RDMA, HCCS, PCIE, SDMA, SIO ...
@@ -11,13 +16,15 @@
 -- column transit_ns: Time moving them in ns.
 -- column bandwidth_bytes_per_s: transit_bytes / transit_ns in bytes/s.
 with ops as (
-    select rank_id, step_id, transport_type, transit_bytes, transit_ns
-    from communication_bandwidth
-    where op_name <> 'Total Op Info' and (:rank_id is null or rank_id = :rank_id)
+    select run_id, rank_id, step_id, transport_type, transit_bytes, transit_ns
+    from communication_bandwidth_answer
+    where op_name <> 'Total Op Info' and (:run_id is null or run_id = :run_id)
+        and (:rank_id is null or rank_id = :rank_id)
 ),
 
 final as (
     select
+        run_id,
         rank_id,
         step_id,
         transport_type,
@@ -26,9 +33,9 @@ final as (
         sum(transit_ns) as transit_ns,
         1e9 * sum(transit_bytes) / nullif(sum(transit_ns), 0) as bandwidth_bytes_per_s
     from ops
-    group by rank_id, step_id, transport_type
+    group by run_id, rank_id, step_id, transport_type
 )
 
-select rank_id, step_id, transport_type, op_count, transit_bytes, transit_ns, bandwidth_bytes_per_s
+select run_id, rank_id, step_id, transport_type, op_count, transit_bytes, transit_ns, bandwidth_bytes_per_s
 from final
-order by rank_id, step_id, transport_type
+order by run_id, rank_id, step_id, transport_type

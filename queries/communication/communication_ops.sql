@@ -1,7 +1,10 @@
 -- title: Communication operators
--- description: HCCL operator time per rank and operator type (COMMUNICATION_OP): how often
---     each collective ran and how long it took.
+-- description: HCCL operator time per run, rank and operator type: how often each collective
+--     ran and how long it took, from the rank's HCCL operators whichever export holds them
+--     (hccl_operator: COMMUNICATION_OP of a rank db, or the HCCL rows of kernel_details.csv).
+-- param run_id (integer, default null): Only this run; every run when null.
 -- param rank_id (integer, default null): Only this rank; every rank when null.
+-- column run_id: Run.
 -- column rank_id: Rank.
 -- column name: Operator type, e.g. hcom_allReduce_ (the operator name without its instance suffix).
 -- column count: Number of operators.
@@ -9,13 +12,14 @@
 -- column avg_ns: Mean duration in ns (rounded).
 -- column max_ns: Longest operator in ns.
 with ops as (
-    select rank_id, coalesce(op_type, name) as name, dur
-    from communication_op
-    where :rank_id is null or rank_id = :rank_id
+    select run_id, rank_id, coalesce(op_type, name) as name, dur
+    from hccl_operator
+    where (:run_id is null or run_id = :run_id) and (:rank_id is null or rank_id = :rank_id)
 ),
 
 final as (
     select
+        run_id,
         rank_id,
         name,
         count(*) as count,
@@ -23,9 +27,9 @@ final as (
         cast(round(avg(dur)) as integer) as avg_ns,
         max(dur) as max_ns
     from ops
-    group by rank_id, name
+    group by run_id, rank_id, name
 )
 
-select rank_id, name, count, total_ns, avg_ns, max_ns
+select run_id, rank_id, name, count, total_ns, avg_ns, max_ns
 from final
-order by rank_id, total_ns desc, name
+order by run_id, rank_id, total_ns desc, name

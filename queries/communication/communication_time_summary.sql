@@ -1,9 +1,13 @@
 -- title: Communication time summary
--- description: Per rank and step, the HCCL operators' time split into transit, wait,
---     synchronisation and idle, from communication.json / analysis.db / cluster_communication.json (what
---     msprof-analyze's communication_time_sum writes as ClusterCommunicationTime). The
+-- description: Per run, rank and step, the HCCL operators' time split into transit, wait,
+--     synchronisation and idle, from the input that answers the rank's communication
+--     summary (communication_time_answer: analysis.db, else communication.json, else
+--     cluster_communication.json; what msprof-analyze's communication_time_sum writes as
+--     ClusterCommunicationTime): a rank holding two of them counts each operator once. The
 --     files' own 'Total Op Info' rows are left out and the operators summed instead.
+-- param run_id (integer, default null): Only this run; every run when null.
 -- param rank_id (integer, default null): Only this rank; every rank when null.
+-- column run_id: Run.
 -- column rank_id: Rank.
 -- column step_id: Step number.
 -- column op_count: Number of operators.
@@ -15,13 +19,15 @@
 -- column wait_ratio: wait / (wait + transit).
 -- column synchronization_ratio: synchronization / (synchronization + transit).
 with ops as (
-    select rank_id, step_id, elapse_ns, transit_ns, wait_ns, synchronization_ns, idle_ns
-    from communication_time
-    where op_name <> 'Total Op Info' and (:rank_id is null or rank_id = :rank_id)
+    select run_id, rank_id, step_id, elapse_ns, transit_ns, wait_ns, synchronization_ns, idle_ns
+    from communication_time_answer
+    where op_name <> 'Total Op Info' and (:run_id is null or run_id = :run_id)
+        and (:rank_id is null or rank_id = :rank_id)
 ),
 
 summed as (
     select
+        run_id,
         rank_id,
         step_id,
         count(*) as op_count,
@@ -31,19 +37,19 @@ summed as (
         sum(synchronization_ns) as synchronization_ns,
         sum(idle_ns) as idle_ns
     from ops
-    group by rank_id, step_id
+    group by run_id, rank_id, step_id
 ),
 
 final as (
     select
-        rank_id, step_id, op_count, elapse_ns, transit_ns, wait_ns, synchronization_ns, idle_ns,
+        run_id, rank_id, step_id, op_count, elapse_ns, transit_ns, wait_ns, synchronization_ns, idle_ns,
         1.0 * wait_ns / nullif(wait_ns + transit_ns, 0) as wait_ratio,
         1.0 * synchronization_ns / nullif(synchronization_ns + transit_ns, 0) as synchronization_ratio
     from summed
 )
 
 select
-    rank_id, step_id, op_count, elapse_ns, transit_ns, wait_ns, synchronization_ns, idle_ns,
+    run_id, rank_id, step_id, op_count, elapse_ns, transit_ns, wait_ns, synchronization_ns, idle_ns,
     wait_ratio, synchronization_ratio
 from final
-order by rank_id, step_id
+order by run_id, rank_id, step_id

@@ -1,14 +1,16 @@
 -- title: Rule aicpu_operators
 -- description: Kernel names that run on the AI CPU (op_class aicpu) and take at least
---     min_share of the compute kernels' time, over all ranks: an AI CPU operator runs far
+--     min_share of the compute kernels' time, over all ranks of a run (its answering kernels): an AI CPU operator runs far
 --     slower than an AI Core one and often stands for a dtype the AI Core implementation
 --     lacks (int64, double) or an operator without an AI Core kernel (msprof-analyze's
 --     advisor has the same rule). Severity medium from high_share, low under it; confidence
 --     high (the class is the input's). Evidence: the longest runs of each name.
+-- param run_id (integer, default null): Only this run; every run when null.
 -- param min_share (real, default 0.01): Share of compute kernel time from which a name is reported.
 -- param high_share (real, default 0.05): Share from which the finding is severity medium.
 -- param evidence_limit (integer, default 3): Evidence rows per finding.
 -- column finding_key: Identifies the finding the row belongs to.
+-- column run_id: Run the finding is about.
 -- column rank_id: Rank the finding is about.
 -- column step_id: Step the finding is about.
 -- column subject: What the finding is about.
@@ -23,30 +25,35 @@
 -- column evidence_kernel_id: kernel.id of the evidence row, when it is a kernel.
 -- column evidence_note: What the evidence row shows.
 with compute as (
-    select sum(dur) as all_ns from kernel where op_class in ('aic', 'aiv', 'mix_cv', 'aicpu') and dur > 0
+    select run_id, sum(dur) as all_ns
+    from kernel_answer
+    where op_class in ('aic', 'aiv', 'mix_cv', 'aicpu') and dur > 0 and (:run_id is null or run_id = :run_id)
+    group by run_id
 ),
 
 names as (
-    select k.name, count(*) as runs, sum(k.dur) as total_ns, count(distinct k.rank_id) as ranks,
+    select k.run_id, k.name, count(*) as runs, sum(k.dur) as total_ns, count(distinct k.rank_id) as ranks,
         1.0 * sum(k.dur) / c.all_ns as share
-    from kernel as k
-    cross join compute as c
+    from kernel_answer as k
+    join compute as c on c.run_id = k.run_id
     where k.op_class = 'aicpu' and k.dur > 0
-    group by k.name, c.all_ns
+    group by k.run_id, k.name, c.all_ns
     having sum(k.dur) >= :min_share * c.all_ns
 ),
 
 longest as (
-    select k.name, k.id as kernel_id, k.source_id, k.source_row, k.slice_id, k.rank_id, k.dur, k.input_dtypes,
-        row_number() over (partition by k.name order by k.dur desc, k.id) as position
-    from kernel as k
-    join names as n on n.name = k.name
+    select k.run_id, k.name, k.id as kernel_id, k.source_id, k.source_row, k.slice_id, k.rank_id, k.dur,
+        k.input_dtypes,
+        row_number() over (partition by k.run_id, k.name order by k.dur desc, k.id) as position
+    from kernel_answer as k
+    join names as n on n.run_id = k.run_id and n.name = k.name
     where k.op_class = 'aicpu'
 ),
 
 final as (
     select
-        n.name as finding_key,
+        'run ' || n.run_id || ' ' || n.name as finding_key,
+        n.run_id,
         null as rank_id,
         null as step_id,
         n.name as subject,
@@ -66,12 +73,12 @@ final as (
         || coalesce(' with input dtypes ' || l.input_dtypes, '') as evidence_note,
         l.position
     from names as n
-    join longest as l on l.name = n.name
+    join longest as l on l.run_id = n.run_id and l.name = n.name
     where l.position <= :evidence_limit
 )
 
 select
-    finding_key, rank_id, step_id, subject, severity, confidence, message, numbers, evidence_table,
+    finding_key, run_id, rank_id, step_id, subject, severity, confidence, message, numbers, evidence_table,
     evidence_source_id, evidence_source_row, evidence_slice_id, evidence_kernel_id, evidence_note
 from final
-order by finding_key, position
+order by run_id, finding_key, position

@@ -1,6 +1,7 @@
 -- title: Rule communication_collective_slow
--- description: Every collective instance (same name and group in communication_op) seen on
---     two or more ranks whose duration differs by more than skew across ranks
+-- description: Every collective instance (same run, name and group in hccl_operator: the
+--     COMMUNICATION_OP rows of a rank db or the HCCL rows of the text export, whichever answers
+--     the rank) seen on two or more ranks of one run whose duration differs by more than skew across ranks
 --     ((longest - shortest) / shortest). The time after the last rank arrived tells the
 --     cause: when the ranks still finish apart by more than skew of it, the collective
 --     itself is slow on the rank that ends last (a link, a peer, contention): severity high.
@@ -13,10 +14,12 @@
 --     its extra time is transfer; a late rank: the skew is its lateness), medium without
 --     tasks or when they disagree.
 --     Evidence: the instance's row on every rank, the slow rank first.
+-- param run_id (integer, default null): Only this run; every run when null.
 -- param skew (real, default 0.3): Relative duration skew above which an instance is flagged.
 -- param min_skew_ns (integer, default 10000): Skews shorter than this many ns are ignored.
 -- param evidence_limit (integer, default 8): Evidence rows per finding.
 -- column finding_key: Identifies the finding the row belongs to.
+-- column run_id: Run the finding is about.
 -- column rank_id: Rank the finding is about.
 -- column step_id: Step the finding is about.
 -- column subject: What the finding is about.
@@ -32,79 +35,87 @@
 -- column evidence_note: What the evidence row shows.
 with ops as (
     select
-        source_id, source_row, slice_id, rank_id, op_id, group_name, name, ts, dur, ts + dur as end_ns,
-        count(*) over (partition by group_name, name) as ranks,
-        min(dur) over (partition by group_name, name) as min_ns,
-        max(dur) over (partition by group_name, name) as max_ns,
-        min(ts) over (partition by group_name, name) as first_start_ns,
-        max(ts) over (partition by group_name, name) as last_start_ns,
-        min(ts + dur) over (partition by group_name, name) as first_end_ns,
-        max(ts + dur) over (partition by group_name, name) as last_end_ns
-    from communication_op
-    where dur > 0
+        h.run_id, h.table_name, h.source_id, h.source_row, h.slice_id, h.rank_id, c.op_id, h.group_name, h.name,
+        h.ts, h.dur, h.ts + h.dur as end_ns,
+        count(*) over instance as ranks,
+        min(h.dur) over instance as min_ns,
+        max(h.dur) over instance as max_ns,
+        min(h.ts) over instance as first_start_ns,
+        max(h.ts) over instance as last_start_ns,
+        min(h.ts + h.dur) over instance as first_end_ns,
+        max(h.ts + h.dur) over instance as last_end_ns
+    from hccl_operator as h
+    -- the rank db's operator id, which its Notify Wait tasks name
+    left join communication_op as c
+        on h.table_name = 'communication_op' and c.source_id = h.source_id and c.source_row = h.source_row
+        and c.ts = h.ts
+    where h.dur > 0 and (:run_id is null or h.run_id = :run_id)
+    window instance as (partition by h.run_id, h.group_name, h.name)
 ),
 
 skewed as (
     select
-        source_id, source_row, slice_id, rank_id, op_id, group_name, name, ts, dur, end_ns, ranks,
+        run_id, table_name, source_id, source_row, slice_id, rank_id, op_id, group_name, name, ts, dur, end_ns, ranks,
         min_ns, max_ns, first_start_ns, last_start_ns, first_end_ns, last_end_ns,
-        row_number() over (partition by group_name, name order by end_ns desc, rank_id) as end_order,
-        row_number() over (partition by group_name, name order by ts desc, rank_id) as start_order
+        row_number() over (partition by run_id, group_name, name order by end_ns desc, rank_id) as end_order,
+        row_number() over (partition by run_id, group_name, name order by ts desc, rank_id) as start_order
     from ops
     where ranks > 1 and max_ns - min_ns > :min_skew_ns and max_ns - min_ns > :skew * min_ns
 ),
 
 plane_waits as (
-    select t.rank_id, t.op_id, t.plane_id, sum(s.dur) as wait_ns
+    select t.source_id, t.op_id, t.plane_id, sum(s.dur) as wait_ns
     from communication_task as t
     join _slice as s on s.id = t.slice_id
     where t.task_type like 'Notify%Wait'
-    group by t.rank_id, t.op_id, t.plane_id
+    group by t.source_id, t.op_id, t.plane_id
 ),
 
 waits as (
     -- planes run in parallel: the busiest plane's wait is the rank's
-    select rank_id, op_id, max(wait_ns) as wait_ns
+    select source_id, op_id, max(wait_ns) as wait_ns
     from plane_waits
-    group by rank_id, op_id
+    group by source_id, op_id
 ),
 
 shares as (
     select
-        k.source_id, k.source_row, k.slice_id, k.rank_id, k.group_name, k.name, k.ts, k.dur, k.ranks,
-        k.min_ns, k.max_ns, k.first_start_ns, k.last_start_ns, k.first_end_ns, k.last_end_ns, k.end_order,
+        k.run_id, k.table_name, k.source_id, k.source_row, k.slice_id, k.rank_id, k.group_name, k.name, k.ts, k.dur,
+        k.ranks, k.min_ns, k.max_ns, k.first_start_ns, k.last_start_ns, k.first_end_ns, k.last_end_ns, k.end_order,
         k.start_order, 1.0 * w.wait_ns / k.dur as wait_share,
-        avg(1.0 * w.wait_ns / k.dur) over (partition by k.group_name, k.name) as mean_wait_share
+        avg(1.0 * w.wait_ns / k.dur) over (partition by k.run_id, k.group_name, k.name) as mean_wait_share
     from skewed as k
-    left join waits as w on w.rank_id = k.rank_id and w.op_id = k.op_id
+    left join waits as w on w.source_id = k.source_id and w.op_id = k.op_id
 ),
 
 instances as (
     select
-        s.group_name, s.name, s.rank_id as slow_rank_id, s.ranks, s.min_ns, s.max_ns, s.wait_share,
+        s.run_id, s.group_name, s.name, s.rank_id as slow_rank_id, s.ranks, s.min_ns, s.max_ns, s.wait_share,
         s.mean_wait_share, s.first_start_ns, s.last_start_ns, s.first_end_ns, s.last_end_ns,
         (select l.rank_id from shares as l
-         where l.group_name = s.group_name and l.name = s.name and l.start_order = 1) as late_rank_id,
+         where l.run_id = s.run_id and l.group_name is s.group_name and l.name = s.name and l.start_order = 1)
+        as late_rank_id,
         s.first_end_ns > s.last_start_ns as aligned,
         s.first_end_ns > s.last_start_ns
         and (s.last_end_ns - s.first_end_ns) > :skew * (s.first_end_ns - s.last_start_ns) as collective_slow,
         (select w.step_id from step_window as w
-         where w.rank_id = s.rank_id and s.ts >= w.start_ns and s.ts < w.end_ns) as step_id
+         where w.run_id = s.run_id and w.rank_id = s.rank_id and s.ts >= w.start_ns and s.ts < w.end_ns) as step_id
     from shares as s
     where s.end_order = 1
 ),
 
 evidence as (
     select
-        s.group_name, s.name, s.source_id, s.source_row, s.slice_id, s.rank_id, s.dur, s.ts, s.first_start_ns,
-        s.wait_share,
-        row_number() over (partition by s.group_name, s.name order by s.end_order) as position
+        s.run_id, s.group_name, s.name, s.table_name, s.source_id, s.source_row, s.slice_id, s.rank_id, s.dur, s.ts,
+        s.first_start_ns, s.wait_share,
+        row_number() over (partition by s.run_id, s.group_name, s.name order by s.end_order) as position
     from shares as s
 ),
 
 final as (
     select
-        i.group_name || ' ' || i.name as finding_key,
+        'run ' || i.run_id || ' ' || coalesce(i.group_name || ' ', '') || i.name as finding_key,
+        i.run_id,
         case when i.collective_slow or not i.aligned then i.slow_rank_id else i.late_rank_id end as rank_id,
         i.step_id,
         i.name as subject,
@@ -141,22 +152,26 @@ final as (
             'late_rank_id', i.late_rank_id, 'start_spread_ns', i.last_start_ns - i.first_start_ns,
             'end_spread_ns', i.last_end_ns - i.first_end_ns, 'slow_rank_wait_share', round(i.wait_share, 4)
         ) as numbers,
-        'communication_op' as evidence_table,
+        e.table_name as evidence_table,
         e.source_id as evidence_source_id,
         e.source_row as evidence_source_row,
         e.slice_id as evidence_slice_id,
-        null as evidence_kernel_id,
+        case when e.table_name = 'kernel' then (
+            select k.id from kernel as k
+            where k.source_id = e.source_id and k.ts = e.ts and k.source_row is e.source_row
+            order by k.id limit 1
+        ) end as evidence_kernel_id,
         'rank ' || e.rank_id || ': ' || cast(round(e.dur / 1000.0, 1) as text) || ' us, started '
         || cast(round((e.ts - e.first_start_ns) / 1000.0, 1) as text) || ' us after the first rank'
         || coalesce(', Notify Wait ' || cast(round(100 * e.wait_share, 1) as text) || '% of it', '') as evidence_note,
         e.position
     from instances as i
-    join evidence as e on e.group_name = i.group_name and e.name = i.name
+    join evidence as e on e.run_id = i.run_id and e.group_name is i.group_name and e.name = i.name
     where e.position <= :evidence_limit
 )
 
 select
-    finding_key, rank_id, step_id, subject, severity, confidence, message, numbers, evidence_table,
+    finding_key, run_id, rank_id, step_id, subject, severity, confidence, message, numbers, evidence_table,
     evidence_source_id, evidence_source_row, evidence_slice_id, evidence_kernel_id, evidence_note
 from final
-order by finding_key, position
+order by run_id, finding_key, position

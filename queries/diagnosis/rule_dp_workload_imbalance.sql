@@ -1,15 +1,17 @@
 -- title: Rule dp_workload_imbalance
--- description: Per step, ranks that run the same kernels on different input shapes (a
---     data-parallel split that gives ranks unequal work, e.g. variable sequence lengths: a
+-- description: Per run and step, ranks that run the same kernels on different input shapes
+--     (a data-parallel split that gives ranks unequal work, e.g. variable sequence lengths: a
 --     kernel name whose shape some of the ranks running it never run) and whose compute
---     (summed aic, aiv, mix_cv and aicpu kernel time) spreads by more than spread
---     ((max - min) / min). Confidence medium: the shapes are direct evidence, but that they
+--     (summed compute kernel time of the answering kernels, step_compute) spreads by more
+--     than spread ((max - min) / min); ranks of two runs are never compared. Confidence medium: the shapes are direct evidence, but that they
 --     cause the spread is not cross-checked; low without step rows (step -1: the ranks'
 --     whole captures are compared). Ranks unknown to the input (-1) are left out.
 --     Evidence: one execution of each shape of the kernel names whose shapes differ.
+-- param run_id (integer, default null): Only this run; every run when null.
 -- param spread (real, default 0.1): Relative compute spread over the ranks above which a step is flagged.
 -- param evidence_limit (integer, default 6): Evidence rows per finding.
 -- column finding_key: Identifies the finding the row belongs to.
+-- column run_id: Run the finding is about.
 -- column rank_id: Rank the finding is about.
 -- column step_id: Step the finding is about.
 -- column subject: What the finding is about.
@@ -24,86 +26,94 @@
 -- column evidence_kernel_id: kernel.id of the evidence row, when it is a kernel.
 -- column evidence_note: What the evidence row shows.
 with compute_kernels as (
-    select step_id, rank_id, kernel_id, source_id, source_row, slice_id, name, input_shapes, dur
+    select run_id, step_id, rank_id, kernel_id, source_id, source_row, slice_id, name, input_shapes, dur
     from step_kernel
-    where is_compute = 1 and rank_id >= 0
+    where is_compute = 1 and rank_id >= 0 and (:run_id is null or run_id = :run_id)
 ),
 
 spreads as (
     select
-        step_id, count(*) as ranks, min(compute_ns) as min_ns, max(compute_ns) as max_ns,
+        run_id, step_id, count(*) as ranks, min(compute_ns) as min_ns, max(compute_ns) as max_ns,
         min(case when compute_ns = max_compute_ns then rank_id end) as max_rank_id,
         min(case when compute_ns = min_compute_ns then rank_id end) as min_rank_id
     from (
         select
-            step_id, rank_id, compute_ns,
-            max(compute_ns) over (partition by step_id) as max_compute_ns,
-            min(compute_ns) over (partition by step_id) as min_compute_ns
+            run_id, step_id, rank_id, compute_ns,
+            max(compute_ns) over (partition by run_id, step_id) as max_compute_ns,
+            min(compute_ns) over (partition by run_id, step_id) as min_compute_ns
         from step_compute
+        where :run_id is null or run_id = :run_id
     ) as extremes
-    group by step_id
+    group by run_id, step_id
 ),
 
 shape_ranks as (
-    select step_id, name, input_shapes, count(distinct rank_id) as ranks
+    select run_id, step_id, name, input_shapes, count(distinct rank_id) as ranks
     from compute_kernels
     where input_shapes is not null and input_shapes <> ''
-    group by step_id, name, input_shapes
+    group by run_id, step_id, name, input_shapes
 ),
 
 name_ranks as (
-    select step_id, name, count(distinct rank_id) as ranks
+    select run_id, step_id, name, count(distinct rank_id) as ranks
     from compute_kernels
-    group by step_id, name
+    group by run_id, step_id, name
 ),
 
 uneven_shapes as (
     -- shapes of a kernel name that some ranks running the name never run
-    select s.step_id, s.name, s.input_shapes
+    select s.run_id, s.step_id, s.name, s.input_shapes
     from shape_ranks as s
-    join name_ranks as n on n.step_id = s.step_id and n.name = s.name
+    join name_ranks as n on n.run_id = s.run_id and n.step_id = s.step_id and n.name = s.name
     where n.ranks > 1 and s.ranks < n.ranks
 ),
 
 shaped as (
-    select step_id, name, count(*) as shapes
+    select run_id, step_id, name, count(*) as shapes
     from uneven_shapes
-    group by step_id, name
+    group by run_id, step_id, name
 ),
 
 flagged as (
-    select s.step_id, s.ranks, s.min_ns, s.max_ns, s.max_rank_id, s.min_rank_id,
-        (select count(*) from shaped as h where h.step_id = s.step_id) as shaped_names
+    select s.run_id, s.step_id, s.ranks, s.min_ns, s.max_ns, s.max_rank_id, s.min_rank_id,
+        (select count(*) from shaped as h where h.run_id = s.run_id and h.step_id = s.step_id) as shaped_names,
+        case when s.step_id = -1 then 'the whole capture' else 'step ' || s.step_id end as period
     from spreads as s
     where s.ranks > 1 and s.min_ns > 0 and s.max_ns - s.min_ns > :spread * s.min_ns
-        and exists (select 1 from shaped as h where h.step_id = s.step_id)
+        and exists (select 1 from shaped as h where h.run_id = s.run_id and h.step_id = s.step_id)
 ),
 
 shape_runs as (
     select
-        k.step_id, k.name, k.input_shapes, k.rank_id, k.kernel_id, k.source_id, k.source_row, k.slice_id, k.dur,
-        row_number() over (partition by k.step_id, k.name, k.input_shapes order by k.rank_id, k.kernel_id) as run_order
+        k.run_id, k.step_id, k.name, k.input_shapes, k.rank_id, k.kernel_id, k.source_id, k.source_row, k.slice_id,
+        k.dur,
+        row_number() over (
+            partition by k.run_id, k.step_id, k.name, k.input_shapes order by k.rank_id, k.kernel_id
+        ) as run_order
     from compute_kernels as k
-    join uneven_shapes as h on h.step_id = k.step_id and h.name = k.name and h.input_shapes = k.input_shapes
+    join uneven_shapes as h
+        on h.run_id = k.run_id and h.step_id = k.step_id and h.name = k.name and h.input_shapes = k.input_shapes
 ),
 
 evidence as (
     select
-        step_id, name, input_shapes, rank_id, kernel_id, source_id, source_row, slice_id, dur,
-        row_number() over (partition by step_id order by name, input_shapes) as position
+        run_id, step_id, name, input_shapes, rank_id, kernel_id, source_id, source_row, slice_id, dur,
+        row_number() over (partition by run_id, step_id order by name, input_shapes) as position
     from shape_runs
     where run_order = 1
 ),
 
 final as (
     select
-        'step ' || f.step_id as finding_key,
+        'run ' || f.run_id || ' step ' || f.step_id as finding_key,
+        f.run_id,
         f.max_rank_id as rank_id,
         f.step_id,
-        'step ' || f.step_id as subject,
+        f.period as subject,
         'medium' as severity,
         case when f.step_id = -1 then 'low' else 'medium' end as confidence,
-        'Step ' || f.step_id || ': compute ranges ' || cast(round(f.min_ns / 1000000.0, 3) as text) || '-'
+        upper(substr(f.period, 1, 1)) || substr(f.period, 2) || ': compute ranges '
+        || cast(round(f.min_ns / 1000000.0, 3) as text) || '-'
         || cast(round(f.max_ns / 1000000.0, 3) as text) || ' ms over ' || f.ranks || ' ranks (rank '
         || f.max_rank_id || ' most, rank ' || f.min_rank_id || ' least) and ' || f.shaped_names
         || ' kernel names run on different shapes across ranks: the data-parallel split is uneven; '
@@ -122,12 +132,12 @@ final as (
         || cast(round(e.dur / 1000.0, 1) as text) || ' us' as evidence_note,
         e.position
     from flagged as f
-    join evidence as e on e.step_id = f.step_id
+    join evidence as e on e.run_id = f.run_id and e.step_id = f.step_id
     where e.position <= :evidence_limit
 )
 
 select
-    finding_key, rank_id, step_id, subject, severity, confidence, message, numbers, evidence_table,
+    finding_key, run_id, rank_id, step_id, subject, severity, confidence, message, numbers, evidence_table,
     evidence_source_id, evidence_source_row, evidence_slice_id, evidence_kernel_id, evidence_note
 from final
-order by finding_key, position
+order by run_id, step_id, position

@@ -1,14 +1,16 @@
 -- title: Rule host_device_synchronization
--- description: Per rank and step, the host calls that block until the device is done
+-- description: Per run, rank and step, the host calls that block until the device is done
 --     (CANN aclrtSynchronizeStream/Device/Event, with or without timeout) when there are at
 --     least min_calls of them: each drains the launch queue, so after it the device idles
 --     while the host launches again (tensor.item(), .cpu(), print of device tensors, explicit
 --     synchronize in the loop). Severity medium; confidence medium (a sync at the end of a step
 --     is normal; how much the device lost is the host_bound_gaps rule's). Evidence: the
 --     longest calls.
+-- param run_id (integer, default null): Only this run; every run when null.
 -- param min_calls (integer, default 3): Calls per step from which the step is reported.
 -- param evidence_limit (integer, default 3): Evidence rows per finding.
 -- column finding_key: Identifies the finding the row belongs to.
+-- column run_id: Run the finding is about.
 -- column rank_id: Rank the finding is about.
 -- column step_id: Step the finding is about.
 -- column subject: What the finding is about.
@@ -23,29 +25,32 @@
 -- column evidence_kernel_id: kernel.id of the evidence row, when it is a kernel.
 -- column evidence_note: What the evidence row shows.
 with syncs as (
-    select w.rank_id, w.step_id, c.source_id, c.source_row, c.slice_id, c.name, c.dur,
-        row_number() over (partition by w.rank_id, w.step_id order by c.dur desc, c.source_row) as position
-    from step_window as w
-    join cann_api as c on c.rank_id = w.rank_id and c.ts >= w.start_ns and c.ts < w.end_ns
-    where c.name like 'aclrtSynchronize%'
+    select w.run_id, w.rank_id, w.step_id, c.source_id, c.source_row, c.slice_id, c.name, c.dur,
+        row_number() over (partition by w.run_id, w.rank_id, w.step_id order by c.dur desc, c.source_row) as position
+    from cann_api as c
+    join source as s on s.id = c.source_id
+    join step_window as w on w.run_id = s.run_id and w.rank_id = c.rank_id and c.ts >= w.start_ns and c.ts < w.end_ns
+    where c.name like 'aclrtSynchronize%' and (:run_id is null or s.run_id = :run_id)
 ),
 
 per_step as (
-    select rank_id, step_id, count(*) as calls, sum(dur) as blocked_ns
+    select run_id, rank_id, step_id, count(*) as calls, sum(dur) as blocked_ns,
+        case when step_id = -1 then 'the whole capture' else 'step ' || step_id end as period
     from syncs
-    group by rank_id, step_id
+    group by run_id, rank_id, step_id
     having count(*) >= :min_calls
 ),
 
 final as (
     select
-        'rank ' || s.rank_id || ' step ' || s.step_id as finding_key,
+        'run ' || s.run_id || ' rank ' || s.rank_id || ' step ' || s.step_id as finding_key,
+        s.run_id,
         s.rank_id,
         s.step_id,
         'rank ' || s.rank_id as subject,
         'medium' as severity,
         'medium' as confidence,
-        'Rank ' || s.rank_id || ' step ' || s.step_id || ': the host waited for the device ' || s.calls
+        'Rank ' || s.rank_id || ', ' || s.period || ': the host waited for the device ' || s.calls
         || ' times (' || cast(round(s.blocked_ns / 1000000.0, 3) as text) || ' ms blocked); each sync empties '
         || 'the launch queue: drop .item()/.cpu()/printing of device tensors inside the step or move them after it.'
         as message,
@@ -58,12 +63,12 @@ final as (
         y.name || ' blocked ' || cast(round(y.dur / 1000.0, 1) as text) || ' us' as evidence_note,
         y.position
     from per_step as s
-    join syncs as y on y.rank_id = s.rank_id and y.step_id = s.step_id
+    join syncs as y on y.run_id = s.run_id and y.rank_id = s.rank_id and y.step_id = s.step_id
     where y.position <= :evidence_limit
 )
 
 select
-    finding_key, rank_id, step_id, subject, severity, confidence, message, numbers, evidence_table,
+    finding_key, run_id, rank_id, step_id, subject, severity, confidence, message, numbers, evidence_table,
     evidence_source_id, evidence_source_row, evidence_slice_id, evidence_kernel_id, evidence_note
 from final
-order by finding_key, position
+order by run_id, rank_id, step_id, position

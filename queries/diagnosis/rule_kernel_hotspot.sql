@@ -1,12 +1,14 @@
 -- title: Rule kernel_hotspot
--- description: The compute kernel names (not communication) that take the most device time
---     over all ranks (at least min_share of their time, at most limit of them), with their bound stage and
---     family (the pipeline stage where they spend most time, seed 004) and what that family
+-- description: Per run, the compute kernel names (not communication) that take the most
+--     device time over the run's ranks (its answering kernels, kernel_answer; at least
+--     min_share of their time, at most limit of them), with their bound stage and family (the pipeline stage where they spend most time, seed 004) and what that family
 --     suggests. Informational (severity low); confidence high when the kernels carry
 --     pipeline times, low without them. Evidence: the longest execution of each.
+-- param run_id (integer, default null): Only this run; every run when null.
 -- param limit (integer, default 5): How many kernel names at most.
 -- param min_share (real, default 0.05): Share of all kernel time a name must reach.
 -- column finding_key: Identifies the finding the row belongs to.
+-- column run_id: Run the finding is about.
 -- column rank_id: Rank the finding is about.
 -- column step_id: Step the finding is about.
 -- column subject: What the finding is about.
@@ -22,48 +24,52 @@
 -- column evidence_note: What the evidence row shows.
 with computing as (
     -- compute kernels: HCCL operators have no bound stage and their names carry instance numbers
-    select id, source_id, source_row, slice_id, rank_id, name, dur, bound_family, bound_stage
-    from kernel
-    where dur > 0 and (op_class is null or op_class <> 'communication')
+    select run_id, id, source_id, source_row, slice_id, rank_id, name, dur, bound_family, bound_stage
+    from kernel_answer
+    where dur > 0 and (:run_id is null or run_id = :run_id)
 ),
 
 totals as (
-    select sum(dur) as all_ns from computing
+    select run_id, sum(dur) as all_ns
+    from computing
+    group by run_id
 ),
 
 names as (
-    select name, count(*) as runs, sum(dur) as total_ns, count(distinct rank_id) as ranks
+    select run_id, name, count(*) as runs, sum(dur) as total_ns, count(distinct rank_id) as ranks
     from computing
-    group by name
+    group by run_id, name
 ),
 
 families as (
-    select name, bound_family, bound_stage, sum(dur) as family_ns,
-        row_number() over (partition by name order by sum(dur) desc, bound_family, bound_stage) as family_order
+    select run_id, name, bound_family, bound_stage, sum(dur) as family_ns,
+        row_number() over (partition by run_id, name order by sum(dur) desc, bound_family, bound_stage) as family_order
     from computing
     where bound_family is not null
-    group by name, bound_family, bound_stage
+    group by run_id, name, bound_family, bound_stage
 ),
 
 top_names as (
-    select n.name, n.runs, n.total_ns, n.ranks, 1.0 * n.total_ns / t.all_ns as share, f.bound_family, f.bound_stage,
-        row_number() over (order by n.total_ns desc, n.name) as rank_order
+    select n.run_id, n.name, n.runs, n.total_ns, n.ranks, 1.0 * n.total_ns / t.all_ns as share, f.bound_family,
+        f.bound_stage,
+        row_number() over (partition by n.run_id order by n.total_ns desc, n.name) as rank_order
     from names as n
-    cross join totals as t
-    left join families as f on f.name = n.name and f.family_order = 1
+    join totals as t on t.run_id = n.run_id
+    left join families as f on f.run_id = n.run_id and f.name = n.name and f.family_order = 1
     where n.total_ns >= :min_share * t.all_ns
 ),
 
 longest as (
-    select k.name, k.id as kernel_id, k.source_id, k.source_row, k.slice_id, k.rank_id, k.dur,
-        row_number() over (partition by k.name order by k.dur desc, k.id) as run_order
+    select k.run_id, k.name, k.id as kernel_id, k.source_id, k.source_row, k.slice_id, k.rank_id, k.dur,
+        row_number() over (partition by k.run_id, k.name order by k.dur desc, k.id) as run_order
     from computing as k
-    join top_names as t on t.name = k.name and t.rank_order <= :limit
+    join top_names as t on t.run_id = k.run_id and t.name = k.name and t.rank_order <= :limit
 ),
 
 final as (
     select
-        t.name as finding_key,
+        'run ' || t.run_id || ' ' || t.name as finding_key,
+        t.run_id,
         null as rank_id,
         null as step_id,
         t.name as subject,
@@ -91,12 +97,12 @@ final as (
         'longest run: ' || cast(round(l.dur / 1000.0, 1) as text) || ' us on rank ' || l.rank_id as evidence_note,
         t.rank_order as position
     from top_names as t
-    join longest as l on l.name = t.name and l.run_order = 1
+    join longest as l on l.run_id = t.run_id and l.name = t.name and l.run_order = 1
     where t.rank_order <= :limit
 )
 
 select
-    finding_key, rank_id, step_id, subject, severity, confidence, message, numbers, evidence_table,
+    finding_key, run_id, rank_id, step_id, subject, severity, confidence, message, numbers, evidence_table,
     evidence_source_id, evidence_source_row, evidence_slice_id, evidence_kernel_id, evidence_note
 from final
-order by position
+order by run_id, position

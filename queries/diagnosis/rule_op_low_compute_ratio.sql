@@ -1,13 +1,15 @@
 -- title: Rule op_low_compute_ratio
--- description: Operator profiles (seed 000) whose compute pipes are busy less than threshold
+-- description: Operator profiles (seed 000; run_id is the run of the profile's input) whose compute pipes are busy less than threshold
 --     percent of the cycles on average over the cores (pipe_ratio of the memory heat map:
 --     Cube, Vector, Vector1; the busiest pipe of each core counts): the cores mostly wait
 --     for data or scalar work. Fills the advice the input leaves empty (numbers.input_advice).
 --     Severity medium, confidence medium (the pipe ratios alone do not say what the cores
 --     wait for). Evidence: the least busy cores' pipe rows (source_row is the block's byte offset).
+-- param run_id (integer, default null): Only this run; every run when null.
 -- param threshold (real, default 30): Mean busiest-pipe ratio in percent under which an operator is flagged.
 -- param evidence_limit (integer, default 6): Evidence rows per finding.
 -- column finding_key: Identifies the finding the row belongs to.
+-- column run_id: Run the finding is about.
 -- column rank_id: Rank the finding is about.
 -- column step_id: Step the finding is about.
 -- column subject: What the finding is about.
@@ -29,10 +31,14 @@ with per_core as (
 ),
 
 profiles as (
-    select source_id, count(*) as cores, avg(busy_pct) as mean_busy_pct, min(busy_pct) as min_busy_pct
-    from per_core
-    group by source_id
-    having avg(busy_pct) < :threshold
+    -- the run is that of the profile's input (the op_run's source)
+    select c.source_id, s.run_id, count(*) as cores, avg(c.busy_pct) as mean_busy_pct,
+        min(c.busy_pct) as min_busy_pct
+    from per_core as c
+    join source as s on s.id = c.source_id
+    where :run_id is null or s.run_id = :run_id
+    group by c.source_id, s.run_id
+    having avg(c.busy_pct) < :threshold
 ),
 
 pipes as (
@@ -46,6 +52,7 @@ pipes as (
 final as (
     select
         'source ' || f.source_id as finding_key,
+        f.run_id,
         null as rank_id,
         null as step_id,
         coalesce(r.name, 'operator') as subject,
@@ -74,7 +81,7 @@ final as (
 )
 
 select
-    finding_key, rank_id, step_id, subject, severity, confidence, message, numbers, evidence_table,
+    finding_key, run_id, rank_id, step_id, subject, severity, confidence, message, numbers, evidence_table,
     evidence_source_id, evidence_source_row, evidence_slice_id, evidence_kernel_id, evidence_note
 from final
 order by finding_key, position

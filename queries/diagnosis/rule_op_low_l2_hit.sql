@@ -1,14 +1,16 @@
 -- title: Rule op_low_l2_hit
--- description: Operator profiles (seed 000) whose cores hit the L2 cache less than threshold
+-- description: Operator profiles (seed 000; run_id is the run of the profile's input) whose cores hit the L2 cache less than threshold
 --     percent of the time (l2_cache hit_ratio of the memory heat map, core_load
 --     l2cache_hit_rate of the inter-core load; -1 means invalid and is skipped): data is
 --     fetched from HBM again instead of reused. Fills the advice the input leaves empty
 --     (numbers.input_advice counts the advice strings the profile itself gave). Severity
 --     medium; confidence high when both blocks agree, medium with one. Evidence: the cores'
 --     rows, lowest first (source_row is the block's byte offset).
+-- param run_id (integer, default null): Only this run; every run when null.
 -- param threshold (real, default 60): Hit rate in percent under which a core is flagged.
 -- param evidence_limit (integer, default 6): Evidence rows per finding.
 -- column finding_key: Identifies the finding the row belongs to.
+-- column run_id: Run the finding is about.
 -- column rank_id: Rank the finding is about.
 -- column step_id: Step the finding is about.
 -- column subject: What the finding is about.
@@ -42,15 +44,20 @@ low as (
 ),
 
 profiles as (
-    select source_id, count(*) as low_cores, min(hit_pct) as min_hit_pct, count(distinct table_name) as blocks,
+    -- the run is that of the profile's input (the op_run's source)
+    select l.source_id, s.run_id, count(*) as low_cores, min(l.hit_pct) as min_hit_pct,
+        count(distinct l.table_name) as blocks,
         (select count(*) from cores as c where c.source_id = l.source_id) as cores
     from low as l
-    group by source_id
+    join source as s on s.id = l.source_id
+    where :run_id is null or s.run_id = :run_id
+    group by l.source_id, s.run_id
 ),
 
 final as (
     select
         'source ' || p.source_id as finding_key,
+        p.run_id,
         null as rank_id,
         null as step_id,
         coalesce(r.name, 'operator') as subject,
@@ -79,7 +86,7 @@ final as (
 )
 
 select
-    finding_key, rank_id, step_id, subject, severity, confidence, message, numbers, evidence_table,
+    finding_key, run_id, rank_id, step_id, subject, severity, confidence, message, numbers, evidence_table,
     evidence_source_id, evidence_source_row, evidence_slice_id, evidence_kernel_id, evidence_note
 from final
 order by finding_key, position

@@ -1,14 +1,16 @@
 -- title: Rule reduced_work_or_dummy_rank
--- description: Per step, each rank's number of compute kernels (aic, aiv, mix_cv, aicpu)
---     against the median over the ranks: a rank running fewer than ratio times the median
+-- description: Per run and step, each rank's number of compute kernels (aic, aiv, mix_cv,
+--     aicpu; the answering kernels) against the median over the run's ranks: a rank running fewer than ratio times the median
 --     does reduced work or is a dummy (padding) rank. Confidence high when kernel names the
 --     other ranks ran are missing on it (the evidence: one execution of each missing name
 --     on another rank), medium when it runs the same names, only fewer times, low without
 --     step rows (step -1: whole captures compared). Ranks unknown to the input (-1) are
 --     left out.
+-- param run_id (integer, default null): Only this run; every run when null.
 -- param ratio (real, default 0.5): Share of the median kernel count under which a rank is flagged.
 -- param evidence_limit (integer, default 5): Evidence rows per finding.
 -- column finding_key: Identifies the finding the row belongs to.
+-- column run_id: Run the finding is about.
 -- column rank_id: Rank the finding is about.
 -- column step_id: Step the finding is about.
 -- column subject: What the finding is about.
@@ -23,45 +25,48 @@
 -- column evidence_kernel_id: kernel.id of the evidence row, when it is a kernel.
 -- column evidence_note: What the evidence row shows.
 with compute_kernels as (
-    select step_id, rank_id, kernel_id, source_id, source_row, slice_id, name
+    select run_id, step_id, rank_id, kernel_id, source_id, source_row, slice_id, name
     from step_kernel
-    where is_compute = 1
+    where is_compute = 1 and (:run_id is null or run_id = :run_id)
 ),
 
 flagged as (
-    select step_id, rank_id, kernels, median_kernels
+    select run_id, step_id, rank_id, kernels, median_kernels,
+        case when step_id = -1 then 'the whole capture' else 'step ' || step_id end as period
     from step_compute
-    where ranks > 1 and kernels < :ratio * median_kernels
+    where ranks > 1 and kernels < :ratio * median_kernels and (:run_id is null or run_id = :run_id)
 ),
 
 first_runs as (
-    select step_id, name, rank_id, kernel_id, source_id, source_row, slice_id,
-        row_number() over (partition by step_id, name order by rank_id, kernel_id) as run_order
+    select run_id, step_id, name, rank_id, kernel_id, source_id, source_row, slice_id,
+        row_number() over (partition by run_id, step_id, name order by rank_id, kernel_id) as run_order
     from compute_kernels
 ),
 
 missing as (
     select
-        f.step_id, f.rank_id, r.name, r.rank_id as seen_rank_id, r.kernel_id, r.source_id, r.source_row, r.slice_id,
-        row_number() over (partition by f.step_id, f.rank_id order by r.kernel_id) as position,
-        count(*) over (partition by f.step_id, f.rank_id) as missing_names
+        f.run_id, f.step_id, f.rank_id, r.name, r.rank_id as seen_rank_id, r.kernel_id, r.source_id, r.source_row,
+        r.slice_id,
+        row_number() over (partition by f.run_id, f.step_id, f.rank_id order by r.kernel_id) as position,
+        count(*) over (partition by f.run_id, f.step_id, f.rank_id) as missing_names
     from flagged as f
-    join first_runs as r on r.step_id = f.step_id and r.run_order = 1
+    join first_runs as r on r.run_id = f.run_id and r.step_id = f.step_id and r.run_order = 1
     where not exists (
         select 1 from compute_kernels as k
-        where k.step_id = f.step_id and k.rank_id = f.rank_id and k.name = r.name
+        where k.run_id = f.run_id and k.step_id = f.step_id and k.rank_id = f.rank_id and k.name = r.name
     )
 ),
 
 final as (
     select
-        'rank ' || f.rank_id || ' step ' || f.step_id as finding_key,
+        'run ' || f.run_id || ' rank ' || f.rank_id || ' step ' || f.step_id as finding_key,
+        f.run_id,
         f.rank_id,
         f.step_id,
         'rank ' || f.rank_id as subject,
         'medium' as severity,
         case when f.step_id = -1 then 'low' when m.missing_names > 0 then 'high' else 'medium' end as confidence,
-        'Rank ' || f.rank_id || ' ran ' || f.kernels || ' compute kernels in step ' || f.step_id
+        'Rank ' || f.rank_id || ' ran ' || f.kernels || ' compute kernels in ' || f.period
         || ' against a median of ' || cast(f.median_kernels as text) || ' over the ranks'
         || coalesce(' and never ran ' || m.missing_names || ' kernel names the others ran', '')
         || ': reduced work or a dummy rank; check the data split and the parallel layout.' as message,
@@ -74,16 +79,16 @@ final as (
         m.source_row as evidence_source_row,
         m.slice_id as evidence_slice_id,
         m.kernel_id as evidence_kernel_id,
-        m.name || ' ran on rank ' || m.seen_rank_id || ' but never on rank ' || f.rank_id || ' in the step'
+        m.name || ' ran on rank ' || m.seen_rank_id || ' but never on rank ' || f.rank_id || ' in ' || f.period
         as evidence_note,
         coalesce(m.position, 1) as position
     from flagged as f
-    left join missing as m on m.step_id = f.step_id and m.rank_id = f.rank_id
+    left join missing as m on m.run_id = f.run_id and m.step_id = f.step_id and m.rank_id = f.rank_id
     where m.position is null or m.position <= :evidence_limit
 )
 
 select
-    finding_key, rank_id, step_id, subject, severity, confidence, message, numbers, evidence_table,
+    finding_key, run_id, rank_id, step_id, subject, severity, confidence, message, numbers, evidence_table,
     evidence_source_id, evidence_source_row, evidence_slice_id, evidence_kernel_id, evidence_note
 from final
-order by finding_key, position
+order by run_id, rank_id, step_id, position

@@ -1,18 +1,21 @@
 -- title: Rule slow_rank_suspected
--- description: Per step, each rank's compute (summed duration of its aic, aiv, mix_cv and
---     aicpu kernels in the step window) against the median over the ranks. A rank above
+-- description: Per run and step, each rank's compute (summed duration of its aic, aiv, mix_cv and
+--     aicpu kernels in the step window) against the median over the run's ranks. A rank above
 --     threshold times the median is suspected slow: the others wait for it in every
 --     collective. Severity high from high_ratio up (medium without step rows). Confidence
 --     high when the cross-check agrees (the rank started at least half of the step's
---     multi-rank collectives last), medium otherwise, low without step rows (step -1: the
---     ranks' whole captures compared). Ranks unknown to the input (-1) are left out.
+--     multi-rank collectives last, HCCL operators of either export), medium otherwise, low
+--     without step rows (step -1: the ranks' whole captures compared). Ranks unknown to the input (-1) are left out.
 --     Evidence: the rank's kernels that ran longest past the mean of the same kernel name
---     over all ranks in that step. One row per evidence row; the rows of one finding share
+--     over the run's ranks in that step (answering kernels only: the db and the text export of
+--     one rank are never both counted). One row per evidence row; the rows of one finding share
 --     finding_key (the columns are those of every rule_* query).
+-- param run_id (integer, default null): Only this run; every run when null.
 -- param threshold (real, default 1.15): Ratio of a rank's compute to the median above which it is flagged.
 -- param high_ratio (real, default 1.3): Ratio from which the finding is severity high.
 -- param evidence_limit (integer, default 5): Evidence kernels per finding.
 -- column finding_key: Identifies the finding the row belongs to.
+-- column run_id: Run the finding is about.
 -- column rank_id: Rank the finding is about.
 -- column step_id: Step the finding is about.
 -- column subject: What the finding is about.
@@ -27,67 +30,74 @@
 -- column evidence_kernel_id: kernel.id of the evidence row, when it is a kernel.
 -- column evidence_note: What the evidence row shows.
 with compute_kernels as (
-    select step_id, rank_id, kernel_id, source_id, source_row, slice_id, name, dur
+    select run_id, step_id, rank_id, kernel_id, source_id, source_row, slice_id, name, dur
     from step_kernel
-    where is_compute = 1
+    where is_compute = 1 and (:run_id is null or run_id = :run_id)
 ),
 
 flagged as (
-    select step_id, rank_id, compute_ns, median_ns, 1.0 * compute_ns / median_ns as ratio
+    select run_id, step_id, rank_id, compute_ns, median_ns, 1.0 * compute_ns / median_ns as ratio
     from step_compute
     where ranks > 1 and median_ns > 0 and compute_ns > :threshold * median_ns
+        and (:run_id is null or run_id = :run_id)
 ),
 
 step_ops as (
-    select w.step_id, c.rank_id, c.group_name, c.name, c.ts
-    from communication_op as c
-    join step_window as w on w.rank_id = c.rank_id and c.ts >= w.start_ns and c.ts < w.end_ns
+    select w.run_id, w.step_id, c.rank_id, c.group_name, c.name, c.ts
+    from hccl_operator as c
+    join step_window as w
+        on w.run_id = c.run_id and w.rank_id = c.rank_id and c.ts >= w.start_ns and c.ts < w.end_ns
+    where :run_id is null or c.run_id = :run_id
 ),
 
 instances as (
     select
-        step_id, rank_id,
-        count(*) over (partition by group_name, name) as ranks,
-        row_number() over (partition by group_name, name order by ts desc, rank_id) as lateness_order
+        run_id, step_id, rank_id,
+        count(*) over (partition by run_id, group_name, name) as ranks,
+        row_number() over (partition by run_id, group_name, name order by ts desc, rank_id) as lateness_order
     from step_ops
 ),
 
 lateness as (
     select
-        step_id, rank_id,
+        run_id, step_id, rank_id,
         sum(case when ranks > 1 then 1 else 0 end) as collectives,
         sum(case when ranks > 1 and lateness_order = 1 then 1 else 0 end) as last_starts
     from instances
-    group by step_id, rank_id
+    group by run_id, step_id, rank_id
 ),
 
 findings as (
     select
-        f.step_id, f.rank_id, f.compute_ns, f.median_ns, f.ratio,
+        f.run_id, f.step_id, f.rank_id, f.compute_ns, f.median_ns, f.ratio,
         coalesce(l.collectives, 0) as collectives,
-        coalesce(l.last_starts, 0) as last_starts
+        coalesce(l.last_starts, 0) as last_starts,
+        case when f.step_id = -1 then 'the whole capture' else 'step ' || f.step_id end as period
     from flagged as f
-    left join lateness as l on l.step_id = f.step_id and l.rank_id = f.rank_id
+    left join lateness as l on l.run_id = f.run_id and l.step_id = f.step_id and l.rank_id = f.rank_id
 ),
 
 name_means as (
-    select step_id, name, avg(dur) as mean_ns
+    select run_id, step_id, name, avg(dur) as mean_ns
     from compute_kernels
-    group by step_id, name
+    group by run_id, step_id, name
 ),
 
 evidence as (
     select
-        f.step_id, f.rank_id, k.kernel_id, k.source_id, k.source_row, k.slice_id, k.name, k.dur, n.mean_ns,
-        row_number() over (partition by f.step_id, f.rank_id order by k.dur - n.mean_ns desc, k.kernel_id) as position
+        f.run_id, f.step_id, f.rank_id, k.kernel_id, k.source_id, k.source_row, k.slice_id, k.name, k.dur, n.mean_ns,
+        row_number() over (
+            partition by f.run_id, f.step_id, f.rank_id order by k.dur - n.mean_ns desc, k.kernel_id
+        ) as position
     from findings as f
-    join compute_kernels as k on k.step_id = f.step_id and k.rank_id = f.rank_id
-    join name_means as n on n.step_id = k.step_id and n.name = k.name
+    join compute_kernels as k on k.run_id = f.run_id and k.step_id = f.step_id and k.rank_id = f.rank_id
+    join name_means as n on n.run_id = k.run_id and n.step_id = k.step_id and n.name = k.name
 ),
 
 final as (
     select
-        'rank ' || f.rank_id || ' step ' || f.step_id as finding_key,
+        'run ' || f.run_id || ' rank ' || f.rank_id || ' step ' || f.step_id as finding_key,
+        f.run_id,
         f.rank_id,
         f.step_id,
         'rank ' || f.rank_id as subject,
@@ -97,8 +107,8 @@ final as (
             when f.collectives > 0 and 2 * f.last_starts >= f.collectives then 'high'
             else 'medium'
         end as confidence,
-        'Rank ' || f.rank_id || ' computes ' || cast(round(f.ratio, 2) as text) || 'x the median of the ranks in step '
-        || f.step_id || ' (' || cast(round(f.compute_ns / 1000000.0, 3) as text) || ' ms against '
+        'Rank ' || f.rank_id || ' computes ' || cast(round(f.ratio, 2) as text) || 'x the median of the ranks in '
+        || f.period || ' (' || cast(round(f.compute_ns / 1000000.0, 3) as text) || ' ms against '
         || cast(round(f.median_ns / 1000000.0, 3) as text) || ' ms) and started ' || f.last_starts || ' of '
         || f.collectives || ' collectives last: the other ranks wait for it; look at its input data, '
         || 'its kernels below and its host (frequency, other load).' as message,
@@ -111,16 +121,16 @@ final as (
         e.source_row as evidence_source_row,
         e.slice_id as evidence_slice_id,
         e.kernel_id as evidence_kernel_id,
-        e.name || ' ran ' || cast(round(e.dur / 1000.0, 1) as text) || ' us; its mean over the ranks in the step is '
-        || cast(round(e.mean_ns / 1000.0, 1) as text) || ' us' as evidence_note,
+        e.name || ' ran ' || cast(round(e.dur / 1000.0, 1) as text) || ' us; its mean over the ranks in '
+        || f.period || ' is ' || cast(round(e.mean_ns / 1000.0, 1) as text) || ' us' as evidence_note,
         e.position
     from findings as f
-    join evidence as e on e.step_id = f.step_id and e.rank_id = f.rank_id
+    join evidence as e on e.run_id = f.run_id and e.step_id = f.step_id and e.rank_id = f.rank_id
     where e.position <= :evidence_limit
 )
 
 select
-    finding_key, rank_id, step_id, subject, severity, confidence, message, numbers, evidence_table,
+    finding_key, run_id, rank_id, step_id, subject, severity, confidence, message, numbers, evidence_table,
     evidence_source_id, evidence_source_row, evidence_slice_id, evidence_kernel_id, evidence_note
 from final
-order by step_id, rank_id, position
+order by run_id, step_id, rank_id, position

@@ -1,8 +1,10 @@
 -- title: Framework operator summary
--- description: Time of the framework (torch_npu) API calls per rank and name: how often
+-- description: Time of the framework (torch_npu) API calls per run, rank and name: how often
 --     each ran and how long it took on the host.
+-- param run_id (integer, default null): Only this run; every run when null.
 -- param rank_id (integer, default null): Only this rank; every rank when null.
 -- param type (text, default 'op', one of op|queue|mstx|python_trace): Kind of framework row.
+-- column run_id: Run.
 -- column rank_id: Rank.
 -- column name: API name (e.g. aten::matmul).
 -- column count: Number of calls.
@@ -10,13 +12,15 @@
 -- column avg_ns: Mean duration in ns (rounded).
 -- column max_ns: Longest call in ns.
 with calls as (
-    select rank_id, name, dur
-    from pytorch_api
-    where type = :type and (:rank_id is null or rank_id = :rank_id)
+    select s.run_id, p.rank_id, p.name, p.dur
+    from pytorch_api as p
+    join source as s on s.id = p.source_id
+    where p.type = :type and (:run_id is null or s.run_id = :run_id) and (:rank_id is null or p.rank_id = :rank_id)
 ),
 
 final as (
     select
+        run_id,
         rank_id,
         name,
         count(*) as count,
@@ -24,9 +28,9 @@ final as (
         cast(round(avg(dur)) as integer) as avg_ns,
         max(dur) as max_ns
     from calls
-    group by rank_id, name
+    group by run_id, rank_id, name
 )
 
-select rank_id, name, count, total_ns, avg_ns, max_ns
+select run_id, rank_id, name, count, total_ns, avg_ns, max_ns
 from final
-order by rank_id, total_ns desc, name
+order by run_id, rank_id, total_ns desc, name

@@ -1,41 +1,49 @@
 -- title: Kernels by step
--- description: Device kernel time of every step of every rank, split by kernel class. A
---     kernel's step is its own step_id when the input gives one, else the rank's step
---     whose span holds the kernel's start.
+-- description: Device time of every step of every rank of each run, split by class: the
+--     answering kernels (kernel_answer) and the rank's HCCL operators (hccl_operator, class
+--     communication), whichever export holds them. An item's step is its own step_id when
+--     the input gives one, else the step window (step_window) holding its start; step -1
+--     is the whole capture of a rank without steps.
+-- param run_id (integer, default null): Only this run; every run when null.
 -- param rank_id (integer, default null): Only this rank; every rank when null.
+-- column run_id: Run.
 -- column rank_id: Rank.
--- column step_id: Step (null for kernels outside every step).
--- column kernel_count: Number of kernel executions.
--- column total_ns: Summed kernel duration in ns.
+-- column step_id: Step (-1: the rank's whole capture; null for items outside every step).
+-- column kernel_count: Number of kernel executions and HCCL operators.
+-- column total_ns: Their summed duration in ns.
 -- column cube_ns: Time of aic (Cube) kernels in ns.
 -- column vector_ns: Time of aiv (Vector) kernels in ns.
 -- column mix_ns: Time of mix_cv and mix_comm_aiv kernels in ns.
--- column communication_ns: Time of communication kernels in ns.
+-- column communication_ns: Time of HCCL operators in ns.
 -- column aicpu_ns: Time of AI CPU kernels in ns.
-with steps as (
-    select rank_id, step_id, start_ns, end_ns
-    from step
-    where :rank_id is null or rank_id = :rank_id
+with windows as (
+    select run_id, rank_id, step_id, start_ns, end_ns
+    from step_window
+    where (:run_id is null or run_id = :run_id) and (:rank_id is null or rank_id = :rank_id)
+),
+
+items as (
+    select run_id, rank_id, step_id, op_class, ts, dur
+    from kernel_answer
+    where (:run_id is null or run_id = :run_id) and (:rank_id is null or rank_id = :rank_id)
+    union all
+    select run_id, rank_id, null as step_id, 'communication' as op_class, ts, dur
+    from hccl_operator
+    where (:run_id is null or run_id = :run_id) and (:rank_id is null or rank_id = :rank_id)
 ),
 
 placed as (
-    -- kernels without a step_id, placed by the (rank_id, ts) index into the step holding their start
-    -- (a rank's steps do not overlap)
-    select k.id, s.step_id
-    from steps as s
-    join kernel as k on k.rank_id = s.rank_id and k.ts >= s.start_ns and k.ts < s.end_ns
-    where k.step_id is null
-),
-
-kernels as (
-    select k.rank_id, coalesce(k.step_id, p.step_id) as step_id, k.op_class, k.dur
-    from kernel as k
-    left join placed as p on p.id = k.id
-    where :rank_id is null or k.rank_id = :rank_id
+    -- an item without its own step goes to the window holding its start (a rank's windows do not overlap)
+    select i.run_id, i.rank_id, coalesce(i.step_id, w.step_id) as step_id, i.op_class, i.dur
+    from items as i
+    left join windows as w
+        on i.step_id is null and w.run_id = i.run_id and w.rank_id = i.rank_id
+        and i.ts >= w.start_ns and i.ts < w.end_ns
 ),
 
 final as (
     select
+        run_id,
         rank_id,
         step_id,
         count(*) as kernel_count,
@@ -45,10 +53,10 @@ final as (
         sum(case when op_class in ('mix_cv', 'mix_comm_aiv') then dur else 0 end) as mix_ns,
         sum(case when op_class = 'communication' then dur else 0 end) as communication_ns,
         sum(case when op_class = 'aicpu' then dur else 0 end) as aicpu_ns
-    from kernels
-    group by rank_id, step_id
+    from placed
+    group by run_id, rank_id, step_id
 )
 
-select rank_id, step_id, kernel_count, total_ns, cube_ns, vector_ns, mix_ns, communication_ns, aicpu_ns
+select run_id, rank_id, step_id, kernel_count, total_ns, cube_ns, vector_ns, mix_ns, communication_ns, aicpu_ns
 from final
-order by rank_id, step_id
+order by run_id, rank_id, step_id

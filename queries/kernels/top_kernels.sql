@@ -1,23 +1,29 @@
 -- title: Top kernels
--- description: The device kernels that took the most time, grouped by name and class,
---     with their share of all kernel time in scope (one rank, or every rank).
+-- description: The device kernels that took the most time in each run, grouped by name and
+--     class, with their share of the run's kernel time in scope (one rank, or every rank of
+--     the run). Kernels are the answering input's (kernel_answer: the db export and the text
+--     export of a rank give the same answer); HCCL operators are not kernels here
+--     (communication_ops and hccl_sum show them).
+-- param run_id (integer, default null): Only this run; every run when null.
 -- param rank_id (integer, default null): Only this rank; every rank when null.
--- param limit (integer, default 20): How many kernels to return.
+-- param limit (integer, default 20): How many kernels to return per run.
+-- column run_id: Run.
 -- column name: Kernel name.
--- column op_class: Class (seed 004): aic, aiv, mix_cv, mix_comm_aiv, communication or aicpu.
+-- column op_class: Class (seed 004): aic, aiv, mix_cv, mix_comm_aiv, aicpu ...
 -- column count: Number of executions.
 -- column total_ns: Summed duration in ns.
 -- column avg_ns: Mean duration in ns (rounded).
 -- column max_ns: Longest execution in ns.
--- column ratio: total_ns as a fraction of all kernel time in scope (0-1).
+-- column ratio: total_ns as a fraction of the run's kernel time in scope (0-1).
 with kernels as (
-    select name, op_class, dur
-    from kernel
-    where :rank_id is null or rank_id = :rank_id
+    select run_id, name, op_class, dur
+    from kernel_answer
+    where (:run_id is null or run_id = :run_id) and (:rank_id is null or rank_id = :rank_id)
 ),
 
 grouped as (
     select
+        run_id,
         name,
         op_class,
         count(*) as count,
@@ -25,17 +31,23 @@ grouped as (
         cast(round(avg(dur)) as integer) as avg_ns,
         max(dur) as max_ns
     from kernels
-    group by name, op_class
+    group by run_id, name, op_class
+),
+
+ranked as (
+    select
+        run_id, name, op_class, count, total_ns, avg_ns, max_ns,
+        1.0 * total_ns / nullif(sum(total_ns) over (partition by run_id), 0) as ratio,
+        row_number() over (partition by run_id order by total_ns desc, name, op_class) as position
+    from grouped
 ),
 
 final as (
-    select
-        name, op_class, count, total_ns, avg_ns, max_ns,
-        1.0 * total_ns / nullif(sum(total_ns) over (), 0) as ratio
-    from grouped
+    select run_id, name, op_class, count, total_ns, avg_ns, max_ns, ratio
+    from ranked
+    where position <= :limit
 )
 
-select name, op_class, count, total_ns, avg_ns, max_ns, ratio
+select run_id, name, op_class, count, total_ns, avg_ns, max_ns, ratio
 from final
-order by total_ns desc, name
-limit :limit
+order by run_id, total_ns desc, name

@@ -6,8 +6,11 @@ import re
 
 import pytest
 
+from tests.factories.rank_db import build_tables, write_db
+from tests.factories.text_exports import KernelDetailsFactory, KernelRowFactory, OpSummaryFactory
 from warehouse.analysis import classify
 from warehouse.analysis.classify import classify_source, read_data_file
+from warehouse.ingest import ingest_file
 
 STAGES = ("aic_mac_ns", "aic_fixpipe_ns", "aic_mte1_ns", "aic_mte2_ns", "aic_scalar_ns",
           "aiv_vec_ns", "aiv_mte2_ns", "aiv_mte3_ns", "aiv_scalar_ns")
@@ -65,8 +68,25 @@ def run(conn, source_id=1):
         (None, "KERNEL_AICPU", "Unique", None, "aicpu"),
         # no core given: a communication kernel is still known by its name
         (None, None, "hcom_allGather__1", None, "communication"),
-        ("DSA_SQE", None, "DSAGenBitMask", None, None),
-        (None, None, "trans_TransData_0", None, None),
+        # DSA tasks (issue 16): kernel_details.csv core, op_summary / rank-db task type, rank-db TASK type
+        ("DSA_SQE", None, "DSAGenBitMask", None, "dsa"),
+        (None, "DSA_SQE", "StatelessDropOutGenMask/DSASTATELESSGENBITMASK", None, "dsa"),
+        (None, "STARS_COMMON", "aclnnDropoutGenMaskV2_DSAGenBitMask_DSAGenBitMask", None, "dsa"),
+        # data movement, HCCL stream tasks, synchronisation
+        (None, "MEMCPY_ASYNC", "MEMCPY_ASYNC", None, "memory"),
+        (None, "SDMA", "SDMA", None, "memory"),
+        (None, "PCIE_DMA_SQE", "MEMCPY_ASYNC", None, "memory"),
+        (None, "Notify Wait", "Notify_Wait", None, "communication"),
+        (None, "Write Value", "Write_Value", None, "communication"),
+        (None, "EVENT_RECORD", "EVENT_RECORD", None, "other"),
+        (None, "EVENT_WAIT_SQE", "EVENT_WAIT", None, "other"),
+        # a level-0 export names no core: 'other', unless the name says communication
+        (None, None, "trans_TransData_0", None, "other"),
+        ("N/A", "N/A", "aclnnMuls_MulAiCore_Mul", None, "other"),
+        # a core the data files do not list yet stays NULL (the audit of NULL classes finds it)
+        ("BRAND_NEW_CORE", None, "Something", None, None),
+        # a listed core wins over an unlisted task type, and a listed task type over 'N/A'
+        ("N/A", "AI_VECTOR_CORE", "Add", None, "aiv"),
     ),
 )
 def test_op_class(warehouse_db, core, task_type, name, aiv_ns, expected):
@@ -232,7 +252,7 @@ def test_signature_file_is_well_formed():
     assert {row["role"] for row in signatures.rows} <= {
         "communication", "attention", "moe", "matmul", "selection", "compute", "data"}
     classes = {row["op_class"] for row in read_data_file(classify.CORE_CLASSES_FILE).rows}
-    assert classes == {"aic", "aiv", "mix_cv", "communication", "aicpu"}
+    assert classes == {"aic", "aiv", "mix_cv", "communication", "aicpu", "dsa", "memory", "other"}
 
 
 def test_both_exports_of_a_run_classify_alike(warehouse_path, tmp_path, realdata):
@@ -255,3 +275,100 @@ def test_both_exports_of_a_run_classify_alike(warehouse_path, tmp_path, realdata
     # every kernel of this ResNet run has a signature
     assert [row for row in counts["text"] if row[1] is None] == []
     assert sum(n for _, _, n in counts["text"]) == 187
+
+
+# --- every real task type has a class (issue 16, item 7) -------------------------------------------------------
+
+
+def kernel_classes(conn) -> list[tuple]:
+    return conn.execute("SELECT name, op_class FROM kernel ORDER BY source_row").fetchall()
+
+
+def test_kernel_details_cores_get_their_class(warehouse_db, tmp_path):
+    rows = [
+        KernelRowFactory(name="StatelessDropOutGenMask/DSASTATELESSGENBITMASK", type="DSAStatelessGenBitMask",
+                         core="DSA_SQE"),
+        KernelRowFactory(name="aclnnMm_MatMulCommon_MatMulV2", core="AI_CORE"),
+        KernelRowFactory(name="Cast", type="Cast", core="AI_CPU"),
+        KernelRowFactory(name="hcom_allReduce__868_0_1", type=None, core="HCCL", aiv="0"),
+        # level 0: Accelerator Core N/A
+        KernelRowFactory(name="trans_TransData_0", type=None, core=None),
+    ]
+    path = KernelDetailsFactory(path=tmp_path / "rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv",
+                                rows=rows).path
+    assert ingest_file(warehouse_db, path).status == "ok"
+    assert kernel_classes(warehouse_db) == [
+        ("StatelessDropOutGenMask/DSASTATELESSGENBITMASK", "dsa"),
+        ("aclnnMm_MatMulCommon_MatMulV2", "aic"),
+        ("Cast", "aicpu"),
+        ("hcom_allReduce__868_0_1", "communication"),
+        ("trans_TransData_0", "other"),
+    ]
+
+
+def test_op_summary_task_types_get_their_class(warehouse_db, tmp_path):
+    template = OpSummaryFactory.build().rows[0]
+    rows = [
+        {**template, "Op Name": "StatelessDropOutGenMask/DSASTATELESSGENBITMASK", "OP Type": "DSAStatelessGenBitMask",
+         "Task Type": "DSA_SQE", "aicore_time(us)": None, "aiv_time(us)": None},
+        {**template, "Op Name": "MemcpyAsync", "OP Type": "MemcpyAsync", "Task Type": "MEMCPY_ASYNC",
+         "aicore_time(us)": None, "aiv_time(us)": None},
+        {**template, "Op Name": "ZerosLike", "Task Type": "AI_VECTOR_CORE"},
+    ]
+    path = OpSummaryFactory(path=tmp_path / "test_rank_0" / "op_summary_0.csv", rows=rows).path
+    assert ingest_file(warehouse_db, path).status == "ok"
+    assert kernel_classes(warehouse_db) == [
+        ("StatelessDropOutGenMask/DSASTATELESSGENBITMASK", "dsa"),
+        ("MemcpyAsync", "memory"),
+        ("ZerosLike", "aiv"),
+    ]
+
+
+@pytest.mark.parametrize("task_type,expected", (("KERNEL_AICORE", "aic"), ("STARS_COMMON", "dsa")))
+def test_rank_db_kernel_without_task_type_takes_its_task_class(warehouse_db, tmp_path, task_type, expected):
+    """A level-0 rank db writes COMPUTE_TASK_INFO.taskType 'N/A'; the TASK row's type still says where it ran."""
+    tables = build_tables(0, 0, 1_736_410_576_000_000_000, True, "blockDim")
+    strings = dict((value, id_) for id_, value in tables["STRING_IDS"][1])
+    ddl, compute = tables["COMPUTE_TASK_INFO"]
+    task_ddl, tasks = tables["TASK"]
+    assert [row[1] for row in compute] == [10] and tasks[0][4] == 10
+    new_id = max(strings.values()) + 1
+    string_rows = tables["STRING_IDS"][1]
+    if task_type not in strings:
+        string_rows = [*string_rows, (new_id, task_type)]
+        strings[task_type] = new_id
+    tables["STRING_IDS"] = (tables["STRING_IDS"][0], string_rows)
+    # taskType is the 5th column of COMPUTE_TASK_INFO and the 7th of TASK
+    tables["COMPUTE_TASK_INFO"] = (ddl, [(*row[:4], strings["N/A"], *row[5:]) for row in compute])
+    tables["TASK"] = (task_ddl, [(*tasks[0][:6], strings[task_type], *tasks[0][7:]), *tasks[1:]])
+    path = tmp_path / "rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db"
+    path.parent.mkdir(parents=True)
+    write_db(path, tables)
+    assert ingest_file(warehouse_db, path).status == "ok"
+    assert warehouse_db.execute("SELECT name, task_type, op_class FROM kernel").fetchall() == [
+        ("MatMul_1", "N/A", expected)]
+
+
+def test_every_real_kernel_has_a_class(tmp_path, realdata):
+    """Every kernel_details.csv, op_summary and rank db of the real samples: no kernel is left unclassified."""
+    from warehouse import db
+    from warehouse.ingest import ingest_paths
+
+    files = sorted(
+        path for pattern in ("kernel_details*.csv", "op_summary*.csv", "ascend_pytorch_profiler_*.db")
+        for path in realdata.rglob(pattern)
+    )
+    assert len(files) >= 10
+    conn = db.connect(tmp_path / "real.db")
+    results = ingest_paths(conn, files)
+    assert [(r.path, r.status) for r in results if r.status != "ok"] == []
+    assert conn.execute("SELECT origin, name, accelerator_core, task_type FROM kernel WHERE op_class IS NULL "
+                        "LIMIT 5").fetchall() == []
+    classes = dict(conn.execute("SELECT op_class, count(*) FROM kernel GROUP BY 1").fetchall())
+    # DSA: 6 kernel_details.csv rows (DSA_SQE), 2 op_summary rows, 8 rank-db kernels (4 DSA_SQE, 4 STARS_COMMON);
+    # 'other': the level-0 kernel_details.csv rows, whose Accelerator Core is N/A
+    assert classes == {"aic": 182, "aiv": 898, "mix_cv": 76, "aicpu": 4, "dsa": 16, "communication": 26,
+                       "other": 374}
+    # a level-0 rank db names no task type in COMPUTE_TASK_INFO: its kernels take the TASK type (none is 'other')
+    assert conn.execute("SELECT count(*) FROM kernel WHERE origin = 'rank_db' AND op_class = 'other'").fetchone() == (0,)
+    conn.close()

@@ -66,16 +66,28 @@ class Dom(HTMLParser):
 def test_steps_page_shows_the_slow_rank(server, browse):
     dom = Dom(browse(server.replace("/profile", "/-/warehouse/profile/steps"), "steps"))
     assert dom.ready
-    assert dom.status == "4 ranks; slow: rank 2"
+    assert dom.status == "run run: 4 ranks; slow: rank 2"
     assert [r["data-rank-id"] for r in dom.rows] == ["0", "1", "2", "3"]
     assert [r["data-rank-id"] for r in dom.rows if "wh-slow" in r["class"]] == [str(datasette_rows.SLOW_RANK)]
     assert "rank 2 (slow)" in dom.texts and "rank 0" in dom.texts
-    assert "median 10.000 ms" in dom.texts
-    compute = dom.bar_heights("#4e79a7")  # one compute bar per rank
-    assert len(compute) == 4
-    # compute is 60 % of each step: rank 2's bar is 18 / 10 times the others' (less its 2 px red outline)
-    assert round(compute[2] / compute[0], 1) == 1.8
-    assert compute[0] == compute[1] == compute[3]
+    # the device is busy 70 % of each 10 ms host step: the step time the profiler counts is 7 ms
+    assert "median 7.000 ms" in dom.texts
+    computing = dom.bar_heights("#4e79a7")  # one computing bar per rank
+    assert len(computing) == 4
+    # computing is 60 % of each step: rank 2's bar is 18 / 10 times the others' (less its 2 px red outline)
+    assert round(computing[2] / computing[0], 1) == 1.8
+    assert computing[0] == computing[1] == computing[3]
+    # communication not overlapped: 10 % of each step, stacked on computing; the legend names the table's columns
+    assert len(dom.bar_heights("#f28e2b")) == 4
+    assert {"preparing", "computing", "communication not overlapped", "free"} <= set(dom.texts)
+
+
+def test_steps_page_never_marks_the_fastest_rank_slow(server, browse):
+    """Over the mean of the steps a rank is slow when its mean is 1.2x the median of the means:
+    only rank 2 (12.6 ms against 7 ms), never a fast rank flagged in a single step."""
+    dom = Dom(browse(server.replace("/profile", "/-/warehouse/profile/steps"), "steps_mean"))
+    ratios = {r["data-rank-id"]: "wh-slow" in r["class"] for r in dom.rows}
+    assert ratios == {"0": False, "1": False, "2": True, "3": False}
 
 
 def test_steps_page_for_one_step(server, browse):
@@ -176,7 +188,7 @@ def test_hotspot_page_shows_the_source_with_cycles_per_line(server, browse):
     "page,message",
     (
         ("timeline", "No thread with slices in this warehouse."),
-        ("steps", "No steps in this warehouse (the step table is empty)."),
+        ("steps", "No steps in this warehouse (no run has step markers or a step summary)."),
         ("memory", "No memory records in this warehouse (memory_record is empty)."),
         ("roofline", "No operator profile in this warehouse (op_run is empty)."),
         ("hotspots", "No operator profile in this warehouse (op_run is empty)."),

@@ -14,6 +14,13 @@ exactly that finding appears, with evidence pointing at the planted rows:
 - ``dummy_rank``: that rank only runs its norms;
 - ``dp_rank``: that rank's matmuls run on twice the rows and take 1.25x;
 - ``memory_rank``: that rank reserves 60 GiB at its peak (others 20 GiB).
+
+Every rank is one rank-db input of the run ``run`` (build twice with two names for two runs
+in one warehouse). ``text_export`` also gives every rank the text export of the same capture
+(kernel_details.csv: the same kernels and the allreduce as an HCCL kernel row; trace_view.json:
+the same steps), which the rank db outranks (fact_precedence): the answers must not change.
+``rank_db=False`` leaves the rank dbs out: the text export alone answers (no CANN calls, no
+Notify Wait tasks, no memory records: those only a rank db holds).
 """
 
 from __future__ import annotations
@@ -50,37 +57,59 @@ class Cluster:
 
     ranks: int
     steps: tuple[int, ...]
+    run: str = "run"
+    run_id: int | None = None
+    #: per rank, the input that answers its kernels (the rank db, else kernel_details.csv)
     sources: dict[int, int] = field(default_factory=dict)
+    #: per rank, the text export's inputs (kernel_details_csv, trace_json) when built with text_export
+    text_sources: dict[int, dict[str, int]] = field(default_factory=dict)
     kernels: dict[tuple[int, int], list[dict]] = field(default_factory=dict)
+    #: per (rank, step) the allreduce that answers: the COMMUNICATION_OP row, else the HCCL kernel row
     ops: dict[tuple[int, int], dict] = field(default_factory=dict)
     launches: dict[tuple[int, int], list[dict]] = field(default_factory=dict)
     peaks: dict[int, dict] = field(default_factory=dict)
     allocations: dict[int, dict] = field(default_factory=dict)
 
 
-def build(conn, ranks: int = 8, steps: tuple[int, ...] = (1, 2), *, slow_rank=None, slow_collective=None,
-          host_gap_rank=None, dummy_rank=None, dp_rank=None, memory_rank=None) -> Cluster:
-    """Write the cluster into ``conn`` (a migrated warehouse) and return what was written."""
-    cluster = Cluster(ranks, steps)
+def build(conn, ranks: int = 8, steps: tuple[int, ...] = (1, 2), *, run: str = "run", rank_db: bool = True,
+          text_export: bool = False, slow_rank=None, slow_collective=None, host_gap_rank=None, dummy_rank=None,
+          dp_rank=None, memory_rank=None) -> Cluster:
+    """Write the cluster into ``conn`` (a migrated warehouse) as run ``run``; return what was written."""
+    assert rank_db or text_export, "a rank needs an input"
+    cluster = Cluster(ranks, steps, run)
     with rows.bound(conn):
+        cluster.run_id = rows.run_id(run)
         for rank in range(ranks):
-            source = rows.SourceFactory(kind="rank_db", rank_id=rank, path=f"/run/rank{rank}/profiler_{rank}.db")
-            cluster.sources[rank] = source["id"]
-            rows.RankFactory(rank_id=rank, source_id=source["id"])
+            if rank_db:
+                cluster.sources[rank] = rows.SourceFactory(
+                    kind="rank_db", rank_id=rank, device_id=rank, host_name="node0", run_id=cluster.run_id,
+                    path=f"/{run}/rank{rank}/profiler_{rank}.db")["id"]
+            if text_export:
+                cluster.text_sources[rank] = {
+                    kind: rows.SourceFactory(kind=kind, rank_id=rank, run_id=cluster.run_id,
+                                             path=f"/{run}/rank{rank}/ASCEND_PROFILER_OUTPUT/{name}")["id"]
+                    for kind, name in (("kernel_details_csv", "kernel_details.csv"),
+                                       ("trace_json", "trace_view.json"))}
+                cluster.sources.setdefault(rank, cluster.text_sources[rank]["kernel_details_csv"])
         for step in steps:
-            arrivals = {rank: _compute(cluster, rank, step, slow_rank, host_gap_rank, dummy_rank, dp_rank)
+            arrivals = {rank: _compute(cluster, rank, step, slow_rank, host_gap_rank, dummy_rank, dp_rank, rank_db)
                         for rank in range(ranks)}
-            _allreduce(cluster, step, arrivals, slow_collective)
-        for rank in range(ranks):
-            _memory(cluster, rank, 60 * GIB if rank == memory_rank else 20 * GIB)
+            _allreduce(cluster, step, arrivals, slow_collective, rank_db)
+        if rank_db:
+            for rank in range(ranks):
+                _memory(cluster, rank, 60 * GIB if rank == memory_rank else 20 * GIB)
     return cluster
 
 
-def _compute(cluster: Cluster, rank: int, step: int, slow_rank, host_gap_rank, dummy_rank, dp_rank) -> int:
+def _compute(cluster: Cluster, rank: int, step: int, slow_rank, host_gap_rank, dummy_rank, dp_rank,
+             rank_db: bool) -> int:
     """The step's kernels of one rank, each with its launch; return when the rank is done."""
-    source_id = cluster.sources[rank]
     start = step * STEP_NS
-    rows.StepFactory(rank_id=rank, step_id=step, start_ns=start, end_ns=start + STEP_NS, source_id=source_id)
+    text = cluster.text_sources.get(rank)
+    # the step rows: the rank db's, and the trace's of the text export
+    timelines = ([cluster.sources[rank]] if rank_db else []) + ([text["trace_json"]] if text else [])
+    for source_id in timelines:
+        rows.StepFactory(rank_id=rank, step_id=step, start_ns=start, end_ns=start + STEP_NS, source_id=source_id)
     ts = start + HEAD_NS
     kernels, launches = [], []
     for name, op_type, op_class, category, family in LAYER * LAYERS:
@@ -94,28 +123,40 @@ def _compute(cluster: Cluster, rank: int, step: int, slow_rank, host_gap_rank, d
         if rank == host_gap_rank and category.startswith("attention"):
             launch_ts = ts + 10_000  # the host launches only once the device has gone idle
             ts += GAP_NS
-        launches.append(rows.CannApiFactory(rank_id=rank, source_id=source_id, ts=launch_ts, dur=10_000,
-                                            name=f"aclnn{op_type}", type="acl"))
-        kernels.append(rows.KernelFactory(
-            rank_id=rank, device_id=rank, source_id=source_id, name=name, op_type=op_type, op_class=op_class,
-            category=category, bound_family=family, bound_stage="mac" if family == "cube" else "vec",
-            ts=ts, dur=int(dur), input_shapes=shapes,
-        ))
+        if rank_db:
+            launches.append(rows.CannApiFactory(rank_id=rank, source_id=cluster.sources[rank], ts=launch_ts,
+                                                dur=10_000, name=f"aclnn{op_type}", type="acl"))
+        kernel = dict(rank_id=rank, device_id=rank, name=name, op_type=op_type, op_class=op_class, category=category,
+                      bound_family=family, bound_stage="mac" if family == "cube" else "vec", ts=ts, dur=int(dur),
+                      input_shapes=shapes)
+        written = rows.KernelFactory(source_id=cluster.sources[rank], **kernel)
+        if rank_db and text:  # the same kernel in kernel_details.csv, outranked by the rank db
+            rows.KernelFactory(source_id=text["kernel_details_csv"], **kernel)
+        kernels.append(written)
         ts += int(dur) + SPACING_NS
     cluster.kernels[rank, step] = kernels
     cluster.launches[rank, step] = launches
     return ts
 
 
-def _allreduce(cluster: Cluster, step: int, arrivals: dict[int, int], slow_collective) -> None:
+def _allreduce(cluster: Cluster, step: int, arrivals: dict[int, int], slow_collective, rank_db: bool) -> None:
     """One allreduce per rank: every rank ends TRANSFER_NS after the last arrival (plus a planted delay)."""
     last = max(arrivals.values())
     for rank, arrival in arrivals.items():
         late = LATE_NS if slow_collective == (step, rank) else 0
         end = last + TRANSFER_NS + late
+        name = f"hcom_allReduce__{step}_0_1"
+        text = cluster.text_sources.get(rank)
+        if text:  # kernel_details.csv lists the HCCL operator as a kernel row
+            cluster.ops[rank, step] = rows.KernelFactory(
+                rank_id=rank, device_id=rank, source_id=text["kernel_details_csv"], name=name,
+                op_type="hcom_allReduce_", op_class="communication", category="communication", task_type="HCCL",
+                accelerator_core="HCCL", ts=arrival, dur=end - arrival)
+        if not rank_db:
+            continue
         source_id = cluster.sources[rank]
         op = rows.CommunicationOpFactory(
-            rank_id=rank, source_id=source_id, name=f"hcom_allReduce__{step}_0_1", op_type="hcom_allReduce_",
+            rank_id=rank, source_id=source_id, name=name, op_type="hcom_allReduce_",
             ts=arrival, dur=end - arrival, op_id=step, rank_size=cluster.ranks,
         )
         thread = rows.ThreadFactory(process=rows.ProcessFactory(source_id=source_id, rank_id=rank),

@@ -7,6 +7,7 @@ import pytest
 
 from tests.diagnosis import cluster as synth
 from tests.factories import warehouse_rows as rows
+from warehouse import db
 from warehouse.analysis import findings
 
 PROBLEM_TYPES = set(findings.RULES) - {"kernel_hotspot"}
@@ -19,9 +20,10 @@ def analysed(conn, **planted):
 
 
 def found(conn, finding_type=None):
-    sql = ("SELECT id, finding_type, severity, confidence, rank_id, step_id, subject, message, numbers "
+    sql = ("SELECT id, finding_type, severity, confidence, run_id, rank_id, step_id, subject, message, numbers "
            "FROM finding WHERE ? IS NULL OR finding_type = ? ORDER BY id")
-    columns = ("id", "finding_type", "severity", "confidence", "rank_id", "step_id", "subject", "message", "numbers")
+    columns = ("id", "finding_type", "severity", "confidence", "run_id", "rank_id", "step_id", "subject", "message",
+               "numbers")
     return [dict(zip(columns, row)) for row in conn.execute(sql, (finding_type, finding_type))]
 
 
@@ -48,7 +50,9 @@ def test_slow_rank_and_slow_collective_are_the_only_high_findings(warehouse_db):
 def test_slow_rank_numbers_and_evidence_point_at_its_kernels(warehouse_db):
     built = analysed(warehouse_db, slow_rank=3)
     slow = found(warehouse_db, "slow_rank_suspected")
-    assert [(f["rank_id"], f["step_id"], f["confidence"]) for f in slow] == [(3, 1, "high"), (3, 2, "high")]
+    assert [(f["run_id"], f["rank_id"], f["step_id"], f["confidence"]) for f in slow] == [
+        (built.run_id, 3, 1, "high"), (built.run_id, 3, 2, "high")]
+    assert "the median of the ranks in step 1 (2.4 ms against 1.6 ms)" in slow[0]["message"]
     numbers = json.loads(slow[0]["numbers"])
     assert numbers == {"compute_ns": 2_400_000, "median_ns": 1_600_000.0, "ratio": 1.5, "collectives": 1,
                        "last_starts": 1}
@@ -130,14 +134,30 @@ def test_dp_imbalance_shows_the_shapes_that_differ(warehouse_db):
 
 
 def test_memory_peak_near_capacity_points_at_the_peak_sample(warehouse_db):
-    built = analysed(warehouse_db, memory_rank=1)
-    [peak] = found(warehouse_db, "memory_peak_near_capacity")
+    built = synth.build(warehouse_db, memory_rank=1)
+    base = built.steps[0] * synth.STEP_NS
+    with rows.bound(warehouse_db):
+        # the whole process (APP) reserves more than the framework (PTA): a rank with PTA records is judged on them
+        rows.MemoryRecordFactory(rank_id=1, source_id=built.sources[1], component="APP", ts=base + 1_500_000,
+                                 total_reserved_bytes=63 * synth.GIB, total_allocated_bytes=None)
+        # a rank with APP records only is judged on APP
+        app_only = rows.MemoryRecordFactory(rank_id=8, component="APP", ts=base, total_allocated_bytes=None,
+                                            total_reserved_bytes=62 * synth.GIB)
+    findings.analyze(warehouse_db)
+    peak, app = found(warehouse_db, "memory_peak_near_capacity")
     assert (peak["rank_id"], peak["severity"], peak["step_id"]) == (1, "medium", 1)
     assert json.loads(peak["numbers"])["ratio"] == 0.9375
+    assert json.loads(peak["numbers"])["component"] == "PTA"
+    assert peak["message"].startswith("Rank 1 reserves 60.0 GiB at its peak (PTA), 93.8% of 64.0 GiB")
     rows_ = evidence(warehouse_db, peak["id"])
     assert [(r["table_name"], r["source_row"]) for r in rows_] == [
         ("memory_record", built.peaks[1]["source_row"]), ("op_memory", built.allocations[1]["source_row"])]
+    assert rows_[0]["note"] == "peak sample (PTA): 60.0 GiB reserved, 59.0 GiB allocated"
     assert rows_[1]["note"] == "aten::empty holds 8192.0 MiB at the peak"
+    assert (app["rank_id"], app["severity"], app["step_id"]) == (8, "high", None)
+    assert json.loads(app["numbers"])["component"] == "APP"
+    assert [(r["table_name"], r["source_row"], r["note"]) for r in evidence(warehouse_db, app["id"])] == [
+        ("memory_record", app_only["source_row"], "peak sample (APP): 62.0 GiB reserved")]
 
 
 def test_hotspots_name_the_bound_family_and_the_longest_run(warehouse_db):
@@ -169,13 +189,15 @@ def test_operator_profile_advice_is_filled_for_low_l2_hit_and_idle_compute(wareh
     source_id = op_profile(warehouse_db, [40, 90, 45], [10, 20, 30], core_hit=50)
     findings.analyze(warehouse_db)
     [l2] = found(warehouse_db, "op_low_l2_hit")
-    assert (l2["subject"], l2["confidence"]) == ("MatmulCustom", "high")
+    # the run of an operator profile is that of its input
+    run_id = warehouse_db.execute("SELECT run_id FROM source WHERE id = ?", (source_id,)).fetchone()[0]
+    assert (l2["subject"], l2["confidence"], l2["run_id"]) == ("MatmulCustom", "high", run_id)
     assert json.loads(l2["numbers"]) == {"low_cores": 3, "cores": 4, "min_hit_pct": 40.0, "threshold_pct": 60.0,
                                          "input_advice": 0}
     assert [(r["table_name"], r["source_row"], r["source_id"]) for r in evidence(warehouse_db, l2["id"])] == [
         ("l2_cache", 4096, source_id), ("l2_cache", 4096, source_id), ("core_load", 8192, source_id)]
     [idle] = found(warehouse_db, "op_low_compute_ratio")
-    assert json.loads(idle["numbers"])["mean_busy_pct"] == 20.0
+    assert (json.loads(idle["numbers"])["mean_busy_pct"], idle["run_id"]) == (20.0, run_id)
     assert [r["note"] for r in evidence(warehouse_db, idle["id"])] == [
         "core 0 Cube busy 10.0%", "core 1 Cube busy 20.0%", "core 2 Cube busy 30.0%"]
 
@@ -214,6 +236,8 @@ def test_without_steps_whole_captures_are_compared_with_low_confidence(warehouse
     [slow] = found(warehouse_db, "slow_rank_suspected")
     # rank -1 (unknown) is no rank to compare: the median is rank 1's and 2's 400 ns
     assert (slow["rank_id"], slow["step_id"], slow["severity"], slow["confidence"]) == (0, -1, "medium", "low")
+    # step -1 is no step: the message speaks of the whole capture
+    assert "the median of the ranks in the whole capture" in slow["message"] and "step -1" not in slow["message"]
     assert json.loads(slow["numbers"])["median_ns"] == 400.0
     # hot spots are compute kernels: the allreduce, the longest kernel by far, is not one
     assert [f["subject"] for f in found(warehouse_db, "kernel_hotspot")] == ["MatMul_1"]
@@ -247,3 +271,84 @@ def test_aicpu_operators_gc_pauses_and_host_syncs(warehouse_db):
     assert (sync["rank_id"], sync["step_id"], json.loads(sync["numbers"])) == (
         0, 2, {"calls": 3, "blocked_ns": 150_003})
     assert [r["source_row"] for r in evidence(warehouse_db, sync["id"])] == [c["source_row"] for c in syncs[::-1]]
+
+
+def test_two_runs_in_one_warehouse_are_never_added_together(warehouse_db):
+    # the same cluster twice, on the same clock with the same ranks and kernel names: only the run differs
+    healthy = synth.build(warehouse_db, run="healthy")
+    slow = synth.build(warehouse_db, run="slow", slow_rank=3)
+    findings.analyze(warehouse_db)
+    problems = [(f["run_id"], f["finding_type"], f["rank_id"], f["step_id"], f["severity"])
+                for f in found(warehouse_db) if f["finding_type"] != "kernel_hotspot"]
+    assert problems == [
+        (slow.run_id, "slow_rank_suspected", 3, 1, "high"), (slow.run_id, "slow_rank_suspected", 3, 2, "high"),
+        (slow.run_id, "communication_collective_slow", 3, 1, "low"),
+        (slow.run_id, "communication_collective_slow", 3, 2, "low")]
+    first = found(warehouse_db, "slow_rank_suspected")[0]
+    # the run's own median and collectives: rank 3 of the healthy run is not added in
+    assert json.loads(first["numbers"]) == {"compute_ns": 2_400_000, "median_ns": 1_600_000.0, "ratio": 1.5,
+                                            "collectives": 1, "last_starts": 1}
+    assert {r["kernel_id"] for r in evidence(warehouse_db, first["id"])} <= {k["id"] for k in slow.kernels[3, 1]}
+    # the collective is matched across the eight ranks of one run, not the sixteen of both
+    late = found(warehouse_db, "communication_collective_slow")[0]
+    assert json.loads(late["numbers"])["ranks"] == 8
+    assert {r["source_id"] for r in evidence(warehouse_db, late["id"])} == set(slow.sources.values())
+    # hot spots per run: each run's RmsNorm ran 64 times on 8 ranks, the slow run's longest for 150 us
+    hot = {(f["run_id"], f["subject"]): f for f in found(warehouse_db, "kernel_hotspot")}
+    assert len(hot) == 10
+    for built, longest in ((healthy, "100.0 us on rank 0"), (slow, "150.0 us on rank 3")):
+        norm = hot[built.run_id, "RmsNorm"]
+        assert (json.loads(norm["numbers"])["runs"], json.loads(norm["numbers"])["ranks"]) == (64, 8)
+        assert evidence(warehouse_db, norm["id"])[0]["note"] == f"longest run: {longest}"
+    # a rule answers one run when asked
+    assert findings.evaluate(warehouse_db, "slow_rank_suspected", {"run_id": healthy.run_id}) == []
+    assert [f.values["run_id"] for f in findings.evaluate(warehouse_db, "slow_rank_suspected",
+                                                           {"run_id": slow.run_id})] == [slow.run_id] * 2
+
+
+def answers(conn):
+    """Every finding with its evidence, without the ids that differ from one warehouse to another."""
+    return [((f["finding_type"], f["run_id"], f["rank_id"], f["step_id"], f["severity"], f["confidence"],
+              f["message"], f["numbers"]),
+             [(r["table_name"], r["source_row"], r["note"]) for r in evidence(conn, f["id"])])
+            for f in found(conn)]
+
+
+def test_a_rank_db_and_the_text_export_of_the_same_rank_give_each_finding_once(warehouse_db, tmp_path):
+    planted = dict(slow_rank=3, slow_collective=(2, 5), host_gap_rank=6)
+    both = synth.build(warehouse_db, text_export=True, **planted)
+    findings.analyze(warehouse_db)
+    alone = db.connect(tmp_path / "rank_dbs_only.db")
+    synth.build(alone, **planted)
+    findings.analyze(alone)
+    # the text export of the same capture changes nothing: the rank db answers (fact_precedence)
+    assert answers(warehouse_db) == answers(alone)
+    alone.close()
+    collective = [f for f in found(warehouse_db, "communication_collective_slow") if f["severity"] == "high"]
+    assert [(f["rank_id"], f["step_id"], json.loads(f["numbers"])["ranks"]) for f in collective] == [(5, 2, 8)]
+    rows_ = evidence(warehouse_db, collective[0]["id"])
+    assert len(rows_) == 8 and {r["source_id"] for r in rows_} == set(both.sources.values())
+    assert [(f["rank_id"], f["step_id"]) for f in found(warehouse_db, "slow_rank_suspected")] == [(3, 1), (3, 2)]
+    assert [(f["rank_id"], f["step_id"]) for f in found(warehouse_db, "host_bound_gaps")] == [(6, 1), (6, 2)]
+    text_inputs = {s for sources in both.text_sources.values() for s in sources.values()}
+    used = {r[0] for r in warehouse_db.execute("SELECT input_source_id FROM finding_evidence")}
+    assert used and not used & text_inputs
+
+
+def test_the_text_export_alone_answers_like_the_rank_db(warehouse_db):
+    # kernel_details.csv lists the allreduce as an HCCL kernel row: the collective rules read it like COMMUNICATION_OP
+    built = synth.build(warehouse_db, rank_db=False, text_export=True, slow_rank=3, slow_collective=(2, 5))
+    findings.analyze(warehouse_db)
+    high = [(f["finding_type"], f["run_id"], f["rank_id"], f["step_id"], f["confidence"])
+            for f in found(warehouse_db) if f["severity"] == "high"]
+    assert high == [("slow_rank_suspected", built.run_id, 3, 1, "high"),
+                    ("slow_rank_suspected", built.run_id, 3, 2, "high"),
+                    # no Notify Wait tasks without a rank db: the wait share is unknown, confidence medium
+                    ("communication_collective_slow", built.run_id, 5, 2, "medium")]
+    slow = [f for f in found(warehouse_db, "communication_collective_slow") if f["severity"] == "high"][0]
+    numbers = json.loads(slow["numbers"])
+    assert (numbers["ranks"], numbers["min_ns"], numbers["max_ns"], numbers["slow_rank_wait_share"]) == (
+        8, 200_000, 1_200_000, None)
+    rows_ = evidence(warehouse_db, slow["id"])
+    assert [(r["table_name"], r["kernel_id"]) for r in rows_[:1]] == [("kernel", built.ops[5, 2]["id"])]
+    assert {r["kernel_id"] for r in rows_} == {built.ops[rank, 2]["id"] for rank in range(8)}

@@ -39,18 +39,18 @@ HOT_LINE = 3
 def write_profile(conn) -> None:
     """Write the profile into ``conn`` (a migrated warehouse) and commit."""
     with rows.bound(conn):
-        source = rows.SourceFactory(kind="rank_db")
+        sources = {rank: rows.SourceFactory(kind="rank_db", rank_id=rank, device_id=rank).id for rank in RANKS}
         for rank in RANKS:
-            rows.RankFactory(rank_id=rank, source_id=source.id)
-            _steps(rank, source.id)
-            _memory(rank, source.id)
-        _timeline(source.id)
+            _steps(rank, sources[rank])
+            _memory(rank, sources[rank])
+        _timeline(sources[0])
         _operator(rows.SourceFactory(kind="op_profile", card="MatMulV2").id)
     conn.commit()
 
 
 def _steps(rank: int, source_id: int) -> None:
-    """Two steps; in each, compute runs the first 60 % and communication 50-70 %."""
+    """Two steps; in each, compute runs the first 60 % and communication 50-70 % (the step's device
+    activity: 70 % of the host step, 10 % of it communication not overlapped)."""
     start = EPOCH_NS
     for step_id in (1, 2):
         duration = STEP_MS[rank] * MS

@@ -135,10 +135,20 @@ def _rank_source_id():
 
 
 class RankFactory(RowFactory):
-    """A rank: the input that says so (rank is a view over the inputs)."""
+    """A rank: the input that says so (rank is a view over the inputs). With ``source_id``, that
+    input is the one saying it (its rank, device and host are set); else a profiler_info input is added."""
 
     class Meta:
         model = Table("source")
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        source_id = kwargs.pop("source_id", None)
+        if source_id is None:
+            return super()._create(model_class, **kwargs)
+        _conn().execute("UPDATE source SET rank_id = ?, device_id = ?, host_name = ? WHERE id = ?",
+                        (kwargs["rank_id"], kwargs["device_id"], kwargs["host_name"], source_id))
+        return Row(id=source_id, **kwargs)
 
     rank_id = factory.Sequence(int)
     device_id = factory.SelfAttribute("rank_id")

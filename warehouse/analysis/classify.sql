@@ -1,5 +1,8 @@
 -- Classify the kernel rows of one source (seed 004 sections 4 and 6). Parameter :source_id.
 -- Reads kernel_signature and kernel_core_class (loaded by classify.py). Statements run in order.
+-- op_class comes from the first of the Accelerator Core, the task type and (rank db kernels) the TASK
+-- type of the kernel's timeline slice that kernel_core_class names; 'N/A' and '' count as not given, and a
+-- kernel given none of the three takes the class of the empty core (a level-0 export).
 
 -- The text signatures are matched in: name, type, core and task type, kept apart by char(31).
 CREATE TEMP VIEW IF NOT EXISTS _kernel_signature_text AS
@@ -40,6 +43,13 @@ src AS MATERIALIZED (
         op_type,
         accelerator_core,
         task_type,
+        nullif(nullif(upper(trim(accelerator_core)), 'N/A'), '') AS core_key,
+        nullif(nullif(upper(trim(task_type)), 'N/A'), '') AS task_key,
+        CASE WHEN origin = 'rank_db' THEN (
+            SELECT nullif(nullif(upper(trim(t.value)), 'N/A'), '')
+            FROM _slice AS sl JOIN string AS t ON t.id = sl.category_id
+            WHERE sl.id = _kernel_signature_text.slice_id
+        ) END AS timeline_key,
         aiv_ns,
         signature_text,
         coalesce(aic_mac_ns, 0) AS mac,
@@ -66,7 +76,9 @@ families AS (
         src.*,
         sig.category,
         sig.role,
-        coalesce(core.op_class, task.op_class) AS core_class,
+        coalesce(core.op_class, task.op_class, timeline.op_class) AS core_class,
+        -- the class of a kernel whose input names no core nor task type (level-0 exports)
+        CASE WHEN coalesce(core_key, task_key, timeline_key) IS NULL THEN unnamed.op_class END AS unnamed_class,
         CASE WHEN has_cube THEN mac + fixpipe END AS cube_ns,
         CASE WHEN has_vector THEN vec END AS vector_ns,
         CASE WHEN has_aic_mte THEN aic_mte1 + aic_mte2 END AS aic_mte_ns,
@@ -79,8 +91,10 @@ families AS (
     FROM src
     LEFT JOIN temp._kernel_signed AS s ON s.signature_text = src.signature_text
     LEFT JOIN kernel_signature AS sig ON sig.position = s.position
-    LEFT JOIN kernel_core_class AS core ON core.core = upper(trim(src.accelerator_core))
-    LEFT JOIN kernel_core_class AS task ON task.core = upper(trim(src.task_type))
+    LEFT JOIN kernel_core_class AS core ON core.core = src.core_key
+    LEFT JOIN kernel_core_class AS task ON task.core = src.task_key
+    LEFT JOIN kernel_core_class AS timeline ON timeline.core = src.timeline_key
+    LEFT JOIN kernel_core_class AS unnamed ON unnamed.core = ''
 ),
 
 -- Class (section 4), dominant core, bound stage and family; ties go to the earlier stage in the lists below.
@@ -91,7 +105,7 @@ final AS (
         CASE
             WHEN coalesce(core_class, CASE WHEN role = 'communication' THEN 'communication' END) = 'communication'
                 THEN CASE WHEN coalesce(aiv_ns, 0) > 0 OR aiv_side > 0 THEN 'mix_comm_aiv' ELSE 'communication' END
-            ELSE core_class
+            ELSE coalesce(core_class, unnamed_class)
         END AS op_class,
         cube_ns,
         vector_ns,

@@ -3,9 +3,12 @@
 Each rule is a named query ``queries/diagnosis/rule_<finding_type>.sql`` (so REST, the CLI
 and Datasette can run it too, with other thresholds). Every rule answers the same
 columns: one row per evidence row, the rows of one finding sharing ``finding_key`` and
-repeating the finding's own columns. :func:`analyze` runs every rule of :data:`RULES` and
-writes what they answer into ``analysis_run``, ``finding`` and ``finding_evidence``
-(migrations/0006) in one transaction, replacing the previous run's rows.
+repeating the finding's own columns. A rule answers per profiling run (its ``run_id``
+column; two runs are never added together) and takes ``run_id`` to answer one run only.
+:func:`analyze` runs every rule of :data:`RULES` over every run and writes what they answer
+into ``analysis_run``, ``finding`` and ``finding_evidence`` (migrations/0006, 0008) in one
+transaction, replacing the previous analysis's rows: ``finding.run_id`` is the profiling run
+the finding is about, ``finding.analysis_run_id`` the analysis that wrote it.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ RULES = (
     "op_low_l2_hit",
     "op_low_compute_ratio",
 )
-FINDING_COLUMNS = ("rank_id", "step_id", "subject", "severity", "confidence", "message", "numbers")
+FINDING_COLUMNS = ("run_id", "rank_id", "step_id", "subject", "severity", "confidence", "message", "numbers")
 EVIDENCE_COLUMNS = ("evidence_source_id", "evidence_table", "evidence_source_row", "evidence_slice_id",
                     "evidence_kernel_id", "evidence_note")
 
@@ -54,13 +57,15 @@ def rule_query(finding_type: str) -> queries.Query:
 def evaluate(conn: sqlite3.Connection, finding_type: str, params: dict | None = None) -> list[Finding]:
     """Run one rule; group its rows into findings (in the order the rule answered them)."""
     columns, rows = rule_query(finding_type).run(conn, params)
-    found: dict[str, Finding] = {}
+    found: dict[tuple, Finding] = {}
     for row in rows:
         record = dict(zip(columns, row))
-        finding = found.get(record["finding_key"])
+        key = (record.get("run_id"), record["finding_key"])  # a finding never spans two runs
+        finding = found.get(key)
         if finding is None:
-            finding = found[record["finding_key"]] = Finding(
-                finding_type, {name: record[name] for name in FINDING_COLUMNS})
+            finding = found[key] = Finding(
+                # a rule without a run_id column (none should lack it) answers NULL: the run is unknown
+                finding_type, {name: record.get(name) for name in FINDING_COLUMNS})
         if record["evidence_table"] is not None:
             finding.evidence.append(tuple(record[name] for name in EVIDENCE_COLUMNS))
     return list(found.values())
@@ -78,14 +83,15 @@ def analyze(conn: sqlite3.Connection, params: dict[str, dict] | None = None) -> 
     try:
         for table in ("finding_evidence", "finding", "analysis_run"):
             conn.execute(f"DELETE FROM {table}")
-        run_id = conn.execute("INSERT INTO analysis_run (started_at, rules) VALUES (?, ?)",
-                              (now, json.dumps(list(RULES)))).lastrowid
+        analysis_run_id = conn.execute("INSERT INTO analysis_run (started_at, rules) VALUES (?, ?)",
+                                       (now, json.dumps(list(RULES)))).lastrowid
         for finding_type in RULES:
             findings = evaluate(conn, finding_type, params.get(finding_type))
             for finding in findings:
-                _write(conn, run_id, finding, now)
+                _write(conn, analysis_run_id, finding, now)
             counts[finding_type] = len(findings)
-        conn.execute("UPDATE analysis_run SET finding_count = ? WHERE id = ?", (sum(counts.values()), run_id))
+        conn.execute("UPDATE analysis_run SET finding_count = ? WHERE id = ?",
+                     (sum(counts.values()), analysis_run_id))
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
@@ -93,12 +99,12 @@ def analyze(conn: sqlite3.Connection, params: dict[str, dict] | None = None) -> 
     return counts
 
 
-def _write(conn: sqlite3.Connection, run_id: int, finding: Finding, now: str) -> None:
+def _write(conn: sqlite3.Connection, analysis_run_id: int, finding: Finding, now: str) -> None:
     values = finding.values
     finding_id = conn.execute(
-        "INSERT INTO finding (run_id, finding_type, severity, confidence, rank_id, step_id, subject, message, "
-        "numbers, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (run_id, finding.finding_type, values["severity"], values["confidence"], values["rank_id"],
+        "INSERT INTO finding (analysis_run_id, run_id, finding_type, severity, confidence, rank_id, step_id, subject, "
+        "message, numbers, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (analysis_run_id, values["run_id"], finding.finding_type, values["severity"], values["confidence"], values["rank_id"],
          values["step_id"], values["subject"], values["message"], values["numbers"], now),
     ).lastrowid
     conn.executemany(

@@ -1,8 +1,9 @@
 """Where each rank's step time went (seed 004 section 5), from named queries.
 
-Per rank and step: compute, communication not overlapped with compute, overlapped
-communication and free (bubble) time come from the ``step_time`` query (interval unions
-in SQL); the layers come from segmenting the step's kernel sequence (``kernel_sequence``,
+Per run, rank and step: the profiler's breakdown (computing, communication not overlapped,
+overlapped, communication, free, preparing, stage, bubble) comes from the ``step_time``
+query (the profiler's own summary where it wrote one, else derived in SQL with its
+arithmetic); the layers come from segmenting the step's kernel sequence (``kernel_sequence``,
 :mod:`warehouse.analysis.segment`), which gives head (step start -> first layer), main
 (first layer -> end of the last) and tail (-> step end) where layers can be observed.
 """
@@ -27,17 +28,24 @@ ANCHORS_SEEN = (
 
 @dataclass
 class StepBreakdown:
-    """One rank's step: time buckets in ns, and the observed layers (empty when none)."""
+    """One rank's step: the profiler's time buckets in ns, and the observed layers (empty when none)."""
 
+    run_id: int
     rank_id: int
     step_id: int
-    start_ns: int
-    end_ns: int
+    start_ns: int | None
+    end_ns: int | None
     duration_ns: int
-    compute_ns: int
+    computing_ns: int
     communication_not_overlapped_ns: int
     overlapped_ns: int
+    communication_ns: int
     free_ns: int
+    preparing_ns: int
+    stage_ns: int
+    bubble_ns: int
+    #: which input answers: the profiler's summary (its kind) or 'derived'
+    basis: str
     layers: list[Layer] = field(default_factory=list)
     head_ns: int | None = None
     main_ns: int | None = None
@@ -51,26 +59,20 @@ def rows_of(conn: sqlite3.Connection, name: str, params: dict | None = None) -> 
     return [dict(zip(columns, row)) for row in rows]
 
 
-def step_breakdown(conn: sqlite3.Connection, rank_id: int | None = None) -> list[StepBreakdown]:
-    """Every step of every rank (or of one), in rank and step order."""
-    steps = [
-        StepBreakdown(
-            rank_id=r["rank_id"], step_id=r["step_id"], start_ns=r["start_ns"], end_ns=r["end_ns"],
-            duration_ns=r["duration_ns"], compute_ns=r["compute_ns"],
-            communication_not_overlapped_ns=r["communication_ns"] - r["overlap_ns"],
-            overlapped_ns=r["overlap_ns"], free_ns=r["free_ns"],
-        )
-        for r in rows_of(conn, "step_time", {"rank_id": rank_id})
-    ]
+def step_breakdown(conn: sqlite3.Connection, rank_id: int | None = None, *,
+                   run_id: int | None = None) -> list[StepBreakdown]:
+    """Every step of every rank (or of one) of every run (or of one), in run, rank and step order."""
+    params = {"run_id": run_id, "rank_id": rank_id}
+    steps = [StepBreakdown(**row) for row in rows_of(conn, "step_time", params)]
     if not conn.execute(ANCHORS_SEEN).fetchone()[0]:
         return steps  # no attention or moe kernel anywhere: no layer to observe, skip the sequence
-    by_key = {(s.rank_id, s.step_id): s for s in steps}
-    columns, sequence = queries.get("kernel_sequence").run(conn, {"rank_id": rank_id})
-    picked = [columns.index(name) for name in ("rank_id", "step_id", "role", "category", "ts", "dur")]
-    for key, group in groupby((tuple(row[i] for i in picked) for row in sequence), key=lambda r: r[:2]):
+    by_key = {(s.run_id, s.rank_id, s.step_id): s for s in steps}
+    columns, sequence = queries.get("kernel_sequence").run(conn, params)
+    picked = [columns.index(name) for name in ("run_id", "rank_id", "step_id", "role", "category", "ts", "dur")]
+    for key, group in groupby((tuple(row[i] for i in picked) for row in sequence), key=lambda r: r[:3]):
         step = by_key.get(key)
         if step is not None:
-            _add_layers(step, [row[2:] for row in group])
+            _add_layers(step, [row[3:] for row in group])
     return steps
 
 
@@ -85,9 +87,10 @@ def _add_layers(step: StepBreakdown, kernels: list[tuple]) -> None:
     busy_before = np.concatenate(([0], np.cumsum(durations)))  # busy_before[i]: kernel time of rows < i
     first, last = step.layers[0].first, step.layers[-1].last
     main_end = int((starts[first:last + 1] + durations[first:last + 1]).max())
-    step.head_ns = int(starts[first]) - step.start_ns
     step.main_ns = main_end - int(starts[first])
-    step.tail_ns = step.end_ns - main_end
+    if step.start_ns is not None:  # a step only the profiler's summary gives has no window
+        step.head_ns = int(starts[first]) - step.start_ns
+        step.tail_ns = step.end_ns - main_end
     for layer in step.layers:
         for block in layer.blocks:
             busy = int(busy_before[block.last + 1] - busy_before[block.first])

@@ -1,8 +1,10 @@
-"""The diagnosis report (issue 9): ``warehouse report --db X -o report.html|report.md``.
+"""The diagnosis report (issue 9): ``warehouse report --db X -o report.html|report.md [--run RUN]``.
 
 :func:`collect` reads everything the report shows through named queries and the step
-breakdown (:mod:`warehouse.analysis.steps`); :mod:`.html` and :mod:`.markdown` render it.
-The report only reads: the findings are those of the latest ``warehouse analyze``.
+breakdown (:mod:`warehouse.analysis.steps`), one :class:`Report` per run (runs are never
+added together); :mod:`.html` and :mod:`.markdown` render them, a chapter each. The summary
+is computed from the same rows as the findings. The report only reads: the findings are
+those of the latest ``warehouse analyze``.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ class Report:
     """What the report shows, gathered once for both renderers."""
 
     database: str
+    run_id: int
+    run_name: str
     analysed_at: str | None
     counts: dict[str, int]
     steps: list[StepBreakdown]
@@ -35,47 +39,61 @@ class Report:
     slow_collectives: list[str] = field(default_factory=list)
 
 
-def collect(conn: sqlite3.Connection, database: str) -> Report:
-    """Gather the report's content from a warehouse."""
-    run = conn.execute("SELECT started_at FROM analysis_run ORDER BY id DESC LIMIT 1").fetchone()
-    findings = rows_of(conn, "findings")
+def collect(conn: sqlite3.Connection, database: str, run_id: int | None = None) -> list[Report]:
+    """One report per run of the warehouse that has steps, kernels or findings (or of ``run_id`` alone)."""
+    runs = conn.execute(
+        "SELECT run_id, name FROM run WHERE (:run_id IS NULL OR run_id = :run_id) AND (:run_id IS NOT NULL "
+        "OR run_id IN (SELECT run_id FROM step_answer UNION SELECT run_id FROM kernel_answer "
+        "UNION SELECT run_id FROM finding)) ORDER BY run_id", {"run_id": run_id}).fetchall()
+    analysed = conn.execute("SELECT started_at FROM analysis_run ORDER BY id DESC LIMIT 1").fetchone()
+    return [_collect_run(conn, database, run, name, analysed[0] if analysed else None) for run, name in runs]
+
+
+def _collect_run(conn: sqlite3.Connection, database: str, run_id: int, name: str, analysed_at: str | None) -> Report:
+    findings = rows_of(conn, "findings", {"run_id": run_id})
     evidence: dict[int, list[dict]] = {}
+    mine = {f["id"] for f in findings}
     for row in rows_of(conn, "finding_evidence"):
-        evidence.setdefault(row["finding_id"], []).append(row)
+        if row["finding_id"] in mine:
+            evidence.setdefault(row["finding_id"], []).append(row)
+    steps = step_breakdown(conn, run_id=run_id)
     counts = {
-        "ranks": conn.execute("SELECT COUNT(DISTINCT rank_id) FROM step_window").fetchone()[0],
-        "steps": conn.execute("SELECT COUNT(*) FROM step").fetchone()[0],
-        "kernels": conn.execute("SELECT COUNT(*) FROM kernel").fetchone()[0],
-        "sources": conn.execute("SELECT COUNT(*) FROM source WHERE status = 'ok'").fetchone()[0],
+        "ranks": conn.execute("SELECT count(*) FROM rank WHERE run_id = ? AND rank_id >= 0", (run_id,)).fetchone()[0],
+        "steps": len({s.step_id for s in steps}),
+        "kernels": conn.execute("SELECT count(*) FROM kernel_answer WHERE run_id = ?", (run_id,)).fetchone()[0],
+        "sources": conn.execute("SELECT count(*) FROM source WHERE run_id = ? AND status = 'ok'", (run_id,)).fetchone()[0],
     }
     for severity in ("high", "medium", "low"):
         counts[f"findings_{severity}"] = sum(1 for f in findings if f["severity"] == severity)
     slow = sorted({f["rank_id"] for f in findings if f["finding_type"] == "slow_rank_suspected"})
-    collectives = [f"{f['subject']} (rank {f['rank_id']}, step {f['step_id']})" for f in findings
-                   if f["finding_type"] == "communication_collective_slow" and f["severity"] == "high"]
+    collectives = [f"{f['subject']} (rank {f['rank_id']}, step {f['step_id']}, {f['severity']})" for f in findings
+                   if f["finding_type"] == "communication_collective_slow"]
+    params = {"run_id": run_id}
     return Report(
         database=database,
-        analysed_at=run[0] if run else None,
+        run_id=run_id,
+        run_name=name,
+        analysed_at=analysed_at,
         counts=counts,
-        steps=step_breakdown(conn),
+        steps=steps,
         findings=findings,
         evidence=evidence,
-        top_kernels=rows_of(conn, "top_kernels", {"limit": TOP_KERNELS}),
-        bound_families=rows_of(conn, "kernel_bound_summary"),
-        communication=rows_of(conn, "communication_ops"),
-        memory=rows_of(conn, "memory_peak"),
+        top_kernels=rows_of(conn, "top_kernels", {**params, "limit": TOP_KERNELS}),
+        bound_families=rows_of(conn, "kernel_bound_summary", params),
+        communication=rows_of(conn, "communication_ops", params),
+        memory=rows_of(conn, "memory_peak", params),
         slow_ranks=slow,
         slow_collectives=collectives,
     )
 
 
-def write(conn: sqlite3.Connection, database: str, out: Path) -> Path:
-    """Write the report as HTML or Markdown, chosen by the file's suffix."""
+def write(conn: sqlite3.Connection, database: str, out: Path, run_id: int | None = None) -> Path:
+    """Write the report (every run, or ``run_id``'s) as HTML or Markdown, chosen by the file's suffix."""
     from warehouse.report import html, markdown
 
     renderers = {".html": html.render, ".htm": html.render, ".md": markdown.render}
     renderer = renderers.get(out.suffix.lower())
     if renderer is None:
         raise WarehouseError(f"{out}: the report is written as .html or .md")
-    out.write_text(renderer(collect(conn, database)), encoding="utf-8")
+    out.write_text(renderer(database, collect(conn, database, run_id)), encoding="utf-8")
     return out

@@ -1,8 +1,9 @@
 """The report as one self-contained HTML file: inline CSS and SVG charts, no script, no CDN.
 
-Charts: per rank and step, a stacked bar of compute / communication not overlapped /
-overlapped / free, and one of head / main / tail where layers were observed; top kernels
-as bars. Each finding is an anchor (``#finding-N``) with its evidence rows.
+One chapter per run. Charts: per rank and step, a stacked bar of the profiler's buckets that
+add up to the step (preparing / computing / communication not overlapped / free; the
+overlapped communication lies inside computing), and one of head / main / tail where layers
+were observed; top kernels as bars. Each finding is an anchor (``#finding-N``) with its evidence rows.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from warehouse.report.format import locator, ms, numbers
 from warehouse.report.tables import Table, all_tables
 
 BUCKETS = (
-    ("compute", "compute_ns", "#4e79a7"),
+    ("preparing", "preparing_ns", "#76b7b2"),
+    ("computing", "computing_ns", "#4e79a7"),
     ("communication not overlapped", "communication_not_overlapped_ns", "#e15759"),
-    ("overlapped", "overlapped_ns", "#f28e2b"),
     ("free", "free_ns", "#bab0ac"),
 )
 PHASES = (("head", "head_ns", "#76b7b2"), ("main", "main_ns", "#59a14f"), ("tail", "tail_ns", "#edc948"))
@@ -35,11 +36,23 @@ BAR_WIDTH = 720
 ROW_HEIGHT = 18
 
 
-def render(report: Report) -> str:
-    """The whole report as one HTML document."""
-    body = [f"<h1>Profiling diagnosis: {escape(report.database)}</h1>"]
+def render(database: str, reports: list[Report]) -> str:
+    """The whole report as one HTML document: a chapter per run."""
+    body = [f"<h1>Profiling diagnosis: {escape(database)}</h1>"]
+    if not reports:
+        body.append("<p>No run with steps, kernels or findings in this warehouse.</p>")
+    for report in reports:
+        body.append(f'<h2 id="run{report.run_id}">Run {escape(report.run_name)} (run_id {report.run_id})</h2>')
+        body.extend(_chapter(report))
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>Profiling diagnosis</title><style>{CSS}</style></head><body>\n"
+            + "\n".join(body) + "\n</body></html>\n")
+
+
+def _chapter(report: Report) -> list[str]:
+    body = []
     for table in all_tables(report):
-        body.append(_table(table))
+        body.append(_table(table, report.run_id))
         if table.key == "steps":
             body.append(_stacked(report, BUCKETS, "Step time per rank"))
             if any(s.layers for s in report.steps):
@@ -48,15 +61,13 @@ def render(report: Report) -> str:
             body.append(_findings(report))
         elif table.key == "kernels":
             body.append(_kernel_bars(report))
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>Profiling diagnosis</title><style>{CSS}</style></head><body>\n"
-            + "\n".join(body) + "\n</body></html>\n")
+    return body
 
 
-def _table(table: Table) -> str:
+def _table(table: Table, run_id: int) -> str:
     head = "".join(f"<th>{escape(h)}</th>" for h in table.headers)
     rows = "".join("<tr>" + "".join(_cell(table, i, c) for i, c in enumerate(row)) + "</tr>" for row in table.rows)
-    return f'<h2 id="{table.key}">{escape(table.title)}</h2>\n<table><tr>{head}</tr>{rows}</table>'
+    return f'<h3 id="run{run_id}-{table.key}">{escape(table.title)}</h3>\n<table><tr>{head}</tr>{rows}</table>'
 
 
 def _cell(table: Table, column: int, text: str) -> str:
@@ -83,7 +94,7 @@ def _stacked(report: Report, buckets, title: str) -> str:
             x += width
     legend = "".join(f'<span><i style="background:{c}"></i>{escape(n)}</span>' for n, _, c in buckets)
     height = len(steps) * (ROW_HEIGHT + 4)
-    return (f"<h3>{escape(title)}</h3><div class=\"legend\">{legend}</div>"
+    return (f"<h4>{escape(title)}</h4><div class=\"legend\">{legend}</div>"
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{label_width + BAR_WIDTH + 10}" height="{height}" '
             f'role="img" aria-label="{escape(title)}">{"".join(bars)}</svg>')
 
@@ -106,7 +117,7 @@ def _kernel_bars(report: Report) -> str:
 
 
 def _findings(report: Report) -> str:
-    parts = ["<h2 id=\"evidence\">Findings with their evidence</h2>"]
+    parts = [f'<h3 id="run{report.run_id}-evidence">Findings with their evidence</h3>']
     for finding in report.findings:
         severity = escape(finding["severity"])
         rows = "".join(

@@ -24,6 +24,7 @@ def summary(report: Report) -> Table:
     c = report.counts
     slow = ", ".join(f"rank {r}" for r in report.slow_ranks) or "none suspected"
     rows = [
+        ["run", f"{report.run_name} (run_id {report.run_id})"],
         ["inputs ingested", str(c["sources"])], ["ranks", str(c["ranks"])], ["steps", str(c["steps"])],
         ["kernels", str(c["kernels"])], ["slow rank", slow],
         ["slow collective", ", ".join(report.slow_collectives) or "none found"],
@@ -35,13 +36,15 @@ def summary(report: Report) -> Table:
 
 def steps(report: Report) -> Table:
     rows = [
-        [str(s.rank_id), str(s.step_id), ms(s.duration_ns), ms(s.compute_ns), ms(s.communication_not_overlapped_ns),
-         ms(s.overlapped_ns), ms(s.free_ns), str(len(s.layers)) if s.layers else "-", ms(s.head_ns), ms(s.main_ns),
+        [str(s.rank_id), str(s.step_id), ms(s.duration_ns), ms(s.preparing_ns), ms(s.computing_ns),
+         ms(s.communication_not_overlapped_ns), ms(s.overlapped_ns), ms(s.communication_ns), ms(s.free_ns),
+         ms(s.bubble_ns), s.basis, str(len(s.layers)) if s.layers else "-", ms(s.head_ns), ms(s.main_ns),
          ms(s.tail_ns)]
         for s in report.steps
     ]
-    headers = ["rank", "step", "duration ms", "compute ms", "communication not overlapped ms", "overlapped ms",
-               "free ms", "layers", "head ms", "main ms", "tail ms"]
+    headers = ["rank", "step", "duration ms", "preparing ms", "computing ms", "communication not overlapped ms",
+               "overlapped ms", "communication ms", "free ms", "bubble ms", "from", "layers", "head ms", "main ms",
+               "tail ms"]
     return Table("steps", "Step breakdown per rank", headers, rows)
 
 
