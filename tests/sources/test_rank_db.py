@@ -86,7 +86,7 @@ def test_every_table_exact_counts(warehouse_db, rank0, ingested):
         assert one(warehouse_db, f"SELECT COUNT(*) FROM {target}") == len(rank0.rows(table))
     source = rows(warehouse_db, "SELECT status, rank_id, card, row_count, detail FROM source WHERE id = ?", ingested)[0]
     assert source[:3] == ("ok", 0, "rank0")
-    assert source[3] == sum(EXPECTED_COUNTS.values()) + 1  # + the rank row
+    assert source[3] == sum(EXPECTED_COUNTS.values())  # (rank is a view over the sources: no row of its own)
     detail = json.loads(source[4])
     assert detail["tables_missing"] == ["ACC_PMU"]
     assert detail["tables_ignored"] == ["VENDOR_EXTRA_METRICS"]
@@ -322,7 +322,8 @@ def test_ranks_from_separate_commands_end_in_one_warehouse(warehouse_path, tmp_p
 
 
 def test_second_file_for_a_rank_is_a_conflict_and_force_replaces(warehouse_db, tmp_path, rank0, ingested):
-    other = RankDbFactory(path=tmp_path / "second" / "ascend_pytorch_profiler_0.db", rank_id=0, ts0=rank0.ts0 + 777)
+    # beside the first: the same run (a rank db in another folder would be another run's)
+    other = RankDbFactory(path=tmp_path / "ascend_pytorch_profiler_0_again.db", rank_id=0, ts0=rank0.ts0 + 777)
     result = ingest_file(warehouse_db, other.path)
     assert result.status == "failed"
     assert str(other.path) in result.error and str(rank0.path) in result.error
@@ -335,6 +336,12 @@ def test_second_file_for_a_rank_is_a_conflict_and_force_replaces(warehouse_db, t
     assert one(warehouse_db, "SELECT COUNT(*) FROM pytorch_api") == 6
     assert one(warehouse_db, "SELECT MIN(ts) FROM pytorch_api") == rank0.ts0 + 777
     assert rows(warehouse_db, "SELECT rank_id, source_id FROM rank") == [(0, forced.source_id)]
+
+
+def test_the_same_rank_in_another_folder_is_another_run(warehouse_db, tmp_path, rank0, ingested):
+    other = RankDbFactory(path=tmp_path / "second" / "ascend_pytorch_profiler_0.db", rank_id=0, ts0=rank0.ts0 + 777)
+    assert ingest_ok(warehouse_db, other.path).status == "ok"
+    assert rows(warehouse_db, "SELECT run_id, rank_id FROM rank ORDER BY run_id") == [(1, 0), (2, 0)]
 
 
 def test_files_that_do_not_say_their_rank_never_conflict(warehouse_db, tmp_path):

@@ -358,7 +358,7 @@ def test_ingest_trace_bytes_reads_an_embedded_trace(warehouse_db):
         "INSERT INTO source (path, sha256, size_bytes, status, ingested_at) VALUES ('x', 'x', 0, 'ok', 'now')"
     ).lastrowid
     rows = trace_json.ingest_trace_bytes(warehouse_db, payload + b"\0", source_id, rank_id=2, label="block")
-    assert rows == 7  # slice, process, thread, rank 2, 3 run_metadata (displayTimeUnit, profilingType, schemaVersion)
+    assert rows == 6  # slice, process, thread, 3 run_metadata (displayTimeUnit, profilingType, schemaVersion)
     assert warehouse_db.execute("SELECT ts, dur FROM slice").fetchall() == [(3_568, 1)]
     assert warehouse_db.execute("SELECT pid, rank_id FROM process").fetchall() == [("core2.veccore1", 2)]
     with pytest.raises(trace_json.IngestError, match=r"^block: byte 0: not a JSON array"):

@@ -21,13 +21,12 @@ from __future__ import annotations
 import re
 import sqlite3
 from contextlib import closing
-from itertools import groupby
-from operator import itemgetter
 from dataclasses import dataclass
 from pathlib import Path
 
 from warehouse.analysis.classify import classify_source
 from warehouse.errors import IngestError, SourceConflict
+from warehouse.model import nesting
 from warehouse.sources.base import (
     SQLITE_MAGIC,
     Outcome,
@@ -174,7 +173,7 @@ def _copy(conn: sqlite3.Connection, path: Path, source_id: int, identity: Identi
     rows += _make_threads(conn, source_id, rank_id)
     for phase in PHASES_AFTER_THREADS:
         rows += _run_phase(conn, path, phase, tables, params)
-    _nest_slices(conn, source_id)
+    nesting.nest_source(conn, source_id)
     classify_source(conn, source_id)
     detail = {
         "tables_read": sorted(tables & INPUT_COLUMNS.keys()),
@@ -402,44 +401,3 @@ def _make_threads(conn: sqlite3.Connection, source_id: int, rank_id: int) -> int
         conn.execute("INSERT INTO temp.rank_db_thread (kind, key, thread_id) VALUES (?, ?, ?)", (kind, key, thread_id))
         rows += 1
     return rows
-
-
-def _nest_slices(conn: sqlite3.Connection, source_id: int) -> None:
-    """Depth and parent of every slice of the source, and each thread's max_dur.
-
-    One streamed pass over the (thread_id, ts, dur) index with a stack per thread; slices
-    that start together are taken longest first so the longer one encloses the shorter.
-    Each thread's results are written once its rows are all read (memory: one thread's
-    nested slices).
-    """
-    threads = [row[0] for row in conn.execute("SELECT id FROM thread WHERE source_id = ?", (source_id,))]
-    longest: list[tuple[int, int]] = []
-    for thread_id in threads:
-        nested: list[tuple[int, int, int]] = []
-        rows = conn.execute("SELECT id, ts, dur FROM _slice WHERE thread_id = ? ORDER BY ts, dur", (thread_id,))
-        longest.append((_nest_thread(rows, nested), thread_id))
-        conn.executemany("UPDATE _slice SET depth = ?, parent_id = ? WHERE id = ?", nested)
-    conn.executemany("UPDATE thread SET max_dur = ? WHERE id = ?", longest)
-
-
-def _nest_thread(rows, nested: list[tuple[int, int, int]]) -> int:
-    """Append (depth, parent, id) of one thread's nested slices; return its longest duration.
-
-    ``rows`` are (id, ts, dur) in (ts, dur) order.
-    """
-    ends: list[int] = []
-    ids: list[int] = []
-    longest = 0
-    for ts, same_start in groupby(rows, key=itemgetter(1)):
-        for slice_id, _, dur in reversed(list(same_start)):  # longest first
-            end = ts + dur
-            if dur > longest:
-                longest = dur
-            while ends and (ends[-1] <= ts or ends[-1] < end):
-                ends.pop()
-                ids.pop()
-            if ids:
-                nested.append((len(ids), ids[-1], slice_id))
-            ends.append(end)
-            ids.append(slice_id)
-    return longest

@@ -14,6 +14,7 @@ import msgspec
 
 from warehouse.errors import IngestError
 from warehouse.interning import StringTable
+from warehouse.model import nesting
 from warehouse.sources.base import Outcome
 from warehouse.sources.trace_json import flows
 from warehouse.sources.trace_json.events import ANY, Event, flow_key, to_ns
@@ -24,16 +25,13 @@ PHASE = attrgetter("ph")
 
 
 class _Thread:
-    """A timeline thread while it is being read: nesting stack, order check, longest slice."""
+    """A timeline thread while it is being read: nesting stack (and order check), longest slice."""
 
-    __slots__ = ("id", "ends", "ids", "last_ts", "last_dur", "in_order", "max_dur", "open", "name", "sort_index")
+    __slots__ = ("id", "stack", "in_order", "max_dur", "open", "name", "sort_index")
 
     def __init__(self, thread_id: int, name: str | None = None):
         self.id = thread_id
-        self.ends: list[int] = []  # end times of the open enclosing slices, outermost first
-        self.ids: list[int] = []  # their slice ids
-        self.last_ts = -(1 << 62)
-        self.last_dur = 0
+        self.stack = nesting.Stack()
         self.in_order = True
         self.max_dur = 0
         self.open: list = []  # B (or b) events waiting for their E (or e)
@@ -232,22 +230,13 @@ class Loader:
                             raise IngestError(f"{label}: event {index}: negative dur {event.dur!r}")
                     else:
                         dur = 0
-                    # nesting, while the thread arrives in (ts asc, dur desc) order
-                    if ts > thread.last_ts or (ts == thread.last_ts and dur <= thread.last_dur):
-                        ends = thread.ends
-                        end = ts + dur
-                        while ends and (ends[-1] <= ts or ends[-1] < end):
-                            ends.pop()
-                            thread.ids.pop()
-                        depth = len(ends)
-                        parent = thread.ids[-1] if depth else None
-                        ends.append(end)
-                        thread.ids.append(next_id)
-                        thread.last_ts = ts
-                        thread.last_dur = dur
-                    else:
+                    # nesting, while the thread arrives in nesting order (else afterwards)
+                    placed = thread.stack.place(next_id, ts, dur) if thread.in_order else None
+                    if placed is None:
                         thread.in_order = False
                         depth, parent = 0, None
+                    else:
+                        depth, parent = placed
                     if dur > thread.max_dur:
                         thread.max_dur = dur
                     slices.append((next_id, thread.id, ts, dur, ids[event.name], ids[event.cat], depth, parent,
@@ -411,7 +400,7 @@ class Loader:
         conn = self.conn
         for thread in self.threads.values():
             if not thread.in_order:
-                _renest(conn, thread.id)
+                nesting.nest_thread(conn, thread.id, placed=True)
                 self.renested += 1
         self.rows += flows.insert_flows(conn, self.source_id)
         if self.rank_id is not None:
@@ -426,26 +415,6 @@ class Loader:
         rows = [(self.source_id, self.rank_id, name, json.dumps(value)) for name, value in meta.items()]
         conn.executemany("INSERT INTO run_metadata (source_id, rank_id, name, value) VALUES (?, ?, ?, ?)", rows)
         self.rows += len(rows)
-
-
-def _renest(conn: sqlite3.Connection, thread_id: int) -> None:
-    """Recompute depth and parent_id of one thread's slices in (ts, dur desc) order."""
-    ends: list[int] = []
-    ids: list[int] = []
-    updates = []
-    rows = conn.execute("SELECT id, ts, dur FROM _slice WHERE thread_id = ? ORDER BY ts, dur DESC, id", (thread_id,))
-    for slice_id, ts, dur in rows:
-        end = ts + dur
-        while ends and (ends[-1] <= ts or ends[-1] < end):
-            ends.pop()
-            ids.pop()
-        updates.append((len(ends), ids[-1] if ids else None, slice_id))
-        ends.append(end)
-        ids.append(slice_id)
-        if len(updates) >= 65536:
-            conn.executemany("UPDATE _slice SET depth = ?, parent_id = ? WHERE id = ?", updates)
-            updates = []
-    conn.executemany("UPDATE _slice SET depth = ?, parent_id = ? WHERE id = ?", updates)
 
 
 def _text(value) -> str | None:
