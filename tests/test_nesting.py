@@ -40,7 +40,7 @@ def test_nest_source_gives_the_same_tree_as_the_inline_pass(warehouse_db, tmp_pa
         "SELECT (ts - 1000000000) / 1000, dur / 1000, depth, parent_id IS NULL FROM _slice WHERE source_id = ? "
         "ORDER BY ts, dur DESC, depth", (source_id,)).fetchall()
     assert by_rows == by_trace == [(0, 100, 0, 1), (0, 100, 1, 0), (10, 20, 2, 0), (40, 10, 2, 0), (100, 5, 0, 1)]
-    # of the two equal slices written by row, the first id encloses the second
-    first, second = ids[(0, 100)]
+    # of the two equal slices written by row, the smaller id (read first) encloses the other
+    first, second = sorted(ids[(0, 100)])
     assert warehouse_db.execute("SELECT parent_id FROM _slice WHERE id = ?", (second,)).fetchone() == (first,)
     assert warehouse_db.execute("SELECT max_dur FROM thread WHERE id = ?", (thread["id"],)).fetchone() == (100,)
