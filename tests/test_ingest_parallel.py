@@ -10,7 +10,7 @@ from warehouse import db, demo, ingest as ingest_frame, parts
 from warehouse.cli import cli
 
 #: columns that hold when or how long, which differ between any two runs
-TIMING_COLUMNS = {"ingested_at", "elapsed_ns", "applied_at"}
+TIMING_COLUMNS = {"ingested_at", "elapsed_ns", "applied_at", "created_at"}
 
 
 @pytest.fixture

@@ -1,8 +1,10 @@
 -- title: HCCL operator statistics (msprof-analyze hccl_sum)
 -- description: Duration statistics of the HCCL communication operators of each run
 --     (hccl_operator: COMMUNICATION_OP of a rank db, or the HCCL rows of kernel_details.csv)
---     per operator type or name, per rank or over all ranks of the run at once: count, sum,
---     mean, sample standard deviation, min, quartiles (nearest rank), median, max.
+--     per operator type (as the input states it, else the name less its instance suffix:
+--     a level0 rank db writes 'N/A', kernel_details.csv none) or name, per rank or over all
+--     ranks of the run at once: count, sum, mean, sample standard deviation, min, quartiles
+--     (nearest rank), median, max.
 -- param run_id (integer, default null): Only this run; every run when null.
 -- param group_by (text, default 'op_type', one of op_type|name): What a row sums: the operator type (e.g. hcom_allReduce_) or the operator name (one instance).
 -- param per_rank (boolean, default true): One row per rank and operator; false: over all ranks of the run.
@@ -22,7 +24,9 @@ with items as (
     select
         run_id,
         case when :per_rank = 1 then rank_id end as rank_id,
-        case when :group_by = 'name' then name else coalesce(op_type, name) end as name,
+        case when :group_by = 'name' then name else coalesce(
+            nullif(op_type, 'N/A'), case when instr(name, '__') > 0 then substr(name, 1, instr(name, '__')) end, name
+        ) end as name,
         dur
     from hccl_operator
     where dur is not null and (:run_id is null or run_id = :run_id)

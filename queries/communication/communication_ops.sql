@@ -6,13 +6,21 @@
 -- param rank_id (integer, default null): Only this rank; every rank when null.
 -- column run_id: Run.
 -- column rank_id: Rank.
--- column name: Operator type, e.g. hcom_allReduce_ (the operator name without its instance suffix).
+-- column name: Operator type, e.g. hcom_allReduce_ (as stated, else the name less its instance suffix).
 -- column count: Number of operators.
 -- column total_ns: Summed duration in ns.
 -- column avg_ns: Mean duration in ns (rounded).
 -- column max_ns: Longest operator in ns.
 with ops as (
-    select run_id, rank_id, coalesce(op_type, name) as name, dur
+    -- the type as the input states it, else the name less its instance suffix ('hcom_allReduce__868_0_1':
+    -- a level0 rank db writes 'N/A', kernel_details.csv no type), so both exports name it alike
+    select
+        run_id,
+        rank_id,
+        coalesce(
+            nullif(op_type, 'N/A'), case when instr(name, '__') > 0 then substr(name, 1, instr(name, '__')) end, name
+        ) as name,
+        dur
     from hccl_operator
     where (:run_id is null or run_id = :run_id) and (:rank_id is null or rank_id = :rank_id)
 ),

@@ -1,7 +1,7 @@
 -- title: Rule aicpu_operators
 -- description: Kernel names that run on the AI CPU (op_class aicpu) and take at least
---     min_share of the compute kernels' time, over all ranks of a run (its answering kernels): an AI CPU operator runs far
---     slower than an AI Core one and often stands for a dtype the AI Core implementation
+--     min_share of the compute kernels' time, over all ranks of a run (its answering
+--     kernels): an AI CPU operator runs far slower than an AI Core one and often stands for a dtype the AI Core implementation
 --     lacks (int64, double) or an operator without an AI Core kernel (msprof-analyze's
 --     advisor has the same rule). Severity medium from high_share, low under it; confidence
 --     high (the class is the input's). Evidence: the longest runs of each name.

@@ -3,8 +3,9 @@
 --     (a data-parallel split that gives ranks unequal work, e.g. variable sequence lengths: a
 --     kernel name whose shape some of the ranks running it never run) and whose compute
 --     (summed compute kernel time of the answering kernels, step_compute) spreads by more
---     than spread ((max - min) / min); ranks of two runs are never compared. Confidence medium: the shapes are direct evidence, but that they
---     cause the spread is not cross-checked; low without step rows (step -1: the ranks'
+--     than spread ((max - min) / min); ranks of two runs are never compared. Confidence
+--     medium: the shapes are direct evidence, but that they cause the spread is not
+--     cross-checked; low without step rows (step -1: the ranks'
 --     whole captures are compared). Ranks unknown to the input (-1) are left out.
 --     Evidence: one execution of each shape of the kernel names whose shapes differ.
 -- param run_id (integer, default null): Only this run; every run when null.

@@ -1,10 +1,11 @@
 -- title: Rule op_low_compute_ratio
--- description: Operator profiles (seed 000; run_id is the run of the profile's input) whose compute pipes are busy less than threshold
+-- description: Operator profiles (seed 000) whose compute pipes are busy less than threshold
 --     percent of the cycles on average over the cores (pipe_ratio of the memory heat map:
 --     Cube, Vector, Vector1; the busiest pipe of each core counts): the cores mostly wait
 --     for data or scalar work. Fills the advice the input leaves empty (numbers.input_advice).
 --     Severity medium, confidence medium (the pipe ratios alone do not say what the cores
 --     wait for). Evidence: the least busy cores' pipe rows (source_row is the block's byte offset).
+--     run_id is the run of the profile's input (op_run's source).
 -- param run_id (integer, default null): Only this run; every run when null.
 -- param threshold (real, default 30): Mean busiest-pipe ratio in percent under which an operator is flagged.
 -- param evidence_limit (integer, default 6): Evidence rows per finding.

@@ -1,11 +1,12 @@
 -- title: Rule op_low_l2_hit
--- description: Operator profiles (seed 000; run_id is the run of the profile's input) whose cores hit the L2 cache less than threshold
+-- description: Operator profiles (seed 000) whose cores hit the L2 cache less than threshold
 --     percent of the time (l2_cache hit_ratio of the memory heat map, core_load
 --     l2cache_hit_rate of the inter-core load; -1 means invalid and is skipped): data is
 --     fetched from HBM again instead of reused. Fills the advice the input leaves empty
 --     (numbers.input_advice counts the advice strings the profile itself gave). Severity
 --     medium; confidence high when both blocks agree, medium with one. Evidence: the cores'
 --     rows, lowest first (source_row is the block's byte offset).
+--     run_id is the run of the profile's input (op_run's source).
 -- param run_id (integer, default null): Only this run; every run when null.
 -- param threshold (real, default 60): Hit rate in percent under which a core is flagged.
 -- param evidence_limit (integer, default 6): Evidence rows per finding.

@@ -10,6 +10,9 @@ from html.parser import HTMLParser
 import pytest
 
 from factories import datasette_rows
+from factories import warehouse_rows as rows
+from tests.datasette.conftest import datasette_server
+from warehouse import db
 
 BAR = re.compile(r"^M[\d.]+ [\d.]+l[\d.]+ 0l0 -(?P<height>[\d.]+)l")  # a vertical bar, drawn upwards
 HORIZONTAL_BAR = re.compile(r"^M[\d.]+ [\d.]+l(?P<width>[\d.]+) 0l0 [\d.]+l")
@@ -132,21 +135,79 @@ def test_timeline_window_from_the_url_fetches_only_its_slices(server, browse):
 def test_memory_page_draws_a_curve_per_rank_and_marks_the_peaks(server, browse):
     dom = Dom(browse(server.replace("/profile", "/-/warehouse/profile/memory"), "memory"))
     assert dom.ready
-    assert dom.status == "4 of 4 ranks drawn"
+    assert dom.status == "run run: 4 of 4 ranks drawn, PTA"
     curves = [p for p in dom.paths if p.get("stroke-linejoin") == "bevel"]
     assert len([p for p in curves if "stroke-dasharray" in p]) == 4  # reserved, one per rank
     assert len([p for p in curves if "stroke-dasharray" not in p]) == 4  # allocated
-    assert {"rank 0", "rank 1", "rank 2", "rank 3"} <= set(dom.texts)
+    # the legend names the rank and the component of each series
+    assert {"rank 0 · PTA", "rank 1 · PTA", "rank 2 · PTA", "rank 3 · PTA"} <= set(dom.texts)
     # each rank's peak is labelled on its curve: 3 GiB for rank 1, 2 GiB for the others
     assert sorted(t for t in dom.texts if t in ("2.0 GiB", "3.0 GiB")) == ["2.0 GiB"] * 3 + ["3.0 GiB"]
     assert [r["data-rank-id"] for r in dom.rows if "wh-slow" in r["class"]] == [str(datasette_rows.PEAK_RANK)]
+    assert {r["data-component"] for r in dom.rows} == {"PTA"}
 
 
 def test_memory_page_for_one_rank(server, browse):
     dom = Dom(browse(server.replace("/profile", "/-/warehouse/profile/memory?rank_id=1"), "memory_rank1"))
     assert dom.ready
-    assert dom.status == "1 of 4 ranks drawn"
+    assert dom.status == "run run: 1 of 4 ranks drawn, PTA"
     assert len([p for p in dom.paths if p.get("stroke-linejoin") == "bevel"]) == 2
+
+
+GIB = 1 << 30
+
+
+@pytest.fixture(scope="module")
+def components_server(tmp_path_factory):
+    """Rank 0 of run "train" with the process's memory (APP, reserved only: 6 GiB at its peak) and
+    torch_npu's (PTA: 2 GiB allocated, 4 GiB reserved at its peak), and the same rank's text export
+    (memory_record.csv) whose rows must not be drawn over the db's; rank 0 of run "other" apart."""
+    path = tmp_path_factory.mktemp("datasette_memory") / "components.db"
+    conn = db.connect(path)
+    with rows.bound(conn):
+        train = rows.rank_source(0, run="train")
+        text = rows.rank_source(0, run="train", kind="memory_record_csv")
+        for index in range(5):
+            ts = datasette_rows.EPOCH_NS + index * 1_000_000
+            rows.MemoryRecordFactory(rank_id=0, source_id=train, component="APP", ts=ts, total_allocated_bytes=None,
+                                     total_reserved_bytes=(6 if index == 2 else 5) * GIB, total_active_bytes=None)
+            rows.MemoryRecordFactory(rank_id=0, source_id=train, component="PTA", ts=ts + 500_000,
+                                     total_allocated_bytes=(2 if index == 3 else 1) * GIB,
+                                     total_reserved_bytes=4 * GIB)
+            rows.MemoryRecordFactory(rank_id=0, source_id=text, component="PTA", ts=ts,
+                                     total_allocated_bytes=9 * GIB, total_reserved_bytes=9 * GIB)
+        rows.MemoryRecordFactory(rank_id=0, source_id=rows.rank_source(0, run="other"), component="GE",
+                                 ts=datasette_rows.EPOCH_NS, total_allocated_bytes=GIB // 2,
+                                 total_reserved_bytes=GIB)
+    conn.commit()
+    conn.close()
+    with datasette_server(path) as url:
+        yield url
+
+
+def test_memory_page_draws_one_series_per_component(components_server, browse):
+    """APP and PTA of one rank: two legend entries naming the component, APP's reserved curve
+    alone (it records no allocated memory), each curve's own peak; the text twin is not drawn."""
+    url = components_server.replace("/components", "/-/warehouse/components/memory?run_id=1")
+    dom = Dom(browse(url, "memory_components"))
+    assert dom.ready
+    assert dom.status == "run train: 1 of 1 ranks drawn, APP, PTA"
+    assert {"rank 0 · APP", "rank 0 · PTA"} <= set(dom.texts)
+    curves = [p for p in dom.paths if p.get("stroke-linejoin") == "bevel"]
+    assert len([p for p in curves if "stroke-dasharray" in p]) == 2  # reserved: APP and PTA
+    assert len([p for p in curves if "stroke-dasharray" not in p]) == 1  # allocated: PTA only
+    # APP's peak is its reserved 6 GiB, PTA's its allocated 2 GiB; the text export's 9 GiB is nowhere
+    assert {"2.0 GiB", "6.0 GiB"} <= set(dom.texts) and "9.0 GiB" not in dom.texts
+    assert [(r["data-rank-id"], r["data-component"]) for r in dom.rows] == [("0", "APP"), ("0", "PTA")]
+
+
+def test_memory_page_shows_one_run_and_one_component(components_server, browse):
+    url = components_server.replace("/components", "/-/warehouse/components/memory?run_id=2&component=GE")
+    dom = Dom(browse(url, "memory_other_run"))
+    assert dom.ready
+    assert dom.status == "run other: 1 of 1 ranks drawn, GE"
+    assert "rank 0 · GE" in dom.texts and "rank 0 · APP" not in dom.texts
+    assert [(r["data-rank-id"], r["data-component"]) for r in dom.rows] == [("0", "GE")]
 
 
 def test_roofline_page_draws_each_roof_and_the_operator(server, browse):

@@ -174,12 +174,12 @@ def test_communication_bottleneck(run, rows):
 
 def test_statistics_are_per_run(run, rows):
     this, other = run_id("run"), run_id("other")
-    for source, dur in ((None, 10), (None, 30), (rank_source(0, run="other"), 1000)):
-        KernelFactory(rank_id=0, op_type="MatMul", dur=dur, **({"source_id": source} if source else {}))
-        CommunicationOpFactory(rank_id=0, op_type="hcom_allReduce_", dur=dur,
-                               **({"source_id": source} if source else {}))
-        CannApiFactory(rank_id=0, name="aclnnAdd", dur=dur, **({"source_id": source} if source else {}))
-        PytorchApiFactory(rank_id=0, type="mstx", name="forward", dur=dur, **({"source_id": source} if source else {}))
+    # rank 0 of each run: 10 and 30 ns in run "run", 1000 ns in run "other", of every kind of item
+    for source, dur in ((rank_source(0), 10), (rank_source(0), 30), (rank_source(0, run="other"), 1000)):
+        KernelFactory(rank_id=0, source_id=source, op_type="MatMul", dur=dur)
+        CommunicationOpFactory(rank_id=0, source_id=source, op_type="hcom_allReduce_", dur=dur)
+        CannApiFactory(rank_id=0, source_id=source, name="aclnnAdd", dur=dur)
+        PytorchApiFactory(rank_id=0, source_id=source, type="mstx", name="forward", dur=dur)
     for name in ("compute_op_sum", "hccl_sum", "cann_api_sum", "mstx_sum"):
         for per_rank in (0, 1):
             result = run(name, per_rank=per_rank)
@@ -192,10 +192,9 @@ def test_statistics_are_per_run(run, rows):
 def test_a_rank_with_a_rank_db_and_kernel_details_answers_from_the_rank_db(run, rows):
     text = rank_source(0, kind="kernel_details_csv")
     # the db export of rank 0: two expert kernels, one HCCL operator; the text export the same again
-    for source in (None, text):
-        where = {"source_id": source} if source else {}
-        KernelFactory(rank_id=0, op_type="GroupedMatmul", ts=0, dur=100, **where)
-        KernelFactory(rank_id=0, op_type="GroupedMatmul", ts=5000, dur=100, **where)
+    for source in (rank_source(0), text):
+        KernelFactory(rank_id=0, source_id=source, op_type="GroupedMatmul", ts=0, dur=100)
+        KernelFactory(rank_id=0, source_id=source, op_type="GroupedMatmul", ts=5000, dur=100)
     CommunicationOpFactory(rank_id=0, name="hcom_allReduce__1_0_1", op_type="hcom_allReduce_", ts=1000, dur=50)
     KernelFactory(rank_id=0, source_id=text, name="hcom_allReduce__1_0_1", op_type="hcom_allReduce_",
                   op_class="communication", ts=1000, dur=50)

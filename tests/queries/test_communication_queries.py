@@ -15,7 +15,8 @@ import pytest
 from factories.analysis_db import AnalysisDbFactory
 from factories.text_exports import CommunicationJsonFactory, CommunicationMatrixFactory
 from factories.warehouse_rows import (
-    CommunicationOpFactory, CommunicationTaskFactory, KernelFactory, SliceFactory, insert, rank_source, run_id,
+    CommunicationOpFactory, CommunicationTaskFactory, HccsFactory, KernelFactory, SliceFactory, insert, rank_source,
+    run_id,
 )
 from warehouse.ingest import ingest_paths
 
@@ -36,16 +37,20 @@ def test_communication_ops(run, rows):
 
 
 def test_communication_ops_from_either_export_once(run, rows):
-    # rank 0: COMMUNICATION_OP of its rank db, and the same operator as a kernel_details.csv row
-    CommunicationOpFactory(rank_id=0, name="hcom_allReduce__1_0_1", op_type="hcom_allReduce_", dur=300)
+    # rank 0: COMMUNICATION_OP of its rank db (a level0 db writes the type 'N/A'), and the same operator
+    # as a kernel_details.csv row
+    CommunicationOpFactory(rank_id=0, name="hcom_allReduce__1_0_1", op_type="N/A", dur=300)
     KernelFactory(rank_id=0, source_id=rank_source(0, kind="kernel_details_csv"), name="hcom_allReduce__1_0_1",
-                  op_type="hcom_allReduce_", op_class="communication", dur=300)
-    # rank 1 exported as text only: its HCCL row is its operator
-    KernelFactory(rank_id=1, source_id=rank_source(1, kind="kernel_details_csv"), name="hcom_allReduce__1_0_1",
-                  op_type="hcom_allReduce_", op_class="communication", dur=250)
+                  op_type=None, op_class="communication", dur=300)
+    # rank 1 exported as text only: its HCCL rows are its operators (no type: the name less its instance suffix)
+    for name, dur in (("hcom_allReduce__1_0_1", 250), ("hcom_allReduce__1_1_1", 50), ("hcom_broadcast", 5)):
+        KernelFactory(rank_id=1, source_id=rank_source(1, kind="kernel_details_csv"), name=name, op_type=None,
+                      op_class="communication", dur=dur)
     KernelFactory(rank_id=1, source_id=rank_source(1, kind="kernel_details_csv"), name="MatMul", dur=10**6)
     assert [(r["rank_id"], r["name"], r["count"], r["total_ns"]) for r in run("communication_ops")] == [
-        (0, "hcom_allReduce_", 1, 300), (1, "hcom_allReduce_", 1, 250)]
+        (0, "hcom_allReduce_", 1, 300), (1, "hcom_allReduce_", 2, 300), (1, "hcom_broadcast", 1, 5)]
+    assert [(r["rank_id"], r["name"], r["count"], r["total_ns"]) for r in run("hccl_sum")] == [
+        (0, "hcom_allReduce_", 1, 300), (1, "hcom_allReduce_", 2, 300), (1, "hcom_broadcast", 1, 5)]
 
 
 def test_communication_ops_keep_runs_apart(run, rows):
@@ -188,6 +193,20 @@ def test_communication_matrix_summary_counts_each_pair_once(run, rows):
     assert [(r["run_id"], r["src_rank"], r["dst_rank"], r["op_count"], r["transit_bytes"])
             for r in run("communication_matrix_summary")] == [(this, 0, 1, 1, 1000), (other, 0, 1, 1, 5000)]
     assert [r["run_id"] for r in run("communication_matrix_summary", run_id=other)] == [other]
+
+
+def test_interconnect_bandwidth_keeps_runs_apart(run, rows):
+    # queries/interconnect: the link samples of rank 0 of two runs
+    HccsFactory(rank_id=0, device_id=2, rx_throughput=100.0, tx_throughput=10.0)
+    HccsFactory(rank_id=0, device_id=2, rx_throughput=300.0, tx_throughput=30.0)
+    HccsFactory(rank_id=0, device_id=2, source_id=rank_source(0, run="other"), rx_throughput=1000.0,
+                tx_throughput=1.0)
+    this, other = run_id("run"), run_id("other")
+    result = run("interconnect_bandwidth", kind="hccs")
+    assert [(r["run_id"], r["kind"], r["rank_id"], r["device_id"], r["samples"], r["avg_rx_bytes_per_s"],
+             r["max_tx_bytes_per_s"]) for r in result] == [
+        (this, "hccs", 0, 2, 2, 200.0, 30.0), (other, "hccs", 0, 2, 1, 1000.0, 1.0)]
+    assert [r["samples"] for r in run("interconnect_bandwidth", kind="hccs", run_id=other, rank_id=0)] == [1]
 
 
 OUTPUT = "ASCEND_PROFILER_OUTPUT"

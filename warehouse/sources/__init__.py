@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from types import ModuleType
 
-from warehouse.sources import analysis_db, op_profile, rank_db, trace_json
+from warehouse.sources import analysis_db, cluster_analysis_db, op_profile, rank_db, trace_json
 from warehouse.sources import (  # text exports (kernel_details.csv and friends)
     api_statistic,
     cluster_communication,
@@ -31,7 +31,7 @@ from warehouse.sources import (  # text exports (kernel_details.csv and friends)
 SOURCES: tuple[ModuleType, ...] = (
     op_profile, trace_json, rank_db,
     # after rank_db: a rank db named analysis.db is still a rank db
-    analysis_db,
+    analysis_db, cluster_analysis_db,
     # text exports
     kernel_details, op_summary, op_statistic, operator_details, step_trace_time, cluster_step_trace_time,
     memory_record_csv, operator_memory, api_statistic, npu_module_mem, l2_cache, static_op_mem,

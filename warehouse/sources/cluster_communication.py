@@ -1,15 +1,27 @@
 """cluster_communication.json: the cluster analysis' communication.json entries of every rank.
 
-Layout: ``{"p2p"|"collective": {step: {"<op>@<group>": {rank: entry}}}}`` with the entries of
-communication.json; rows go to the same tables, ``rank_id`` from the rank key.
+msprof-analyze has written two layouts, both ``{top: {step: {"<op>@<group>": {rank: entry}}}}``
+with the entries of communication.json, the top key differing:
+
+- ``"p2p"`` / ``"collective"``: the communication type (older releases);
+- the ranks of the operator's communication group as Python writes a tuple, e.g. ``"(0, 1)"``
+  (``str(tuple)`` of the group's ranks; ``"()"`` when the analysis found no group), which
+  does not say the type: ``comm_type`` stays NULL for those entries.
+
+MindStudio Insight reads both with one parser, the top key being "p2p" or a rank list.
+Rows go to the same tables as communication.json's, ``rank_id`` from the rank key,
+``step_id`` from the step key, ``group_name`` from the operator key.
 """
 
 from __future__ import annotations
+
+import re
 
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome
 from warehouse.sources.communication_json import (
     CLUSTER_LAYOUT,
+    COMM_TYPES,
     Entry,
     communication_kind,
     insert_entries,
@@ -20,10 +32,14 @@ from warehouse.sources.communication_json import (
 from warehouse.sources.text_export import load_json
 
 KIND = "cluster_communication_json"
+#: ``{"(0,1)":{step:{...`` in the whitespace-free head: the layout keyed by the group's ranks
+GROUP_LAYOUT = re.compile(r'^\{"\((?:-?\d+,?)*\)":\{"[^"]*":\{')
+#: a group's ranks as ``str(tuple)`` writes them: ``(0, 1)``, ``(3,)``, ``()``
+RANK_SET = re.compile(r"^\(\s*(?:-?\d+\s*(?:,\s*-?\d+\s*)*,?\s*)?\)$")
 
 
 def detect(path) -> bool:
-    return communication_kind(path, CLUSTER_LAYOUT) == "time"
+    return any(communication_kind(path, layout) == "time" for layout in (CLUSTER_LAYOUT, GROUP_LAYOUT))
 
 
 def ingest(conn, path, source_id):
@@ -32,10 +48,13 @@ def ingest(conn, path, source_id):
 
 
 def entries(path, data):
-    """Every (rank, entry) of the cluster layout as an :class:`Entry`."""
-    for step, comm_type, key, by_rank in walk_cluster_layout(path, data):
-        for rank, info in mapping(path, by_rank, f"{comm_type}/{step}/{key}").items():
-            place = f"{comm_type}/{step}/{key}/{rank}"
+    """Every (rank, entry) of either layout as an :class:`Entry`."""
+    for step, top, key, by_rank in walk_cluster_layout(path, data):
+        comm_type = top if top in COMM_TYPES else None
+        if comm_type is None and not RANK_SET.match(top):
+            raise IngestError(f"{path}: {top}: top-level key {top!r} is neither p2p/collective nor a group's ranks")
+        for rank, info in mapping(path, by_rank, f"{top}/{step}/{key}").items():
+            place = f"{top}/{step}/{key}/{rank}"
             yield Entry(rank_key(path, rank, place), step_id(step), comm_type, key, info, place)
 
 

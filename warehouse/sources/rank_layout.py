@@ -1,9 +1,14 @@
-"""The rank a file belongs to, as the profilers' output layout says it.
+"""The rank (and device) a file belongs to, as the profilers' output layout says it.
 
 torch_npu writes each rank's outputs under ``rank{N}_ascend_pt/`` (MindStudio Insight's
-samples use ``test_rank_N/``) with a ``profiler_info_{N}.json`` beside them. Every source
-that cannot read the rank from the file itself asks here, so that all of a rank's files
-agree on it.
+samples use ``test_rank_N/``) with a ``profiler_info_{N}.json`` beside them. msprof writes a
+``PROF_*`` folder per run of a process: ``device_{N}/`` holds the device's data and its
+``info.json.{N}``, ``host/`` the host's (``info.json``), and the exports go to the PROF folder
+itself (``msprof_*.db``) or to its ``mindstudio_profiler_output/`` (older releases: ``device_{N}/summary``).
+An info.json's ``rank_id`` is the RANK_ID the process ran with (-1 when unset); the N of
+``device_{N}`` / ``info.json.{N}`` is the device (msprof-analyze reads both the same way).
+Every source that cannot read the rank from the file itself asks here, so that all of a rank's
+files agree on it.
 """
 
 from __future__ import annotations
@@ -14,25 +19,73 @@ from pathlib import Path
 
 PROFILER_INFO = re.compile(r"^profiler_info_(\d+)\.json$")
 RANK_FOLDERS = (re.compile(r"^rank(\d+)_ascend_pt$"), re.compile(r"^test_rank_(\d+)$"))
+PROF_FOLDER = re.compile(r"^PROF_")
+DEVICE_FOLDER = re.compile(r"^device_(\d+)$")
+DEVICE_INFO = re.compile(r"^info\.json\.(\d+)$")
+HOST_INFO = ("info.json",)
 #: how many folders above the file are searched
 SEARCH_DEPTH = 3
 
 
-def rank_from_layout(path: str | Path) -> tuple[int, str] | None:
+class Layout(tuple):
+    """``(rank, what said it)``, and the device as ``device_id`` (None when the layout does not say)."""
+
+    device_id: int | None
+
+    def __new__(cls, rank: int, said_by: str, device_id: int | None = None):
+        layout = super().__new__(cls, (rank, said_by))
+        layout.device_id = device_id
+        return layout
+
+    def __getnewargs__(self):  # pickling (worker processes) rebuilds it with the device
+        return (*self, self.device_id)
+
+    @property
+    def rank(self) -> int:
+        return self[0]
+
+    @property
+    def said_by(self) -> str:
+        return self[1]
+
+
+def rank_from_layout(path: str | Path) -> Layout | None:
     """``(rank, what said it)`` from the folders above ``path``, the nearest first; None if none does.
 
     In each folder: the one ``profiler_info_{N}.json`` in it (its ``rank_id``, else the N of
     its name: the profiler's own word), else the folder's name (``rank{N}_ascend_pt``,
-    ``test_rank_N``). A folder with profiler_info files of several ranks says nothing.
+    ``test_rank_N``), else, for a ``PROF_*`` folder, its info.json's ``rank_id`` when it is set
+    (>= 0; see :func:`device_from_layout` for which info.json). A folder with profiler_info files of
+    several ranks says nothing. The result's ``device_id`` is the device of a PROF_* folder on the way.
     """
+    return _walk(path)[0]
+
+
+def device_from_layout(path: str | Path) -> int | None:
+    """The NPU device of a file under a ``PROF_*`` folder (also when no rank is set), else None.
+
+    Under ``device_{N}/`` it is N; elsewhere in the PROF folder (its exports, ``host/``) the one
+    device folder it holds, none when it holds several.
+    """
+    return _walk(path)[1]
+
+
+def _walk(path: str | Path) -> tuple[Layout | None, int | None]:
+    device = None
+    below = None
     for folder in list(Path(path).absolute().parents)[:SEARCH_DEPTH]:
         found = _profiler_info(folder)
+        if found is None:
+            found = next(((int(match[1]), f"folder {folder.name}") for pattern in RANK_FOLDERS
+                          if (match := pattern.match(folder.name))), None)
+        if found is None and PROF_FOLDER.match(folder.name):
+            prof_rank, prof_device = _prof_folder(folder, below)
+            device = prof_device if device is None else device
+            found = prof_rank
         if found is not None:
-            return found
-        for pattern in RANK_FOLDERS:
-            if match := pattern.match(folder.name):
-                return int(match[1]), f"folder {folder.name}"
-    return None
+            return Layout(*found, device_id=device), device
+        below = folder
+    return None, device
 
 
 def _profiler_info(folder: Path) -> tuple[int, str] | None:
@@ -42,10 +95,47 @@ def _profiler_info(folder: Path) -> tuple[int, str] | None:
         return None
     if len({PROFILER_INFO.match(p.name)[1] for p in infos}) != 1:
         return None
-    try:
-        rank = json.loads(infos[0].read_text(encoding="utf-8")).get("rank_id")
-    except (OSError, ValueError, AttributeError, RecursionError):
-        rank = None
+    rank = _read_json(infos[0]).get("rank_id")
     if not isinstance(rank, int) or isinstance(rank, bool):
         rank = int(PROFILER_INFO.match(infos[0].name)[1])
     return rank, infos[0].name
+
+
+def _prof_folder(prof: Path, below: Path | None) -> tuple[tuple[int, str] | None, int | None]:
+    """``((rank, what said it) or None, device or None)`` of a file in ``prof`` under the folder ``below``.
+
+    Under ``device_{N}/``: N, and the rank its ``info.json.{N}`` sets. Elsewhere: the device folder
+    when the PROF folder holds exactly one, and the rank its info.json sets, else ``host/info.json``'s.
+    """
+    if below is not None and (match := DEVICE_FOLDER.match(below.name)):
+        devices = [(int(match[1]), below)]
+    else:
+        devices = sorted((int(m[1]), p) for p in _listing(prof) if (m := DEVICE_FOLDER.match(p.name)) and p.is_dir())
+    device = devices[0][0] if len(devices) == 1 else None
+    candidates = []
+    if device is not None:
+        folder = devices[0][1]
+        candidates += [folder / f"info.json.{device}",
+                       *sorted(p for p in _listing(folder) if DEVICE_INFO.match(p.name))]
+    candidates += [prof / "host" / name for name in HOST_INFO]
+    for info in candidates:
+        rank = _read_json(info).get("rank_id")
+        if isinstance(rank, int) and not isinstance(rank, bool) and rank >= 0:
+            return (rank, f"{info.parent.name}/{info.name}"), device
+    return None, device
+
+
+def _listing(folder: Path) -> list[Path]:
+    try:
+        return list(folder.iterdir())
+    except OSError:
+        return []
+
+
+def _read_json(path: Path) -> dict:
+    """A small JSON object file; {} when it is missing, unreadable or not an object."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return {}
+    return document if isinstance(document, dict) else {}

@@ -1,0 +1,170 @@
+"""``cluster_analysis.db``: msprof-analyze's cluster analysis written as a database.
+
+``msprof-analyze cluster`` writes ``cluster_analysis_output/cluster_analysis.db`` when its inputs
+are db exports (``analysis.db`` / ``ascend_pytorch_profiler_{N}.db``, msprof's ``msprof_*.db``).
+Its tables hold what the text cluster files hold and go to the same warehouse tables with the
+same conversions as :mod:`warehouse.sources.analysis_db`'s (whose SQL functions the copy uses):
+
+| input table | text twin | warehouse table |
+| --- | --- | --- |
+| ClusterStepTraceTime | cluster_step_trace_time.csv | ``step_trace_time`` (scope rank / stage) |
+| ClusterCommAnalyzerTime | cluster_communication.json, "Communication Time Info" | ``communication_time`` |
+| ClusterCommAnalyzerBandwidth | cluster_communication.json, its "Bandwidth Info" | ``communication_bandwidth`` |
+| ClusterCommAnalyzerMatrix | cluster_communication_matrix.json | ``communication_matrix`` (rank_id -1) |
+
+The columns are msprof-analyze's ``TablesConfig`` (``cluster_analyse/common_func/tables_config.py``):
+``rank_set`` (the group's ranks, '(0, 1)'; older releases lack it), ``step``, ``rank_id``,
+``hccl_op_name``, ``group_name``, then ``elapsed_time`` (sic) and the other times, or ``band_type``
+(the transport type) and the packet rows. Run with ``--data_simplification`` (as MindStudio Insight
+runs it) or through the ``communication_time_sum`` / ``communication_matrix_sum`` recipes, the same
+tables are named ClusterCommunicationTime / ClusterCommunicationBandwidth /
+ClusterCommunicationMatrix: read the same way (a file with both names is read under the first).
+
+What the writer does that the reader cannot undo: the tables do not say p2p or collective
+(``comm_type`` stays NULL); a transport type whose "Size Distribution" was empty has no row at
+all; per-operator wait and synchronization ratios are 0 when the analysis read db inputs (the
+rank's analysis.db has none), the 'Total Op Info' rows' are computed. ``source_row`` is the input
+table's rowid. A table the file lacks adds no rows, a column it lacks reads as NULL;
+``source.detail`` lists the tables read, missing and ignored and the missing columns.
+
+The file is about the whole cluster: ``source.rank_id`` stays NULL, each row has its own rank.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from warehouse.errors import IngestError
+from warehouse.sources.analysis_db import SCHEMA, _create_input_view, _register_functions, _tables
+from warehouse.sources.base import SQLITE_MAGIC, Outcome, attach_readonly, read_head, require_sqlite
+
+KIND = "cluster_analysis_db"
+
+SQL_DIR = Path(__file__).with_suffix("")
+#: the name msprof-analyze gives the file (claimed even when unreadable, so that it fails rather than is skipped)
+FILE_NAME = "cluster_analysis.db"
+
+#: The input tables, the statement file that copies each, and the columns it expects.
+INPUT_TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "ClusterStepTraceTime": ("step_trace_time.sql", (
+        "step", "type", "index", "computing", "communication_not_overlapped", "overlapped", "communication", "free",
+        "stage", "bubble", "communication_not_overlapped_and_exclude_receive", "preparing",
+    )),
+    "ClusterCommAnalyzerTime": ("communication_time.sql", (
+        "step", "rank_id", "hccl_op_name", "group_name", "start_timestamp", "elapsed_time", "transit_time",
+        "wait_time", "synchronization_time", "idle_time", "synchronization_time_ratio", "wait_time_ratio",
+    )),
+    "ClusterCommAnalyzerBandwidth": ("communication_bandwidth.sql", (
+        "step", "rank_id", "hccl_op_name", "group_name", "band_type", "transit_size", "transit_time", "bandwidth",
+        "large_packet_ratio", "package_size", "count", "total_duration",
+    )),
+    "ClusterCommAnalyzerMatrix": ("communication_matrix.sql", (
+        "step", "hccl_op_name", "group_name", "src_rank", "dst_rank", "transit_size", "transit_time", "bandwidth",
+        "transport_type", "op_name",
+    )),
+}
+#: The same tables under the names of a --data_simplification run and of the recipes.
+ALIASES = {
+    "ClusterCommunicationTime": "ClusterCommAnalyzerTime",
+    "ClusterCommunicationBandwidth": "ClusterCommAnalyzerBandwidth",
+    "ClusterCommunicationMatrix": "ClusterCommAnalyzerMatrix",
+}
+KNOWN = INPUT_TABLES.keys() | ALIASES.keys()
+
+
+def detect(path) -> bool:
+    """A file named ``cluster_analysis.db``, or an SQLite file with ClusterStepTraceTime or a cluster
+    communication table."""
+    try:
+        path = Path(path)
+        if path.name == FILE_NAME:
+            return True
+        if read_head(path, len(SQLITE_MAGIC)) != SQLITE_MAGIC:
+            return False
+        return bool(_tables(path) & KNOWN)
+    except Exception:  # noqa: BLE001 - detect never raises
+        return False
+
+
+def ingest(conn: sqlite3.Connection, path, source_id: int) -> Outcome:
+    """Copy one cluster_analysis.db into the warehouse (inside the caller's transaction).
+
+    :raises IngestError: if the file is empty, not SQLite, damaged, has none of the tables,
+        or holds a value that does not convert (naming the file and table).
+    """
+    path = Path(path)
+    tables = _identify(path)
+    sources = _read_from(tables)
+    attach_readonly(conn, path, SCHEMA)
+    failures: list[Exception] = []
+    _register_functions(conn, failures)
+    try:
+        return _copy(conn, path, source_id, tables, sources, failures)
+    finally:
+        _register_functions(conn, None)
+        for table in (*INPUT_TABLES, *ALIASES):
+            conn.execute(f'DROP VIEW IF EXISTS temp."in_{table}"')
+        # SQLite refuses to detach inside the transaction that read the file (see analysis_db)
+        if not conn.in_transaction:
+            conn.execute(f"DETACH DATABASE {SCHEMA}")
+
+
+def _read_from(tables: frozenset[str]) -> dict[str, str]:
+    """Each input table -> the file's table that holds it (its own name first, then an alias)."""
+    found = {}
+    for name in (*INPUT_TABLES, *ALIASES):
+        table = ALIASES.get(name, name)
+        if name in tables and table not in found:
+            found[table] = name
+    return found
+
+
+def _copy(conn: sqlite3.Connection, path: Path, source_id: int, tables: frozenset[str], sources: dict[str, str],
+          failures: list[Exception]) -> Outcome:
+    rows = 0
+    columns_missing = {}
+    for table, (file, wanted) in INPUT_TABLES.items():
+        name = sources.get(table)
+        if name is None:
+            continue
+        try:
+            missing = _create_input_view(conn, name, wanted)
+            if name != table:
+                conn.execute(f'CREATE TEMP VIEW "in_{table}" AS SELECT * FROM temp."in_{name}"')
+            before = conn.total_changes
+            conn.execute((SQL_DIR / file).read_text(encoding="utf-8"), {"source_id": source_id})
+        except sqlite3.DatabaseError as exc:
+            raise IngestError(f"{path}: {name}: {failures[0] if failures else exc}") from None
+        if failures:
+            raise IngestError(f"{path}: {name}: {failures[0]}")
+        rows += conn.total_changes - before
+        if missing:
+            columns_missing[name] = missing
+    detail = {
+        "tables_read": sorted(sources.values()),
+        "tables_missing": sorted(INPUT_TABLES.keys() - sources.keys()),
+        "tables_ignored": sorted(tables - set(sources.values())),
+    }
+    if columns_missing:
+        detail["columns_missing"] = columns_missing
+    return Outcome(rows, detail=detail)
+
+
+def _identify(path: Path) -> frozenset[str]:
+    """The file's tables, read on a connection of its own.
+
+    :raises IngestError: if the file is empty, not SQLite, unreadable or has none of the input tables.
+    """
+    require_sqlite(path, "a cluster analysis db")
+    try:
+        tables = _tables(path)
+    except sqlite3.DatabaseError as exc:
+        raise IngestError(f"{path}: sqlite_master: unreadable ({exc})") from None
+    if not tables & KNOWN:
+        raise IngestError(
+            f"{path}: sqlite_master: not a cluster analysis db (needs ClusterStepTraceTime or "
+            f"ClusterCommAnalyzerTime, ClusterCommAnalyzerBandwidth, ClusterCommAnalyzerMatrix; "
+            f"has {', '.join(sorted(tables)) or 'no tables'})"
+        )
+    return tables
