@@ -118,8 +118,10 @@ SELECT
 FROM held
 WHERE precedence = best;
 
--- finding.run_id named the `warehouse analyze` run; it is now analysis_run_id, and run_id is
--- the profiling run the finding is about, like everywhere else.
+-- finding.run_id named the `warehouse analyze` run: it becomes analysis_run_id, and run_id is
+-- the profiling run the finding is about, as everywhere else.
+
+-- Run of `warehouse analyze` that wrote it (analysis_run.id).
 ALTER TABLE finding RENAME COLUMN run_id TO analysis_run_id;
 -- Profiling run the finding is about (run.run_id); NULL for a finding about an operator profile alone.
 ALTER TABLE finding ADD COLUMN run_id INTEGER;

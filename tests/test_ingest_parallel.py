@@ -57,10 +57,9 @@ def test_parts_give_the_same_rows_and_ids_as_one_process(tmp_path, realdata, eve
 
 @pytest.mark.slow
 def test_a_rank_already_held_is_refused_from_a_part_and_force_replaces_it(tmp_path, every_file_in_parts):
-    (tmp_path / "a").mkdir()
-    (tmp_path / "b").mkdir()
-    first = RankDbFactory(path=tmp_path / "a" / "ascend_pytorch_profiler_0.db").path
-    later = RankDbFactory(path=tmp_path / "b" / "ascend_pytorch_profiler_0.db", ts0=2_000_000_000_000_000_000)
+    (tmp_path / "run").mkdir()  # one run: a second file of rank 0 beside the first
+    first = RankDbFactory(path=tmp_path / "run" / "ascend_pytorch_profiler_0.db").path
+    later = RankDbFactory(path=tmp_path / "run" / "ascend_pytorch_profiler_0_b.db", ts0=2_000_000_000_000_000_000)
     second = later.path
     warehouse = tmp_path / "w.db"
     ingest(warehouse, [first], jobs=2)

@@ -28,10 +28,10 @@ def test_fresh_warehouse_gets_every_migration(warehouse_path):
     assert db.schema_version(conn) == migrations[-1].version
     recorded = conn.execute("SELECT version, name, sha256 FROM schema_migrations ORDER BY version").fetchall()
     assert recorded == [(m.version, m.name, m.sha256) for m in migrations]
-    assert {"source", "rank", "process", "thread", "_slice", "flow", "counter_track", "_counter", "step",
+    assert {"source", "run", "process", "thread", "_slice", "flow", "counter_track", "_counter", "step",
             "kernel"} <= tables(conn)
     views = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'view'")}
-    assert {"slice", "counter"} <= views
+    assert {"slice", "counter", "rank", "step_answer"} <= views
 
 
 def test_older_warehouse_is_upgraded_with_only_the_pending_migrations(tmp_path):

@@ -3,7 +3,7 @@
 The migrations are the only copy of the schema, so they carry its documentation too
 (Perfetto style): a ``--`` comment directly above ``CREATE TABLE``/``CREATE VIEW``
 describes the object, and one directly above a column definition (or an
-``ALTER TABLE ... ADD COLUMN``) describes the column. Datasette's metadata and the
+``ALTER TABLE ... ADD COLUMN`` / ``RENAME COLUMN ... TO``) describes the column. Datasette's metadata and the
 test that every column is documented both read it from here.
 """
 
@@ -16,6 +16,8 @@ from warehouse.db import BOOKKEEPING_SQL, Migration, available_migrations
 
 CREATE = re.compile(r"^\s*CREATE\s+(?:TABLE|VIEW)\s+(?:IF\s+NOT\s+EXISTS\s+)?\"?(\w+)\"?", re.IGNORECASE)
 ADD_COLUMN = re.compile(r"^\s*ALTER\s+TABLE\s+\"?(\w+)\"?\s+ADD\s+(?:COLUMN\s+)?\"?(\w+)\"?", re.IGNORECASE)
+RENAME_COLUMN = re.compile(
+    r"^\s*ALTER\s+TABLE\s+\"?(\w+)\"?\s+RENAME\s+(?:COLUMN\s+)?\"?(\w+)\"?\s+TO\s+\"?(\w+)\"?", re.IGNORECASE)
 COLUMN = re.compile(r"^\s*\"?(\w+)\"?\s+(?:INTEGER|TEXT|REAL|BLOB|NUMERIC|ANY)\b", re.IGNORECASE)
 CONSTRAINT_WORDS = {"primary", "unique", "check", "foreign", "constraint"}
 
@@ -55,6 +57,9 @@ def _read_migration(sql: str, docs: dict[str, TableDoc]) -> None:
                 current = None  # a view, or a table created in one line: no column block follows
         elif added := ADD_COLUMN.match(line):
             docs.setdefault(added[1], TableDoc(added[1])).columns[added[2]] = text
+        elif renamed := RENAME_COLUMN.match(line):
+            table = docs.setdefault(renamed[1], TableDoc(renamed[1]))
+            table.columns[renamed[3]] = text or table.columns.pop(renamed[2], "")
         elif current is not None and stripped.startswith(")"):
             current = None
         elif current is not None and (column := COLUMN.match(line)):
