@@ -59,17 +59,22 @@ def test_report_html_names_the_slow_rank_and_collective_with_evidence(runner, wa
     assert page.external and all(ref.startswith("#finding-") for ref in page.external)
     cells = page.cells
     assert cells[cells.index("slow rank") + 1] == "rank 3"
-    assert cells[cells.index("slow collective") + 1] == "hcom_allReduce__2_0_1 (rank 5, step 2)"
+    # every collective finding, as the findings list them (the summary is counted from the same rows)
+    assert cells[cells.index("slow collective") + 1] == (
+        "hcom_allReduce__2_0_1 (rank 5, step 2, high), hcom_allReduce__1_0_1 (rank 3, step 1, low)")
     # low: rank 3's lateness at step 1's allreduce, and 5 hot spots
     assert cells[cells.index("findings (high / medium / low)") + 1] == "3 / 0 / 6"
     assert "hcom_allReduce__2_0_1" in out.read_text(encoding="utf-8")
     assert "/run/rank5/profiler_5.db" in cells  # the evidence row of the slow collective on rank 5
-    # rank 3, step 1 of the step breakdown: 10 ms, 2.4 ms of compute
+    # rank 3, step 1 of the step breakdown in the profiler's terms: 0.1 ms preparing, 2.4 ms computing,
+    # the device busy until its allreduce ends 2.78 ms after the step's start; derived from the rows
     row = cells.index("3", cells.index("tail ms"))
-    assert cells[row:row + 4] == ["3", "1", "10.000", "2.400"]
-    assert {"finding-1", "steps", "findings", "kernels", "communication", "memory"} <= page.ids
+    assert cells[row:row + 5] == ["3", "1", "2.780", "0.100", "2.400"]
+    assert cells[row + 10] == "derived"
+    assert {"finding-1", "run1", "run1-steps", "run1-findings", "run1-kernels", "run1-communication",
+            "run1-memory"} <= page.ids
     # head / main / tail of rank 3 step 1: 100 us, 16 kernels of 150 us and 15 spacings, the rest
-    assert cells[row + 7:row + 11] == ["2", "0.100", "2.475", "7.425"]
+    assert cells[row + 11:row + 15] == ["2", "0.100", "2.475", "7.425"]
     assert "Head / main / tail (observed layers)" in out.read_text(encoding="utf-8")
 
 
@@ -113,7 +118,9 @@ def test_report_on_the_real_level1_samples(runner, realdata, warehouse_path, tmp
     page = Page()
     page.feed((tmp_path / "report.html").read_text(encoding="utf-8"))
     row = page.cells.index("50")
-    assert page.cells[row - 1:row + 2] == ["0", "50", "151.889"]
+    # the profiler's own step time (analysis.db: preparing 18.056 + stage 132.234 ms), and where it comes from
+    assert page.cells[row - 1:row + 2] == ["0", "50", "150.289"]
+    assert page.cells[row + 9] == "analysis_db"
     # the findings are no input's rows: the audits still pass after analyze
     assert runner.invoke(cli, ["check", "--db", str(warehouse_path)]).exit_code == 0
 
@@ -137,3 +144,27 @@ def test_findings_queries_filter_and_lead_back_to_the_inputs(runner, warehouse_p
     assert [(k["name"], k["role"]) for k in sequence[:3]] == [
         ("RmsNorm", "compute"), ("MatMul_qkv", "matmul"), ("FusedInferAttentionScore", "attention")]
     assert len(sequence) == 16 and {k["step_id"] for k in sequence} == {2}
+
+
+def test_report_writes_a_blob_as_hex_and_only_its_own_markup(runner, warehouse_path, tmp_path):
+    """A kernel name stored as a BLOB shows as its hex digits (never b'...'); a name with Markdown
+    and HTML in it shows as text in both reports (tests/test_escaping.py has the hostile inputs)."""
+    cluster_warehouse(warehouse_path)
+    assert runner.invoke(cli, ["analyze", "--db", str(warehouse_path)]).exit_code == 0
+    conn = db.connect(warehouse_path)
+    conn.execute("UPDATE kernel SET name = x'00ff' WHERE name = 'Swiglu'")
+    conn.execute("UPDATE kernel SET name = '*Mat|Mul* <b>[x](y)</b>' WHERE name = 'MatMul_up'")
+    conn.close()
+    html_out, md_out = tmp_path / "report.html", tmp_path / "report.md"
+    for out in (html_out, md_out):
+        result = runner.invoke(cli, ["report", "--db", str(warehouse_path), "-o", str(out)])
+        assert result.exit_code == 0, result.output
+    page = Page()
+    page.feed(html_out.read_text(encoding="utf-8"))
+    assert "00ff" in page.cells and "*Mat|Mul* <b>[x](y)</b>" in page.cells
+    assert page.tags <= {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "h4", "p", "table",
+                         "tr", "th", "td", "a", "div", "span", "b", "small", "code", "i", "svg", "rect", "text"}
+    assert "b'" not in html_out.read_text(encoding="utf-8")
+    markdown = md_out.read_text(encoding="utf-8")
+    assert "| 00ff |" in markdown and "b'" not in markdown
+    assert r"| \*Mat\|Mul\* &lt;b&gt;\[x\](y)&lt;/b&gt; |" in markdown

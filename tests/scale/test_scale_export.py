@@ -42,8 +42,8 @@ def test_rank_tables_are_partitioned_by_rank(factory_warehouse, exported):
     assert sorted(p.name for p in (exported / "kernel").iterdir()) == kernel["partitions"]
     # the key lives in the folder names, not in the files
     assert "rank_id" not in pq.read_schema(next((exported / "kernel").glob("*/*.parquet"))).names
-    # rank_id is the rank table's own key: one folder per row would help nobody
-    assert manifest["tables"]["rank"]["partitioned_by"] is None
+    # rank is a view over the inputs, one row per run and rank: split by rank like the facts
+    assert manifest["tables"]["rank"]["partitioned_by"] == "rank_id"
     assert manifest["tables"]["string"]["partitioned_by"] is None
 
 
@@ -139,7 +139,10 @@ def test_an_empty_warehouse_exports_every_table_and_every_query_runs(warehouse_d
     from warehouse import queries
 
     manifest = export.export_parquet(warehouse_db_path(warehouse_db), tmp_path / "out")
-    assert all(table["rows"] == 0 and table["partitioned_by"] is None for table in manifest["tables"].values())
+    # the schema's own data (the documented precedence between inputs) is the only content
+    assert manifest["tables"]["fact_precedence"]["rows"] == 21
+    assert all(table["rows"] == 0 and table["partitioned_by"] is None
+               for name, table in manifest["tables"].items() if name != "fact_precedence")
     engine = DuckDBEngine(tmp_path / "out")
     for query in queries.registry().values():
         values = {p.name: 1 if p.type in ("integer", "real", "boolean") else "x" for p in query.params if p.required}
@@ -173,7 +176,7 @@ def test_cli_export_and_replace(runner, factory_warehouse, tmp_path):
 
 
 def test_cli_query_on_duckdb_answers_as_on_sqlite(runner, factory_warehouse, exported):
-    base = ["query", "top_kernels", "-p", "limit=3", "--format", "json"]
+    base = ["query", "top_kernels", "-p", "limit=3", "-p", "run_id=1", "--format", "json"]
     on_sqlite = runner.invoke(cli, [*base, "--db", str(factory_warehouse)])
     on_duckdb = runner.invoke(cli, [*base, "--engine", "duckdb", "--data", str(exported)])
     assert on_sqlite.exit_code == on_duckdb.exit_code == 0, on_duckdb.output

@@ -76,8 +76,8 @@ def test_catalog(client):
     top = catalog["top_kernels"]
     assert top["view"] == "kernels"
     assert [(p["name"], p["type"], p["required"], p["default"]) for p in top["params"]] == [
-        ("rank_id", "integer", False, None), ("limit", "integer", False, 20)]
-    assert [c["name"] for c in top["columns"]][:3] == ["name", "op_class", "count"]
+        ("run_id", "integer", False, None), ("rank_id", "integer", False, None), ("limit", "integer", False, 20)]
+    assert [c["name"] for c in top["columns"]][:4] == ["run_id", "name", "op_class", "count"]
 
 
 def test_run_query_with_text_params(client, served_warehouse):
@@ -104,8 +104,8 @@ def test_csv(client):
     response = client.get(f"{API}/queries/top_kernels", query_string={"rank_id": 0, "_format": "csv"})
     assert response.status_code == 200 and response.mimetype == "text/csv"
     table = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
-    assert table[0] == ["name", "op_class", "count", "total_ns", "avg_ns", "max_ns", "ratio"]
-    assert [(r[0], r[3]) for r in table[1:]] == [("MatMul", "300"), ("Add", "200")]
+    assert table[0] == ["run_id", "name", "op_class", "count", "total_ns", "avg_ns", "max_ns", "ratio"]
+    assert [(r[1], r[4]) for r in table[1:]] == [("MatMul", "300"), ("Add", "200")]
 
 
 @pytest.mark.parametrize(

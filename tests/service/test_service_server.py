@@ -87,7 +87,7 @@ def test_served_over_http(server, served_warehouse):
 
     status, kind, body = call(f"{server}/queries/top_kernels?_format=csv")
     assert (status, kind) == (200, "text/csv")
-    assert body.decode().splitlines()[1] == "Add,aic,2,300,150,200,0.5"
+    assert body.decode().splitlines()[1] == "1,Add,aic,2,300,150,200,0.5"
 
     # hostile SQL gets a 4xx and the server keeps serving
     status, _, body = call(f"{server}/sql", body={"sql": "ATTACH DATABASE '/tmp/x.db' AS x"})
