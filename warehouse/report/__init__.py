@@ -15,6 +15,7 @@ from pathlib import Path
 
 from warehouse.analysis.steps import StepBreakdown, rows_of, step_breakdown
 from warehouse.errors import WarehouseError
+from warehouse.report.format import text_of
 
 TOP_KERNELS = 15
 
@@ -66,8 +67,9 @@ def _collect_run(conn: sqlite3.Connection, database: str, run_id: int, name: str
     for severity in ("high", "medium", "low"):
         counts[f"findings_{severity}"] = sum(1 for f in findings if f["severity"] == severity)
     slow = sorted({f["rank_id"] for f in findings if f["finding_type"] == "slow_rank_suspected"})
-    collectives = [f"{f['subject']} (rank {f['rank_id']}, step {f['step_id']}, {f['severity']})" for f in findings
-                   if f["finding_type"] == "communication_collective_slow"]
+    collectives = [f"{text_of(f['subject'])} (rank {text_of(f['rank_id'])}, step {text_of(f['step_id'])}, "
+                   f"{text_of(f['severity'])})"
+                   for f in findings if f["finding_type"] == "communication_collective_slow"]
     params = {"run_id": run_id}
     return Report(
         database=database,

@@ -4,6 +4,11 @@ One chapter per run. Charts: per rank and step, a stacked bar of the profiler's 
 add up to the step (preparing / computing / communication not overlapped / free; the
 overlapped communication lies inside computing), and one of head / main / tail where layers
 were observed; top kernels as bars. Each finding is an anchor (``#finding-N``) with its evidence rows.
+
+Every value that comes from an input or the warehouse (names, run names, step and rank ids, messages,
+notes, paths, numbers, anchors) goes through :func:`_e` (HTML-escaped, quotes included) wherever it
+lands: element text, SVG ``<text>`` and ``<title>``, attribute values. Only the report's own markup,
+styles and colours are written as they are.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from __future__ import annotations
 from html import escape
 
 from warehouse.report import Report
-from warehouse.report.format import locator, ms, numbers
+from warehouse.report.format import locator, ms, numbers, text_of
 from warehouse.report.tables import Table, all_tables
 
 BUCKETS = (
@@ -38,11 +43,11 @@ ROW_HEIGHT = 18
 
 def render(database: str, reports: list[Report]) -> str:
     """The whole report as one HTML document: a chapter per run."""
-    body = [f"<h1>Profiling diagnosis: {escape(database)}</h1>"]
+    body = [f"<h1>Profiling diagnosis: {_e(database)}</h1>"]
     if not reports:
         body.append("<p>No run with steps, kernels or findings in this warehouse.</p>")
     for report in reports:
-        body.append(f'<h2 id="run{report.run_id}">Run {escape(report.run_name)} (run_id {report.run_id})</h2>')
+        body.append(f'<h2 id="run{_e(report.run_id)}">Run {_e(report.run_name)} (run_id {_e(report.run_id)})</h2>')
         body.extend(_chapter(report))
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>Profiling diagnosis</title><style>{CSS}</style></head><body>\n"
@@ -65,15 +70,15 @@ def _chapter(report: Report) -> list[str]:
 
 
 def _table(table: Table, run_id: int) -> str:
-    head = "".join(f"<th>{escape(h)}</th>" for h in table.headers)
+    head = "".join(f"<th>{_e(h)}</th>" for h in table.headers)
     rows = "".join("<tr>" + "".join(_cell(table, i, c) for i, c in enumerate(row)) + "</tr>" for row in table.rows)
-    return f'<h3 id="run{run_id}-{table.key}">{escape(table.title)}</h3>\n<table><tr>{head}</tr>{rows}</table>'
+    return f'<h3 id="run{_e(run_id)}-{_e(table.key)}">{_e(table.title)}</h3>\n<table><tr>{head}</tr>{rows}</table>'
 
 
 def _cell(table: Table, column: int, text: str) -> str:
     if column == 0 and table.anchor:
-        return f'<td><a href="#{escape(table.anchor + text)}">{escape(text)}</a></td>'
-    return f"<td>{escape(text)}</td>"
+        return f'<td><a href="#{_e(table.anchor + text)}">{_e(text)}</a></td>'
+    return f"<td>{_e(text)}</td>"
 
 
 def _stacked(report: Report, buckets, title: str) -> str:
@@ -85,18 +90,18 @@ def _stacked(report: Report, buckets, title: str) -> str:
     bars = []
     for index, step in enumerate(steps):
         y = index * (ROW_HEIGHT + 4)
-        bars.append(f'<text x="0" y="{y + 13}" font-size="12">rank {step.rank_id} step {step.step_id}</text>')
+        bars.append(f'<text x="0" y="{y + 13}" font-size="12">rank {_e(step.rank_id)} step {_e(step.step_id)}</text>')
         x = float(label_width)
         for name, attr, color in buckets:
             width = BAR_WIDTH * getattr(step, attr) / longest
             bars.append(f'<rect x="{x:.1f}" y="{y}" width="{width:.1f}" height="{ROW_HEIGHT}" fill="{color}">'
-                        f"<title>{escape(name)}: {ms(getattr(step, attr))} ms</title></rect>")
+                        f"<title>{_e(name)}: {_e(ms(getattr(step, attr)))} ms</title></rect>")
             x += width
-    legend = "".join(f'<span><i style="background:{c}"></i>{escape(n)}</span>' for n, _, c in buckets)
+    legend = "".join(f'<span><i style="background:{c}"></i>{_e(n)}</span>' for n, _, c in buckets)
     height = len(steps) * (ROW_HEIGHT + 4)
-    return (f"<h4>{escape(title)}</h4><div class=\"legend\">{legend}</div>"
+    return (f"<h4>{_e(title)}</h4><div class=\"legend\">{legend}</div>"
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{label_width + BAR_WIDTH + 10}" height="{height}" '
-            f'role="img" aria-label="{escape(title)}">{"".join(bars)}</svg>')
+            f'role="img" aria-label="{_e(title)}">{"".join(bars)}</svg>')
 
 
 def _kernel_bars(report: Report) -> str:
@@ -109,27 +114,32 @@ def _kernel_bars(report: Report) -> str:
         y = index * (ROW_HEIGHT + 4)
         width = 400 * kernel["total_ns"] / longest
         bars.append(f'<rect x="0" y="{y}" width="{width:.1f}" height="{ROW_HEIGHT}" fill="#4e79a7"/>'
-                    f'<text x="{width + 6:.1f}" y="{y + 13}" font-size="12">{escape(kernel["name"][:80])} '
-                    f"({ms(kernel['total_ns'])} ms)</text>")
+                    f'<text x="{width + 6:.1f}" y="{y + 13}" font-size="12">{_e(text_of(kernel["name"])[:80])} '
+                    f"({_e(ms(kernel['total_ns']))} ms)</text>")
     height = len(kernels) * (ROW_HEIGHT + 4)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="{height}" role="img" '
             f'aria-label="top kernels">{"".join(bars)}</svg>')
 
 
 def _findings(report: Report) -> str:
-    parts = [f'<h3 id="run{report.run_id}-evidence">Findings with their evidence</h3>']
+    parts = [f'<h3 id="run{_e(report.run_id)}-evidence">Findings with their evidence</h3>']
     for finding in report.findings:
-        severity = escape(finding["severity"])
+        severity = _e(finding["severity"])
         rows = "".join(
-            f"<tr><td>{row['position']}</td><td><code>{escape(str(row['path']))}</code></td>"
-            f"<td>{escape(locator(row))}</td><td>{escape(row['note'])}</td></tr>"
+            f"<tr><td>{_e(row['position'])}</td><td><code>{_e(row['path'])}</code></td>"
+            f"<td>{_e(locator(row))}</td><td>{_e(row['note'])}</td></tr>"
             for row in report.evidence.get(finding["id"], [])
         )
         parts.append(
-            f'<div class="finding {severity}" id="finding-{finding["id"]}">'
-            f"<p><span class=\"{severity}\">{severity}</span> · confidence {escape(finding['confidence'])} · "
-            f"<b>{escape(finding['finding_type'])}</b></p><p>{escape(finding['message'])}</p>"
-            f"<p><small>{escape(numbers(finding['numbers']))}</small></p>"
+            f'<div class="finding {severity}" id="finding-{_e(finding["id"])}">'
+            f"<p><span class=\"{severity}\">{severity}</span> · confidence {_e(finding['confidence'])} · "
+            f"<b>{_e(finding['finding_type'])}</b></p><p>{_e(finding['message'])}</p>"
+            f"<p><small>{_e(numbers(finding['numbers']))}</small></p>"
             f"<table><tr><th>#</th><th>input</th><th>row</th><th>what it shows</th></tr>{rows}</table></div>"
         )
     return "\n".join(parts)
+
+
+def _e(value) -> str:
+    """A value as HTML text, safe in element content and in a quoted attribute value."""
+    return escape(text_of(value), quote=True)

@@ -1,19 +1,42 @@
-"""The report as Markdown: the tables, then each finding with its evidence rows."""
+"""The report as Markdown: the tables, then each finding with its evidence rows.
+
+Every value from an input or the warehouse goes through :func:`md` (a table cell, a heading, a
+line of its own) or :func:`code` (a path): no raw HTML, link, image, emphasis or table break
+reaches a renderer. ``<``, ``>`` and ``&`` become entities; Markdown's punctuation gets a
+backslash; newlines become spaces; what a GFM renderer would turn into a link by itself
+(``http://``, ``www.``, ``name@host``) is broken with an entity. Only the report's own
+wording (:class:`~warehouse.report.tables.Fixed`) is written as it is.
+"""
 
 from __future__ import annotations
 
+import re
+
 from warehouse.report import Report
-from warehouse.report.format import locator, numbers
-from warehouse.report.tables import Table, all_tables
+from warehouse.report.format import locator, numbers, text_of
+from warehouse.report.tables import Fixed, Table, all_tables
+
+#: HTML's own characters, as entities (an entity is shown as its character, never read as markup)
+ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+#: punctuation that Markdown (CommonMark, GFM, GitHub's math) reads as markup anywhere in a line:
+#: escapes, code, emphasis, links and images, table cells, strikethrough, math
+PUNCTUATION = "\\`*[]|~$"
+#: ``_`` is emphasis only at a word's edge: intraword (``slow_rank``) it stays as it is
+EDGE_UNDERSCORE = re.compile(r"(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
+#: what GFM's autolink extension links without any markup
+AUTOLINKS = (re.compile(r"://"), re.compile(r"(?i)(?<=www)\."), re.compile(r"@"))
+AUTOLINK_ENTITIES = {"://": "&#58;//", ".": "&#46;", "@": "&#64;"}
+#: what starts a block (heading, list, rule) when it comes first on a line of its own
+BLOCK_START = re.compile(r"^([-+=#]|\d+[.)])")
 
 
 def render(database: str, reports: list[Report]) -> str:
     """The whole report as one Markdown document: a chapter per run."""
-    parts = [f"# Profiling diagnosis: {database}\n"]
+    parts = [f"# Profiling diagnosis: {md(database)}\n"]
     if not reports:
         parts.append("No run with steps, kernels or findings in this warehouse.\n")
     for report in reports:
-        parts.append(f"## Run {report.run_name} (run_id {report.run_id})\n")
+        parts.append(f"## Run {md(report.run_name)} (run_id {md(report.run_id)})\n")
         for table in all_tables(report):
             parts.append(_table(table))
             if table.key == "findings":
@@ -21,10 +44,38 @@ def render(database: str, reports: list[Report]) -> str:
     return "\n".join(parts)
 
 
+def md(value) -> str:
+    """A value as Markdown text that renders as exactly that text, on one line."""
+    if isinstance(value, Fixed):
+        return str(value)
+    text = " ".join(text_of(value).splitlines())
+    text = "".join(ENTITIES.get(c, "\\" + c if c in PUNCTUATION else c) for c in text)
+    text = EDGE_UNDERSCORE.sub(r"\\_", text)
+    for pattern in AUTOLINKS:
+        text = pattern.sub(lambda m: AUTOLINK_ENTITIES[m[0]], text)
+    return text
+
+
+def md_line(value) -> str:
+    """A value as a Markdown paragraph of its own: :func:`md`, and no block (heading, list, code) it could start."""
+    return BLOCK_START.sub(lambda m: "\\" + m[1] if m[1][0] in "-+=#" else m[1][:-1] + "\\" + m[1][-1],
+                           md(value).lstrip(), count=1)
+
+
+def code(value) -> str:
+    """A value as a code span (shown verbatim, HTML included, on one line)."""
+    text = " ".join(text_of(value).splitlines())
+    if not text.strip():
+        return md(text or "-")
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or (text.startswith(" ") and text.endswith(" ")) else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
 def _table(table: Table) -> str:
-    lines = [f"### {table.title}\n", "| " + " | ".join(table.headers) + " |",
+    lines = [f"### {md(table.title)}\n", "| " + " | ".join(md(h) for h in table.headers) + " |",
              "|" + "---|" * len(table.headers)]
-    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in table.rows]
+    lines += ["| " + " | ".join(md(c) for c in row) + " |" for row in table.rows]
     if not table.rows:
         lines.append("| " + " | ".join(["-"] * len(table.headers)) + " |")
     return "\n".join(lines) + "\n"
@@ -33,14 +84,10 @@ def _table(table: Table) -> str:
 def _evidence(report: Report) -> str:
     lines = ["### Evidence\n"]
     for finding in report.findings:
-        lines.append(f"#### Finding {finding['id']}: {finding['finding_type']} ({finding['severity']})\n")
-        lines.append(f"{finding['message']}\n")
-        lines.append(f"Numbers: {numbers(finding['numbers'])}\n")
+        lines.append(f"#### Finding {md(finding['id'])}: {md(finding['finding_type'])} ({md(finding['severity'])})\n")
+        lines.append(f"{md_line(finding['message'])}\n")
+        lines.append(f"Numbers: {md(numbers(finding['numbers']))}\n")
         for row in report.evidence.get(finding["id"], []):
-            lines.append(f"- `{row['path']}` ({locator(row)}): {row['note']}")
+            lines.append(f"- {code(row['path'])} ({md(locator(row))}): {md(row['note'])}")
         lines.append("")
     return "\n".join(lines)
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
