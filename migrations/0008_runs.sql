@@ -325,27 +325,39 @@ SELECT
 FROM steps AS s
 LEFT JOIN totals AS t ON t.run_id = s.run_id AND t.rank_id = s.rank_id AND t.step_id = s.step_id;
 
--- The profiler's own step breakdown (analysis.db StepTraceTime, step_trace_time.csv,
--- cluster_step_trace_time.csv) that answers for each step of each rank of each run: where
--- several inputs hold it, the one fact_precedence ranks first.
-CREATE VIEW step_summary AS
-WITH ranked AS (
+-- The inputs holding the profiler's own summaries of a rank (its step breakdown, its
+-- communication time and bandwidth, its communication matrix): one row per input, rank and fact.
+CREATE VIEW summary_holding AS
+SELECT DISTINCT source_id, rank_id, 'step_summary' AS fact FROM step_trace_time WHERE scope = 'rank'
+UNION SELECT DISTINCT source_id, rank_id, 'communication_summary' AS fact FROM communication_time
+UNION SELECT DISTINCT source_id, rank_id, 'communication_summary' AS fact FROM communication_bandwidth
+UNION SELECT DISTINCT source_id, rank_id, 'communication_matrix' AS fact FROM communication_matrix;
+
+-- The input whose summary answers for each rank of each run, per fact (fact_precedence applied
+-- to the inputs holding it: analysis.db before the text files before the cluster files).
+CREATE VIEW summary_answer AS
+WITH held AS (
     SELECT
-        s.run_id, t.rank_id, t.step_id, t.computing_ns, t.communication_not_overlapped_ns, t.overlapped_ns,
-        t.communication_ns, t.free_ns, t.stage_ns, t.bubble_ns, t.communication_not_overlapped_exclude_receive_ns,
-        t.preparing_ns, t.source_id, t.source_row, s.kind,
-        row_number() OVER (PARTITION BY s.run_id, t.rank_id, t.step_id ORDER BY p.precedence, t.source_id DESC) AS pick
-    FROM step_trace_time AS t
-    JOIN source AS s ON s.id = t.source_id AND s.status = 'ok'
-    JOIN fact_precedence AS p ON p.fact = 'step_summary' AND p.kind = s.kind
-    WHERE t.scope = 'rank'
+        s.run_id, h.rank_id, h.fact, h.source_id, s.kind, p.precedence,
+        min(p.precedence) OVER (PARTITION BY s.run_id, h.rank_id, h.fact) AS best
+    FROM summary_holding AS h
+    JOIN source AS s ON s.id = h.source_id AND s.status = 'ok'
+    JOIN fact_precedence AS p ON p.fact = h.fact AND p.kind = s.kind
 )
+SELECT run_id, rank_id, fact, source_id, kind
+FROM held
+WHERE precedence = best;
+
+-- The profiler's own step breakdown (analysis.db StepTraceTime, step_trace_time.csv,
+-- cluster_step_trace_time.csv) that answers for each rank of each run (summary_answer).
+CREATE VIEW step_summary AS
 SELECT
-    run_id, rank_id, step_id, computing_ns, communication_not_overlapped_ns, overlapped_ns, communication_ns,
-    free_ns, stage_ns, bubble_ns, communication_not_overlapped_exclude_receive_ns, preparing_ns,
-    source_id, source_row, kind
-FROM ranked
-WHERE pick = 1;
+    a.run_id, t.rank_id, t.step_id, t.computing_ns, t.communication_not_overlapped_ns, t.overlapped_ns,
+    t.communication_ns, t.free_ns, t.stage_ns, t.bubble_ns, t.communication_not_overlapped_exclude_receive_ns,
+    t.preparing_ns, t.source_id, t.source_row, a.kind
+FROM step_trace_time AS t
+JOIN summary_answer AS a ON a.source_id = t.source_id AND a.rank_id IS t.rank_id AND a.fact = 'step_summary'
+WHERE t.scope = 'rank';
 
 -- The step breakdown that answers for every step of every rank of every run: the profiler's
 -- own summary where it wrote one (step_summary; basis names its kind), else the breakdown
@@ -401,51 +413,20 @@ JOIN answer_source AS a ON a.source_id = k.source_id AND a.fact = 'kernel'
 WHERE k.op_class IS NOT 'communication';
 
 -- The profiler's per-operator communication figures (analysis.db CommAnalyzerTime,
--- communication.json, cluster_communication.json) that answer for each rank of each run: the
--- rows of the inputs fact_precedence ranks first among those holding the rank's rows.
+-- communication.json, cluster_communication.json) that answer for each rank of each run.
 CREATE VIEW communication_time_answer AS
-WITH ranked AS (
-    SELECT
-        s.run_id, t.*, s.kind,
-        min(p.precedence) OVER (PARTITION BY s.run_id, t.rank_id) AS best, p.precedence
-    FROM communication_time AS t
-    JOIN source AS s ON s.id = t.source_id AND s.status = 'ok'
-    JOIN fact_precedence AS p ON p.fact = 'communication_summary' AND p.kind = s.kind
-)
-SELECT
-    run_id, source_id, source_row, rank_id, step_id, comm_type, op_name, group_name, ts, elapse_ns, transit_ns,
-    wait_ns, synchronization_ns, idle_ns, wait_ratio, synchronization_ratio, kind
-FROM ranked
-WHERE precedence = best;
+SELECT a.run_id, t.*, a.kind
+FROM communication_time AS t
+JOIN summary_answer AS a ON a.source_id = t.source_id AND a.rank_id IS t.rank_id AND a.fact = 'communication_summary';
 
 -- The same for the bytes and bandwidth per operator and transport (CommAnalyzerBandwidth, communication.json).
 CREATE VIEW communication_bandwidth_answer AS
-WITH ranked AS (
-    SELECT
-        s.run_id, b.*, s.kind,
-        min(p.precedence) OVER (PARTITION BY s.run_id, b.rank_id) AS best, p.precedence
-    FROM communication_bandwidth AS b
-    JOIN source AS s ON s.id = b.source_id AND s.status = 'ok'
-    JOIN fact_precedence AS p ON p.fact = 'communication_summary' AND p.kind = s.kind
-)
-SELECT
-    run_id, source_id, source_row, rank_id, step_id, comm_type, op_name, group_name, transport_type,
-    transit_bytes, transit_ns, bandwidth_bytes_per_s, large_packet_ratio, size_distribution, kind
-FROM ranked
-WHERE precedence = best;
+SELECT a.run_id, b.*, a.kind
+FROM communication_bandwidth AS b
+JOIN summary_answer AS a ON a.source_id = b.source_id AND a.rank_id IS b.rank_id AND a.fact = 'communication_summary';
 
 -- The same for the traffic per rank pair (CommAnalyzerMatrix, communication_matrix.json, the cluster file).
 CREATE VIEW communication_matrix_answer AS
-WITH ranked AS (
-    SELECT
-        s.run_id, m.*, s.kind,
-        min(p.precedence) OVER (PARTITION BY s.run_id, m.rank_id) AS best, p.precedence
-    FROM communication_matrix AS m
-    JOIN source AS s ON s.id = m.source_id AND s.status = 'ok'
-    JOIN fact_precedence AS p ON p.fact = 'communication_matrix' AND p.kind = s.kind
-)
-SELECT
-    run_id, source_id, source_row, rank_id, step_id, comm_type, op_name, group_name, link, src_rank, dst_rank,
-    transport_type, transit_bytes, transit_ns, bandwidth_bytes_per_s, task_op_name, kind
-FROM ranked
-WHERE precedence = best;
+SELECT a.run_id, m.*, a.kind
+FROM communication_matrix AS m
+JOIN summary_answer AS a ON a.source_id = m.source_id AND a.rank_id IS m.rank_id AND a.fact = 'communication_matrix';
