@@ -15,6 +15,7 @@ from factories.text_exports import (
     CommunicationJsonFactory,
     KernelDetailsFactory,
     KernelRowFactory,
+    ProfilerInfoFactory,
     StepTraceTimeFactory,
 )
 from factories.trace_json import EventFactory, render
@@ -182,6 +183,21 @@ def test_force_after_analyze_keeps_the_warehouse_true(tmp_path, warehouse_path, 
     assert conn.execute("SELECT count(*) FROM finding").fetchone()[0] == 0 or before == 0
     check = runner.invoke(cli, ["check", *args])
     assert check.exit_code == 0, check.output
+
+
+def test_force_on_a_text_export_keeps_its_rank_and_the_row_counts(tmp_path, warehouse_path, runner):
+    """profiler_info and kernel_details.csv of rank 3, ingested then forced: rank 3 stays (a view over
+    the inputs: no row moves between inputs) and every row count still matches."""
+    folder = rank_folder(tmp_path, "job", 3)
+    ProfilerInfoFactory(path=folder.parent / "profiler_info_3.json")
+    KernelDetailsFactory(path=folder / "kernel_details.csv")
+    args = ["--db", str(warehouse_path), "-q"]
+    for extra in ([], ["--force"], ["--force"]):
+        assert runner.invoke(cli, ["ingest", str(tmp_path / "job"), *args, *extra]).exit_code == 0
+        conn = db.connect_readonly(warehouse_path)
+        assert conn.execute("SELECT run_id, rank_id, source_count FROM rank").fetchall() == [(1, 3, 2)]
+        assert failed_audits(conn) == {}
+        conn.close()
 
 
 def test_check_lists_a_derived_answer_that_disagrees_with_the_profiler(tmp_path, warehouse_path, runner):
