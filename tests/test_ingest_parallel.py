@@ -1,6 +1,10 @@
 """Parallel ingest: files ingested in worker processes and copied in give the same warehouse."""
 
+import os
 import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -132,3 +136,75 @@ def test_a_parts_folder_left_by_a_killed_ingest_is_not_read(tmp_path):
     trace = tmp_path / "trace.json"
     trace.write_text('[{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2}]')
     assert list(ingest_frame.discover([tmp_path])) == [trace]
+
+
+def test_stale_parts_folders_are_swept_and_reported(runner, tmp_path):
+    """A parts folder whose ingest was killed (its owner is gone, or it names none) is removed by the
+    next ingest, which says so; a live ingest's folder is left alone."""
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    stale = tmp_path / f"{parts.PART_FOLDER_PREFIX}dead"
+    stale.mkdir()
+    (stale / parts.OWNER_FILE).write_text(str(dead.pid))
+    (stale / "part1.db").write_bytes(b"x" * 2_000_000)
+    live = tmp_path / f"{parts.PART_FOLDER_PREFIX}live"
+    live.mkdir()
+    (live / parts.OWNER_FILE).write_text(str(os.getpid()))
+    trace = tmp_path / "in" / "trace.json"
+    trace.parent.mkdir()
+    trace.write_text('[{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2}]')
+    result = runner.invoke(cli, ["ingest", str(trace.parent), "--db", str(tmp_path / "w.db"), "-q"])
+    assert result.exit_code == 0, result.output
+    assert f"removed {stale}: the parts (2.0 MB) of an ingest that was killed" in result.output
+    assert not stale.exists() and live.exists()
+
+
+@pytest.mark.slow
+def test_workers_die_with_a_killed_ingest(tmp_path):
+    """SIGKILL of `warehouse ingest --jobs 2` while its workers hold large files: no worker survives."""
+    from warehouse.synth.trace_json import write_trace
+
+    for index in range(4):
+        write_trace(tmp_path / "in" / f"rank{index}.json", 60_000, seed=index)
+    ingest_cli = Path(sys.executable).parent / "warehouse"
+    parent = subprocess.Popen([str(ingest_cli), "ingest", str(tmp_path / "in"), "--db", str(tmp_path / "w.db"),
+                               "-q", "--jobs", "2"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    workers: set[int] = set()
+    while time.monotonic() < deadline and len(workers) < 2:
+        workers = _descendants(parent.pid) - {parent.pid}
+        time.sleep(0.05)
+    assert len(workers) >= 2, "the ingest never started its workers"
+    parent.kill()
+    parent.wait()
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
+        time.sleep(0.1)
+    assert [pid for pid in workers if _alive(pid)] == []
+
+
+def _descendants(pid: int) -> set[int]:
+    """The process and every process below it (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            children.setdefault(int(fields[1]), []).append(int(entry.name))
+    found, todo = set(), [pid]
+    while todo:
+        current = todo.pop()
+        found.add(current)
+        todo.extend(children.get(current, []))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """Running and not a zombie."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

@@ -9,8 +9,12 @@ order the files were named, so the result is the same as ingesting them one by o
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import multiprocessing
 import os
+import shutil
+import signal
 import tempfile
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -23,6 +27,10 @@ T = TypeVar("T")
 MIN_PART_BYTES = 4 << 20
 #: the name of a parts folder starts with this (the ingest never walks into one)
 PART_FOLDER_PREFIX = ".warehouse-parts-"
+#: the file in a parts folder naming the process that owns it
+OWNER_FILE = "owner.pid"
+#: prctl option: the signal a process gets when its parent dies (Linux)
+PR_SET_PDEATHSIG = 1
 
 
 def default_jobs() -> int:
@@ -41,8 +49,10 @@ class PartPool:
     def __init__(self, jobs: int, beside: Path | None = None):
         self.jobs = jobs
         self._folder = tempfile.TemporaryDirectory(prefix=PART_FOLDER_PREFIX, dir=beside)
+        (Path(self._folder.name) / OWNER_FILE).write_text(str(os.getpid()), encoding="ascii")
         # spawn, not fork: the parent may hold SQLite connections and server threads
-        self._executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
+        self._executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_die_with, initargs=(os.getpid(),))
         self._count = 0
 
     def submit(self, work: Callable[..., T], path: Path, *args) -> tuple[Future[T], Path]:
@@ -61,3 +71,42 @@ class PartPool:
     def __exit__(self, *exc_info) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
         self._folder.cleanup()
+
+
+def _die_with(parent: int) -> None:
+    """In a worker: be killed when the parent dies (a killed ingest leaves no worker behind)."""
+    libc_name = ctypes.util.find_library("c")
+    if libc_name:
+        try:
+            ctypes.CDLL(libc_name, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):  # not Linux: the worker ends when its queue closes
+            pass
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+
+
+def sweep_stale(folder: Path) -> list[tuple[Path, int]]:
+    """Remove the parts folders in ``folder`` whose ingest was killed (its process is gone);
+    returns each removed folder with the bytes it held."""
+    removed = []
+    for stale in sorted(folder.glob(PART_FOLDER_PREFIX + "*")):
+        if not stale.is_dir() or _owner_alive(stale):
+            continue
+        size = sum(part.stat().st_size for part in stale.rglob("*") if part.is_file())
+        shutil.rmtree(stale, ignore_errors=True)
+        removed.append((stale, size))
+    return removed
+
+
+def _owner_alive(folder: Path) -> bool:
+    try:
+        owner = int((folder / OWNER_FILE).read_text(encoding="ascii"))
+    except (OSError, ValueError):
+        return False  # no owner file: an older ingest's folder, or a broken one
+    try:
+        os.kill(owner, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
