@@ -15,12 +15,17 @@ from jinja2 import ChoiceLoader, FileSystemLoader
 
 from datasette_plugins import canned, cells, functions, metadata, pages
 from datasette_plugins.databases import is_warehouse, warehouse_columns, warehouse_names
+from warehouse import limits
 
 
 @hookimpl
 def prepare_connection(conn):
-    """Add the analyst SQL functions (``format_ns``, ``format_bytes``, ``pct``, ``median``...)."""
+    """Add the analyst SQL functions (``format_ns``, ``format_bytes``, ``pct``, ``median``...), and put the
+    warehouse's SQLite limits on the connection (value length, SQL length, expression depth: the
+    ``WAREHOUSE_*`` settings of warehouse/limits.py), so plain ``datasette`` refuses
+    ``zeroblob(400000000)`` as the REST API does."""
     functions.register(conn)
+    limits.apply(conn)
 
 
 @hookimpl

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from flask import Flask
 
-from service import auth, db, errors, insight, meta, queries, sql
+from service import admission, auth, db, errors, insight, meta, queries, sql
 from warehouse import queries as named_queries
+from warehouse.limits import Limits
 
 API_PREFIX = "/api/v1"
 ROUTE_MODULES = (meta, queries, sql, insight)
@@ -21,11 +22,13 @@ DEFAULTS = {
     "TOKEN": None,
     # folder below which requests may name files to import (insight import/action); None: nowhere
     "IMPORT_ROOT": None,
-    # rows per page when the caller gives no _limit, and the most a caller may ask for
+    # requests other than ad-hoc SQL served at once (warehouse serve: --threads); None: no limit
+    "REQUEST_SLOTS": None,
+    # rows per page when the caller gives no _limit
     "DEFAULT_LIMIT": 1000,
-    "MAX_LIMIT": 100_000,
-    # seconds a query may run before it is stopped
-    "TIME_LIMIT_S": 10.0,
+    # the bounds on every query's work and on ad-hoc SQL (warehouse/limits.py documents each):
+    # TIME_LIMIT_S, MAX_LIMIT, MAX_OFFSET, MAX_ANSWER_BYTES, MAX_VALUE_BYTES, MAX_SQL_BYTES, ...
+    **Limits().as_config(),
     # largest request body accepted (POST /sql), in bytes: larger ones get a JSON 413
     "MAX_CONTENT_LENGTH": 1_000_000,
 }
@@ -39,11 +42,15 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config is not None:
         app.config.update(test_config)
     app.json.sort_keys = False
+    limits = Limits.from_mapping(app.config)
+    app.extensions["limits"] = limits
+    app.extensions["sql_gate"] = admission.SqlGate(limits.SQL_SLOTS, limits.SQL_QUEUE, limits.SQL_WAIT_S)
     # parsed and checked now (~0.4 s) rather than by the first request, which every client
     # connecting meanwhile would wait on too; a broken query file stops the server starting
     named_queries.registry()
     errors.init_app(app)
     auth.init_app(app)
+    admission.init_app(app)
     db.init_app(app)
     for module in ROUTE_MODULES:
         app.register_blueprint(module.bp, url_prefix=API_PREFIX)

@@ -21,6 +21,7 @@ class ApiError(Exception):
         self.code = code
         self.message = message
         self.status = status
+        self.headers: dict[str, str] = {}
 
 
 def from_warehouse_error(exc: WarehouseError) -> ApiError:
@@ -33,6 +34,8 @@ def from_warehouse_error(exc: WarehouseError) -> ApiError:
         return ApiError("unsafe_sql", str(exc), 400)
     if isinstance(exc, readonly.QueryTimeout):
         return ApiError("time_limit", str(exc), 400)
+    if isinstance(exc, readonly.TooLarge):
+        return ApiError("too_large", str(exc), 413)
     return ApiError("query_failed", str(exc), 400)
 
 
@@ -43,7 +46,9 @@ def _payload(code: str, message: str, status: int):
 def init_app(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def api_error(exc: ApiError):
-        return _payload(exc.code, exc.message, exc.status)
+        body, status = _payload(exc.code, exc.message, exc.status)
+        body.headers.update(exc.headers)
+        return body, status
 
     @app.errorhandler(WarehouseError)
     def warehouse_error(exc: WarehouseError):

@@ -2,7 +2,13 @@
 
 ``_limit`` and ``_offset`` page through the rows; the answer says ``next_offset`` (or
 null on the last page). Rows are fetched up to ``offset + limit + 1`` and no further,
-so a page costs what the query costs up to that row.
+so a page costs what the query costs up to that row; the ``offset`` rows before the page
+are dropped as they are fetched, never kept, and ``_offset`` is capped (``MAX_OFFSET``).
+
+Every answer is bounded (warehouse/limits.py): one deadline (``TIME_LIMIT_S``) from the
+start of the request through the query's steps to the encoded page, and ``MAX_ANSWER_BYTES``
+counted on the rows as they are fetched and on the encoded page: past either, the answer is
+a one-line error (400 ``time_limit``, 413 ``too_large``), never gigabytes buffered.
 
 A JSON page is encoded by msgspec from one struct per row rather than by ``json.dumps``
 from one dict per row: a 500-row timeline window then costs ~0.05 ms of Python instead of
@@ -18,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -26,7 +33,7 @@ import msgspec
 from flask import Response, current_app
 
 from service.errors import ApiError
-from warehouse import output
+from warehouse import output, readonly
 
 RESERVED = ("_limit", "_offset", "_format")
 FORMATS = ("json", "csv")
@@ -50,6 +57,9 @@ def paging(args) -> tuple[int, int, str]:
         raise ApiError("bad_parameter", f"_limit must be between 1 and {current_app.config['MAX_LIMIT']}")
     if offset < 0:
         raise ApiError("bad_parameter", "_offset must be 0 or more")
+    if offset > current_app.config["MAX_OFFSET"]:
+        raise ApiError("bad_parameter", f"_offset must be at most {current_app.config['MAX_OFFSET']} "
+                                        "(WAREHOUSE_MAX_OFFSET)")
     fmt = str(args.get("_format") or "json")
     if fmt not in FORMATS:
         raise ApiError("bad_parameter", f"_format must be one of {', '.join(FORMATS)}")
@@ -66,19 +76,49 @@ def _integer(args, name: str, default: int) -> int:
         raise ApiError("bad_parameter", f"{name} must be an integer, got {value!r}") from None
 
 
-def respond(run: Callable[..., tuple[list[str], list[tuple]]], args) -> Response:
-    """Run ``run(max_rows=..., time_limit_s=...)`` and answer one page in the format asked for."""
+def respond(run: Callable[..., tuple[list[str], list[tuple]]], args, *, deadline: float | None = None,
+            take_turn: bool = True) -> Response:
+    """Run ``run(**bounds)`` (the keyword arguments of :func:`readonly.run_select` that bound it) and answer
+    one page in the format asked for.
+
+    ``deadline`` (``time.monotonic()``): when the request's time is up, by default ``TIME_LIMIT_S`` from
+    now. ``take_turn``: wait (briefly) for the other fetches first (:func:`fetch_turn`); ad-hoc SQL,
+    which may run to its time limit, does not hold the turn.
+
+    :raise 400: past the deadline. :raise 413: past ``MAX_ANSWER_BYTES``.
+    """
     limit, offset, fmt = paging(args)
-    with fetch_turn():
-        columns, rows = run(max_rows=offset + limit + 1, time_limit_s=current_app.config["TIME_LIMIT_S"])
-    page = rows[offset:offset + limit]
-    next_offset = offset + limit if len(rows) > offset + limit else None
+    config = current_app.config
+    time_limit_s = config["TIME_LIMIT_S"]
+    deadline = deadline or time.monotonic() + time_limit_s
+    max_bytes = config["MAX_ANSWER_BYTES"]
+    bounds = {"skip": offset, "max_rows": limit + 1, "max_bytes": max_bytes, "time_limit_s": time_limit_s,
+              "deadline": deadline, "limits": current_app.extensions["limits"]}
+    with fetch_turn() if take_turn else _no_turn():
+        columns, page = run(**bounds)
+    next_offset = offset + limit if len(page) > limit else None
+    del page[limit:]
     if fmt == "csv":
-        response = Response(output.render(columns, page, "csv"), mimetype="text/csv")
-        if next_offset is not None:
-            response.headers["X-Next-Offset"] = str(next_offset)
-        return response
-    return Response(_json_page(columns, page, next_offset), mimetype="application/json")
+        body = output.render(columns, page, "csv").encode()
+        mimetype = "text/csv"
+    else:
+        body = _json_page(columns, page, next_offset)
+        mimetype = "application/json"
+    del page
+    if max_bytes and len(body) > max_bytes:
+        raise readonly.TooLarge(f"the answer is {len(body)} bytes, over the limit of {max_bytes} "
+                                "(WAREHOUSE_MAX_ANSWER_BYTES): ask for fewer rows or smaller values")
+    if time.monotonic() > deadline:
+        raise readonly.QueryTimeout(f"query exceeded the time limit of {time_limit_s} s")
+    response = Response(body, mimetype=mimetype)
+    if fmt == "csv" and next_offset is not None:
+        response.headers["X-Next-Offset"] = str(next_offset)
+    return response
+
+
+@contextmanager
+def _no_turn() -> Iterator[None]:
+    yield
 
 
 @contextmanager
@@ -156,4 +196,5 @@ def page_responses(columns: list[dict] | None = None) -> dict:
         }},
         "400": {"$ref": "#/components/responses/Error"},
         "401": {"$ref": "#/components/responses/Error"},
+        "413": {"$ref": "#/components/responses/Error"},
     }

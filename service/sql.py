@@ -2,11 +2,16 @@
 
 The text is linted by sqlglot (one SELECT/WITH), SQLite's authorizer refuses ATTACH,
 PRAGMA writes and extension loading at run time, and the row and time limits apply.
+Text too long or nested too deeply is refused before anything parses it; the query runs in
+one of the few ad-hoc SQL slots (service/admission.py), never on every server thread, and
+its deadline covers the parse, the steps and the encoding.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, request
+import time
+
+from flask import Blueprint, current_app, request
 
 from service import results
 from service.errors import ApiError
@@ -29,7 +34,12 @@ def run_sql():
     if not isinstance(params, dict) or not all(_scalar(v) for v in params.values()):
         raise ApiError("bad_request", "params must be an object of numbers, strings, booleans or nulls")
     args = {**{k: body[k] for k in results.RESERVED if k in body}, **request.args.to_dict()}
-    return results.respond(lambda **limits: readonly.run_select(get_db(), body["sql"], params, **limits), args)
+    results.paging(args)  # a bad _limit or _offset answers before the query waits for a slot
+    readonly.check_text(body["sql"], current_app.extensions["limits"])  # as cheap: before the slot too
+    with current_app.extensions["sql_gate"].slot():
+        deadline = time.monotonic() + current_app.config["TIME_LIMIT_S"]
+        return results.respond(lambda **bounds: readonly.run_select(get_db(), body["sql"], params, **bounds), args,
+                               deadline=deadline, take_turn=False)
 
 
 def _scalar(value) -> bool:
@@ -45,5 +55,5 @@ def openapi_paths() -> dict:
             "type": "object", "required": ["sql"],
             "properties": {"sql": {"type": "string"}, "params": {"type": "object"}},
         }}}},
-        "responses": results.page_responses(),
+        "responses": {**results.page_responses(), "503": {"$ref": "#/components/responses/Error"}},
     }}}

@@ -190,9 +190,8 @@ def check_warehouse(path: str | Path) -> CheckReport:
     if not path.is_file():
         raise WarehouseError(f"{path}: no such warehouse")
     report = CheckReport(str(path))
-    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    conn = db.open_readonly(path)
     try:
-        conn.execute("PRAGMA query_only = 1")
         try:
             report.integrity = [row[0] for row in conn.execute("PRAGMA integrity_check")]
         except sqlite3.DatabaseError as exc:

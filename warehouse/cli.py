@@ -34,13 +34,17 @@ def format_option(function):
 
 
 class WarehouseGroup(click.Group):
-    """Turns a WarehouseError anywhere into a one-line message and exit code 1."""
+    """Turns a WarehouseError, or a file the system refuses (a read-only folder, a full disk),
+    anywhere into a one-line message and exit code 1."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except WarehouseError as exc:
             raise click.ClickException(str(exc)) from None
+        except OSError as exc:
+            where = exc.filename or "warehouse"
+            raise click.ClickException(f"{where}: {exc.strerror or exc}") from None
 
 
 @click.group(cls=WarehouseGroup, context_settings=CONTEXT_SETTINGS)
@@ -71,6 +75,8 @@ def ingest(paths, db_path, force, quiet, jobs, run_name):
         warehouse ingest ./cluster_run --db run.db --run baseline
     """
     conn = db.connect(db_path)
+    for stale, size in parts.sweep_stale(Path(db_path).absolute().parent):
+        click.echo(f"removed {stale}: the parts ({size / 1e6:.1f} MB) of an ingest that was killed", err=True)
     files = list(ingest_frame.discover(paths, exclude=ingest_frame.warehouse_files(conn)))
     show_bar = not quiet and sys.stderr.isatty()
     with click.progressbar(length=len(files), label="ingesting", file=sys.stderr, hidden=not show_bar,
@@ -123,20 +129,54 @@ def info(db_path, as_json):
         click.echo(summary.describe_text(facts))
 
 
+def bounds_options(function):
+    """``--time-limit`` and ``--max-rows``: the REST API's limits (WAREHOUSE_TIME_LIMIT_S, WAREHOUSE_MAX_LIMIT)."""
+    from warehouse import limits
+
+    function = click.option(
+        "--max-rows", type=click.IntRange(min=0), default=lambda: limits.current().MAX_LIMIT,
+        show_default="100000, or $WAREHOUSE_MAX_LIMIT",
+        help="Print at most this many rows (and say so on stderr when there were more); 0: no limit.",
+    )(function)
+    return click.option(
+        "--time-limit", type=click.FloatRange(min=0), default=lambda: limits.current().TIME_LIMIT_S,
+        show_default="10, or $WAREHOUSE_TIME_LIMIT_S",
+        help="Seconds the query may take, parsing and fetching included; 0: no limit.",
+    )(function)
+
+
+def _print_bounded(columns, rows, fmt, max_rows):
+    """Print up to ``max_rows`` of ``rows`` (fetched up to ``max_rows + 1``); a line on stderr if there were more."""
+    more = bool(max_rows) and len(rows) > max_rows
+    click.echo(output.render(columns, rows[:max_rows] if more else rows, fmt), nl=False)
+    if more:
+        click.echo(f"warehouse: stopped after {max_rows} rows (--max-rows)", err=True)
+
+
 @cli.command()
 @click.argument("sql")
 @db_option
 @format_option
-def sql(sql, db_path, fmt):
-    """Run one read-only SQL query.
+@bounds_options
+def sql(sql, db_path, fmt, time_limit, max_rows):
+    """Run one read-only SQL query, within the REST API's limits.
+
+    The limits of warehouse/limits.py apply (value length, SQL length and nesting, answer
+    bytes; each a WAREHOUSE_* variable); a query past one stops with a one-line reason.
 
     \b
     Example:
         warehouse sql "SELECT name, count(*) FROM slice GROUP BY 1" --db run.db --format csv
     """
+    from warehouse import limits
+
+    bounds = limits.current()
+    readonly.check_text(sql, bounds)  # before opening anything: a 1 MB or 1000-deep text is one line
     conn = db.connect_readonly(db_path)
-    columns, rows = readonly.run_select(conn, sql)
-    click.echo(output.render(columns, rows, fmt), nl=False)
+    columns, rows = readonly.run_select(conn, sql, max_rows=max_rows + 1 if max_rows else None,
+                                        time_limit_s=time_limit or None, max_bytes=bounds.MAX_ANSWER_BYTES or None,
+                                        limits=bounds)
+    _print_bounded(columns, rows, fmt, max_rows)
 
 
 @cli.command()
@@ -239,7 +279,8 @@ def _param_usage(param: dict) -> str:
 @click.option("--data", "data_dir", type=click.Path(exists=True, file_okay=False), default=None,
               help="The folder `warehouse export` wrote (with --engine duckdb|spark).")
 @click.option("--master", default=None, help="Spark master URL (default: $SPARK_MASTER, else local[*]).")
-def query(name, db_path, params, fmt, engine, data_dir, master):
+@bounds_options
+def query(name, db_path, params, fmt, engine, data_dir, master, time_limit, max_rows):
     """Run a named query with its parameters (see `warehouse queries`).
 
     \b
@@ -257,15 +298,19 @@ def query(name, db_path, params, fmt, engine, data_dir, master):
         values[key.strip()] = value
     selected = queries.get(name)
     if engine == "sqlite":
+        from warehouse import limits
+
         conn = db.connect_readonly(db_path)
-        columns, rows = selected.run(conn, values)
+        limits.apply(conn)  # the value-length limit of user SQL (WAREHOUSE_MAX_VALUE_BYTES)
+        columns, rows = selected.run(conn, values, max_rows=max_rows + 1 if max_rows else None,
+                                     time_limit_s=time_limit or None)
     else:
         from warehouse import engines
 
         if data_dir is None:
             raise click.BadParameter(f"--engine {engine} reads a Parquet export: give its folder", param_hint="--data")
         columns, rows = engines.open_engine(engine, data_dir, master=master).run(selected, values)
-    click.echo(output.render(columns, rows, fmt), nl=False)
+    _print_bounded(columns, rows, fmt, max_rows)
 
 
 @cli.command("export")
@@ -299,26 +344,29 @@ def export_command(db_path, fmt, out_dir, replace):
 @click.option("--import-root", type=click.Path(exists=True, file_okay=False), default=None,
               help="Folder below which requests may name files to import (insight import/action).")
 @click.option("--threads", default=max(2, os.cpu_count() or 2), show_default="the machine's cores",
-              type=int, help="Worker threads (answers are mostly Python work under one GIL: more only contend).")
+              type=int, help="Worker threads (answers are mostly Python work under one GIL: more only contend); "
+                             "ad-hoc SQL gets WAREHOUSE_SQL_SLOTS + WAREHOUSE_SQL_QUEUE more of its own.")
 def serve(db_path, host, port, token, import_root, threads):
     """Serve the REST API (/api/v1) on waitress, a production WSGI server.
+
+    The bounds of warehouse/limits.py apply, each a WAREHOUSE_* variable (time limit, answer
+    bytes and rows, _offset, ad-hoc SQL slots, request read timeout, connection limit).
 
     \b
     Example:
         warehouse serve --db run.db --port 8000 --token s3cret
     """
-    import waitress
-
-    from service import create_app
+    from service import create_app, server as service_server
 
     db.connect_readonly(db_path).close()  # fail now, with a clear message, on a bad warehouse
-    app = create_app({"DATABASE": str(Path(db_path).resolve()), "TOKEN": token,
+    app = create_app({"DATABASE": str(Path(db_path).resolve()), "TOKEN": token, "REQUEST_SLOTS": threads,
                       "IMPORT_ROOT": str(Path(import_root).resolve()) if import_root else None})
     # waitress warns "Task queue depth is N" whenever requests wait for a thread: under load, a
     # line per request on stderr (and its CPU), for what is the normal state of a busy server
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     try:
-        server = waitress.create_server(app, host=host, port=port, threads=threads, ident="warehouse")
+        server = service_server.create_server(app, host=host, port=port, threads=threads,
+                                              limits=app.extensions["limits"])
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     # printed once the socket listens, with the port actually bound (callers may pass --port 0)

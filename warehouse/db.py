@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import os
 import re
 import sqlite3
 import time
@@ -106,10 +107,46 @@ def connect_readonly(path: str | Path) -> sqlite3.Connection:
     path = Path(path)
     if not path.is_file():
         raise WarehouseError(f"{path}: no such warehouse")
-    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
-    conn.execute("PRAGMA query_only = 1")
+    conn = open_readonly(path)
     check_version(conn, label=str(path))
     return conn
+
+
+def open_readonly(path: Path) -> sqlite3.Connection:
+    """A read-only connection to an SQLite file, without the schema check; on read-only storage
+    (a WAL file cannot make its shared memory there) it is opened immutable."""
+    conn = _open_readonly(path, "mode=ro")
+    try:
+        conn.execute("PRAGMA user_version").fetchone()
+    except sqlite3.OperationalError as exc:
+        conn.close()
+        return _open_immutable(path, exc)
+    except sqlite3.DatabaseError:
+        return conn  # not a database: the caller's first statement says so in its own words
+    return conn
+
+
+def _open_readonly(path: Path, mode: str) -> sqlite3.Connection:
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?{mode}", uri=True, check_same_thread=False)
+    conn.execute("PRAGMA query_only = 1")
+    return conn
+
+
+def _open_immutable(path: Path, failure: sqlite3.OperationalError) -> sqlite3.Connection:
+    """A WAL warehouse on read-only storage cannot make its shared-memory file: read it as
+    immutable, which is exact when its WAL holds nothing (nothing can write there either).
+
+    :raises WarehouseError: when the folder is writable (the failure is something else) or a
+        WAL with changes not yet in the file would be ignored.
+    """
+    if os.access(path.parent, os.W_OK):
+        raise WarehouseError(f"{path}: cannot be read ({failure})") from None
+    wal = Path(f"{path}-wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        raise WarehouseError(
+            f"{path}: on read-only storage with changes still in {wal.name}; open it once where it is "
+            "writable (any warehouse command) to fold them in") from None
+    return _open_readonly(path, "mode=ro&immutable=1")
 
 
 def schema_version(conn: sqlite3.Connection) -> int:
