@@ -148,6 +148,32 @@ def with_cell(tables: dict[str, tuple[str, list[tuple]]], name: str, row: int, c
     return tables
 
 
+
+#: how :func:`table_mutations` changes a table: left out, reduced to one column, one hostile cell (most often)
+TABLE_CHANGES = ("omit", "single", "cell", "cell", "cell")
+
+
+def mutated_tables(tables: dict[str, tuple[str, list[tuple]]], name: str, how: str, row: int, column: int,
+                   cell) -> dict:
+    """A copy of ``tables`` with table ``name`` left out (``omit``), reduced to one column (``single``)
+    or with one hostile ``cell`` (``cell``)."""
+    if how == "cell":
+        return with_cell(tables, name, row, column, cell)
+    tables = dict(tables)
+    if how == "omit":
+        del tables[name]
+    else:
+        tables[name] = ("x TEXT", [("x",) for _ in tables[name][1]])
+    return tables
+
+
+def table_mutations(tables: dict[str, tuple[str, list[tuple]]], cells) -> st.SearchStrategy[bytes]:
+    """The bytes of an SQLite file of ``tables`` with one of them mutated (:func:`mutated_tables`)."""
+    return st.tuples(
+        st.sampled_from(sorted(tables)), st.sampled_from(TABLE_CHANGES),
+        st.integers(0, 40), st.integers(0, 40), st.sampled_from(cells),
+    ).map(lambda t: sqlite_bytes(mutated_tables(tables, *t)))
+
 # --- byte-level mutations ---------------------------------------------------------------------
 
 

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from factories.analysis_db import AnalysisDbFactory
-from fuzz.harness import byte_mutations, ingest_hostile, sqlite_bytes, with_cell
+from fuzz.harness import byte_mutations, ingest_hostile, sqlite_bytes, table_mutations, with_cell
 
 NAME = "analysis.db"
 PAGE = 4096
@@ -35,31 +35,13 @@ def _original() -> bytes:
     return sqlite_bytes(_tables())
 
 
-def _mutated(name: str, how: str, row: int, column: int, cell) -> dict:
-    """The tables with ``name`` left out, reduced to one column, or with one hostile cell."""
-    if how == "cell":
-        return with_cell(_tables(), name, row, column, cell)
-    tables = dict(_tables())
-    if how == "omit":
-        del tables[name]
-    else:
-        tables[name] = ("x TEXT", [("x",) for _ in tables[name][1]])
-    return tables
-
-
-def table_mutations() -> st.SearchStrategy[bytes]:
-    return st.tuples(
-        st.sampled_from(sorted(_tables())), st.sampled_from(["omit", "single", "cell", "cell", "cell"]),
-        st.integers(0, 40), st.integers(0, 40), st.sampled_from(HOSTILE_CELLS),
-    ).map(lambda t: sqlite_bytes(_mutated(*t)))
-
-
 @settings(max_examples=60)
 @given(data=st.data())
 def test_hostile_analysis_db_ends_cleanly(data):
     """An analysis.db with wrong columns, wrong types or damaged bytes: a clear failure or a sound ingest."""
     original = _original()
-    mangled = data.draw(st.one_of(table_mutations(), byte_mutations(original, range(0, len(original), PAGE))))
+    mangled = data.draw(st.one_of(table_mutations(_tables(), HOSTILE_CELLS),
+                                 byte_mutations(original, range(0, len(original), PAGE))))
     ingest_hostile(NAME, mangled)
 
 
@@ -67,4 +49,4 @@ def test_hostile_analysis_db_ends_cleanly(data):
 @pytest.mark.parametrize("cell", HOSTILE_CELLS)
 def test_a_hostile_cell_in_every_column_ends_cleanly(name, cell):
     for column in range(len(_tables()[name][1][0])):
-        ingest_hostile(NAME, sqlite_bytes(_mutated(name, "cell", 0, column, cell)))
+        ingest_hostile(NAME, sqlite_bytes(with_cell(_tables(), name, 0, column, cell)))

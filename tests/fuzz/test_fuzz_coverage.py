@@ -12,6 +12,7 @@ from pathlib import Path
 
 from fuzz import (
     test_fuzz_analysis_db,
+    test_fuzz_cluster_analysis_db,
     test_fuzz_op_profile,
     test_fuzz_rank_db,
     test_fuzz_text_exports,
@@ -27,6 +28,8 @@ def _starting_files() -> list[tuple[str, bytes, str]]:
         (test_fuzz_op_profile.NAME, test_fuzz_op_profile._original()[0], ""),
         (test_fuzz_rank_db.NAME, test_fuzz_rank_db._original(), ""),
         (test_fuzz_analysis_db.NAME, test_fuzz_analysis_db._original(), ""),
+        (test_fuzz_cluster_analysis_db.NAME, test_fuzz_cluster_analysis_db._original(),
+         test_fuzz_cluster_analysis_db.FOLDER),
         (test_fuzz_trace_json.NAME, test_fuzz_trace_json.render([dict(e) for e in test_fuzz_trace_json._events()]), ""),
     ]
     for factory, name, folder in test_fuzz_text_exports.CSV_EXPORTS + test_fuzz_text_exports.JSON_EXPORTS:

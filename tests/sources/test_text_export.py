@@ -12,7 +12,7 @@ import pytest
 
 from tests.factories.text_exports import ProfilerInfoFactory
 from warehouse.ingest import ingest_paths
-from warehouse.sources.text_export import (
+from warehouse.sources.kit.text import (
     csv_header,
     device_id,
     kib_to_bytes,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from warehouse.sources.text_export import Column, CsvTable, csv_source, integer, real, us_to_ns
+from warehouse.sources.kit.text import Column, CsvTable, csv_source, integer, real, us_to_ns
 
 KIND = "api_statistic_csv"
 

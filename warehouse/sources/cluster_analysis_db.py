@@ -3,7 +3,8 @@
 ``msprof-analyze cluster`` writes ``cluster_analysis_output/cluster_analysis.db`` when its inputs
 are db exports (``analysis.db`` / ``ascend_pytorch_profiler_{N}.db``, msprof's ``msprof_*.db``).
 Its tables hold what the text cluster files hold and go to the same warehouse tables with the
-same conversions as :mod:`warehouse.sources.analysis_db`'s (whose SQL functions the copy uses):
+same conversions as :mod:`warehouse.sources.analysis_db`'s (the SQL functions of
+:mod:`warehouse.sources.kit.sqlite_input`):
 
 | input table | text twin | warehouse table |
 | --- | --- | --- |
@@ -36,8 +37,8 @@ import sqlite3
 from pathlib import Path
 
 from warehouse.errors import IngestError
-from warehouse.sources.analysis_db import SCHEMA, _create_input_view, _register_functions, _tables
-from warehouse.sources.base import SQLITE_MAGIC, Outcome, attach_readonly, read_head, require_sqlite
+from warehouse.sources.base import Outcome
+from warehouse.sources.kit.sqlite_input import attached, copy_table, detect_input, input_tables
 
 KIND = "cluster_analysis_db"
 
@@ -76,15 +77,7 @@ KNOWN = INPUT_TABLES.keys() | ALIASES.keys()
 def detect(path) -> bool:
     """A file named ``cluster_analysis.db``, or an SQLite file with ClusterStepTraceTime or a cluster
     communication table."""
-    try:
-        path = Path(path)
-        if path.name == FILE_NAME:
-            return True
-        if read_head(path, len(SQLITE_MAGIC)) != SQLITE_MAGIC:
-            return False
-        return bool(_tables(path) & KNOWN)
-    except Exception:  # noqa: BLE001 - detect never raises
-        return False
+    return detect_input(path, FILE_NAME, KNOWN)
 
 
 def ingest(conn: sqlite3.Connection, path, source_id: int) -> Outcome:
@@ -96,18 +89,8 @@ def ingest(conn: sqlite3.Connection, path, source_id: int) -> Outcome:
     path = Path(path)
     tables = _identify(path)
     sources = _read_from(tables)
-    attach_readonly(conn, path, SCHEMA)
-    failures: list[Exception] = []
-    _register_functions(conn, failures)
-    try:
+    with attached(conn, path, (*INPUT_TABLES, *ALIASES)) as failures:
         return _copy(conn, path, source_id, tables, sources, failures)
-    finally:
-        _register_functions(conn, None)
-        for table in (*INPUT_TABLES, *ALIASES):
-            conn.execute(f'DROP VIEW IF EXISTS temp."in_{table}"')
-        # SQLite refuses to detach inside the transaction that read the file (see analysis_db)
-        if not conn.in_transaction:
-            conn.execute(f"DETACH DATABASE {SCHEMA}")
 
 
 def _read_from(tables: frozenset[str]) -> dict[str, str]:
@@ -128,17 +111,9 @@ def _copy(conn: sqlite3.Connection, path: Path, source_id: int, tables: frozense
         name = sources.get(table)
         if name is None:
             continue
-        try:
-            missing = _create_input_view(conn, name, wanted)
-            if name != table:
-                conn.execute(f'CREATE TEMP VIEW "in_{table}" AS SELECT * FROM temp."in_{name}"')
-            before = conn.total_changes
-            conn.execute((SQL_DIR / file).read_text(encoding="utf-8"), {"source_id": source_id})
-        except sqlite3.DatabaseError as exc:
-            raise IngestError(f"{path}: {name}: {failures[0] if failures else exc}") from None
-        if failures:
-            raise IngestError(f"{path}: {name}: {failures[0]}")
-        rows += conn.total_changes - before
+        added, missing = copy_table(conn, path, name, wanted, SQL_DIR / file, {"source_id": source_id}, failures,
+                                    view=table)
+        rows += added
         if missing:
             columns_missing[name] = missing
     detail = {
@@ -156,11 +131,7 @@ def _identify(path: Path) -> frozenset[str]:
 
     :raises IngestError: if the file is empty, not SQLite, unreadable or has none of the input tables.
     """
-    require_sqlite(path, "a cluster analysis db")
-    try:
-        tables = _tables(path)
-    except sqlite3.DatabaseError as exc:
-        raise IngestError(f"{path}: sqlite_master: unreadable ({exc})") from None
+    tables = input_tables(path, "a cluster analysis db")
     if not tables & KNOWN:
         raise IngestError(
             f"{path}: sqlite_master: not a cluster analysis db (needs ClusterStepTraceTime or "

@@ -19,7 +19,7 @@ import re
 
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome
-from warehouse.sources.communication_json import (
+from warehouse.sources.kit.communication import (
     CLUSTER_LAYOUT,
     COMM_TYPES,
     Entry,
@@ -29,7 +29,7 @@ from warehouse.sources.communication_json import (
     step_id,
     walk_cluster_layout,
 )
-from warehouse.sources.text_export import load_json
+from warehouse.sources.kit.text import load_json
 
 KIND = "cluster_communication_json"
 #: ``{"(0,1)":{step:{...`` in the whitespace-free head: the layout keyed by the group's ranks

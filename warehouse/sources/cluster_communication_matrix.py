@@ -7,9 +7,8 @@ to ``communication_matrix`` with ``rank_id`` -1 (the pair's ranks are src_rank a
 from __future__ import annotations
 
 from warehouse.sources.base import Outcome
-from warehouse.sources.communication_json import CLUSTER_LAYOUT, communication_kind, walk_cluster_layout
-from warehouse.sources.communication_matrix import insert_links
-from warehouse.sources.text_export import UNKNOWN_RANK, load_json
+from warehouse.sources.kit.communication import CLUSTER_LAYOUT, communication_kind, insert_links, walk_cluster_layout
+from warehouse.sources.kit.text import UNKNOWN_RANK, load_json
 
 KIND = "cluster_communication_matrix_json"
 

@@ -6,8 +6,8 @@ to ``step_trace_time`` with ``rank_id`` = Index for the rank rows (a stage's Ind
 
 from __future__ import annotations
 
-from warehouse.sources.step_trace_time import REQUIRED, TIME_COLUMNS
-from warehouse.sources.text_export import Column, CsvTable, csv_source, text
+from warehouse.sources.kit.step_trace import REQUIRED, TIME_COLUMNS
+from warehouse.sources.kit.text import Column, CsvTable, csv_source, text
 
 KIND = "cluster_step_trace_time_csv"
 SPEC = CsvTable(

@@ -11,7 +11,7 @@ import re
 
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome
-from warehouse.sources.text_export import insert_sql, json_head, load_json_object, text, to_json
+from warehouse.sources.kit.text import insert_sql, json_head, load_json_object, text, to_json
 
 KIND = "communication_group_json"
 SECTIONS = ("collective", "p2p", "comm_group_parallel_info")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from warehouse.sources.text_export import Column, CsvTable, csv_source, integer, real
+from warehouse.sources.kit.text import Column, CsvTable, csv_source, integer, real
 
 KIND = "l2_cache_csv"
 SPEC = CsvTable(

@@ -9,7 +9,7 @@ export keeps in NPU_MEM instead. The queries never mix components (queries/memor
 
 from __future__ import annotations
 
-from warehouse.sources.text_export import Column, CsvTable, csv_source, device_id, integer, mib_to_bytes, us_to_ns
+from warehouse.sources.kit.text import Column, CsvTable, csv_source, device_id, integer, mib_to_bytes, us_to_ns
 
 KIND = "memory_record_csv"
 SPEC = CsvTable(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from warehouse.sources.text_export import Column, CsvTable, csv_source, device_id, mib_to_bytes, us_to_ns
+from warehouse.sources.kit.text import Column, CsvTable, csv_source, device_id, mib_to_bytes, us_to_ns
 
 KIND = "npu_module_mem_csv"
 SPEC = CsvTable(

@@ -6,7 +6,7 @@ ns there), so its rows share that table; ``source.kind`` tells the two apart.
 
 from __future__ import annotations
 
-from warehouse.sources.text_export import (
+from warehouse.sources.kit.text import (
     Column,
     CsvTable,
     csv_source,

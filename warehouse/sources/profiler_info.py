@@ -10,7 +10,7 @@ import re
 
 from warehouse.sources.base import Outcome
 from warehouse.sources.rank_layout import PROFILER_INFO
-from warehouse.sources.text_export import insert_metadata, json_head, load_json_object
+from warehouse.sources.kit.text import insert_metadata, json_head, load_json_object
 
 KIND = "profiler_info_json"
 HEAD = re.compile(r'^\{"(config|rank_id|start_info|end_info)":')

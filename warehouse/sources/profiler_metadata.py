@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from warehouse.sources.base import Outcome
-from warehouse.sources.text_export import insert_metadata, json_head, load_json_object, rank_of, source_rank
+from warehouse.sources.kit.text import insert_metadata, json_head, load_json_object, rank_of, source_rank
 
 KIND = "profiler_metadata_json"
 KNOWN_KEY = re.compile(r'^\{"(ENV_VARIABLES|distributed_args|parallel_group_info)":\{')

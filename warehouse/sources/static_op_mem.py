@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from warehouse.sources.text_export import Column, CsvTable, csv_source, device_id, integer, kib_to_bytes
+from warehouse.sources.kit.text import Column, CsvTable, csv_source, device_id, integer, kib_to_bytes
 
 KIND = "static_op_mem_csv"
 SPEC = CsvTable(

@@ -1,45 +1,16 @@
 """step_trace_time.csv: one rank's step time split into computing, communication, free, ...
 
-All times are us in the file, ns in ``step_trace_time``. The cluster analysis writes the
-same columns for every rank and stage (:mod:`warehouse.sources.cluster_step_trace_time`).
+All times are us in the file, ns in ``step_trace_time`` (the columns: :mod:`warehouse.sources.kit.step_trace`).
+The cluster analysis writes the same columns for every rank and stage
+(:mod:`warehouse.sources.cluster_step_trace_time`).
 """
 
 from __future__ import annotations
 
-import re
-
-from warehouse.sources.text_export import Column, CsvTable, csv_source, text, us_to_ns
+from warehouse.sources.kit.step_trace import REQUIRED, TIME_COLUMNS
+from warehouse.sources.kit.text import CsvTable, csv_source
 
 KIND = "step_trace_time_csv"
-STEP = re.compile(r"(\d+)$")
-
-
-def step_number(value) -> int | None:
-    """The step number of ``50`` or ``step50`` (None when missing)."""
-    cleaned = text(value)
-    if cleaned is None:
-        return None
-    match = STEP.search(cleaned)
-    if match is None:
-        raise ValueError(f"not a step number: {cleaned!r}")
-    return int(match[1])
-
-
-#: The time columns both step trace exports share.
-TIME_COLUMNS = (
-    Column("step_id", ("Step",), step_number),
-    Column("computing_ns", ("Computing",), us_to_ns),
-    Column("communication_not_overlapped_ns", ("Communication(Not Overlapped)",), us_to_ns),
-    Column("overlapped_ns", ("Overlapped",), us_to_ns),
-    Column("communication_ns", ("Communication",), us_to_ns),
-    Column("free_ns", ("Free",), us_to_ns),
-    Column("stage_ns", ("Stage",), us_to_ns),
-    Column("bubble_ns", ("Bubble",), us_to_ns),
-    Column("communication_not_overlapped_exclude_receive_ns",
-           ("Communication(Not Overlapped and Exclude Receive)",), us_to_ns),
-    Column("preparing_ns", ("Preparing",), us_to_ns),
-)
-REQUIRED = frozenset({"Step", "Computing", "Communication(Not Overlapped)", "Free"})
 SPEC = CsvTable(
     table="step_trace_time",
     required=REQUIRED,

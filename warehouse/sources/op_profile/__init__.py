@@ -7,6 +7,7 @@ to its module; every block is also kept in ``op_block_raw`` (JSON text included)
 unknown types are listed in ``source.detail``. A malformed block raises
 :class:`IngestError` naming the byte offset and the block type; the frame's transaction
 then leaves no rows. Each bin is one card: the operator's name (else the file stem).
+The one format module importing another: an operator profile embeds a trace JSON, read by trace_json.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from warehouse.sources.op_profile.framing import BlockError
-from warehouse.sources.text_export import gb_per_s_to_bytes_per_s, us_to_ns
+from warehouse.sources.kit.text import gb_per_s_to_bytes_per_s, us_to_ns
 
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 #: texts that mean "no value"
@@ -40,7 +40,7 @@ def gb_per_s_as_bytes_per_s(value) -> int | None:
 
 
 def _scaled(convert, value) -> int | None:
-    """``value`` through one of text_export's exact unit converters (rounded half to even).
+    """``value`` through one of the kit's exact unit converters (rounded half to even).
 
     Text keeps every digit the writer wrote; a JSON number arrives as a float and is read
     from its shortest repr: the written digits when there were at most 15 significant ones,

@@ -14,7 +14,7 @@ import sqlite3
 
 from warehouse.analysis.classify import classify_source
 from warehouse.sources.base import Outcome
-from warehouse.sources.text_export import (
+from warehouse.sources.kit.text import (
     Column,
     column_plan,
     convert_row,

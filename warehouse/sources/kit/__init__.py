@@ -1,0 +1,14 @@
+"""The kit: the helpers the format modules share, one module per job, no format of its own.
+
+A format module (``warehouse.sources.<format>``) detects its file and turns it into raw rows;
+what two or more of them need lives here, so that no format module imports another:
+
+- :mod:`~warehouse.sources.kit.text`: reading the text export's CSV and JSON files, exact units, the rank;
+- :mod:`~warehouse.sources.kit.kernel_csv`: a kernel table exported as CSV (kernel_details.csv, op_summary_*.csv);
+- :mod:`~warehouse.sources.kit.communication`: the entries of the communication JSON files and their rows;
+- :mod:`~warehouse.sources.kit.step_trace`: step numbers and the step trace's time columns;
+- :mod:`~warehouse.sources.kit.sqlite_input`: an SQLite input attached read-only, its input views and the
+  copy's SQL functions (analysis.db, cluster_analysis.db).
+
+Nothing here is in :data:`warehouse.sources.SOURCES`.
+"""

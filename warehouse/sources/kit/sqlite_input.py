@@ -1,0 +1,199 @@
+"""An SQLite input (analysis.db, cluster_analysis.db) copied by SQL: attached read-only, read through
+input views, converted by SQL functions.
+
+The file is ATTACHed read-only and immutable as :data:`SCHEMA`; each input table is read through a
+temp view ``in_<table>`` with exactly the columns the copy expects (NULL where the file has none),
+and the copy's statements (the format module's ``.sql`` files) convert values with the text
+modules' own converters, registered as SQL functions (:data:`FUNCTIONS`): a float goes through its
+shortest decimal form (the text the JSON export writes), and us -> ns, ms -> ns, MB -> bytes and
+GB/s -> bytes/s are exact, which SQL arithmetic would not be.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import closing, contextmanager
+from pathlib import Path
+
+from warehouse.errors import IngestError
+from warehouse.sources.base import SQLITE_MAGIC, attach_readonly, read_head, readonly_uri, require_sqlite
+from warehouse.sources.kit.communication import LINK, step_id
+from warehouse.sources.kit.step_trace import step_number
+from warehouse.sources.kit.text import gb_per_s_to_bytes_per_s, mb_to_bytes, ms_to_ns, real, us_to_ns
+
+#: the name the input is attached under
+SCHEMA = "analysis_db_src"
+
+
+def detect_input(path, file_name: str, known) -> bool:
+    """A file named ``file_name``, or an SQLite file with one of the ``known`` tables (never raises)."""
+    try:
+        path = Path(path)
+        if path.name == file_name:
+            return True
+        if read_head(path, len(SQLITE_MAGIC)) != SQLITE_MAGIC:
+            return False
+        return bool(tables(path) & known)
+    except Exception:  # noqa: BLE001 - detect never raises
+        return False
+
+
+def tables(path: Path) -> frozenset[str]:
+    """The names of the file's tables and views, read on a connection of its own."""
+    with closing(sqlite3.connect(readonly_uri(path), uri=True)) as probe:
+        return frozenset(row[0] for row in probe.execute(
+            "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')"))
+
+
+def input_tables(path: Path, what: str) -> frozenset[str]:
+    """The file's tables, read on a connection of its own.
+
+    :raises IngestError: if the file is empty, not SQLite (``what`` says what it should be) or unreadable.
+    """
+    require_sqlite(path, what)
+    try:
+        return tables(path)
+    except sqlite3.DatabaseError as exc:
+        raise IngestError(f"{path}: sqlite_master: unreadable ({exc})") from None
+
+
+@contextmanager
+def attached(conn: sqlite3.Connection, path: Path, views: Iterable[str]) -> Iterator[list[Exception]]:
+    """The file attached as :data:`SCHEMA` with the copy's SQL functions registered, for the block;
+    yields the list the functions' failures go to. Afterwards the functions and the input views of
+    ``views`` are removed, and the file detached unless a transaction is open."""
+    attach_readonly(conn, path, SCHEMA)
+    failures: list[Exception] = []
+    register_functions(conn, failures)
+    try:
+        yield failures
+    finally:
+        register_functions(conn, None)
+        for table in views:
+            conn.execute(f'DROP VIEW IF EXISTS temp."in_{table}"')
+        # SQLite refuses to detach inside the transaction that read the file: the frame
+        # detaches after its COMMIT/ROLLBACK; a caller without a transaction gets it here.
+        if not conn.in_transaction:
+            conn.execute(f"DETACH DATABASE {SCHEMA}")
+
+
+def create_input_view(conn: sqlite3.Connection, table: str, wanted: tuple[str, ...]) -> list[str]:
+    """A temp view ``in_<table>`` with exactly the expected columns (NULL where the file has none)
+    and ``_row``, the input rowid; returns the expected columns the file lacks."""
+    present = {row[1] for row in conn.execute(f'PRAGMA {SCHEMA}.table_info("{table}")')}
+    columns = ["rowid AS _row"] + [f'"{name}"' if name in present else f'NULL AS "{name}"' for name in wanted]
+    conn.execute(f'CREATE TEMP VIEW "in_{table}" AS SELECT {", ".join(columns)} FROM {SCHEMA}."{table}"')
+    return [name for name in wanted if name not in present]
+
+
+def copy_table(conn: sqlite3.Connection, path: Path, table: str, wanted: tuple[str, ...], statement: Path,
+               params: dict, failures: list[Exception], view: str | None = None) -> tuple[int, list[str]]:
+    """Run the ``statement`` file over the input view of ``table`` (also named ``in_<view>`` when given);
+    returns the rows it added and the expected columns the file lacks.
+
+    :raises IngestError: naming the file and ``table`` when the copy fails or a value does not convert.
+    """
+    try:
+        missing = create_input_view(conn, table, wanted)
+        if view is not None and view != table:
+            conn.execute(f'CREATE TEMP VIEW "in_{view}" AS SELECT * FROM temp."in_{table}"')
+        before = conn.total_changes
+        conn.execute(statement.read_text(encoding="utf-8"), params)
+    except sqlite3.DatabaseError as exc:
+        raise IngestError(f"{path}: {table}: {failures[0] if failures else exc}") from None
+    if failures:
+        raise IngestError(f"{path}: {table}: {failures[0]}")
+    return conn.total_changes - before, missing
+
+
+# --- the SQL functions of the copy -------------------------------------------------------------------
+
+
+def _step_of(convert):
+    """A step converter that also takes a number (a NUMERIC step column of another writer)."""
+    def step(value):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        return None if value is None else convert(str(value))
+    return step
+
+
+def _link_end(link, index: int) -> int | None:
+    """The sending (1) or receiving (2) rank of a '<src>-<dst>' pair, None when it is not two ranks."""
+    match = LINK.match(link) if isinstance(link, str) else None
+    return int(match[index]) if match else None
+
+
+class SizeDistribution:
+    """Aggregate: the JSON "Size Distribution" ``{package size in MB: [count, time in ms]}`` of one
+    operator and transport again, from its rows (input row, package_size, count, total_duration).
+
+    A row of zeros is the writer's mark for "no packets"; NULL when the file has none of the columns.
+    """
+
+    def __init__(self):
+        self.rows: list[tuple] = []
+        self.known = False
+
+    def step(self, row, package_size, count, total_duration):
+        for value in (package_size, count, total_duration):
+            if not (value is None or isinstance(value, (int, float, str))):
+                raise ValueError(f"not a number: {value!r}")
+        self.known = self.known or any(value is not None for value in (package_size, count, total_duration))
+        if not package_size and not count and not total_duration:
+            return
+        key = repr(package_size) if isinstance(package_size, float) else str(package_size)
+        self.rows.append((row, key, [count, total_duration]))
+
+    def finalize(self):
+        if not self.known:
+            return None
+        return json.dumps({key: value for _, key, value in sorted(self.rows, key=lambda r: r[0])})
+
+
+#: SQL name -> (arity, converter): the text modules' conversions
+FUNCTIONS = {
+    "us_to_ns": (1, us_to_ns),
+    "ms_to_ns": (1, ms_to_ns),
+    "mb_to_bytes": (1, mb_to_bytes),
+    "gb_per_s_to_bytes_per_s": (1, gb_per_s_to_bytes_per_s),
+    "ratio": (1, real),
+    "step_number": (1, _step_of(step_number)),
+    "step_of_key": (1, _step_of(step_id)),
+    "link_end": (2, _link_end),
+}
+
+
+def register_functions(conn: sqlite3.Connection, failures: list[Exception] | None) -> None:
+    """Register the copy's SQL functions; ``failures`` None removes them again.
+
+    A value that does not convert becomes NULL and its ValueError goes to ``failures``,
+    which the copy checks after each statement: an exception raised through SQLite would
+    reach it only as "user-defined function raised exception", and be printed to stderr.
+    """
+    for name, (arity, convert) in FUNCTIONS.items():
+        conn.create_function(name, arity, None if failures is None else _kept(convert, failures),
+                             deterministic=True)
+    conn.create_aggregate("size_distribution", 4, None if failures is None else _kept_aggregate(failures))
+
+
+def _kept(convert, failures: list[Exception]):
+    def call(*args):
+        try:
+            return convert(*args)
+        except ValueError as exc:
+            failures.append(exc)
+            return None
+    return call
+
+
+def _kept_aggregate(failures: list[Exception]):
+    class Kept(SizeDistribution):
+        def step(self, *args):
+            try:
+                super().step(*args)
+            except ValueError as exc:
+                failures.append(exc)
+    return Kept
