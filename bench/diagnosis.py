@@ -20,7 +20,7 @@ from pathlib import Path
 
 from warehouse import db, report
 from warehouse.analysis import findings
-from warehouse.analysis.classify import load_rules
+from warehouse.model.classify import load_rules
 from warehouse.analysis.steps import step_breakdown
 
 HERE = Path(__file__).parent

@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.factories.text_exports import KERNEL_HEADER_46, KernelRowFactory, cell  # noqa: E402
 from warehouse import db  # noqa: E402
-from warehouse.analysis.classify import classify_source  # noqa: E402
+from warehouse.model.classify import classify_source  # noqa: E402
 from warehouse.ingest import ingest_file  # noqa: E402
 
 CORES = ("AI_CORE", "AI_VECTOR_CORE", "MIX_AIC", "MIX_AIV", "HCCL", "AI_CPU")

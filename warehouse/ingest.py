@@ -231,10 +231,11 @@ def ingest_file(
         for old in replaced:
             delete_source(conn, old)
         _claim(conn, module, path, source_id, force)
-        if part:
+        if part:  # the worker's frame gave the rows their meaning already
             outcome = merge_part(conn, part.path, source_id)
         else:
             outcome = module.ingest(conn, path, source_id)
+            derived.after_rows(conn, source_id)
         _finish(conn, source_id, "ok", None, outcome.rows, started, outcome.detail, outcome=outcome)
         derived.after_source(conn, source_id)
         elapsed = _elapsed(conn, source_id, started)

@@ -19,7 +19,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from warehouse.analysis.classify import load_rules, split_statements
+from warehouse.model.classify import load_rules, split_statements
 from warehouse.sources.base import Outcome, attach_readonly
 
 SCHEMA = "part"

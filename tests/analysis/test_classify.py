@@ -8,8 +8,8 @@ import pytest
 
 from tests.factories.rank_db import build_tables, write_db
 from tests.factories.text_exports import KernelDetailsFactory, KernelRowFactory, OpSummaryFactory
-from warehouse.analysis import classify
-from warehouse.analysis.classify import classify_source, read_data_file
+from warehouse.model import classify
+from warehouse.model.classify import classify_source, read_data_file
 from warehouse.ingest import ingest_file
 
 STAGES = ("aic_mac_ns", "aic_fixpipe_ns", "aic_mte1_ns", "aic_mte2_ns", "aic_scalar_ns",

@@ -5,7 +5,7 @@ from html.parser import HTMLParser
 
 from tests.diagnosis import cluster as synth
 from warehouse import db
-from warehouse.analysis.classify import load_rules
+from warehouse.model.classify import load_rules
 from warehouse.cli import cli
 
 

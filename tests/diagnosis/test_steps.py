@@ -1,7 +1,7 @@
 """The step breakdown per rank and step: the profiler's buckets from step_time, layers from the kernels."""
 
 from tests.diagnosis import cluster as synth
-from warehouse.analysis.classify import load_rules
+from warehouse.model.classify import load_rules
 from warehouse.analysis.steps import step_breakdown
 
 

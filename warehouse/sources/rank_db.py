@@ -24,7 +24,6 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
-from warehouse.analysis.classify import classify_source
 from warehouse.errors import IngestError, SourceConflict
 from warehouse.model import nesting
 from warehouse.sources.base import (
@@ -174,7 +173,6 @@ def _copy(conn: sqlite3.Connection, path: Path, source_id: int, identity: Identi
     for phase in PHASES_AFTER_THREADS:
         rows += _run_phase(conn, path, phase, tables, params)
     nesting.nest_source(conn, source_id)
-    classify_source(conn, source_id)
     detail = {
         "tables_read": sorted(tables & INPUT_COLUMNS.keys()),
         "tables_missing": sorted(INPUT_COLUMNS.keys() - tables),

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from warehouse.analysis.classify import classify_source
 from warehouse.sources.base import Outcome
 from warehouse.sources.kit.text import (
     Column,
@@ -93,7 +92,6 @@ def ingest_kernels(conn: sqlite3.Connection, path, source_id: int, origin: str) 
         before = conn.total_changes
         conn.executemany(INSERT, rows)
         count = conn.total_changes - before
-    classify_source(conn, source_id)
     detail = {"table": "kernel", "origin": origin, **short_record_note(records.short_lines)}
     return Outcome(rows=count, rank_id=source_rank(rank_id), detail=detail)
 

@@ -1,4 +1,4 @@
-"""Kernel classification (seed 004 sections 4 and 6), computed in SQL at ingest.
+"""Kernel classification (seed 004 sections 4 and 6), computed in SQL by the model after each input.
 
 ``classify_source(conn, source_id)`` fills the classification columns of the ``kernel``
 rows of one source: ``op_class`` from the Accelerator Core / task type (and the kernel's
