@@ -138,14 +138,18 @@
     return load(view[0], view[1]);
   }
 
+  var manyRuns = false;  // set once the threads are known: labels then name the run too
+
   function processLabel(t) {
-    return (t.rank_id === null ? "" : "rank " + t.rank_id + " · ") + "pid " + t.pid;
+    return (manyRuns ? "run " + t.run_id + " · " : "") + (t.rank_id === null ? "" : "rank " + t.rank_id + " · ") +
+      "pid " + t.pid;
   }
 
   WH.start(function () {
     return WH.query("timeline_threads", {}).then(function (threads) {
       threads = threads.filter(function (t) { return t.start_ns !== null; });
       if (!threads.length) return WH.empty("No thread with slices in this warehouse.");
+      manyRuns = threads.some(function (t) { return t.run_id !== threads[0].run_id; });
       var byId = function (id) { return threads.filter(function (t) { return String(t.thread_id) === String(id); })[0]; };
       var first = byId(WH.args.thread_id) ||
         threads.filter(function (t) { return String(t.process_id) === String(WH.args.process_id); })[0] || threads[0];

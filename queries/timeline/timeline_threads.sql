@@ -2,7 +2,9 @@
 -- description: The threads (tracks) of the timeline with their time span and longest
 --     slice. The span comes from the (thread_id, ts, dur) index: the first start, and the
 --     last end searched only among slices starting after the last start minus max_dur.
+-- param run_id (integer, default null): Only the threads of this run; every run when null.
 -- param process_id (integer, default null): Only the threads of this process; every process when null.
+-- column run_id: Run the thread belongs to.
 -- column thread_id: Identifier of the thread (thread.id).
 -- column process_id: Process the thread belongs to.
 -- column rank_id: Rank of the process, when known.
@@ -16,6 +18,7 @@
 with threads as (
     select
         t.id,
+        s.run_id,
         t.process_id,
         p.rank_id,
         p.pid,
@@ -27,11 +30,13 @@ with threads as (
         (select max(s.ts) from _slice as s where s.thread_id = t.id) as last_ts
     from thread as t
     join process as p on p.id = t.process_id
-    where :process_id is null or t.process_id = :process_id
+    join source as s on s.id = t.source_id
+    where (:run_id is null or s.run_id = :run_id) and (:process_id is null or t.process_id = :process_id)
 ),
 
 final as (
     select
+        t.run_id,
         t.id as thread_id,
         t.process_id,
         t.rank_id,
@@ -48,6 +53,6 @@ final as (
     from threads as t
 )
 
-select thread_id, process_id, rank_id, pid, tid, name, sort_index, max_dur, start_ns, end_ns
+select run_id, thread_id, process_id, rank_id, pid, tid, name, sort_index, max_dur, start_ns, end_ns
 from final
-order by process_id, sort_index, tid, thread_id
+order by run_id, process_id, sort_index, tid, thread_id

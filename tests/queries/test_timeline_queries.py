@@ -35,8 +35,10 @@ def timeline(rows):
 
 def test_timeline_processes(run, timeline):
     result = run("timeline_processes")
-    assert [(r["pid"], r["rank_id"], r["thread_count"]) for r in result] == [("100", 0, 2), ("200", 1, 1)]
+    assert [(r["run_id"], r["pid"], r["rank_id"], r["thread_count"]) for r in result] == [
+        (1, "100", 0, 2), (1, "200", 1, 1)]
     assert [r["process_id"] for r in run("timeline_processes", rank_id=1)] == [timeline["p1"]["id"]]
+    assert run("timeline_processes", run_id=2) == [] and len(run("timeline_threads", run_id=1)) == 3
 
 
 def test_timeline_threads_span_and_max_dur(run, timeline):
