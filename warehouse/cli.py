@@ -63,7 +63,10 @@ def cli():
 @click.option("--run", "run_name", default=None, metavar="NAME",
               help="Name the run found (several runs found: NAME/<each run's folder>); an existing run NAME "
                    "takes the files of a single run.")
-def ingest(paths, db_path, force, quiet, jobs, run_name):
+@click.option("--label", "labels", multiple=True, metavar="KEY=VALUE",
+              callback=lambda ctx, param, value: _labels_module().checked(value),
+              help="Attach a label to the run(s) the files join (repeatable; table run_label).")
+def ingest(paths, db_path, force, quiet, jobs, run_name, labels):
     """Ingest profiler outputs (files or folders, walked recursively).
 
     Each file's kind is detected from its content; each file is one transaction.
@@ -84,11 +87,20 @@ def ingest(paths, db_path, force, quiet, jobs, run_name):
         results = ingest_frame.ingest_paths(conn, files, force=force, jobs=jobs, run_name=run_name,
                                             on_file=lambda result: bar.update(1, result.path))
     failed = [r for r in results if r.status == "failed"]
+    if labels:
+        for run_id in _labels_module().runs_of_sources(conn, [r.source_id for r in results]):
+            _labels_module().set_labels(conn, run_id, labels)
     if not quiet:
         click.echo(summary.results_table(results))
     for result in failed:
         click.echo(f"error: {result.error}", err=True)
     sys.exit(1 if failed else 0)
+
+
+def _labels_module():
+    from warehouse import labels
+
+    return labels
 
 
 def _short_name(item):
@@ -447,3 +459,38 @@ def report(db_path, out, run):
         raise click.ClickException(f"{db_path}: {exc}") from None
     written = report_module.write(conn, Path(db_path).name, Path(out), run_id=run_id)
     click.echo(f"wrote {written}")
+
+
+@cli.command("compare")
+@db_option
+@click.argument("base")
+@click.argument("run")
+@format_option
+@click.option("--output", "-o", "out", default=None, type=click.Path(dir_okay=False),
+              help="Also write a report: .html (one self-contained page) or .md.")
+@click.option("--top", default=10, show_default=True, type=click.IntRange(min=1), help="Rows printed per answer.")
+def compare_command(db_path, base, run, fmt, out, top):
+    """Compare two runs (names or ids): step time, kernels, communication, memory.
+
+    Prints the top rows of the named queries compare_step_time, compare_kernels,
+    compare_communication and compare_memory (RUN against BASE); with -o, writes a report
+    naming the top regressions and improvements with their evidence rows in both runs.
+
+    \b
+    Example:
+        warehouse compare --db runs.db baseline after_fix -o compare.html
+    """
+    from warehouse import compare
+
+    if not Path(db_path).exists():
+        raise click.ClickException(f"{db_path}: no such warehouse")
+    conn = db.connect_readonly(db_path)
+    try:
+        base_run, this_run = compare.resolve_pair(conn, base, run)
+    except compare.CompareError as exc:
+        raise click.ClickException(f"{db_path}: {exc}") from None
+    comparison = compare.compare(conn, base_run, this_run, evidence=out is not None)
+    click.echo(compare.render_text(comparison, fmt, top=top), nl=False)
+    if out is not None:
+        written = compare.write_report(comparison, Path(db_path).name, Path(out))
+        click.echo(f"wrote {written}", err=True)

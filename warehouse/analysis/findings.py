@@ -34,6 +34,7 @@ RULES = (
     "kernel_hotspot",
     "op_low_l2_hit",
     "op_low_compute_ratio",
+    "run_regression",
 )
 FINDING_COLUMNS = ("run_id", "rank_id", "step_id", "subject", "severity", "confidence", "message", "numbers")
 EVIDENCE_COLUMNS = ("evidence_source_id", "evidence_table", "evidence_source_row", "evidence_slice_id",

@@ -1,0 +1,197 @@
+-- title: Compare kernels of two runs
+-- description: The device kernels of two runs side by side (issue 17), over every rank of each run:
+--     count, total and mean time in each, the time the run adds (difference of the totals) and the
+--     ratio of the means. Kernels are the answering input's (kernel_answer, HCCL operators left out);
+--     a run whose ranks have no kernel input (a GPU kineto trace) gives its 'kernel' slices, NCCL
+--     ones left out, as the step_activity view reads them. Matched by name, op_type and input_shapes
+--     first; what is left of either run is then matched by name alone (matched_by says which); the
+--     rest is in one run only ('run only': new in the run; 'base only': gone). Ordered by the time
+--     they add, largest first (what got faster or went away last).
+--     run_id null: the run that started last; base_run_id null: the run that started just before
+--     run_id (runs in start order, a run whose start is unknown first, by id).
+-- param run_id (integer, default null): The run compared (the new one); the run that started last when null.
+-- param base_run_id (integer, default null): The baseline run; the run that started just before run_id when null.
+-- column run_id: The run compared.
+-- column base_run_id: The baseline run.
+-- column name: Kernel name.
+-- column op_type: Operator type (of the run, else of the baseline; null when a name match spans several).
+-- column input_shapes: Input shapes (likewise; null when a name match spans several).
+-- column matched_by: How the two runs' kernels were matched: 'name, op_type, input_shapes', 'name', or 'run only' / 'base only'.
+-- column base_count: Executions in the baseline (0 when none).
+-- column base_total_ns: Summed duration in the baseline, in ns (0 when none).
+-- column base_mean_ns: Mean duration in the baseline, in ns (null when none).
+-- column run_count: Executions in the run (0 when none).
+-- column run_total_ns: Summed duration in the run, in ns (0 when none).
+-- column run_mean_ns: Mean duration in the run, in ns (null when none).
+-- column difference_ns: run_total_ns - base_total_ns: the time the run adds (negative: saves).
+-- column ratio: run_mean_ns / base_mean_ns (2: twice as slow per execution); null when in one run only.
+with history as (
+    select
+        run_id,
+        row_number() over (order by case when start_ns is null then 0 else 1 end, start_ns, run_id) as position
+    from run
+),
+
+target as (
+    select run_id, position
+    from history
+    where run_id = :run_id or (:run_id is null and position = (select max(position) from history))
+),
+
+pair as (
+    select t.run_id, h.run_id as base_run_id
+    from target as t
+    join history as h on h.run_id = :base_run_id or (:base_run_id is null and h.position = t.position - 1)
+),
+
+kernel_ranks as (
+    -- the ranks whose kernels an input answers: their trace's kernel slices are not read again
+    select distinct run_id, coalesce(rank_id, -1) as rank_key
+    from answer_source
+    where fact = 'kernel'
+),
+
+kernels as (
+    select k.run_id, k.name, k.op_type, k.input_shapes, k.dur
+    from kernel_answer as k
+    join pair as p on k.run_id = p.run_id or k.run_id = p.base_run_id
+    union all
+    select a.run_id, n.value as name, null as op_type, null as input_shapes, sl.dur
+    from pair as p
+    join answer_source as a on (a.run_id = p.run_id or a.run_id = p.base_run_id) and a.fact = 'timeline'
+    left join kernel_ranks as kr on kr.run_id = a.run_id and kr.rank_key = coalesce(a.rank_id, -1)
+    join process as pr on pr.source_id = a.source_id
+    join thread as t on t.process_id = pr.id
+    join _slice as sl on sl.thread_id = t.id
+    join string as c on c.id = sl.category_id and c.value in ('kernel', 'Kernel')
+    left join string as n on n.id = sl.name_id
+    where kr.run_id is null and lower(coalesce(n.value, '')) not like '%nccl%'
+),
+
+grouped as (
+    select
+        k.run_id,
+        case when k.run_id = p.run_id then 'run' else 'base' end as side,
+        k.name,
+        coalesce(k.op_type, '') as op_key,
+        coalesce(k.input_shapes, '') as shapes_key,
+        max(k.op_type) as op_type,
+        max(k.input_shapes) as input_shapes,
+        count(*) as count,
+        sum(k.dur) as total_ns
+    from kernels as k
+    cross join pair as p
+    group by k.run_id, case when k.run_id = p.run_id then 'run' else 'base' end, k.name,
+        coalesce(k.op_type, ''), coalesce(k.input_shapes, '')
+),
+
+base_groups as (
+    select name, op_key, shapes_key, op_type, input_shapes, count, total_ns
+    from grouped
+    where side = 'base'
+),
+
+run_groups as (
+    select name, op_key, shapes_key, op_type, input_shapes, count, total_ns
+    from grouped
+    where side = 'run'
+),
+
+exact as (
+    select
+        r.name, r.op_type, r.input_shapes, 'name, op_type, input_shapes' as matched_by,
+        b.count as base_count, b.total_ns as base_total_ns, r.count as run_count, r.total_ns as run_total_ns
+    from run_groups as r
+    join base_groups as b on b.name = r.name and b.op_key = r.op_key and b.shapes_key = r.shapes_key
+),
+
+base_rest as (
+    select b.name, b.op_type, b.input_shapes, b.count, b.total_ns
+    from base_groups as b
+    left join run_groups as r on r.name = b.name and r.op_key = b.op_key and r.shapes_key = b.shapes_key
+    where r.name is null
+),
+
+run_rest as (
+    select r.name, r.op_type, r.input_shapes, r.count, r.total_ns
+    from run_groups as r
+    left join base_groups as b on b.name = r.name and b.op_key = r.op_key and b.shapes_key = r.shapes_key
+    where b.name is null
+),
+
+base_names as (
+    select
+        name, count(*) as variants, max(op_type) as op_type, max(input_shapes) as input_shapes,
+        sum(count) as count, sum(total_ns) as total_ns
+    from base_rest
+    group by name
+),
+
+run_names as (
+    select
+        name, count(*) as variants, max(op_type) as op_type, max(input_shapes) as input_shapes,
+        sum(count) as count, sum(total_ns) as total_ns
+    from run_rest
+    group by name
+),
+
+by_name as (
+    select
+        r.name,
+        case when r.variants = 1 then r.op_type end as op_type,
+        case when r.variants = 1 then r.input_shapes end as input_shapes,
+        'name' as matched_by,
+        b.count as base_count, b.total_ns as base_total_ns, r.count as run_count, r.total_ns as run_total_ns
+    from run_names as r
+    join base_names as b on b.name = r.name
+),
+
+one_side as (
+    select
+        r.name, r.op_type, r.input_shapes, 'run only' as matched_by,
+        0 as base_count, 0 as base_total_ns, r.count as run_count, r.total_ns as run_total_ns
+    from run_rest as r
+    left join base_names as b on b.name = r.name
+    where b.name is null
+    union all
+    select
+        b.name, b.op_type, b.input_shapes, 'base only' as matched_by,
+        b.count as base_count, b.total_ns as base_total_ns, 0 as run_count, 0 as run_total_ns
+    from base_rest as b
+    left join run_names as r on r.name = b.name
+    where r.name is null
+),
+
+matched as (
+    select name, op_type, input_shapes, matched_by, base_count, base_total_ns, run_count, run_total_ns from exact
+    union all
+    select name, op_type, input_shapes, matched_by, base_count, base_total_ns, run_count, run_total_ns from by_name
+    union all
+    select name, op_type, input_shapes, matched_by, base_count, base_total_ns, run_count, run_total_ns from one_side
+),
+
+final as (
+    select
+        p.run_id,
+        p.base_run_id,
+        m.name,
+        m.op_type,
+        m.input_shapes,
+        m.matched_by,
+        m.base_count,
+        m.base_total_ns,
+        1.0 * m.base_total_ns / nullif(m.base_count, 0) as base_mean_ns,
+        m.run_count,
+        m.run_total_ns,
+        1.0 * m.run_total_ns / nullif(m.run_count, 0) as run_mean_ns,
+        m.run_total_ns - m.base_total_ns as difference_ns,
+        (1.0 * m.run_total_ns / nullif(m.run_count, 0)) / (1.0 * m.base_total_ns / nullif(m.base_count, 0)) as ratio
+    from matched as m
+    cross join pair as p
+)
+
+select
+    run_id, base_run_id, name, op_type, input_shapes, matched_by, base_count, base_total_ns, base_mean_ns, run_count,
+    run_total_ns, run_mean_ns, difference_ns, ratio
+from final
+order by difference_ns desc, name, matched_by, op_type, input_shapes

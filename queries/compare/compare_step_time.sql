@@ -1,0 +1,141 @@
+-- title: Compare step time of two runs
+-- description: The step breakdown of two runs side by side (issue 17), in the profiler's terms
+--     (README, "Definitions"; the step_answer view: the profiler's own summary where it wrote one,
+--     else the breakdown derived from the rows). Each rank's steps are averaged first, so runs with
+--     different step ids or step counts compare; ranks are matched by rank id, and scope 'overall'
+--     is the mean over the run's ranks of their means. One row per rank (or overall) and component:
+--     computing, communication_not_overlapped, overlapped, communication, free, preparing, stage,
+--     bubble, duration. Largest change (absolute difference) first; a rank in one run only last.
+--     run_id null: the run that started last; base_run_id null: the run that started just before
+--     run_id (runs in start order, a run whose start is unknown first, by id).
+-- param run_id (integer, default null): The run compared (the new one); the run that started last when null.
+-- param base_run_id (integer, default null): The baseline run; the run that started just before run_id when null.
+-- column run_id: The run compared.
+-- column base_run_id: The baseline run.
+-- column scope: overall (mean over the run's ranks) or rank.
+-- column rank_id: Rank (matched by id); null for scope overall.
+-- column component: Step component: computing, communication_not_overlapped, overlapped, communication, free, preparing, stage, bubble or duration.
+-- column base_steps: Steps averaged in the baseline (of the rank, or of every rank).
+-- column run_steps: Steps averaged in the run.
+-- column base_ns: Mean per step in the baseline, in ns.
+-- column run_ns: Mean per step in the run, in ns.
+-- column difference_ns: run_ns - base_ns (positive: the run is slower); null when the rank is in one run only.
+-- column ratio: run_ns / base_ns; null when base_ns is 0 or missing.
+with history as (
+    select
+        run_id,
+        row_number() over (order by case when start_ns is null then 0 else 1 end, start_ns, run_id) as position
+    from run
+),
+
+target as (
+    select run_id, position
+    from history
+    where run_id = :run_id or (:run_id is null and position = (select max(position) from history))
+),
+
+pair as (
+    select t.run_id, h.run_id as base_run_id
+    from target as t
+    join history as h on h.run_id = :base_run_id or (:base_run_id is null and h.position = t.position - 1)
+),
+
+rank_means as (
+    select
+        s.run_id,
+        s.rank_id,
+        count(*) as steps,
+        avg(s.computing_ns) as computing_ns,
+        avg(s.communication_not_overlapped_ns) as communication_not_overlapped_ns,
+        avg(s.overlapped_ns) as overlapped_ns,
+        avg(s.communication_ns) as communication_ns,
+        avg(s.free_ns) as free_ns,
+        avg(s.preparing_ns) as preparing_ns,
+        avg(s.stage_ns) as stage_ns,
+        avg(s.bubble_ns) as bubble_ns,
+        avg(s.duration_ns) as duration_ns
+    from step_answer as s
+    where s.run_id in (select run_id from pair union select base_run_id from pair)
+    group by s.run_id, s.rank_id
+),
+
+scoped as (
+    select
+        run_id, 'rank' as scope, rank_id, steps, computing_ns, communication_not_overlapped_ns, overlapped_ns,
+        communication_ns, free_ns, preparing_ns, stage_ns, bubble_ns, duration_ns
+    from rank_means
+    union all
+    select
+        run_id, 'overall' as scope, null as rank_id, sum(steps) as steps, avg(computing_ns) as computing_ns,
+        avg(communication_not_overlapped_ns) as communication_not_overlapped_ns, avg(overlapped_ns) as overlapped_ns,
+        avg(communication_ns) as communication_ns, avg(free_ns) as free_ns, avg(preparing_ns) as preparing_ns,
+        avg(stage_ns) as stage_ns, avg(bubble_ns) as bubble_ns, avg(duration_ns) as duration_ns
+    from rank_means
+    group by run_id
+),
+
+components as (
+    select 1 as position, 'computing' as component
+    union all select 2 as position, 'communication_not_overlapped' as component
+    union all select 3 as position, 'overlapped' as component
+    union all select 4 as position, 'communication' as component
+    union all select 5 as position, 'free' as component
+    union all select 6 as position, 'preparing' as component
+    union all select 7 as position, 'stage' as component
+    union all select 8 as position, 'bubble' as component
+    union all select 9 as position, 'duration' as component
+),
+
+long as (
+    select
+        s.run_id, s.scope, s.rank_id, s.steps, c.position, c.component,
+        case c.component
+            when 'computing' then s.computing_ns
+            when 'communication_not_overlapped' then s.communication_not_overlapped_ns
+            when 'overlapped' then s.overlapped_ns
+            when 'communication' then s.communication_ns
+            when 'free' then s.free_ns
+            when 'preparing' then s.preparing_ns
+            when 'stage' then s.stage_ns
+            when 'bubble' then s.bubble_ns
+            else s.duration_ns
+        end as value_ns
+    from scoped as s
+    cross join components as c
+),
+
+keys as (
+    select distinct scope, rank_id, position, component
+    from long
+),
+
+final as (
+    select
+        p.run_id,
+        p.base_run_id,
+        k.scope,
+        k.rank_id,
+        k.position,
+        k.component,
+        b.steps as base_steps,
+        r.steps as run_steps,
+        b.value_ns as base_ns,
+        r.value_ns as run_ns,
+        r.value_ns - b.value_ns as difference_ns,
+        r.value_ns / nullif(b.value_ns, 0) as ratio
+    from pair as p
+    cross join keys as k
+    left join long as b
+        on b.run_id = p.base_run_id and b.scope = k.scope and b.position = k.position
+        and (b.rank_id = k.rank_id or (b.rank_id is null and k.rank_id is null))
+    left join long as r
+        on r.run_id = p.run_id and r.scope = k.scope and r.position = k.position
+        and (r.rank_id = k.rank_id or (r.rank_id is null and k.rank_id is null))
+)
+
+select
+    run_id, base_run_id, scope, rank_id, component, base_steps, run_steps, base_ns, run_ns, difference_ns, ratio
+from final
+order by
+    case when difference_ns is null then 1 else 0 end, abs(difference_ns) desc,
+    case when scope = 'overall' then 0 else 1 end, rank_id, position

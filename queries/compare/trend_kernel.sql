@@ -1,0 +1,74 @@
+-- title: Kernel trend over runs
+-- description: A named kernel's count, total and mean time in every run of the warehouse, in start
+--     order (issue 17; a run whose start is unknown first, by id), over every rank of the run. Kernels
+--     are the answering input's (kernel_answer, HCCL operators left out), and in a run whose ranks
+--     have no kernel input (a GPU kineto trace) its 'kernel' slices, NCCL ones left out, as
+--     compare_kernels reads them. name null: the limit kernels with the most time over all runs.
+-- param name (text, default null): The kernel (exact name); when null, the limit kernels with the most time over all runs.
+-- param limit (integer, default 5): How many kernels when name is null.
+-- column run_id: Run.
+-- column run_name: Run name.
+-- column start_ns: Start of the run, in ns (null when unknown).
+-- column position: The run's place in the history (1: started first).
+-- column name: Kernel name.
+-- column count: Executions in the run.
+-- column total_ns: Summed duration in the run, in ns.
+-- column mean_ns: Mean duration in the run, in ns.
+with history as (
+    select
+        run_id, name, start_ns,
+        row_number() over (order by case when start_ns is null then 0 else 1 end, start_ns, run_id) as position
+    from run
+),
+
+kernel_ranks as (
+    select distinct run_id, coalesce(rank_id, -1) as rank_key
+    from answer_source
+    where fact = 'kernel'
+),
+
+kernels as (
+    select run_id, name, dur
+    from kernel_answer
+    where :name is null or name = :name
+    union all
+    select a.run_id, n.value as name, sl.dur
+    from answer_source as a
+    left join kernel_ranks as kr on kr.run_id = a.run_id and kr.rank_key = coalesce(a.rank_id, -1)
+    join process as pr on pr.source_id = a.source_id
+    join thread as t on t.process_id = pr.id
+    join _slice as sl on sl.thread_id = t.id
+    join string as c on c.id = sl.category_id and c.value in ('kernel', 'Kernel')
+    left join string as n on n.id = sl.name_id
+    where a.fact = 'timeline' and kr.run_id is null and lower(coalesce(n.value, '')) not like '%nccl%'
+        and (:name is null or n.value = :name)
+),
+
+per_run as (
+    select run_id, name, count(*) as count, sum(dur) as total_ns
+    from kernels
+    group by run_id, name
+),
+
+chosen as (
+    select name
+    from (
+        select name, row_number() over (order by sum(total_ns) desc, name) as rank_position
+        from per_run
+        group by name
+    ) as ranked
+    where :name is not null or rank_position <= :limit
+),
+
+final as (
+    select
+        p.run_id, h.name as run_name, h.start_ns, h.position, p.name, p.count, p.total_ns,
+        1.0 * p.total_ns / p.count as mean_ns
+    from per_run as p
+    join chosen as c on c.name = p.name
+    join history as h on h.run_id = p.run_id
+)
+
+select run_id, run_name, start_ns, position, name, count, total_ns, mean_ns
+from final
+order by position, total_ns desc, name

@@ -1,0 +1,98 @@
+"""``warehouse compare`` (issue 17): two runs named by name or id, the answers printed, the report
+escaped; labels through ``warehouse ingest --label``; two GPU (kineto) traces compared by kernel name."""
+
+from __future__ import annotations
+
+import json
+
+from factories import warehouse_rows
+from factories.trace_json import EventFactory, render
+from warehouse import db
+from warehouse.cli import cli
+
+HOSTILE = '<img src=x onerror="alert(1)">'
+
+
+def two_runs(path):
+    conn = db.connect(path)
+    with warehouse_rows.bound(conn):
+        for name, dur in (("base", 1000), ("after", 2000)):
+            source = warehouse_rows.rank_source(0, run=name)
+            warehouse_rows.StepFactory(rank_id=0, step_id=1, start_ns=0, end_ns=10_000, source_id=source)
+            warehouse_rows.KernelFactory(rank_id=0, source_id=source, name=HOSTILE, ts=100, dur=dur)
+        conn.execute("UPDATE run SET start_ns = run_id")
+    conn.commit()
+    conn.close()
+
+
+def test_compare_prints_the_answers_and_writes_an_escaped_report(tmp_path, runner):
+    path = tmp_path / "w.db"
+    two_runs(path)
+    result = runner.invoke(cli, ["compare", "--db", str(path), "base", "2", "--format", "json",
+                                 "-o", str(tmp_path / "c.html")])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    kernel = document["compare_kernels"][0]
+    assert (kernel["name"], kernel["difference_ns"], kernel["ratio"]) == (HOSTILE, 1000, 2.0)
+    assert document["base"]["name"] == "base" and document["run"]["name"] == "after"
+    html = (tmp_path / "c.html").read_text()
+    assert HOSTILE not in html and "<img" not in html
+    assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in html
+    assert "Top regressions" in html and "/runs/after/rank0/rank_db" in html  # evidence: the input's path
+    assert runner.invoke(cli, ["compare", "--db", str(path), "base", "after", "-o", str(tmp_path / "c.md")]).exit_code == 0
+    markdown = (tmp_path / "c.md").read_text()
+    assert "<img" not in markdown and "&lt;img" in markdown
+
+
+def test_compare_an_unknown_run_is_one_line(tmp_path, runner):
+    path = tmp_path / "w.db"
+    two_runs(path)
+    result = runner.invoke(cli, ["compare", "--db", str(path), "base", "nope"])
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        f"Error: {path}: no run 'nope' in this warehouse (runs: base, after)"]
+
+
+def gpu_trace(path, sgemm_ms):
+    base = 1_700_000_000_000_000
+
+    def at(ms):
+        return f"{base + int(ms * 1000)}.000"
+
+    events = [
+        EventFactory(name="ProfilerStep#1", cat="user_annotation", ts=at(0), dur=10_000.0),
+        EventFactory(name="ampere_sgemm", cat="kernel", pid=0, tid=7, ts=at(1), dur=sgemm_ms * 1000.0),
+        EventFactory(name="vectorized_elementwise", cat="kernel", pid=0, tid=7, ts=at(5), dur=1_000.0),
+        EventFactory(name="ncclKernel_AllReduce_RING_LL_Sum_float", cat="kernel", pid=0, tid=8, ts=at(6),
+                     dur=1_000.0),
+    ]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(render(events, shape="kineto"))
+    return path
+
+
+def test_two_kineto_traces_compare_by_kernel_name_and_keep_their_labels(tmp_path, runner):
+    path = tmp_path / "w.db"
+    for name, sgemm in (("gpu_base", 2), ("gpu_after", 3)):
+        trace = gpu_trace(tmp_path / name / "worker0.pt.trace.json", sgemm)
+        result = runner.invoke(cli, ["ingest", str(trace), "--db", str(path), "--run", name, "-q",
+                                     "--label", f"commit={name}", "--label", "batch=32"])
+        assert result.exit_code == 0, result.output
+    result = runner.invoke(cli, ["compare", "--db", str(path), "gpu_base", "gpu_after", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["run"]["labels"] == {"batch": "32", "commit": "gpu_after"}
+    kernels = [(k["name"], k["matched_by"], k["base_total_ns"], k["run_total_ns"], k["ratio"])
+               for k in document["compare_kernels"]]
+    # NCCL kernels are communication, not compared as kernels
+    assert kernels == [("ampere_sgemm", "name, op_type, input_shapes", 2_000_000, 3_000_000, 1.5),
+                       ("vectorized_elementwise", "name, op_type, input_shapes", 1_000_000, 1_000_000, 1.0)]
+    duration = [r for r in document["compare_step_time"] if r["scope"] == "overall" and r["component"] == "computing"]
+    # computing is the union of the compute kernels: 1-3 (1-4) ms and 5-6 ms
+    assert [(r["base_ns"], r["run_ns"]) for r in duration] == [(3_000_000.0, 4_000_000.0)]
+
+
+def test_a_malformed_label_is_a_usage_error(tmp_path, runner):
+    trace = gpu_trace(tmp_path / "t" / "worker0.pt.trace.json", 2)
+    result = runner.invoke(cli, ["ingest", str(trace), "--db", str(tmp_path / "w.db"), "--label", "nokey"])
+    assert result.exit_code == 2 and "expected key=value" in result.output

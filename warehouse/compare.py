@@ -1,0 +1,403 @@
+"""Two runs side by side (issue 17): ``warehouse compare --db X BASE RUN``.
+
+The answers are the named queries of ``queries/compare/`` (``compare_step_time``,
+``compare_kernels``, ``compare_communication``, ``compare_memory``), run with
+``base_run_id`` and ``run_id``, so the CLI, the REST API and Datasette give the same rows.
+This module resolves the two runs (names or ids), prints the top rows of each answer, and
+writes a self-contained report (HTML or Markdown) naming the top regressions and
+improvements, each with its evidence rows in both runs (input path and row).
+
+Every value that comes from an input or the warehouse goes through :func:`_e` (HTML) or
+:func:`warehouse.report.markdown.md` (Markdown): a hostile kernel name is shown as text.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+
+from warehouse import output, queries
+from warehouse.errors import WarehouseError
+from warehouse.labels import labels_of
+from warehouse.model import runs
+from warehouse.report.format import ms, text_of
+from warehouse.report.markdown import code, md
+
+#: the answers, in the order they are printed and reported
+QUERIES = (
+    ("compare_step_time", "Step time (mean per step, per rank and overall)"),
+    ("compare_kernels", "Kernels (every rank; by the time they add)"),
+    ("compare_communication", "Communication (per collective type and group)"),
+    ("compare_memory", "Memory peaks (per rank and component)"),
+)
+#: rows of each answer printed by the command, and items per kind in the report
+TOP = 10
+REPORT_ITEMS = 5
+#: evidence rows per run and item
+EVIDENCE_ROWS = 3
+#: communication metrics where a larger value is worse (bandwidth: a smaller one)
+WORSE_WHEN_LARGER = {"mean_time_ns", "mean_elapse_ns", "mean_transit_ns", "mean_wait_ns",
+                     "mean_synchronization_ns"}
+
+
+class CompareError(WarehouseError):
+    """A run that is not in the warehouse, or an output the report cannot be written as."""
+
+
+@dataclass
+class Run:
+    run_id: int
+    name: str
+    labels: dict
+
+
+@dataclass
+class Answer:
+    name: str
+    title: str
+    columns: list[str]
+    rows: list[tuple]
+
+    def dicts(self) -> list[dict]:
+        return [dict(zip(self.columns, row)) for row in self.rows]
+
+
+@dataclass
+class Item:
+    """A regression or an improvement: what changed, by how much, and the rows that show it."""
+
+    kind: str
+    subject: str
+    change: str
+    base_evidence: list[dict] = field(default_factory=list)
+    run_evidence: list[dict] = field(default_factory=list)
+
+
+@dataclass
+class Comparison:
+    base: Run
+    run: Run
+    answers: dict[str, Answer]
+    regressions: list[Item] = field(default_factory=list)
+    improvements: list[Item] = field(default_factory=list)
+
+
+def resolve_pair(conn: sqlite3.Connection, base: str, run: str) -> tuple[Run, Run]:
+    """The two runs a user named (names or ids).
+
+    :raises CompareError: one line naming the unknown run and the runs there are.
+    """
+    found = []
+    for named in (base, run):
+        try:
+            run_id = runs.resolve(conn, named)
+        except ValueError as exc:
+            raise CompareError(str(exc)) from None
+        name = conn.execute("SELECT name FROM run WHERE run_id = ?", (run_id,)).fetchone()[0]
+        found.append(Run(run_id, name, labels_of(conn, run_id)))
+    return found[0], found[1]
+
+
+def compare(conn: sqlite3.Connection, base: Run, run: Run, *, evidence: bool = True) -> Comparison:
+    """Every compare answer of ``run`` against ``base``; with ``evidence``, the regressions and improvements."""
+    answers = {}
+    for name, title in QUERIES:
+        columns, rows = queries.get(name).run(conn, {"base_run_id": base.run_id, "run_id": run.run_id})
+        answers[name] = Answer(name, title, columns, rows)
+    comparison = Comparison(base, run, answers)
+    if evidence:
+        _pick(conn, comparison)
+    return comparison
+
+
+def render_text(comparison: Comparison, fmt: str, top: int = TOP) -> str:
+    """The top rows of each answer in ``fmt`` (table, csv: one section per answer; json: one object)."""
+    if fmt == "json":
+        document = {"base": _run_dict(comparison.base), "run": _run_dict(comparison.run)}
+        for name, answer in comparison.answers.items():
+            document[name] = [dict(zip(answer.columns, row)) for row in answer.rows[:top]]
+        return json.dumps(document, indent=2, default=_json_default) + "\n"
+    parts = []
+    if fmt == "table":
+        parts.append(f"base: run {comparison.base.run_id} {_labelled(comparison.base)}\n"
+                     f"run:  run {comparison.run.run_id} {_labelled(comparison.run)}\n")
+    for name, answer in comparison.answers.items():
+        shown = answer.rows[:top]
+        if fmt == "table":
+            more = f" (top {len(shown)} of {len(answer.rows)})" if len(answer.rows) > len(shown) else ""
+            parts.append(f"\n{name}: {answer.title}{more}\n")
+            parts.append(output.render(answer.columns, shown, fmt) if shown else "(no rows)\n")
+        else:
+            parts.append(("\n" if parts else "") + output.csv_text(["query"], [(name,)]))
+            parts.append(output.render(answer.columns, shown, fmt))
+    return "".join(parts)
+
+
+def write_report(comparison: Comparison, database: str, out: Path) -> Path:
+    """Write the report as ``out`` (.html: one self-contained page; .md: Markdown)."""
+    suffix = out.suffix.lower()
+    if suffix in (".html", ".htm"):
+        text = render_html(comparison, database)
+    elif suffix in (".md", ".markdown"):
+        text = render_markdown(comparison, database)
+    else:
+        raise CompareError(f"{out}: the report is .html or .md")
+    out.write_text(text, encoding="utf-8")
+    return out
+
+
+# -- regressions and improvements -----------------------------------------------------------
+
+def _pick(conn: sqlite3.Connection, comparison: Comparison) -> None:
+    base, run = comparison.base.run_id, comparison.run.run_id
+    answers = comparison.answers
+    for row in answers["compare_step_time"].dicts():
+        if row["scope"] == "overall" and row["component"] == "duration" and row["difference_ns"]:
+            item = Item("step time", "mean step duration (every rank)",
+                        f"{ms(row['base_ns'])} ms → {ms(row['run_ns'])} ms ({_signed_ms(row['difference_ns'])})",
+                        _step_evidence(conn, base), _step_evidence(conn, run))
+            (comparison.regressions if row["difference_ns"] > 0 else comparison.improvements).append(item)
+    kernels = answers["compare_kernels"].dicts()
+    for rows, bucket in ((kernels, comparison.regressions), (list(reversed(kernels)), comparison.improvements)):
+        for row in rows[:REPORT_ITEMS]:
+            added = row["difference_ns"] or 0
+            if (added > 0) != (bucket is comparison.regressions) or added == 0:
+                break
+            ratio = f", {row['ratio']:.2f}x per execution" if row["ratio"] is not None else ""
+            bucket.append(Item(
+                "kernel", f"{text_of(row['name'])} ({row['matched_by']})",
+                f"{_signed_ms(added)} in all ({row['base_count']} → {row['run_count']} executions{ratio})",
+                _kernel_evidence(conn, base, row), _kernel_evidence(conn, run, row)))
+    worse, better = [], []
+    for row in answers["compare_communication"].dicts():
+        metric = row["metric"]
+        if metric == "count" or row["base_value"] is None or row["run_value"] is None:
+            continue
+        if row["base_value"] == row["run_value"] or row["ratio"] is None:
+            continue
+        larger = row["run_value"] > row["base_value"]
+        regressed = larger if metric in WORSE_WHEN_LARGER else not larger
+        scope = "every rank" if row["scope"] == "overall" else f"rank {text_of(row['rank_id'])}"
+        item = Item("communication", f"{text_of(row['op_type'])} group {text_of(row['group_name'])}, {scope}: {metric}",
+                    f"{_value(metric, row['base_value'])} → {_value(metric, row['run_value'])} "
+                    f"({row['ratio']:.2f}x)",
+                    _communication_evidence(conn, base, row), _communication_evidence(conn, run, row))
+        (worse if regressed else better).append(item)
+    comparison.regressions += worse[:REPORT_ITEMS]
+    comparison.improvements += better[:REPORT_ITEMS]
+    grew, shrank = [], []
+    for row in answers["compare_memory"].dicts():
+        if not row["difference_bytes"] or row["scope"] != "rank":
+            continue
+        item = Item("memory", f"rank {text_of(row['rank_id'])} {text_of(row['component'])}: {row['metric']}",
+                    f"{_bytes(row['base_bytes'])} → {_bytes(row['run_bytes'])}",
+                    _memory_evidence(conn, base, row), _memory_evidence(conn, run, row))
+        (grew if row["difference_bytes"] > 0 else shrank).append(item)
+    comparison.regressions += grew[:REPORT_ITEMS]
+    comparison.improvements += shrank[:REPORT_ITEMS]
+
+
+def _rows(conn: sqlite3.Connection, sql: str, params: tuple) -> list[dict]:
+    cursor = conn.execute(sql, params)
+    columns = [c[0] for c in cursor.description]
+    return [dict(zip(columns, row)) for row in cursor.fetchall()]
+
+
+def _step_evidence(conn, run_id: int) -> list[dict]:
+    return _rows(conn, f"""
+        SELECT s.path, u.source_row AS row, CASE WHEN u.source_id IS NOT NULL
+               THEN 'step_trace_time' ELSE 'step' END AS table_name, a.rank_id, a.step_id,
+               a.duration_ns AS value, 'step duration (ns)' AS what
+        FROM step_answer AS a
+        LEFT JOIN step_summary AS u ON u.run_id = a.run_id AND u.rank_id = a.rank_id AND u.step_id = a.step_id
+        LEFT JOIN answer_source AS t ON t.run_id = a.run_id AND t.rank_id = a.rank_id AND t.fact = 'timeline'
+        LEFT JOIN step AS st ON st.source_id = t.source_id AND st.rank_id = a.rank_id AND st.step_id = a.step_id
+        LEFT JOIN source AS s ON s.id = coalesce(u.source_id, st.source_id)
+        WHERE a.run_id = ? ORDER BY a.duration_ns DESC, a.rank_id, a.step_id LIMIT {EVIDENCE_ROWS}""", (run_id,))
+
+
+def _kernel_evidence(conn, run_id: int, row: dict) -> list[dict]:
+    exact = row["matched_by"] != "name"
+    found = _rows(conn, f"""
+        SELECT s.path, k.source_row AS row, 'kernel' AS table_name, k.rank_id, k.step_id, k.dur AS value,
+               'duration (ns)' AS what
+        FROM kernel_answer AS k JOIN source AS s ON s.id = k.source_id
+        WHERE k.run_id = ? AND k.name = ? AND (? = 0 OR (coalesce(k.op_type, '') = coalesce(?, '')
+              AND coalesce(k.input_shapes, '') = coalesce(?, '')))
+        ORDER BY k.dur DESC, k.id LIMIT {EVIDENCE_ROWS}""",
+        (run_id, row["name"], int(exact), row["op_type"], row["input_shapes"]))
+    if found:
+        return found
+    return _rows(conn, f"""
+        SELECT s.path, sl.source_row AS row, 'slice' AS table_name, src.rank_id, NULL AS step_id, sl.dur AS value,
+               'duration (ns)' AS what
+        FROM slice AS sl JOIN source AS src ON src.id = sl.source_id JOIN source AS s ON s.id = sl.source_id
+        WHERE src.run_id = ? AND sl.name = ? AND sl.category IN ('kernel', 'Kernel')
+        ORDER BY sl.dur DESC, sl.id LIMIT {EVIDENCE_ROWS}""", (run_id, row["name"]))
+
+
+def _communication_evidence(conn, run_id: int, row: dict) -> list[dict]:
+    rank_filter = "" if row["rank_id"] is None else f" AND t.rank_id = {int(row['rank_id'])}"
+    if row["metric"] == "mean_time_ns":
+        return _rows(conn, f"""
+            SELECT s.path, t.source_row AS row, t.table_name, t.rank_id, NULL AS step_id, t.dur AS value,
+                   'duration (ns)' AS what
+            FROM hccl_operator AS t JOIN source AS s ON s.id = t.source_id
+            WHERE t.run_id = ? AND (t.op_type = ? OR t.name LIKE ? ESCAPE '\\') {rank_filter}
+              AND (t.group_name IS ? OR ? IS NULL)
+            ORDER BY t.dur DESC LIMIT {EVIDENCE_ROWS}""",
+            (run_id, row["op_type"], _like_prefix(row["op_type"]), row["group_name"], row["group_name"]))
+    column = {"mean_elapse_ns": "elapse_ns", "mean_transit_ns": "transit_ns", "mean_wait_ns": "wait_ns",
+              "mean_synchronization_ns": "synchronization_ns"}.get(row["metric"])
+    table, value = ("communication_time_answer", column) if column else ("communication_bandwidth_answer",
+                                                                         "transit_bytes")
+    return _rows(conn, f"""
+        SELECT s.path, t.source_row AS row, '{table}' AS table_name, t.rank_id, t.step_id, t.{value} AS value,
+               '{value}' AS what
+        FROM {table} AS t JOIN source AS s ON s.id = t.source_id
+        WHERE t.run_id = ? AND (t.op_name = ? OR t.op_name LIKE ? ESCAPE '\\') {rank_filter}
+          AND t.group_name IS ?
+        ORDER BY t.{value} DESC LIMIT {EVIDENCE_ROWS}""",
+        (run_id, row["op_type"], _like_prefix(row["op_type"]), row["group_name"]))
+
+
+def _memory_evidence(conn, run_id: int, row: dict) -> list[dict]:
+    column = "total_allocated_bytes" if row["metric"] == "peak_allocated_bytes" else "total_reserved_bytes"
+    return _rows(conn, f"""
+        SELECT s.path, m.source_row AS row, 'memory_record' AS table_name, m.rank_id, NULL AS step_id,
+               m.{column} AS value, '{column}' AS what
+        FROM memory_record AS m JOIN answer_source AS a ON a.source_id = m.source_id AND a.fact = 'memory'
+        JOIN source AS s ON s.id = m.source_id
+        WHERE a.run_id = ? AND m.rank_id IS ? AND m.component IS ?
+        ORDER BY m.{column} DESC, m.ts LIMIT 1""", (run_id, row["rank_id"], row["component"]))
+
+
+def _like_prefix(op_type) -> str:
+    text = text_of(op_type)
+    return "".join("\\" + c if c in "%_\\" else c for c in text) + "\\_%"
+
+
+# -- rendering ----------------------------------------------------------------------------
+
+def _run_dict(run: Run) -> dict:
+    return {"run_id": run.run_id, "name": run.name, "labels": run.labels}
+
+
+def _labelled(run: Run) -> str:
+    labels = ", ".join(f"{k}={v}" for k, v in run.labels.items())
+    return f"{run.name}" + (f" ({labels})" if labels else "")
+
+
+def _json_default(value):
+    if isinstance(value, bytes):
+        return value.hex()
+    raise TypeError(f"cannot render {type(value).__name__}")
+
+
+def _signed_ms(ns) -> str:
+    if ns is None:
+        return "-"
+    return ("+" if ns > 0 else "") + ms(ns) + " ms"
+
+
+def _bytes(size) -> str:
+    if size is None:
+        return "-"
+    return f"{size / 2**20:,.1f} MiB"
+
+
+def _value(metric: str, value) -> str:
+    if value is None:
+        return "-"
+    if metric == "bandwidth_bytes_per_s":
+        return f"{value / 1e9:,.3f} GB/s"
+    return f"{ms(value)} ms"
+
+
+def _e(value) -> str:
+    """A value as HTML text, safe in element content and in a quoted attribute value."""
+    return escape(text_of(value), quote=True)
+
+
+CSS = """
+body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
+table { border-collapse: collapse; margin: .5em 0; } td, th { border: 1px solid #ddd; padding: 3px 8px; }
+th { background: #f4f4f4; text-align: left; } .worse { color: #b00020; } .better { color: #1b7f3b; }
+.item { border-left: 4px solid #ccc; padding: .2em 1em; margin: 1em 0; } .item.worse { border-color: #b00020; }
+.item.better { border-color: #1b7f3b; } code { font-size: 12px; }
+"""
+EVIDENCE_HEADERS = ("run", "input", "row", "table", "rank", "step", "what", "value")
+
+
+def render_html(comparison: Comparison, database: str) -> str:
+    base, run = comparison.base, comparison.run
+    body = [f"<h1>Compare runs: {_e(database)}</h1>",
+            f"<p>base: run {_e(base.run_id)} <b>{_e(_labelled(base))}</b><br>"
+            f"run: run {_e(run.run_id)} <b>{_e(_labelled(run))}</b></p>"]
+    for title, items, css in (("Top regressions", comparison.regressions, "worse"),
+                              ("Top improvements", comparison.improvements, "better")):
+        body.append(f"<h2>{_e(title)}</h2>")
+        if not items:
+            body.append("<p>None.</p>")
+        for item in items:
+            body.append(f'<div class="item {css}"><p><b>{_e(item.kind)}</b>: {_e(item.subject)}: '
+                        f'<span class="{css}">{_e(item.change)}</span></p>')
+            evidence = [(base, r) for r in item.base_evidence] + [(run, r) for r in item.run_evidence]
+            if evidence:
+                head = "".join(f"<th>{_e(h)}</th>" for h in EVIDENCE_HEADERS)
+                rows = "".join("<tr>" + "".join(f"<td>{_e(v)}</td>" for v in _evidence_cells(owner, r)) + "</tr>"
+                               for owner, r in evidence)
+                body.append(f"<table><tr>{head}</tr>{rows}</table>")
+            body.append("</div>")
+    for answer in comparison.answers.values():
+        shown = answer.rows[:TOP]
+        body.append(f"<h2>{_e(answer.name)}: {_e(answer.title)}</h2>")
+        head = "".join(f"<th>{_e(c)}</th>" for c in answer.columns)
+        rows = "".join("<tr>" + "".join(f"<td>{_e(_cell(v))}</td>" for v in row) + "</tr>" for row in shown)
+        body.append(f"<table><tr>{head}</tr>{rows}</table>"
+                    + (f"<p>top {len(shown)} of {len(answer.rows)} rows</p>" if len(answer.rows) > len(shown) else ""))
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>Compare runs</title><style>{CSS}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
+
+
+def render_markdown(comparison: Comparison, database: str) -> str:
+    base, run = comparison.base, comparison.run
+    lines = [f"# Compare runs: {md(database)}", "",
+             f"- base: run {md(base.run_id)} {md(_labelled(base))}", f"- run: run {md(run.run_id)} {md(_labelled(run))}",
+             ""]
+    for title, items in (("Top regressions", comparison.regressions), ("Top improvements", comparison.improvements)):
+        lines += [f"## {title}", ""]
+        if not items:
+            lines += ["None.", ""]
+        for item in items:
+            lines += [f"### {md(item.kind)}: {md(item.subject)}", "", md(item.change), ""]
+            evidence = [(base, r) for r in item.base_evidence] + [(run, r) for r in item.run_evidence]
+            if evidence:
+                lines += ["| " + " | ".join(EVIDENCE_HEADERS) + " |", "|" + " --- |" * len(EVIDENCE_HEADERS)]
+                for owner, r in evidence:
+                    cells = _evidence_cells(owner, r)
+                    cells[1] = code(cells[1])
+                    lines.append("| " + " | ".join(c if i == 1 else md(c) for i, c in enumerate(cells)) + " |")
+                lines.append("")
+    for answer in comparison.answers.values():
+        shown = answer.rows[:TOP]
+        lines += [f"## {md(answer.name)}: {md(answer.title)}", "",
+                  "| " + " | ".join(md(c) for c in answer.columns) + " |", "|" + " --- |" * len(answer.columns)]
+        lines += ["| " + " | ".join(md(_cell(v)) for v in row) + " |" for row in shown]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _evidence_cells(owner: Run, row: dict) -> list:
+    return [owner.name, text_of(row.get("path")), text_of(row.get("row")), text_of(row.get("table_name")),
+            text_of(row.get("rank_id")), text_of(row.get("step_id")), text_of(row.get("what")),
+            text_of(row.get("value"))]
+
+
+def _cell(value):
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return text_of(value)
