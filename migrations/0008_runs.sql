@@ -205,33 +205,37 @@ WITH steps AS (
     FROM step AS st
     JOIN answer_source AS a ON a.source_id = st.source_id AND a.fact = 'timeline'
 ),
+kernel_steps AS (
+    -- each step with the input answering its rank's kernels; steps of a rank without one read the
+    -- timeline's kernel slices instead (CROSS JOIN keeps SQLite's join order: steps first, then
+    -- the (source_id, ts) / (thread_id, ts) index ranges of each step)
+    SELECT s.*, a.source_id AS kernel_source_id
+    FROM steps AS s
+    LEFT JOIN answer_source AS a ON a.run_id = s.run_id AND a.rank_id = s.rank_id AND a.fact = 'kernel'
+),
 device AS (
     SELECT s.run_id, s.rank_id, s.step_id, k.ts, k.dur, k.name,
         CASE WHEN k.op_class = 'communication' THEN 'communication' ELSE 'compute' END AS kind
-    FROM steps AS s
-    JOIN answer_source AS a ON a.run_id = s.run_id AND a.rank_id = s.rank_id AND a.fact = 'kernel'
-    JOIN kernel AS k ON k.source_id = a.source_id AND k.ts >= s.start_ns
-        AND (s.next_start_ns IS NULL OR k.ts < s.next_start_ns)
+    FROM kernel_steps AS s
+    CROSS JOIN kernel AS k ON k.source_id = s.kernel_source_id AND k.ts >= s.start_ns
+        AND k.ts < coalesce(s.next_start_ns, 9223372036854775807)
     WHERE coalesce(k.step_id, s.step_id) = s.step_id
     UNION ALL
     SELECT s.run_id, s.rank_id, s.step_id, c.ts, c.dur, c.name, 'communication' AS kind
-    FROM steps AS s
-    JOIN answer_source AS a ON a.run_id = s.run_id AND a.rank_id = s.rank_id AND a.fact = 'kernel'
-    JOIN communication_op AS c ON c.source_id = a.source_id AND c.ts >= s.start_ns
-        AND (s.next_start_ns IS NULL OR c.ts < s.next_start_ns)
+    FROM kernel_steps AS s
+    CROSS JOIN communication_op AS c ON c.source_id = s.kernel_source_id AND c.ts >= s.start_ns
+        AND c.ts < coalesce(s.next_start_ns, 9223372036854775807)
     UNION ALL
     SELECT s.run_id, s.rank_id, s.step_id, sl.ts, sl.dur, n.value,
         CASE WHEN lower(n.value) LIKE '%nccl%' THEN 'communication' ELSE 'compute' END AS kind
-    FROM steps AS s
-    JOIN process AS p ON p.source_id = s.timeline_source_id
-    JOIN thread AS t ON t.process_id = p.id
-    JOIN _slice AS sl ON sl.thread_id = t.id AND sl.ts >= s.start_ns
-        AND (s.next_start_ns IS NULL OR sl.ts < s.next_start_ns)
-    JOIN string AS c ON c.id = sl.category_id AND c.value IN ('kernel', 'Kernel')
+    FROM kernel_steps AS s
+    CROSS JOIN process AS p ON p.source_id = s.timeline_source_id
+    CROSS JOIN thread AS t ON t.process_id = p.id
+    CROSS JOIN _slice AS sl ON sl.thread_id = t.id AND sl.ts >= s.start_ns
+        AND sl.ts < coalesce(s.next_start_ns, 9223372036854775807)
+    CROSS JOIN string AS c ON c.id = sl.category_id
     LEFT JOIN string AS n ON n.id = sl.name_id
-    WHERE NOT EXISTS (
-        SELECT 1 FROM answer_source AS a WHERE a.run_id = s.run_id AND a.rank_id = s.rank_id AND a.fact = 'kernel'
-    )
+    WHERE s.kernel_source_id IS NULL AND c.value IN ('kernel', 'Kernel')
 )
 SELECT
     -- Run of the rank.
