@@ -67,8 +67,10 @@ def test_two_runs_ingested_together_are_analysed_apart(runner, tmp_path, warehou
     slow_run, healthy_run = run_ids[str(runs / "slow")], run_ids[str(runs / "healthy")]
     high = conn.execute("SELECT id, run_id, finding_type, rank_id, step_id FROM finding "
                         "WHERE severity = 'high' ORDER BY id").fetchall()
+    # and the slow run, slower than the healthy one before it, is a run regression of its own
     assert [row[1:] for row in high] == [(slow_run, "slow_rank_suspected", 3, 1),
-                                        (slow_run, "communication_collective_slow", 5, 1)]
+                                        (slow_run, "communication_collective_slow", 5, 1),
+                                        (slow_run, "run_regression", None, None)]
     # the healthy run gets what both runs share (GC pauses the factory writes, hot spots), counted over its own ranks
     per_run = "SELECT finding_type, severity, rank_id, step_id FROM finding WHERE run_id = ? AND id NOT IN " \
               f"({', '.join(str(row[0]) for row in high)}) ORDER BY id"
