@@ -9,7 +9,7 @@ from service.db import get_db
 from warehouse import db, queries
 
 bp = Blueprint("meta", __name__)
-SOURCE_COLUMNS = ("id", "path", "kind", "sha256", "size_bytes", "rank_id", "card", "status", "error",
+SOURCE_COLUMNS = ("id", "run_id", "path", "kind", "sha256", "size_bytes", "rank_id", "card", "status", "error",
                   "row_count", "elapsed_ns", "ingested_at")
 
 

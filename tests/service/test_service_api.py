@@ -68,6 +68,8 @@ def test_sources(client):
     failed = [s for s in sources if s["status"] == "failed"]
     assert [s["error"] for s in failed] == ["/runs/bad.json: byte 12: bad JSON"]
     assert all(s["status"] == "ok" for s in sources if s not in failed)
+    # every input names its run
+    assert all(isinstance(s["run_id"], int) for s in sources)
 
 
 def test_catalog(client):
