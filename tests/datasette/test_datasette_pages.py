@@ -250,6 +250,7 @@ def test_hotspot_page_shows_the_source_with_cycles_per_line(server, browse):
     (
         ("timeline", "No thread with slices in this warehouse."),
         ("steps", "No steps in this warehouse (no run has step markers or a step summary)."),
+        ("trend", "No run with steps in this warehouse."),
         ("memory", "No memory records in this warehouse (memory_record is empty)."),
         ("roofline", "No operator profile in this warehouse (op_run is empty)."),
         ("hotspots", "No operator profile in this warehouse (op_run is empty)."),
@@ -270,3 +271,33 @@ def test_hotspot_page_for_one_core(server, browse):
                           "13500 cycles in all")
     assert {int(r["data-line"]): int(r["data-cycles"]) for r in dom.rows if "data-cycles" in r} == {
         2: 1200, 3: 9800, 4: 2500}
+
+
+@pytest.fixture(scope="module")
+def history_server(tmp_path_factory):
+    """Three runs of 2 ranks started in order a, b, c: mean steps of 1.0, 1.05 and 1.5 ms (c regresses)."""
+    path = tmp_path_factory.mktemp("datasette_trend") / "history.db"
+    conn = db.connect(path)
+    with rows.bound(conn):
+        for position, (run, step_ms) in enumerate((("a", 1.0), ("b", 1.05), ("c", 1.5))):
+            run_id = rows.run_id(run)
+            start = datasette_rows.EPOCH_NS + position * 3_600_000_000_000
+            conn.execute("UPDATE run SET start_ns = ? WHERE run_id = ?", (start, run_id))
+            for rank in (0, 1):
+                source = rows.rank_source(rank, run=run)
+                duration = int(step_ms * 1_000_000)
+                rows.StepFactory(rank_id=rank, step_id=1, start_ns=start, end_ns=start + duration, source_id=source)
+                rows.KernelFactory(rank_id=rank, ts=start, dur=duration, source_id=source)
+    conn.commit()
+    conn.close()
+    with datasette_server(path) as url:
+        yield url
+
+
+def test_trend_page_draws_the_runs_in_order_and_marks_the_regression(history_server, browse):
+    dom = Dom(browse(history_server.replace("/history", "/-/warehouse/history/trend"), "trend"))
+    assert dom.ready
+    assert dom.status == "3 runs; slower than the run before: c"
+    assert [r["data-run-id"] for r in dom.rows] == ["1", "2", "3"]
+    assert [r["data-run-id"] for r in dom.rows if "wh-slow" in r["class"]] == ["3"]
+    assert {"a", "b", "c", "mean", "rank 0", "rank 1"} <= set(dom.texts)
