@@ -4,6 +4,12 @@ Every file ends as one ``source`` row: ``ok`` with its rows, ``failed`` with a o
 reason naming the file and the place (and no rows), or ``skipped`` when no source reads
 it. A file whose content (sha256) is already in the warehouse is left alone unless
 ``force`` is set, so running the same ingest twice changes nothing.
+
+Bounded: only regular files are read (a FIFO, socket or device, or a link to one, fails at
+once: it is checked with ``os.stat`` before anything opens it); each file has a deadline
+(``INGEST_TIME_LIMIT_S`` of :mod:`warehouse.limits`, enforced by a progress handler on the
+connection, so a view over an endless recursive CTE stops with a one-line reason); and
+``source.detail`` is cut to ``MAX_DETAIL_BYTES`` with a note of how much was left out.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import stat
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -22,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from warehouse import db
+from warehouse import limits as limits_module
 from warehouse.errors import IngestError, SourceConflict, WarehouseError
 from warehouse.merge import merge_part
 from warehouse.model import derived
@@ -167,11 +175,30 @@ def _ingest_part(path: Path, part_path: Path, hashed: tuple[int, str]) -> FileRe
         conn.close()
 
 
+class NotRegularFile(OSError):
+    """An input that is not a regular file (a FIFO, socket, device, or a link to one): never opened."""
+
+
 def _try_hash(path: Path) -> tuple[int, str] | OSError:
     try:
         return _hash_file(path)
     except OSError as exc:
         return exc
+
+
+def _file_type(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISDIR, "a folder")):
+        if test(mode):
+            return name
+    return "not a file"
+
+
+def _require_regular(path: Path) -> None:
+    """:raises NotRegularFile: unless ``path`` (links followed) is a regular file; nothing is opened."""
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        raise NotRegularFile(f"not a regular file ({_file_type(mode)})")
 
 
 def _known(conn: sqlite3.Connection, sha256: str, path: Path) -> int | None:
@@ -202,6 +229,8 @@ def ingest_file(
     path = _absolute(path)
     if hashed is None:
         hashed = _try_hash(path)
+    if isinstance(hashed, NotRegularFile):
+        return FileResult(path, "failed", error=f"{path}: {hashed}")
     if isinstance(hashed, OSError):
         return FileResult(path, "failed", error=f"{path}: cannot read ({hashed.strerror or hashed})")
     size, sha256 = hashed
@@ -211,9 +240,12 @@ def ingest_file(
         return FileResult(path, "unchanged", source_id=previous, size_bytes=size)
 
     kind = None
+    bounds = limits_module.current()
     _begin(conn, path)
+    deadline = _Deadline(conn, 0)
     try:
         worker = part.future.result() if part else None
+        deadline = _Deadline(conn, bounds.INGEST_TIME_LIMIT_S)  # the worker had its own
         if worker:  # the file's time: the worker's ingest, then the copy
             started = time.perf_counter_ns() - worker.elapsed_ns
         # a detect() that raises fails this file alone
@@ -236,21 +268,59 @@ def ingest_file(
         else:
             outcome = module.ingest(conn, path, source_id)
             derived.after_rows(conn, source_id)
-        _finish(conn, source_id, "ok", None, outcome.rows, started, outcome.detail, outcome=outcome)
+        _finish(conn, source_id, "ok", None, outcome.rows, started, outcome.detail, outcome=outcome,
+                max_detail=bounds.MAX_DETAIL_BYTES)
         derived.after_source(conn, source_id)
+        deadline.check()
+        deadline.stop()
         elapsed = _elapsed(conn, source_id, started)
         conn.execute("COMMIT")
         return FileResult(path, "ok", kind, outcome.rows, elapsed, source_id=source_id, size_bytes=size)
     except Exception as exc:  # noqa: BLE001 - any failure of one input is recorded, the others go on
+        deadline.stop()
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         runs.forget(path)
-        reason = _reason(path, exc)
+        reason = deadline.reason(path) if deadline.passed() else _reason(path, exc)
         source_id = _record_failure(conn, path, kind, sha256, size, reason, started, runs)
         return FileResult(path, "failed", kind, error=reason, source_id=source_id, size_bytes=size,
                           elapsed_ns=time.perf_counter_ns() - started)
     finally:
+        deadline.stop()
         _detach_inputs(conn)
+
+
+class _Deadline:
+    """A progress handler on ``conn`` that interrupts SQLite once ``seconds`` have passed (0: none)."""
+
+    #: SQLite virtual-machine steps between two looks at the clock
+    STEPS = 10_000
+
+    def __init__(self, conn: sqlite3.Connection, seconds: float):
+        self.conn = conn
+        self.seconds = seconds
+        self.at = time.monotonic() + seconds if seconds else None
+        if self.at is not None:
+            conn.set_progress_handler(self._handler, self.STEPS)
+
+    def _handler(self) -> int:
+        return int(time.monotonic() > self.at)
+
+    def passed(self) -> bool:
+        return self.at is not None and time.monotonic() > self.at
+
+    def check(self) -> None:
+        """:raises IngestError: when the deadline has passed (work done outside SQLite)."""
+        if self.passed():
+            raise IngestError("deadline passed")
+
+    def stop(self) -> None:
+        if self.at is not None:
+            self.conn.set_progress_handler(None, 0)
+
+    def reason(self, path: Path) -> str:
+        return (f"{path}: stopped after {self.seconds:g} s, the time one input may take "
+                f"(WAREHOUSE_INGEST_TIME_LIMIT_S); nothing of this file was written")
 
 
 def _source_of_kind(kind: str | None):
@@ -325,16 +395,74 @@ def _insert_source(conn: sqlite3.Connection, path: Path, kind: str | None, sha25
     ).lastrowid
 
 
-def _finish(conn, source_id, status, error, rows, started, detail, *, outcome: Outcome | None = None) -> int:
+def _finish(conn, source_id, status, error, rows, started, detail, *, outcome: Outcome | None = None,
+            max_detail: int = 0) -> int:
     elapsed = time.perf_counter_ns() - started
     outcome = outcome or Outcome(rows)
     conn.execute(
         "UPDATE source SET status = ?, error = ?, row_count = ?, elapsed_ns = ?, detail = ?, rank_id = ?, card = ?, "
         "device_id = ?, host_name = ? WHERE id = ?",
-        (status, error, rows, elapsed, json.dumps(detail) if detail else None, outcome.rank_id, outcome.card,
-         outcome.device_id, outcome.host_name, source_id),
+        (status, error, rows, elapsed, capped_detail(detail, max_detail) if detail else None, outcome.rank_id,
+         outcome.card, outcome.device_id, outcome.host_name, source_id),
     )
     return elapsed
+
+
+#: room kept under the cap for the note that says what was cut
+DETAIL_NOTE_BYTES = 400
+
+
+def capped_detail(detail: dict, max_bytes: int) -> str:
+    """``detail`` as JSON text of at most ``max_bytes`` bytes (0: no cap), still a JSON object.
+
+    Keys are kept in order while they fit; a list that does not fit keeps its first items.
+    What was cut is said under ``detail_cut``: the bytes of the whole detail and how many
+    were left out, and which keys lost what.
+    """
+    text = json.dumps(detail)
+    total = len(text.encode("utf-8"))
+    if not max_bytes or total <= max_bytes:
+        return text
+    budget = max(0, max_bytes - DETAIL_NOTE_BYTES)
+    kept: dict = {}
+    cut: dict = {}
+    used = 2
+    for key, value in detail.items():
+        piece = len(json.dumps({key: value}).encode("utf-8"))
+        if used + piece <= budget:
+            kept[key] = value
+            used += piece
+            continue
+        if isinstance(value, list):
+            items, room = [], budget - used - len(json.dumps(key).encode("utf-8")) - 6
+            for item in value:
+                size = len(json.dumps(item).encode("utf-8")) + 2
+                if size > room:
+                    break
+                items.append(item)
+                room -= size
+            if items:
+                kept[key] = items
+                used += len(json.dumps({key: items}).encode("utf-8"))
+            cut[key] = f"first {len(items)} of {len(value)} items kept"
+        else:
+            cut[key] = "left out"
+    while True:
+        kept_bytes = len(json.dumps(kept).encode("utf-8"))
+        note = {
+            "bytes": total, "left_out_bytes": total - kept_bytes, "max_bytes": max_bytes,
+            "note": f"source.detail is capped at {max_bytes} bytes (WAREHOUSE_MAX_DETAIL_BYTES); "
+                    f"about {total - kept_bytes} of its {total} bytes were left out",
+            "keys": {key: str(why)[:80] for key, why in list(cut.items())[:8]},
+        }
+        result = json.dumps({**kept, "detail_cut": note})
+        if len(result.encode("utf-8")) <= max_bytes or not kept:
+            return result if len(result.encode("utf-8")) <= max_bytes else json.dumps({"detail_cut": {
+                "bytes": total, "left_out_bytes": total, "max_bytes": max_bytes}})
+        # still over (a cap smaller than the note, multi-byte text): drop the last key kept
+        key = next(reversed(kept))
+        cut[key] = "left out"
+        del kept[key]
 
 
 def _elapsed(conn: sqlite3.Connection, source_id: int, started: int) -> int:
@@ -382,9 +510,18 @@ def _reason(path: Path, exc: Exception) -> str:
 
 
 def _hash_file(path: Path) -> tuple[int, str]:
+    _require_regular(path)
     digest = hashlib.sha256()
     size = 0
-    with path.open("rb") as stream:
+    # O_NONBLOCK: a file swapped for a FIFO after the check still never blocks the open
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise NotRegularFile(f"not a regular file ({_file_type(os.fstat(descriptor).st_mode)})")
+    except BaseException:
+        os.close(descriptor)
+        raise
+    with os.fdopen(descriptor, "rb") as stream:
         while chunk := stream.read(HASH_CHUNK_BYTES):
             digest.update(chunk)
             size += len(chunk)

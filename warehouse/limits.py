@@ -1,4 +1,4 @@
-"""The bounds on work done for a user's SQL: one place, each a documented setting.
+"""The bounds on work done for a user's SQL and on ingesting an input: one place, each a documented setting.
 
 Every setting has a default fit for a 2-core machine and can be changed with an environment
 variable ``WAREHOUSE_<NAME>`` (``WAREHOUSE_TIME_LIMIT_S=30``), read by ``warehouse serve``
@@ -28,7 +28,7 @@ ENV_PREFIX = "WAREHOUSE_"
 
 @dataclass(frozen=True)
 class Limits:
-    """The bounds on one query and on the service's ad-hoc SQL; field names are the setting names."""
+    """The bounds on one query, the service's ad-hoc SQL and one input's ingest; field names are the setting names."""
 
     #: seconds one query may take, from parsing its text to encoding its answer (REST, ``warehouse sql``)
     TIME_LIMIT_S: float = 10.0
@@ -58,6 +58,24 @@ class Limits:
     CHANNEL_TIMEOUT_S: float = 30.0
     #: open connections the server accepts at once (waitress connection_limit)
     CONNECTION_LIMIT: int = 1000
+
+    # --- ingest: the bounds on the work one input file may cause (warehouse ingest, import/action) ---
+    #: seconds one input file may take to ingest before it is stopped and recorded as failed
+    INGEST_TIME_LIMIT_S: float = 600.0
+    #: the most bytes a compressed (.gz) input may decompress to
+    MAX_DECOMPRESSED_BYTES: int = 64 * 2**30
+    #: the most bytes of trace JSON between two event boundaries (one event's text, whitespace included)
+    MAX_EVENT_BYTES: int = 64 * 2**20
+    #: the longest name, category or string-table value an input may give (bytes of UTF-8)
+    MAX_STRING_BYTES: int = 2**20
+    #: the most trace ``B``/``b`` events open (begun, not yet ended) at once in one file
+    MAX_OPEN_EVENTS: int = 200_000
+    #: the largest block of an operator profile (contentSize, decompressed)
+    MAX_BLOCK_BYTES: int = 2**30
+    #: the most rows one block of an operator profile may give
+    MAX_BLOCK_ROWS: int = 10_000_000
+    #: the longest ``source.detail`` (bytes of JSON); longer detail is cut with a note of what was left out
+    MAX_DETAIL_BYTES: int = 64 * 2**10
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Limits:

@@ -10,6 +10,16 @@ the file lacks reads as NULL (or from its older name, e.g. ``blockNum`` / ``bloc
 a table the file lacks reads as empty, and a statement file is skipped unless the file
 has every table its ``-- reads:`` header names.
 
+Hostile or damaged files fail with one line naming the file, the table and the field: an
+input table that is a view or a virtual table (which could run without end), a timestamp or
+id that is not an integer (``'abc'``, ``1e300``), an interval that ends before it starts, a
+STRING_IDS value that is not UTF-8 text or is longer than ``MAX_STRING_BYTES``
+(:mod:`warehouse.limits`). A file with a non-empty ``-wal`` beside it is read with its WAL
+(a private copy, checkpointed: :func:`~warehouse.sources.base.sqlite_snapshot`). A slice table
+whose rowids are far sparser than its rows (a rowid of 2**63 - 100001) is renumbered densely
+in rowid order, so it cannot exhaust the warehouse's slice ids (``source_row`` is then that
+number; ``source.detail`` says ``renumbered``).
+
 The rank is read from RANK_DEVICE_MAP, else the file name, else a ``profiler_info_{N}.json``
 in the folders above. One warehouse holds one run: a second, different file claiming a
 rank already held is refused by :func:`claim` with :class:`~warehouse.errors.SourceConflict`
@@ -24,6 +34,7 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
+from warehouse import limits
 from warehouse.errors import IngestError, SourceConflict
 from warehouse.model import nesting
 from warehouse.sources.base import (
@@ -33,6 +44,8 @@ from warehouse.sources.base import (
     read_head,
     readonly_uri,
     require_sqlite,
+    require_tables,
+    sqlite_snapshot,
 )
 from warehouse.sources.rank_layout import rank_from_layout
 
@@ -108,6 +121,25 @@ INPUT_COLUMNS["NIC"] = INPUT_COLUMNS["ROCE"]
 #: Tables whose rows become slices; each reserves a block of slice ids (base + rowid).
 SLICE_TABLES = ("PYTORCH_API", "CANN_API", "TASK", "COMMUNICATION_OP")
 
+#: Columns that must hold integers (or integer text, as PYTORCH_API's TEXT timestamps): times and ids.
+INTEGER_COLUMNS: dict[str, tuple[str, ...]] = {
+    "STRING_IDS": ("id",),
+    "PYTORCH_API": ("startNs", "endNs", "globalTid", "connectionId", "name"),
+    "CANN_API": ("startNs", "endNs", "globalTid", "connectionId", "name", "type"),
+    "TASK": ("startNs", "endNs", "globalTaskId", "connectionId", "deviceId", "streamId", "taskId"),
+    "COMMUNICATION_OP": ("startNs", "endNs", "opName", "connectionId", "opId"),
+    "STEP_TIME": ("id", "startNs", "endNs"),
+    "GC_RECORD": ("startNs", "endNs", "globalTid"),
+    "MEMORY_RECORD": ("timestamp",),
+    "OP_MEMORY": ("allocationTime", "releaseTime"),
+    "COMPUTE_TASK_INFO": ("globalTaskId", "name"),
+    "COMMUNICATION_TASK_INFO": ("globalTaskId",),
+}
+#: Tables whose rows are intervals: endNs may not come before startNs.
+INTERVAL_TABLES = ("PYTORCH_API", "CANN_API", "TASK", "COMMUNICATION_OP", "STEP_TIME", "GC_RECORD")
+#: A slice table is renumbered densely when its rowids span more than this many times its rows (plus slack).
+SPARSE_FACTOR, SPARSE_SLACK = 4, 1 << 20
+
 #: Statement files by phase, run in this order (the threads are made between prepare and timeline).
 PHASES_BEFORE_THREADS = ("meta", "prepare")
 PHASES_AFTER_THREADS = ("timeline", "fact", "sample", "counter", "flow")
@@ -147,24 +179,28 @@ def ingest(conn: sqlite3.Connection, path, source_id: int) -> Outcome:
     :raises IngestError: if the file is empty, not SQLite, damaged, or lacks the rank db tables.
     """
     path = Path(path)
-    identity = _identify(path)
-    attach_readonly(conn, path, SCHEMA)
-    try:
-        return _copy(conn, path, source_id, identity)
-    except sqlite3.DatabaseError as exc:
-        raise IngestError(f"{path}: reading the file: {exc}") from None
-    finally:
-        _drop_scratch(conn)
-        # SQLite refuses to detach inside the transaction that read the file: the frame
-        # detaches after its COMMIT/ROLLBACK; a caller without a transaction gets it here.
-        if not conn.in_transaction:
-            conn.execute(f"DETACH DATABASE {SCHEMA}")
+    with sqlite_snapshot(path) as readable:
+        identity = _identify(path, readable)
+        attach_readonly(conn, readable, SCHEMA)
+        try:
+            _validate(conn, path, identity.tables)
+            return _copy(conn, path, source_id, identity)
+        except sqlite3.DatabaseError as exc:
+            raise IngestError(f"{path}: reading the file: {exc}") from None
+        finally:
+            _drop_scratch(conn)
+            # SQLite refuses to detach inside the transaction that read the file: the frame
+            # detaches after its COMMIT/ROLLBACK; a caller without a transaction gets it here.
+            if not conn.in_transaction:
+                conn.execute(f"DETACH DATABASE {SCHEMA}")
 
 
 def _copy(conn: sqlite3.Connection, path: Path, source_id: int, identity: Identity) -> Outcome:
     tables, rank_id, device_id = identity.tables, identity.rank_id, identity.device_id
-    _create_input_views(conn, tables)
-    params = {"source_id": source_id, "rank_id": rank_id, "device_id": device_id, **_slice_bases(conn, tables)}
+    renumbered = _sparse_tables(conn, tables)
+    _create_input_views(conn, tables, renumbered)
+    params = {"source_id": source_id, "rank_id": rank_id, "device_id": device_id,
+              **_slice_bases(conn, tables, renumbered)}
     rows = 0
     _run_script(conn, "setup.sql")
     for phase in PHASES_BEFORE_THREADS:
@@ -179,6 +215,11 @@ def _copy(conn: sqlite3.Connection, path: Path, source_id: int, identity: Identi
         "tables_ignored": sorted(tables - INPUT_COLUMNS.keys()),
         "rank_id_from": identity.rank_from,
     }
+    if renumbered:
+        detail["renumbered"] = {
+            "tables": sorted(renumbered),
+            "note": "rowids far sparser than the rows: slice ids and source_row number the rows in rowid order",
+        }
     return Outcome(rows, rank_id=rank_id, device_id=device_id, host_name=identity.host_name,
                    card=f"rank{rank_id}", detail=detail)
 
@@ -202,16 +243,17 @@ def _is_rank_db(tables) -> bool:
     return "STRING_IDS" in tables and bool({"PYTORCH_API", "TASK"} & tables)
 
 
-def _identify(path: Path) -> Identity:
-    """Read the file's tables and rank on a connection of its own (closed before any copy).
+def _identify(path: Path, readable: Path | None = None) -> Identity:
+    """Read the file's tables and rank on a connection of its own (closed before any copy);
+    ``readable`` is the file to open (a copy with its WAL, see :func:`sqlite_snapshot`).
 
-    :raises IngestError: if the file is empty, not SQLite, unreadable or not a rank db.
+    :raises IngestError: if the file is empty, not SQLite, unreadable or not a rank db, or an
+        input table is a view or a virtual table.
     """
     require_sqlite(path, "a rank db")
     try:
-        with closing(sqlite3.connect(readonly_uri(path), uri=True)) as probe:
-            tables = frozenset(row[0] for row in probe.execute(
-                "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')"))
+        with closing(sqlite3.connect(readonly_uri(readable or path), uri=True)) as probe:
+            tables = require_tables(path, probe, INPUT_COLUMNS)
             if not _is_rank_db(tables):
                 raise IngestError(
                     f"{path}: sqlite_master: not a rank db (needs STRING_IDS and PYTORCH_API or TASK; "
@@ -251,7 +293,8 @@ def claim(conn: sqlite3.Connection, path, source_id: int) -> None:
     :raises IngestError: if the file cannot be read as a rank db.
     """
     path = Path(path)
-    identity = _identify(path)
+    with sqlite_snapshot(path) as readable:
+        identity = _identify(path, readable)
     if identity.rank_id == UNKNOWN_RANK:
         return
     held = conn.execute(
@@ -271,13 +314,22 @@ def claim(conn: sqlite3.Connection, path, source_id: int) -> None:
 # --- the input views and the statements --------------------------------------------------------------
 
 
-def _create_input_views(conn: sqlite3.Connection, tables: set[str]) -> None:
-    """One temp view ``in_<TABLE>`` per input table, with exactly the expected columns."""
+def _create_input_views(conn: sqlite3.Connection, tables: set[str], renumbered: frozenset[str] = frozenset()) -> None:
+    """One temp view ``in_<TABLE>`` per input table, with exactly the expected columns.
+
+    A table in ``renumbered`` is first copied to a temp table whose ``_row`` numbers its rows
+    densely in rowid order.
+    """
     for table, wanted in INPUT_COLUMNS.items():
         if table in tables:
             present = {row[1] for row in conn.execute(f'PRAGMA {SCHEMA}.table_info("{table}")')}
             columns = ["rowid AS _row"] + [_column_expr(spec, present) for spec in wanted]
             body = f'SELECT {", ".join(columns)} FROM {SCHEMA}."{table}"'
+            if table in renumbered:
+                dense = ["row_number() OVER (ORDER BY rowid) AS _row"] + columns[1:]
+                conn.execute(f'CREATE TEMP TABLE "rank_db_dense_{table}" AS '
+                             f'SELECT {", ".join(dense)} FROM {SCHEMA}."{table}"')
+                body = f'SELECT * FROM temp."rank_db_dense_{table}"'
         else:
             columns = ["NULL AS _row"] + [f'NULL AS "{spec.split("=")[0]}"' for spec in wanted]
             body = f'SELECT {", ".join(columns)} WHERE 0'
@@ -292,17 +344,118 @@ def _column_expr(spec: str, present: set[str]) -> str:
     return f'NULL AS "{name}"'
 
 
-def _slice_bases(conn: sqlite3.Connection, tables: set[str]) -> dict[str, int]:
+def _slice_bases(conn: sqlite3.Connection, tables: set[str], renumbered: frozenset[str] = frozenset()) -> dict[str, int]:
     """Slice id = base + input rowid: reserve a block of ids per table that becomes slices."""
     next_id = (conn.execute("SELECT MAX(id) FROM _slice").fetchone()[0] or 0) + 1
     bases = {}
     for table in SLICE_TABLES:
         low, high = (None, None)
-        if table in tables:
+        if table in renumbered:
+            low, high = conn.execute(f'SELECT MIN(_row), MAX(_row) FROM temp."rank_db_dense_{table}"').fetchone()
+        elif table in tables:
             low, high = conn.execute(f'SELECT MIN(rowid), MAX(rowid) FROM {SCHEMA}."{table}"').fetchone()
         bases[f"base_{table.lower()}"] = next_id - (low or 0)
         next_id += (high - low + 1) if low is not None else 0
     return bases
+
+
+def _sparse_tables(conn: sqlite3.Connection, tables: set[str]) -> frozenset[str]:
+    """The slice tables whose rowids span far more ids than they have rows (renumbered densely)."""
+    sparse = set()
+    for table in SLICE_TABLES:
+        if table not in tables:
+            continue
+        count, low, high = conn.execute(
+            f'SELECT count(*), MIN(rowid), MAX(rowid) FROM {SCHEMA}."{table}"').fetchone()
+        if count and high - low + 1 > SPARSE_FACTOR * count + SPARSE_SLACK:
+            sparse.add(table)
+    return frozenset(sparse)
+
+
+# --- checks of the input's values ----------------------------------------------------------------------
+
+
+def _integer_ok(column: str) -> str:
+    """SQL true when ``column`` holds an integer, NULL, or the text of a 64-bit integer."""
+    c = f'"{column}"'
+    return (f"(typeof({c}) IN ('integer', 'null') OR (typeof({c}) = 'text' AND length({c}) BETWEEN 1 AND 20 "
+            f"AND {c} GLOB '[0-9-]*' AND substr({c}, 2) NOT GLOB '*[^0-9]*' AND {c} != '-' "
+            f"AND (length(ltrim({c}, '-')) < 19 OR (length(ltrim({c}, '-')) = 19 "
+            f"AND ltrim({c}, '-') <= '9223372036854775807'))))")
+
+
+def _validate(conn: sqlite3.Connection, path: Path, tables: frozenset[str]) -> None:
+    """Refuse values the copy would store wrong: non-integer times and ids, inverted intervals,
+    STRING_IDS values that are not UTF-8 text or are too long.
+
+    :raises IngestError: naming the file, the table, the row and the field.
+    """
+    for table, columns in INTEGER_COLUMNS.items():
+        if table not in tables:
+            continue
+        present = {row[1] for row in conn.execute(f'PRAGMA {SCHEMA}.table_info("{table}")')}
+        checked = [column for column in columns if column in present]
+        tests = [(f"NOT {_integer_ok(column)}", column) for column in checked]
+        if table in INTERVAL_TABLES and {"startNs", "endNs"} <= present:
+            tests.append(('(typeof("endNs") != \'null\' AND typeof("startNs") != \'null\' '
+                          'AND CAST("endNs" AS INTEGER) < CAST("startNs" AS INTEGER))', "endNs<startNs"))
+        if not tests:
+            continue
+        which = " ".join(f"WHEN {test} THEN {index}" for index, (test, _) in enumerate(tests))
+        found = conn.execute(
+            f'SELECT rowid, CASE {which} END FROM {SCHEMA}."{table}" WHERE {" OR ".join(t for t, _ in tests)} LIMIT 1'
+        ).fetchone()
+        if found is None:
+            continue
+        row, index = found
+        name = tests[index][1]
+        if name == "endNs<startNs":
+            start, end = conn.execute(
+                f'SELECT "startNs", "endNs" FROM {SCHEMA}."{table}" WHERE rowid = ?', (row,)).fetchone()
+            raise IngestError(f"{path}: {table}: row {row}: endNs {end!r} is before startNs {start!r}")
+        value = conn.execute(
+            f'SELECT substr(CAST("{name}" AS TEXT), 1, 40), typeof("{name}") FROM {SCHEMA}."{table}" WHERE rowid = ?',
+            (row,)).fetchone()
+        raise IngestError(f"{path}: {table}: row {row}: {name} is not a 64-bit integer ({value[1]} {value[0]!r})")
+    if "STRING_IDS" in tables:
+        _validate_strings(conn, path)
+
+
+def _utf8_ok(data) -> int:
+    if data is None:
+        return 1
+    try:
+        bytes(data).decode("utf-8")
+        return 1
+    except (UnicodeDecodeError, TypeError):
+        return 0
+
+
+def _validate_strings(conn: sqlite3.Connection, path: Path) -> None:
+    """Every STRING_IDS value is UTF-8 text of at most MAX_STRING_BYTES bytes."""
+    longest = limits.current().MAX_STRING_BYTES
+    present = {row[1] for row in conn.execute(f'PRAGMA {SCHEMA}.table_info("STRING_IDS")')}
+    if "value" not in present:
+        return
+    conn.create_function("rank_db_utf8_ok", 1, _utf8_ok, deterministic=True)
+    try:
+        found = conn.execute(
+            f"SELECT rowid, id, typeof(value), length(CAST(value AS BLOB)), "
+            f"CASE WHEN length(CAST(value AS BLOB)) <= 200000 THEN rank_db_utf8_ok(CAST(value AS BLOB)) END "
+            f"FROM {SCHEMA}.STRING_IDS WHERE typeof(value) NOT IN ('text', 'null') "
+            f"OR (:longest > 0 AND length(CAST(value AS BLOB)) > :longest) "
+            f"OR NOT rank_db_utf8_ok(CAST(value AS BLOB)) LIMIT 1", {"longest": longest}).fetchone()
+    finally:
+        conn.create_function("rank_db_utf8_ok", 1, None)
+    if found is None:
+        return
+    row, string_id, kind, size, utf8 = found
+    where = f"{path}: STRING_IDS: row {row} (id {string_id}): value"
+    if kind not in ("text", "null"):
+        raise IngestError(f"{where} is {kind}, not text")
+    if longest and size > longest:
+        raise IngestError(f"{where} is {size} bytes long, over the limit of {longest} (WAREHOUSE_MAX_STRING_BYTES)")
+    raise IngestError(f"{where} is not UTF-8 text")
 
 
 def _run_phase(conn: sqlite3.Connection, path: Path, phase: str, tables: set[str], params: dict) -> int:
@@ -371,6 +524,8 @@ def _run_script(conn: sqlite3.Connection, name: str) -> None:
 def _drop_scratch(conn: sqlite3.Connection) -> None:
     for table in INPUT_COLUMNS:
         conn.execute(f'DROP VIEW IF EXISTS temp."in_{table}"')
+    for table in SLICE_TABLES:
+        conn.execute(f'DROP TABLE IF EXISTS temp."rank_db_dense_{table}"')
     _run_script(conn, "teardown.sql")
 
 

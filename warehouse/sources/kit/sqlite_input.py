@@ -7,6 +7,9 @@ and the copy's statements (the format module's ``.sql`` files) convert values wi
 modules' own converters, registered as SQL functions (:data:`FUNCTIONS`): a float goes through its
 shortest decimal form (the text the JSON export writes), and us -> ns, ms -> ns, MB -> bytes and
 GB/s -> bytes/s are exact, which SQL arithmetic would not be.
+
+An input table that is a view or a virtual table is refused (naming it), and a file with a
+non-empty ``-wal`` beside it is read with its WAL (:func:`~warehouse.sources.base.sqlite_snapshot`).
 """
 
 from __future__ import annotations
@@ -18,7 +21,15 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 
 from warehouse.errors import IngestError
-from warehouse.sources.base import SQLITE_MAGIC, attach_readonly, read_head, readonly_uri, require_sqlite
+from warehouse.sources.base import (
+    SQLITE_MAGIC,
+    attach_readonly,
+    read_head,
+    readonly_uri,
+    require_sqlite,
+    require_tables,
+    sqlite_snapshot,
+)
 from warehouse.sources.kit.communication import LINK, step_id
 from warehouse.sources.kit.step_trace import step_number
 from warehouse.sources.kit.text import gb_per_s_to_bytes_per_s, mb_to_bytes, ms_to_ns, real, us_to_ns
@@ -54,7 +65,8 @@ def input_tables(path: Path, what: str) -> frozenset[str]:
     """
     require_sqlite(path, what)
     try:
-        return tables(path)
+        with sqlite_snapshot(path) as readable:
+            return tables(readable)
     except sqlite3.DatabaseError as exc:
         raise IngestError(f"{path}: sqlite_master: unreadable ({exc})") from None
 
@@ -64,19 +76,26 @@ def attached(conn: sqlite3.Connection, path: Path, views: Iterable[str]) -> Iter
     """The file attached as :data:`SCHEMA` with the copy's SQL functions registered, for the block;
     yields the list the functions' failures go to. Afterwards the functions and the input views of
     ``views`` are removed, and the file detached unless a transaction is open."""
-    attach_readonly(conn, path, SCHEMA)
-    failures: list[Exception] = []
-    register_functions(conn, failures)
-    try:
-        yield failures
-    finally:
-        register_functions(conn, None)
-        for table in views:
-            conn.execute(f'DROP VIEW IF EXISTS temp."in_{table}"')
-        # SQLite refuses to detach inside the transaction that read the file: the frame
-        # detaches after its COMMIT/ROLLBACK; a caller without a transaction gets it here.
-        if not conn.in_transaction:
-            conn.execute(f"DETACH DATABASE {SCHEMA}")
+    views = tuple(views)
+    with sqlite_snapshot(path) as readable:
+        try:
+            with closing(sqlite3.connect(readonly_uri(readable), uri=True)) as probe:
+                require_tables(path, probe, views)
+        except sqlite3.DatabaseError as exc:
+            raise IngestError(f"{path}: sqlite_master: unreadable ({exc})") from None
+        attach_readonly(conn, readable, SCHEMA)
+        failures: list[Exception] = []
+        register_functions(conn, failures)
+        try:
+            yield failures
+        finally:
+            register_functions(conn, None)
+            for table in views:
+                conn.execute(f'DROP VIEW IF EXISTS temp."in_{table}"')
+            # SQLite refuses to detach inside the transaction that read the file: the frame
+            # detaches after its COMMIT/ROLLBACK; a caller without a transaction gets it here.
+            if not conn.in_transaction:
+                conn.execute(f"DETACH DATABASE {SCHEMA}")
 
 
 def create_input_view(conn: sqlite3.Connection, table: str, wanted: tuple[str, ...]) -> list[str]:

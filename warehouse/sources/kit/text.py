@@ -195,15 +195,32 @@ class CsvTable:
     finish: str | None = None
 
 
+#: byte-order marks of UTF-16 text (a CSV saved as "Unicode" by a spreadsheet)
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
 def csv_header(path: str | Path) -> list[str] | None:
-    """The header names of a CSV file from its first line, or None if it does not look like CSV."""
+    """The header names of a CSV file from its first line, or None if it does not look like CSV.
+
+    A UTF-16 file (with its byte-order mark) and a file with NUL bytes are still recognised by
+    their header, so that reading them fails with a reason instead of the file being skipped.
+    """
     head = read_head(path, 8192)
-    if not head or b"\0" in head:
+    if not head:
         return None
-    try:
-        first = head.split(b"\n", 1)[0].decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return None
+    if head.startswith(UTF16_BOMS):
+        try:
+            first = head[: len(head) // 2 * 2].decode("utf-16").split("\n", 1)[0]
+        except UnicodeDecodeError:
+            return None
+    else:
+        line = head.split(b"\n", 1)[0]
+        if line.count(b"\0") * 2 > len(line) + 1 and not line.replace(b"\0", b"").isascii():
+            return None  # binary, not a text file with a stray NUL
+        try:
+            first = line.replace(b"\0", b"").decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return None
     if "," not in first or first.lstrip().startswith(("{", "[")):
         return None
     return [name.strip() for name in next(csv.reader([first]))]
@@ -233,7 +250,7 @@ class CsvRecords:
         self.path = path
         if csv.field_size_limit() < FIELD_LIMIT:
             csv.field_size_limit(FIELD_LIMIT)
-        self._reader = csv.reader(stream)
+        self._reader = csv.reader(_without_nul(stream, path))
         self.header = [name.strip() for name in self._guard(lambda: next(self._reader, []))]
         self.short_lines: list[int] = []
 
@@ -256,9 +273,23 @@ class CsvRecords:
         try:
             return read()
         except UnicodeDecodeError as exc:
-            raise IngestError(f"{self.path}: line {self._reader.line_num + 1}: not UTF-8 text ({exc.reason})") from None
+            utf16 = " (the file is UTF-16: save it as UTF-8)" if exc.object[:2] in UTF16_BOMS else ""
+            raise IngestError(
+                f"{self.path}: line {self._reader.line_num + 1}: not UTF-8 text ({exc.reason}){utf16}") from None
         except csv.Error as exc:
             raise IngestError(f"{self.path}: line {self._reader.line_num}: {exc}") from None
+
+
+def _without_nul(stream: io.TextIOBase, path) -> Iterator[str]:
+    """The stream's lines; a NUL character fails the file (Python's csv module would read it as data).
+
+    :raises IngestError: naming the line.
+    """
+    for number, line in enumerate(stream, 1):
+        if "\0" in line:
+            raise IngestError(f"{path}: line {number}: a NUL byte (column {line.index(chr(0)) + 1}); "
+                              "not a CSV text file (UTF-16 or binary?)")
+        yield line
 
 
 @contextmanager

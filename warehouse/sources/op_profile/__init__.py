@@ -8,6 +8,10 @@ unknown types are listed in ``source.detail``. A malformed block raises
 :class:`IngestError` naming the byte offset and the block type; the frame's transaction
 then leaves no rows. Each bin is one card: the operator's name (else the file stem).
 The one format module importing another: an operator profile embeds a trace JSON, read by trace_json.
+
+Bounded (:mod:`warehouse.limits`): a block whose contentSize passes ``MAX_BLOCK_BYTES`` fails
+from its header, before its payload is read (or decompressed), and a block that would give more
+than ``MAX_BLOCK_ROWS`` rows (cores x lines) fails before its rows are made.
 """
 
 from __future__ import annotations
@@ -17,10 +21,20 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+from warehouse import limits
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome, open_binary, read_head
 from warehouse.sources.op_profile import charts, details, hotspot, tracekit
-from warehouse.sources.op_profile.framing import Block, BlockError, looks_like_op_profile, split_blocks
+from warehouse.sources.op_profile.framing import (
+    HEADER,
+    PATH_BYTES,
+    SOURCE_TYPE,
+    TAG,
+    Block,
+    BlockError,
+    looks_like_op_profile,
+    split_blocks,
+)
 from warehouse.sources.op_profile.rows import Rows
 from warehouse.sources.trace_json import ingest_trace_bytes
 
@@ -63,12 +77,13 @@ def ingest(conn, path, source_id) -> Outcome:
 
     :raises IngestError: ``<path>: block at byte N (type 0xTT): <reason>``.
     """
-    with open_binary(path) as stream:
-        data = stream.read()
     rows = Rows(conn, source_id, str(path))
     unknown, types = [], Counter()
     try:
+        with open_binary(path) as stream:
+            data = read_capped(stream, limits.current().MAX_BLOCK_BYTES)
         for block in split_blocks(data):
+            rows.start_block()
             types[f"0x{block.type:02x}"] += 1
             handling = HANDLERS.get(block.type)
             if handling is None:
@@ -87,6 +102,34 @@ def ingest(conn, path, source_id) -> Outcome:
     if unknown:
         detail["unknown_blocks"] = unknown
     return Outcome(rows=written + rows.direct_rows, card=card, detail=detail)
+
+
+def read_capped(stream, max_block_bytes: int) -> bytearray:
+    """The file's bytes, read block by block: a header whose contentSize passes ``max_block_bytes``
+    (0: no cap) fails before its payload is read. Reading stops at anything malformed, which
+    :func:`split_blocks` then reports.
+
+    :raises BlockError: for a block over the cap.
+    """
+    data = bytearray()
+    while True:
+        header = stream.read(HEADER.size)
+        data += header
+        if len(header) < HEADER.size:
+            return data
+        size, block_type, _, _, tag = HEADER.unpack(header)
+        if tag != TAG:
+            return data
+        if max_block_bytes and size > max_block_bytes:
+            raise BlockError(f"contentSize {size} is over the limit of {max_block_bytes} bytes per block "
+                             "(WAREHOUSE_MAX_BLOCK_BYTES)", len(data) - HEADER.size, block_type)
+        wanted = size + (PATH_BYTES if block_type == SOURCE_TYPE else 0)
+        while wanted:
+            chunk = stream.read(min(wanted, 1 << 24))
+            if not chunk:
+                return data
+            data += chunk
+            wanted -= len(chunk)
 
 
 def _read_block(block: Block, rows: Rows, decoding: str, handler: Callable) -> None:

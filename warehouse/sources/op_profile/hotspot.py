@@ -38,6 +38,11 @@ def code_file(block: Block, rows: Rows, doc) -> None:
 def code_lines(block: Block, rows: Rows, doc) -> None:
     """0x03: Files[].Lines[] -> code_line (one row per core) + code_line_metric."""
     doc, cores, dtypes = _open(block, rows, doc, "Files Dtype", "Lines")
+    files = doc.get("Files")
+    if isinstance(files, list):
+        lines = sum(len(entry.get("Lines")) for entry in files
+                    if isinstance(entry, dict) and isinstance(entry.get("Lines"), list))
+        rows.expect(lines * max(len(cores), 1), f"{lines} lines x {len(cores)} cores")
     for file_index, entry in enumerate(objects(doc.get("Files"), "Files")):
         path = to_text(entry.get("Source"))
         for row, line in enumerate(objects(entry.get("Lines"), f"Files[{file_index}].Lines")):
@@ -50,6 +55,9 @@ def code_lines(block: Block, rows: Rows, doc) -> None:
 def instructions(block: Block, rows: Rows, doc) -> None:
     """0x04: Instructions[] -> instruction (one row per core) + instruction_metric."""
     doc, cores, dtypes = _open(block, rows, doc, "Instructions Dtype", "Instructions")
+    items = doc.get("Instructions")
+    if isinstance(items, list):
+        rows.expect(len(items) * max(len(cores), 1), f"{len(items)} instructions x {len(cores)} cores")
     for row, item in enumerate(objects(doc.get("Instructions"), "Instructions")):
         inner = to_text(item.get("AscendC Inner Code"))
         _per_core(rows, "instruction", item, INSTRUCTION_COUNTERS, INSTRUCTION_KEYS, cores, dtypes, (
@@ -62,6 +70,7 @@ def _per_core(rows: Rows, table: str, item: dict, counters: tuple, fixed: frozen
     """One ``table`` row per core: (id, core, core_index, *per-core counters, *item_values), and the
     item's extra columns in ``<table>_metric`` (a per-core element, or the whole value for dtype 5)."""
     width = _width(cores, item, fixed)
+    rows.expect(width, f"{width} cores of one item")
     per_core = zip(*(_column(item.get(key), width) for key in counters))
     extras = [(name, dtypes.get(name), value) for name, value in item.items() if name not in fixed]
     first_id = rows.next_ids(table, width)

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import sqlite3
 
+from warehouse import limits
 from warehouse.errors import IngestError
+from warehouse.sources.op_profile.framing import BlockError
 from warehouse.sources.op_profile.values import to_text
 
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -70,6 +72,19 @@ class Rows:
         self._rows: dict[str, list[tuple]] = {table: [] for table in COLUMNS}
         self._written: dict[str, int] = dict.fromkeys(COLUMNS, 0)
         self._next_ids: dict[str, int] = {}
+        #: the most rows one block may give (WAREHOUSE_MAX_BLOCK_ROWS; 0: no cap), and the current block's so far
+        self.max_block_rows = limits.current().MAX_BLOCK_ROWS
+        self.block_rows = 0
+
+    def start_block(self) -> None:
+        """A new block begins: its rows are counted from 0 against ``max_block_rows``."""
+        self.block_rows = 0
+
+    def expect(self, count: int, what: str) -> None:
+        """:raises BlockError: when a block declares more rows (``count``, of ``what``) than a block may give."""
+        if self.max_block_rows and self.block_rows + count > self.max_block_rows:
+            raise BlockError(f"{what} make {count} rows, over the limit of {self.max_block_rows} rows per block "
+                             "(WAREHOUSE_MAX_BLOCK_ROWS)")
 
     def add(self, table: str, *values) -> None:
         """Buffer one row of ``table``, values in the order of ``COLUMNS[table]``."""
@@ -78,7 +93,11 @@ class Rows:
     def extend(self, table: str, value_rows) -> None:
         """Buffer rows of ``table`` (tuples of values in the order of ``COLUMNS[table]``)."""
         buffered = self._rows[table]
+        before = len(buffered)
         buffered.extend(value_rows)
+        self.block_rows += len(buffered) - before
+        if self.max_block_rows and self.block_rows > self.max_block_rows:
+            raise BlockError(f"more than {self.max_block_rows} rows from one block (WAREHOUSE_MAX_BLOCK_ROWS)")
         if len(buffered) >= FLUSH_ROWS:
             self._flush(table)
 

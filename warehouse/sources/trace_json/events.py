@@ -8,6 +8,11 @@ import msgspec
 
 from warehouse.errors import IngestError
 
+#: the longest timestamp text read (a 64-bit count of ns in us with 3 decimals is ~25 characters)
+MAX_NUMBER_CHARS = 40
+#: |us| past this would be more ns than a 64-bit integer holds
+MAX_US = 9_223_372_036_854_775
+
 
 class Event(msgspec.Struct, gc=False):
     """One trace event; fields a reader does not use are not decoded."""
@@ -33,17 +38,27 @@ def to_ns(value, label: str, index: int, field: str) -> int:
     """Microseconds (int, float or decimal string) -> integer ns, exactly for ints and strings."""
     kind = type(value)
     if kind is str:
+        if len(value) > MAX_NUMBER_CHARS:
+            raise IngestError(f"{label}: event {index}: {field} {value[:20]!r}... is {len(value)} characters long, "
+                              "not a timestamp")
         if len(value) > 4 and value[-4] == "." and value[:-4].isdigit() and value[-3:].isdigit():
             return int(value[:-4] + value[-3:])
         try:
-            return int((Decimal(value) * 1000).to_integral_value())
+            number = Decimal(value)
         except (InvalidOperation, ValueError):
             raise IngestError(f"{label}: event {index}: {field} {value!r} is not a number") from None
+        # checked before scaling: "1e999000" would otherwise become a million-digit integer
+        if not number.is_finite() or abs(number) > MAX_US:
+            raise IngestError(f"{label}: event {index}: {field} {value!r} is out of range (not a finite us "
+                              "timestamp within 64-bit ns)")
+        return int((number * 1000).to_integral_value())
     if kind is int:
+        if abs(value) > MAX_US:
+            raise IngestError(f"{label}: event {index}: {field} {value!r} is out of range (past 64-bit ns)")
         return value * 1000
     if kind is float:
-        if value != value or value in (float("inf"), float("-inf")):
-            raise IngestError(f"{label}: event {index}: {field} {value!r} is not a finite number")
+        if value != value or value in (float("inf"), float("-inf")) or abs(value) > MAX_US:
+            raise IngestError(f"{label}: event {index}: {field} {value!r} is not a finite number within 64-bit ns")
         return round(value * 1000)
     raise IngestError(f"{label}: event {index}: {field} is missing")
 

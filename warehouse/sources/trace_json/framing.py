@@ -1,7 +1,9 @@
 """Framing: a stream of trace JSON -> lists of decoded events, and the other top-level keys.
 
 The text is read in chunks, each cut at the last event boundary and decoded by msgspec (see
-the package docstring for why a successful decode proves a correct cut).
+the package docstring for why a successful decode proves a correct cut). Bounded: at most
+``MAX_EVENT_BYTES`` (:mod:`warehouse.limits`) are buffered without an event boundary, so a
+gigabyte of whitespace between two events fails at the cap instead of growing the buffer.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import BinaryIO
 
 import msgspec
 
+from warehouse import limits
 from warehouse.errors import IngestError
 from warehouse.sources.trace_json.events import ANY, EVENTS, Event
 
@@ -25,8 +28,10 @@ TRACE_EVENTS = re.compile(rb'"traceEvents"\s*:\s*\[')
 class Framing:
     """Cuts a stream of trace JSON into lists of decoded events; keeps the other top-level keys."""
 
-    def __init__(self, stream: BinaryIO, label: str, chunk_bytes: int):
+    def __init__(self, stream: BinaryIO, label: str, chunk_bytes: int, max_event_bytes: int | None = None):
         self.stream = stream
+        #: the most bytes buffered without an event boundary (0: no cap)
+        self.max_event_bytes = limits.current().MAX_EVENT_BYTES if max_event_bytes is None else max_event_bytes
         self.label = label
         self.chunk_bytes = chunk_bytes
         self.meta: dict = {}
@@ -37,6 +42,7 @@ class Framing:
         self.eof = False
         self.first_index = 0  # index in the array of the next event to decode
         self.done = False
+        self.gap_start = 0  # offset of the first byte not yet decoded into an event
 
     def _error(self, where: str, reason: str) -> IngestError:
         return IngestError(f"{self.label}: {where}: {reason}")
@@ -54,14 +60,15 @@ class Framing:
     def _open(self) -> None:
         """Position ``buf`` just after the ``[`` that opens the event array."""
         while self._read() and not self.buf.lstrip(b"\xef\xbb\xbf" + WS):
-            pass  # leading whitespace only, so far
+            self._consume(len(self.buf))  # leading whitespace only, so far: dropped, never buffered
+            self._check_gap("before the first event")
         start = len(self.buf) - len(self.buf.lstrip(b"\xef\xbb\xbf" + WS))
         first = self.buf[start:start + 1]
         if first == b"[":
             self._consume(start + 1)
             return
         if first != b"{":
-            raise self._error(f"byte {start}", "not a JSON array or object of trace events")
+            raise self._error(f"byte {self.base + start}", "not a JSON array or object of trace events")
         self.shape = "object"
         search = start
         while True:
@@ -87,6 +94,14 @@ class Framing:
                 raise self._error(f"byte {self.base + at}", "traceEvents is not an array")
             search = at + 1
 
+    def _check_gap(self, where: str = "after the last event") -> None:
+        """:raises IngestError: when more than ``max_event_bytes`` have passed without an event boundary."""
+        if self.max_event_bytes and self.base + len(self.buf) - self.gap_start > self.max_event_bytes:
+            raise self._error(
+                f"byte {self.gap_start}",
+                f"more than {self.max_event_bytes} bytes {where} without the end of an event "
+                "(WAREHOUSE_MAX_EVENT_BYTES)")
+
     def _consume(self, n: int) -> None:
         self.buf = self.buf[n:]
         self.base += n
@@ -94,15 +109,19 @@ class Framing:
     def batches(self):
         """Yield lists of events in file order; ``first_index`` is the index after each list's last."""
         self._open()
+        self.gap_start = self.base
         while not self.done:
             if not self.eof and len(self.buf) < self.chunk_bytes:
                 self._read()
                 continue
             events = self._final() if self.eof else self._middle()
             if events is None:
+                self._check_gap()
                 self._read()
-            elif events:
-                yield events
+            else:
+                self.gap_start = self.base
+                if events:
+                    yield events
 
     def _middle(self) -> list[Event] | None:
         """Decode the whole events in buf; None when buf holds no complete event boundary yet."""

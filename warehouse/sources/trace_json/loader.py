@@ -1,4 +1,8 @@
-"""Loading: decoded events -> rows (processes, threads, slices with their nesting, counters, metadata)."""
+"""Loading: decoded events -> rows (processes, threads, slices with their nesting, counters, metadata).
+
+Bounded (:mod:`warehouse.limits`): a name or category longer than ``MAX_STRING_BYTES`` and more
+than ``MAX_OPEN_EVENTS`` ``B``/``b`` events open at once fail the file, naming the event.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from typing import BinaryIO
 
 import msgspec
 
+from warehouse import limits
 from warehouse.errors import IngestError
 from warehouse.interning import StringTable
 from warehouse.model import nesting
@@ -65,13 +70,17 @@ class _Process:
 class _StringIds(dict):
     """text -> string.id, interning on a miss (None -> None)."""
 
-    def __init__(self, conn: sqlite3.Connection):
+    def __init__(self, conn: sqlite3.Connection, longest: int = 0):
         super().__init__({None: None})
         self.table = StringTable(conn)
+        self.longest = longest
         #: ids of the 'ProfilerStep#N' names met: the slices that mark training steps
         self.step_names: list[int] = []
 
     def __missing__(self, value: str) -> int:
+        if self.longest and len(value) * 4 > self.longest and len(value.encode("utf-8")) > self.longest:
+            raise ValueError(f"a name or category of {len(value.encode('utf-8'))} bytes, over the limit of "
+                             f"{self.longest} (WAREHOUSE_MAX_STRING_BYTES)")
         found = self[value] = self.table.id(value)
         if value.startswith(STEP_PREFIX):
             self.step_names.append(found)
@@ -116,6 +125,8 @@ class Loader:
         self.truncated = False
         self.shape = "array"
         self.renested = 0  # threads whose nesting was recomputed after the parse (out of order, B/E, async)
+        self.bounds = limits.current()
+        self.open_events = 0  # B/b events waiting for their E/e, all threads together
 
     # -- driving ---------------------------------------------------------------------------
 
@@ -142,8 +153,8 @@ class Loader:
 
     def _run(self, stream: BinaryIO, chunk_bytes: int) -> dict:
         flows.create_staging(self.conn)
-        framing = Framing(stream, self.label, chunk_bytes)
-        self.string_ids = _StringIds(self.conn)
+        framing = Framing(stream, self.label, chunk_bytes, self.bounds.MAX_EVENT_BYTES)
+        self.string_ids = _StringIds(self.conn, self.bounds.MAX_STRING_BYTES)
         gc_was_enabled = gc.isenabled()
         gc.disable()  # millions of short-lived objects, no cycles: the collector only costs time
         try:
@@ -292,7 +303,12 @@ class Loader:
     def _begin(self, event: Event, index: int) -> None:
         thread = self._async_thread(event) if event.ph == "b" else (
             self.thread_keys.get((event.pid, event.tid)) or self._thread(event.pid, event.tid))
+        cap = self.bounds.MAX_OPEN_EVENTS
+        if cap and self.open_events >= cap:
+            raise IngestError(f"{self.label}: event {index}: more than {cap} B events open (begun, not ended) at once "
+                              "(WAREHOUSE_MAX_OPEN_EVENTS)")
         thread.open.append((event, index, to_ns(event.ts, self.label, index, "ts")))
+        self.open_events += 1
 
     def _end(self, event: Event, index: int, slices: list, next_id: int) -> int:
         thread = self._async_thread(event) if event.ph == "e" else (
@@ -302,6 +318,7 @@ class Loader:
             self.dropped["unmatched_end"] += 1
             return next_id
         begin, begin_index, begin_ts = thread.open.pop()
+        self.open_events -= 1
         args = begin.args
         if len(event.args) > 2:  # E's args are merged into B's (Chrome does the same)
             merged = ANY.decode(begin.args) if len(begin.args) else {}
