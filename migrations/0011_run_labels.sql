@@ -14,3 +14,20 @@ CREATE TABLE run_label (
     value TEXT NOT NULL,
     PRIMARY KEY (run_id, key)
 );
+
+-- The runs in the order they started (a run whose start is unknown first, then by start, then by
+-- id), each with the run before it: the history the compare, trend and run_regression queries walk.
+CREATE VIEW run_history AS
+WITH ordered AS (
+    SELECT
+        run_id, name, start_ns,
+        row_number() OVER (ORDER BY CASE WHEN start_ns IS NULL THEN 0 ELSE 1 END, start_ns, run_id) AS position
+    FROM run
+)
+SELECT
+    run_id, name, start_ns,
+    -- The run's place in the history, from 1.
+    position,
+    -- The run started just before it (NULL for the first).
+    lag(run_id) OVER (ORDER BY position) AS previous_run_id
+FROM ordered;

@@ -25,25 +25,12 @@
 -- column run_mean_ns: Mean duration in the run, in ns (null when none).
 -- column difference_ns: run_total_ns - base_total_ns: the time the run adds (negative: saves).
 -- column ratio: run_mean_ns / base_mean_ns (2: twice as slow per execution); null when in one run only.
-with history as (
-    select
-        run_id,
-        row_number() over (order by case when start_ns is null then 0 else 1 end, start_ns, run_id) as position
-    from run
+with pair as (
+    -- the run (default: the latest) and its baseline (default: the run before it)
+    select h.run_id, coalesce(:base_run_id, h.previous_run_id) as base_run_id
+    from run_history as h
+    where h.run_id = coalesce(:run_id, (select max(run_id) from run_history where position = (select max(position) from run_history)))
 ),
-
-target as (
-    select run_id, position
-    from history
-    where run_id = :run_id or (:run_id is null and position = (select max(position) from history))
-),
-
-pair as (
-    select t.run_id, h.run_id as base_run_id
-    from target as t
-    join history as h on h.run_id = :base_run_id or (:base_run_id is null and h.position = t.position - 1)
-),
-
 kernel_ranks as (
     -- the ranks whose kernels an input answers: their trace's kernel slices are not read again
     select distinct run_id, coalesce(rank_id, -1) as rank_key

@@ -19,25 +19,12 @@
 -- column run_bytes: The peak in the run, in bytes (null when it has none).
 -- column difference_bytes: run_bytes - base_bytes (positive: the run needs more).
 -- column ratio: run_bytes / base_bytes; null when base_bytes is 0 or missing.
-with history as (
-    select
-        run_id,
-        row_number() over (order by case when start_ns is null then 0 else 1 end, start_ns, run_id) as position
-    from run
+with pair as (
+    -- the run (default: the latest) and its baseline (default: the run before it)
+    select h.run_id, coalesce(:base_run_id, h.previous_run_id) as base_run_id
+    from run_history as h
+    where h.run_id = coalesce(:run_id, (select max(run_id) from run_history where position = (select max(position) from run_history)))
 ),
-
-target as (
-    select run_id, position
-    from history
-    where run_id = :run_id or (:run_id is null and position = (select max(position) from history))
-),
-
-pair as (
-    select t.run_id, h.run_id as base_run_id
-    from target as t
-    join history as h on h.run_id = :base_run_id or (:base_run_id is null and h.position = t.position - 1)
-),
-
 peaks as (
     select
         a.run_id, m.rank_id, m.component,

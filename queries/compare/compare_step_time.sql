@@ -21,25 +21,12 @@
 -- column run_ns: Mean per step in the run, in ns.
 -- column difference_ns: run_ns - base_ns (positive: the run is slower); null when the rank is in one run only.
 -- column ratio: run_ns / base_ns; null when base_ns is 0 or missing.
-with history as (
-    select
-        run_id,
-        row_number() over (order by case when start_ns is null then 0 else 1 end, start_ns, run_id) as position
-    from run
+with pair as (
+    -- the run (default: the latest) and its baseline (default: the run before it)
+    select h.run_id, coalesce(:base_run_id, h.previous_run_id) as base_run_id
+    from run_history as h
+    where h.run_id = coalesce(:run_id, (select max(run_id) from run_history where position = (select max(position) from run_history)))
 ),
-
-target as (
-    select run_id, position
-    from history
-    where run_id = :run_id or (:run_id is null and position = (select max(position) from history))
-),
-
-pair as (
-    select t.run_id, h.run_id as base_run_id
-    from target as t
-    join history as h on h.run_id = :base_run_id or (:base_run_id is null and h.position = t.position - 1)
-),
-
 rank_means as (
     select
         s.run_id,

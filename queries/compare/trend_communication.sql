@@ -15,10 +15,8 @@
 -- column mean_ns: Mean duration per operator, in ns.
 -- column mean_wait_ns: Mean wait per operator from the communication summary, in ns (null without one).
 with history as (
-    select
-        run_id, name, start_ns,
-        row_number() over (order by case when start_ns is null then 0 else 1 end, start_ns, run_id) as position
-    from run
+    select run_id, name, start_ns, position
+    from run_history
 ),
 
 operators as (

@@ -15,10 +15,8 @@
 -- column total_ns: Summed duration in the run, in ns.
 -- column mean_ns: Mean duration in the run, in ns.
 with history as (
-    select
-        run_id, name, start_ns,
-        row_number() over (order by case when start_ns is null then 0 else 1 end, start_ns, run_id) as position
-    from run
+    select run_id, name, start_ns, position
+    from run_history
 ),
 
 kernel_ranks as (

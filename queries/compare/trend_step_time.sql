@@ -22,10 +22,8 @@
 -- column stage_ns: Mean stage per step, in ns.
 -- column bubble_ns: Mean bubble per step, in ns.
 with history as (
-    select
-        run_id, name, start_ns,
-        row_number() over (order by case when start_ns is null then 0 else 1 end, start_ns, run_id) as position
-    from run
+    select run_id, name, start_ns, position
+    from run_history
 ),
 
 rank_means as (

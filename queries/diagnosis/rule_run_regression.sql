@@ -28,10 +28,8 @@
 -- column evidence_kernel_id: kernel.id of the evidence row, when it is a kernel.
 -- column evidence_note: What the evidence row shows.
 with history as (
-    select
-        run_id, name,
-        row_number() over (order by case when start_ns is null then 0 else 1 end, start_ns, run_id) as position
-    from run
+    select run_id, name, start_ns, position
+    from run_history
 ),
 
 rank_means as (
