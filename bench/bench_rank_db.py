@@ -163,7 +163,7 @@ def main() -> None:
           f"rows written per CPU s; peak RSS {ours['rss']:.0f} MB; warehouse {ours['size_mb']:.0f} MB")
     print(f"  load average before/after: {load_before} / {os.getloadavg()[0]:.1f} (2 cores shared with other jobs)")
     for name, seconds in ours["answers"].items():
-        print(f"  warehouse sql, {name}: {seconds:.2f} s (process start included)")
+        print(f"  warehouse query ({ANSWERS[name]}), {name}: {seconds:.2f} s (process start included)")
     total = ours["wall"] + sum(ours["answers"].values())
     print(f"  ingest + the three answers: {total:.1f} s")
     exports = bench_exports(folder, work)
