@@ -1,9 +1,9 @@
 """What is derived from the inputs' rows, kept true as inputs come and go.
 
 The ingest frame calls :func:`after_rows` once a source wrote an input's rows (in the
-process that ran the source: a worker for a part, whose classified rows are then copied
-in), then :func:`after_source`. Ranks need nothing here: ``rank`` is a view over the
-inputs. Kernels are classified; a run's facts (start, profiler) are refreshed; findings
+process that ran the source: a worker for a part, whose nested and classified rows are then
+copied in), then :func:`after_source`. Ranks need nothing here: ``rank`` is a view over the
+inputs. Slices written unnested are nested; kernels are classified; a run's facts (start, profiler) are refreshed; findings
 drawn from an input's rows are dropped when those rows are replaced, so no finding ever
 points at a deleted slice or kernel.
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from warehouse.model import nesting
 from warehouse.model.classify import classify_source, split_statements
 
 HERE = Path(__file__).parent
@@ -20,8 +21,11 @@ RUN_FACTS_SQL = (HERE / "run_facts.sql").read_text(encoding="utf-8")
 FORGET_SOURCE_SQL = split_statements((HERE / "forget_source.sql").read_text(encoding="utf-8"))
 
 
-def after_rows(conn: sqlite3.Connection, source_id: int) -> None:
-    """Give the rows a source just wrote their meaning: classify its kernels (seed 004)."""
+def after_rows(conn: sqlite3.Connection, source_id: int, *, nest: bool = False) -> None:
+    """Give the rows a source just wrote their meaning: nest its slices when it wrote them unnested
+    (``nest``), classify its kernels (seed 004)."""
+    if nest:
+        nesting.nest_source(conn, source_id)
     if conn.execute("SELECT 1 FROM kernel WHERE source_id = ? LIMIT 1", (source_id,)).fetchone():
         classify_source(conn, source_id)
 

@@ -45,6 +45,8 @@ class Outcome:
     card: str | None = None
     #: JSON-able notes recorded in source.detail (tables seen, unknown blocks, ...)
     detail: dict = field(default_factory=dict)
+    #: the slices were written unnested (depth 0): the model nests them after the source
+    slices_to_nest: bool = False
 
 
 def open_binary(path: str | Path) -> BinaryIO:

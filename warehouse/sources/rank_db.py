@@ -2,7 +2,8 @@
 
 The input is ATTACHed read-only and immutable and copied with ``INSERT ... SELECT``
 statements kept in ``rank_db/*.sql``, with the STRING_IDS / ENUM_* lookups done in SQL:
-no row goes through Python except the nesting pass over the timeline's slices.
+no row goes through Python. The slices are written unnested; the model nests them
+(:mod:`warehouse.model.nesting`, called by the frame).
 
 Version drift (optional tables, renamed or added columns) is absorbed by one temporary
 view per input table, ``in_<TABLE>``, with the columns the statements expect: a column
@@ -36,7 +37,6 @@ from pathlib import Path
 
 from warehouse import limits
 from warehouse.errors import IngestError, SourceConflict
-from warehouse.model import nesting
 from warehouse.sources.base import (
     SQLITE_MAGIC,
     Outcome,
@@ -208,7 +208,6 @@ def _copy(conn: sqlite3.Connection, path: Path, source_id: int, identity: Identi
     rows += _make_threads(conn, source_id, rank_id)
     for phase in PHASES_AFTER_THREADS:
         rows += _run_phase(conn, path, phase, tables, params)
-    nesting.nest_source(conn, source_id)
     detail = {
         "tables_read": sorted(tables & INPUT_COLUMNS.keys()),
         "tables_missing": sorted(INPUT_COLUMNS.keys() - tables),
@@ -221,7 +220,7 @@ def _copy(conn: sqlite3.Connection, path: Path, source_id: int, identity: Identi
             "note": "rowids far sparser than the rows: slice ids and source_row number the rows in rowid order",
         }
     return Outcome(rows, rank_id=rank_id, device_id=device_id, host_name=identity.host_name,
-                   card=f"rank{rank_id}", detail=detail)
+                   card=f"rank{rank_id}", detail=detail, slices_to_nest=True)
 
 
 # --- detection and rank ------------------------------------------------------------------------------
