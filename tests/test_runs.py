@@ -244,3 +244,10 @@ def test_every_real_sample_reconciles_with_the_profilers_summaries(realdata, tmp
                            "FROM step_breakdown AS b JOIN run AS r ON r.run_id = b.run_id "
                            "WHERE r.name = 'level1' AND b.rank_id = 0").fetchone()
     assert derived == (8_903_431, 98_071_947, 25_258_144, 18_055_693)
+    # MindStudio Insight's text export without step markers (kernel_details.csv, step_trace_time.csv,
+    # cluster_step_trace_time.csv): its steps come from the profiler's summaries, none from "step -1"
+    steps = conn.execute("SELECT a.rank_id, a.step_id, a.basis FROM step_answer AS a JOIN run AS r ON r.run_id = a.run_id "
+                         "WHERE r.name = 'server_test_data' ORDER BY a.rank_id").fetchall()
+    assert len(steps) == 16 and {step for _, step, _ in steps} == {2}
+    assert steps[:3] == [(0, 2, "step_trace_time_csv"), (1, 2, "step_trace_time_csv"),
+                         (2, 2, "cluster_step_trace_time_csv")]

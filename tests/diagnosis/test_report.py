@@ -59,6 +59,7 @@ def test_report_html_names_the_slow_rank_and_collective_with_evidence(runner, wa
     assert page.external and all(ref.startswith("#finding-") for ref in page.external)
     cells = page.cells
     assert cells[cells.index("slow rank") + 1] == "rank 3"
+    assert (cells[cells.index("ranks") + 1], cells[cells.index("steps") + 1]) == ("8", "2")  # the run's own
     # every collective finding, as the findings list them (the summary is counted from the same rows)
     assert cells[cells.index("slow collective") + 1] == (
         "hcom_allReduce__2_0_1 (rank 5, step 2, high), hcom_allReduce__1_0_1 (rank 3, step 1, low)")
