@@ -4,10 +4,15 @@ namespace (unshare as an unprivileged user: nothing outside the test sees it).""
 
 from __future__ import annotations
 
+import json
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -79,3 +84,36 @@ def test_changes_left_in_the_wal_on_read_only_storage_are_not_ignored(wal_wareho
     assert info.returncode == 1
     assert info.stderr.strip() == (f"Error: {ro}/w.db: on read-only storage with changes still in w.db-wal; "
                                    "open it once where it is writable (any warehouse command) to fold them in")
+
+
+@pytest.mark.parametrize("command,path", (("serve", "/api/v1/health"), ("datasette", "/w.json")))
+def test_the_servers_answer_on_read_only_storage(wal_warehouse, tmp_path, command, path):
+    """`warehouse serve` and `warehouse datasette` on a WAL warehouse that cannot be written."""
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    port = _free_port()
+    script = (f"mount --bind {wal_warehouse} {ro} && mount -o remount,bind,ro {ro} && "
+              f"exec '{WAREHOUSE}' {command} --db {ro}/w.db --port {port}")
+    server = subprocess.Popen(["unshare", "--mount", "--map-root-user", "sh", "-c", script],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        answer = None
+        while time.monotonic() < deadline and server.poll() is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as response:
+                    answer = (response.status, json.loads(response.read()))
+                    break
+            except (urllib.error.URLError, ConnectionError):
+                time.sleep(0.2)
+        assert answer is not None, server.stderr.read() if server.poll() is not None else "no answer in 60 s"
+        assert answer[0] == 200
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
