@@ -16,9 +16,12 @@ from datasette.utils import tilde_encode
 from warehouse import db
 
 #: Datasette settings: room for a timeline window's slices and a cluster's steps per page
-#: and query, and a time limit that stops a runaway query without killing slow honest ones.
+#: and query, a time limit that stops a runaway query without killing slow honest ones, and
+#: enough SQL threads that a few clients running runaway queries (each holding a thread until
+#: the time limit) leave the others theirs (Datasette's default is 3).
 SETTINGS = {
     "sql_time_limit_ms": 5000,
+    "num_sql_threads": 8,
     "max_returned_rows": 20000,
     "facet_time_limit_ms": 500,
     "default_page_size": 100,
