@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from service.insight import cards
+from service.insight import cards, compare
 from service.insight.protocol import InsightError, Params, one, rows
 
 BASE_INFO, LOAD_CHART, LOAD_TABLE, MEMORY_GRAPH, MEMORY_TABLE = 0x05, 0x06, 0x07, 0x08, 0x09
@@ -28,11 +28,23 @@ def _advice(conn, source_id: int, block_type: int, block_id=None) -> list[str]:
 
 
 def base_info(conn, params: Params) -> dict:
-    """Name, SoC, type, block dims, duration, the per-block durations table, advice (block 0x05)."""
+    """Name, SoC, type, block dims, duration, the per-block durations table, advice (block 0x05).
+
+    In compare mode (``isCompared`` and ``baselineRankId``): ``{"compare", "baseline"}``."""
     source_id = cards.operator(conn, params)
+    baseline_id = compare.baseline_source(conn, params)
+    answer = _base_info(conn, source_id)
+    if answer is None:
+        raise InsightError("the profile has no base information block (0x05)")
+    if baseline_id is None:
+        return answer
+    return compare.base_info(answer, _base_info(conn, baseline_id) or compare.EMPTY_BASE_INFO)
+
+
+def _base_info(conn, source_id: int) -> dict | None:
     run = one(conn, "insight_op_run", source_id=source_id)
     if run is None:
-        raise InsightError("the profile has no base information block (0x05)")
+        return None
     return {
         "name": text(run["name"]), "soc": text(run["soc"]), "opType": text(run["op_type"]),
         "blockDim": text(run["block_dim"]) or "-1", "mixBlockDim": text(run["mix_block_dim"]) or "-1",
@@ -69,8 +81,20 @@ def block_detail(run: dict, blocks: list[dict]) -> dict:
 
 
 def compute_workload(conn, params: Params) -> dict:
-    """The compute-load chart (0x06) and table (0x07) items, with the block ids they cover."""
+    """The compute-load chart (0x06) and table (0x07) items, with the block ids they cover.
+
+    In compare mode each item is ``{"compare", "baseline", "diff"}`` (service.insight.compare)."""
     source_id = cards.operator(conn, params)
+    baseline_id = compare.baseline_source(conn, params)
+    answer = _compute_workload(conn, source_id)
+    if baseline_id is None:
+        return answer
+    baseline = _compute_workload(conn, baseline_id)
+    has_load = baseline["chartData"]["detailDataList"] or baseline["tableData"]["detailDataList"]
+    return compare.compute_workload(answer, baseline if has_load else None)
+
+
+def _compute_workload(conn, source_id: int) -> dict:
     items = rows(conn, "insight_compute_load", source_id=source_id)
     chart = [{"blockId": text(i["block_id"]), "blockType": text(i["block_type"]), "name": text(i["name"]),
               "unit": text(i["unit"]), "value": text(i["value"]), "originValue": text(i["origin_value"])}
@@ -92,11 +116,20 @@ def _block(conn, params: Params) -> tuple[int, int | None]:
 
 
 def memory_graph(conn, params: Params) -> dict:
-    """The memory heat map (0x08) of every block or of ``blockId``: L2 cache, paths, pipe usage, advice."""
+    """The memory heat map (0x08) of every block or of ``blockId``: L2 cache, paths, pipe usage, advice.
+
+    In compare mode L2 cache, pipes and paths are ``{"compare", "baseline", "diff"}``."""
     source_id, block_id = _block(conn, params)
-    cores = rows(conn, "insight_memory_cores", source_id=source_id, block_id=block_id)
-    if block_id is not None and not cores:
+    baseline_id = compare.baseline_source(conn, params)
+    answer = _memory_graph(conn, source_id, block_id)
+    baseline = None if baseline_id is None else _memory_graph(conn, baseline_id, block_id)
+    if block_id is not None and not answer["coreMemory"] and not (baseline or {}).get("coreMemory"):
         raise InsightError(f"no block {block_id} in the memory heat map")
+    return answer if baseline is None else compare.memory_graph(answer, baseline)
+
+
+def _memory_graph(conn, source_id: int, block_id: int | None) -> dict:
+    cores = rows(conn, "insight_memory_cores", source_id=source_id, block_id=block_id)
     units, pipes = {}, {}
     for unit in rows(conn, "insight_memory_units", source_id=source_id, block_id=block_id):
         units.setdefault(unit["block_id"], []).append({
@@ -119,11 +152,20 @@ def memory_graph(conn, params: Params) -> dict:
 
 
 def memory_table(conn, params: Params) -> dict:
-    """The memory tables (0x09) of every block or of ``blockId``, rebuilt cell by cell."""
+    """The memory tables (0x09) of every block or of ``blockId``, rebuilt cell by cell.
+
+    In compare mode each row is ``{"compare", "baseline", "diff"}``."""
     source_id, block_id = _block(conn, params)
-    cells = rows(conn, "insight_memory_table_cells", source_id=source_id, block_id=block_id)
-    if block_id is not None and not cells:
+    baseline_id = compare.baseline_source(conn, params)
+    answer = _memory_table(conn, source_id, block_id)
+    baseline = None if baseline_id is None else _memory_table(conn, baseline_id, block_id)
+    if block_id is not None and not answer["memoryTable"] and not (baseline or {}).get("memoryTable"):
         raise InsightError(f"no block {block_id} in the memory tables")
+    return answer if baseline is None else compare.memory_table(answer, baseline)
+
+
+def _memory_table(conn, source_id: int, block_id: int | None) -> dict:
+    cells = rows(conn, "insight_memory_table_cells", source_id=source_id, block_id=block_id)
     entries: dict[tuple, dict] = {}
     for cell in cells:
         entry = entries.setdefault((cell["block_id"], cell["table_op_type"]), {})
