@@ -41,9 +41,10 @@ PAGES = (
          "(preparing, computing, communication not overlapped, free), against the median over the run's ranks: "
          "the slow rank stands out in red.",
          ("runs", "step_time", "slow_ranks")),
-    Page("trend", "Step time over runs", "The mean step time of every run in the order they started, a line "
-         "per rank and the mean over the ranks: a run slower than the one before it is marked.",
-         ("trend_step_time",)),
+    Page("trend", "Runs over time", "Every run in the order they started: the mean step time, a line per "
+         "rank and the mean over the ranks (a run slower than the one before it is marked), or the mean time of "
+         "the kernels with the most time, a line per kernel.",
+         ("trend_step_time", "trend_kernel")),
     Page("memory", "Memory per rank", "Allocated and reserved device memory of one run over time, one curve per "
          "rank and profiler component (APP: the whole process; PTA, GE, PTA+GE: the framework), with each "
          "curve's peak.", ("runs", "memory_curve", "memory_peak")),

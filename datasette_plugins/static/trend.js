@@ -1,6 +1,7 @@
-/* Step time over the history of runs: one line per rank (and the mean over the ranks, bold),
- * the runs in the order they started, a run slower than the one before it by more than the
- * run_regression rule's threshold marked in red. Data: the named query trend_step_time. */
+/* The history of runs, in the order they started: the mean step time, one line per rank (and
+ * the mean over the ranks, bold), a run slower than the one before it by more than the
+ * run_regression rule's threshold marked in red; or (show=kernels) the mean time of the kernels
+ * with the most time, one line per kernel. Data: the named queries trend_step_time, trend_kernel. */
 (function () {
   "use strict";
   var REGRESSION_RATIO = 1.1;  // rule_run_regression's default threshold
@@ -65,7 +66,48 @@
       "<th>free</th><th>× the run before</th></tr>" + rows.join("") + "</table>");
   }
 
+  /* One line per kernel: its mean time in each run (a gap where a run did not run it). */
+  function showKernels() {
+    return WH.query("trend_kernel", {}).then(function (rows) {
+      if (!rows.length) return WH.empty("No run with kernels in this warehouse.");
+      var runs = [], names = [], kernels = [];
+      rows.forEach(function (r) {
+        if (runs.indexOf(r.run_id) < 0) { runs.push(r.run_id); names.push(r.run_name); }
+        if (kernels.indexOf(r.name) < 0) kernels.push(r.name);
+      });
+      WH.chart().setOption({
+        animation: false,
+        title: { text: "Mean time per run of the kernels with the most time", left: "center",
+          textStyle: { fontSize: 14 } },
+        legend: { top: 28, type: "scroll" },
+        grid: { top: 70, left: 90, right: 30, bottom: 60 },
+        tooltip: { trigger: "axis", valueFormatter: WH.formatNs },
+        xAxis: { type: "category", name: "run", data: names },
+        yAxis: { type: "value", name: "mean time", axisLabel: { formatter: WH.formatNs } },
+        series: kernels.map(function (kernel) {
+          return { name: kernel, type: "line", connectNulls: false, data: runs.map(function (id) {
+            var row = rows.filter(function (r) { return r.run_id === id && r.name === kernel; })[0];
+            return row ? row.mean_ns : null;
+          }) };
+        }),
+      }, true);
+      WH.summary("<table><tr><th>kernel</th>" + names.map(function (n) { return "<th>" + WH.escape(n) + "</th>"; }).join("") +
+        "</tr>" + kernels.map(function (kernel) {
+          return '<tr data-kernel="' + WH.escape(kernel) + '"><td>' + WH.escape(kernel) + "</td>" + runs.map(function (id) {
+            var row = rows.filter(function (r) { return r.run_id === id && r.name === kernel; })[0];
+            return "<td>" + (row ? WH.formatNs(row.mean_ns) : "") + "</td>";
+          }).join("") + "</tr>";
+        }).join("") + "</table>");
+      WH.status(runs.length + " runs; " + kernels.length + (kernels.length === 1 ? " kernel" : " kernels"));
+      WH.done();
+    });
+  }
+
   WH.start(function () {
+    var show = WH.args.show === "kernels" ? "kernels" : "steps";
+    WH.select("show", "show", [["steps", "step time per rank"], ["kernels", "kernels with the most time"]], show,
+      function (value) { window.location.search = "?show=" + encodeURIComponent(value); });
+    if (show === "kernels") return showKernels();
     return WH.query("trend_step_time", {}).then(function (rows) {
       if (!rows.length) return WH.empty("No run with steps in this warehouse.");
       var data = lines(rows);

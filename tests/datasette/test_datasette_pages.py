@@ -301,3 +301,11 @@ def test_trend_page_draws_the_runs_in_order_and_marks_the_regression(history_ser
     assert [r["data-run-id"] for r in dom.rows] == ["1", "2", "3"]
     assert [r["data-run-id"] for r in dom.rows if "wh-slow" in r["class"]] == ["3"]
     assert {"a", "b", "c", "mean", "rank 0", "rank 1"} <= set(dom.texts)
+
+
+def test_trend_page_draws_a_line_per_kernel(history_server, browse):
+    dom = Dom(browse(history_server.replace("/history", "/-/warehouse/history/trend?show=kernels"), "trend_kernels"))
+    assert dom.ready
+    assert dom.status == "3 runs; 1 kernel"
+    assert [r["data-kernel"] for r in dom.rows] == ["MatMul_1"]
+    assert "MatMul_1" in dom.texts
