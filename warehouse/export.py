@@ -73,7 +73,10 @@ def export_parquet(db_path: str | Path, out_dir: str | Path, *, replace: bool = 
     :raises WarehouseError: if ``out_dir`` is not empty (and not an export to replace), or a
         value does not fit its column's declared type.
     """
-    import pyarrow  # noqa: F401  (fail before touching the output folder when the extra is missing)
+    try:  # fail before touching the output folder when the extra is missing
+        import pyarrow  # noqa: F401
+    except ModuleNotFoundError as exc:
+        raise WarehouseError(f"the Parquet export needs {exc.name}: pip install 'ascend-warehouse[scale]'") from None
 
     out = Path(out_dir)
     conn = db.connect_readonly(db_path)  # first: a bad warehouse must not cost an earlier export
