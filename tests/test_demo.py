@@ -23,6 +23,12 @@ def test_demo_ingests_every_input_it_writes(runner, tmp_path):
     origins = dict(conn.execute("SELECT origin, count(DISTINCT rank_id) FROM kernel GROUP BY origin").fetchall())
     assert origins == {"rank_db": 4, "kernel_details_csv": 2}
     assert conn.execute("SELECT count(*) FROM op_run").fetchone()[0] == 1
+    # the demo analyses what it ingested and writes the report: the findings name the cluster's run
+    runs = dict(conn.execute("SELECT name, run_id FROM run").fetchall())
+    findings = conn.execute("SELECT run_id, count(*) FROM finding GROUP BY run_id").fetchall()
+    assert findings and runs["inputs"] in {run for run, _ in findings}
+    report = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "Run inputs (run_id" in report and f"{sum(n for _, n in findings)} findings" in result.output
 
 
 @pytest.mark.slow

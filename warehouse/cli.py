@@ -210,13 +210,20 @@ def demo(out_dir, serve):
     db_path = out / "warehouse.db"
     conn = db.connect(db_path)
     results = ingest_frame.ingest_paths(conn, [inputs], force=True)
-    conn.close()
     click.echo(summary.results_table(results))
-    click.echo(summary.describe_text(summary.describe(db.connect_readonly(db_path))))
-    click.echo(f"\nwarehouse: {db_path}\ntry: warehouse sql \"SELECT name, count(*), sum(dur) FROM slice "
-               f"GROUP BY name ORDER BY 3 DESC LIMIT 10\" --db {db_path}")
     if any(result.status == "failed" for result in results):
         raise click.ClickException("the demo inputs did not all ingest; see the errors above")
+    from warehouse import report as report_module
+    from warehouse.analysis import findings
+
+    counts = findings.analyze(conn)  # the findings and the report are part of what the demo shows
+    conn.close()
+    readonly_conn = db.connect_readonly(db_path)
+    report = report_module.write(readonly_conn, db_path.name, out / "report.html")
+    click.echo(summary.describe_text(summary.describe(readonly_conn)))
+    readonly_conn.close()
+    click.echo(f"\nwarehouse: {db_path}\n{sum(counts.values())} findings; report: {report}\n"
+               f"try: warehouse query step_time --db {db_path} --format table")
     if not serve:
         return
     # a plain `kill` stops the demo as Ctrl-C does: both services are stopped with it
