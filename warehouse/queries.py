@@ -23,6 +23,7 @@ silently matches nothing in SQLite (reference/STACK.md §1).
 
 from __future__ import annotations
 
+import glob
 import json
 import re
 import sqlite3
@@ -348,8 +349,23 @@ def registry() -> dict[str, Query]:
 
 
 def get(name: str) -> Query:
-    """:raises UnknownQuery: if no query has that name."""
+    """The query ``name``; before the registry is loaded, only its own file is read and checked
+    (a command running one query does not parse the hundred others).
+
+    :raises UnknownQuery: if no query has that name.
+    """
+    if registry.cache_info().currsize == 0 and not name.startswith("_"):
+        query = _alone(name)
+        if query is not None:
+            return query
     try:
         return registry()[name]
     except KeyError:
         raise UnknownQuery(f"no query named {name!r} (see `warehouse queries`)") from None
+
+
+@lru_cache(maxsize=None)
+def _alone(name: str) -> Query | None:
+    """The query from its one file; None when no file or several have that name (the registry says which)."""
+    paths = list(QUERIES_DIR.glob(f"*/{glob.escape(name)}.sql"))
+    return parse_file(paths[0]) if len(paths) == 1 else None
