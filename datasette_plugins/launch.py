@@ -13,18 +13,20 @@ from pathlib import Path
 
 from datasette.utils import tilde_encode
 
-from warehouse import db
+from warehouse import db, limits
 
 #: Datasette settings: room for a timeline window's slices and a cluster's steps per page
 #: and query, a time limit that stops a runaway query without killing slow honest ones, and
 #: enough SQL threads that a few clients running runaway queries (each holding a thread until
-#: the time limit) leave the others theirs (Datasette's default is 3).
+#: the time limit) leave the others theirs (Datasette's default is 3); a CSV export, streamed
+#: or not, as big as one REST answer may be (``WAREHOUSE_MAX_ANSWER_BYTES``, in MiB rounded up).
 SETTINGS = {
     "sql_time_limit_ms": 5000,
     "num_sql_threads": 8,
     "max_returned_rows": 20000,
     "facet_time_limit_ms": 500,
     "default_page_size": 100,
+    "max_csv_mb": -(-limits.current().MAX_ANSWER_BYTES // 2**20),
 }
 
 

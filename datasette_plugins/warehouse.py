@@ -10,10 +10,10 @@ are gone in the 1.0 alphas, hence the pin ``datasette>=0.65,<1.0``).
 
 from __future__ import annotations
 
-from datasette import hookimpl
+from datasette import Response, hookimpl
 from jinja2 import ChoiceLoader, FileSystemLoader
 
-from datasette_plugins import canned, cells, functions, metadata, pages
+from datasette_plugins import answer_cap, canned, cells, csv_guard, functions, metadata, pages
 from datasette_plugins.databases import is_warehouse, warehouse_columns, warehouse_names
 from warehouse import limits
 
@@ -23,9 +23,26 @@ def prepare_connection(conn):
     """Add the analyst SQL functions (``format_ns``, ``format_bytes``, ``pct``, ``median``...), and put the
     warehouse's SQLite limits on the connection (value length, SQL length, expression depth: the
     ``WAREHOUSE_*`` settings of warehouse/limits.py), so plain ``datasette`` refuses
-    ``zeroblob(400000000)`` as the REST API does."""
+    ``zeroblob(400000000)`` as the REST API does; and count each answer's bytes against
+    ``WAREHOUSE_MAX_ANSWER_BYTES``."""
     functions.register(conn)
-    limits.apply(conn)
+    bounds = limits.current()
+    limits.apply(conn, bounds)
+    if bounds.MAX_ANSWER_BYTES:
+        answer_cap.count_rows(conn, bounds.MAX_ANSWER_BYTES)
+
+
+@hookimpl
+def asgi_wrapper():
+    """CSV answers with formula cells neutralised (OWASP's CSV injection guidance)."""
+    return csv_guard.wrap
+
+
+@hookimpl
+def handle_exception(exception):
+    """A query that ran out of SQLite's heap: a one-line 413, not a 500 page."""
+    reason = answer_cap.refusal(exception)
+    return None if reason is None else Response.text(reason + "\n", status=413)
 
 
 @hookimpl

@@ -40,6 +40,10 @@ class Limits:
     MAX_ANSWER_BYTES: int = 64 * 2**20
     #: the longest string or BLOB SQLite may build or read (SQLITE_LIMIT_LENGTH)
     MAX_VALUE_BYTES: int = 16 * 2**20
+    #: the most memory SQLite may hold in a process that runs user SQL (``warehouse serve``, Datasette,
+    #: ``warehouse sql``): a query building more (a row of 200 16 MB values) fails as out of memory.
+    #: Process-wide (SQLite's hard heap limit) and only ever lowered; 0 leaves SQLite unbounded
+    MAX_SQLITE_HEAP_BYTES: int = 2 * 2**30
     #: the longest SQL text accepted (SQLITE_LIMIT_SQL_LENGTH, and checked before sqlglot parses it)
     MAX_SQL_BYTES: int = 100_000
     #: the deepest nesting of parentheses in SQL text, checked before sqlglot parses it
@@ -113,6 +117,8 @@ def current() -> Limits:
 def apply(conn: sqlite3.Connection, limits: Limits | None = None) -> dict[int, int]:
     """Put the SQLite limits on ``conn``; return the previous values (for :func:`restore`).
 
+    The heap limit (``MAX_SQLITE_HEAP_BYTES``) is the process's, not the connection's: it stays.
+
     Also replaces ``printf``/``format`` on ``conn`` by a guard that refuses a width or precision
     past ``MAX_VALUE_BYTES`` and otherwise calls SQLite's own: SQLite stops building
     ``printf('%.*c', 999999999, 'x')`` at the length limit but still loops 10^9 times (5 s of CPU
@@ -125,6 +131,8 @@ def apply(conn: sqlite3.Connection, limits: Limits | None = None) -> dict[int, i
         sqlite3.SQLITE_LIMIT_EXPR_DEPTH: limits.MAX_EXPR_DEPTH,
     }
     previous = {category: conn.setlimit(category, value) for category, value in wanted.items()}
+    if limits.MAX_SQLITE_HEAP_BYTES:
+        conn.execute(f"PRAGMA hard_heap_limit = {int(limits.MAX_SQLITE_HEAP_BYTES)}")
     if limits.MAX_VALUE_BYTES:
         guard = _printf_guard(limits.MAX_VALUE_BYTES)
         for name in ("printf", "format"):

@@ -167,7 +167,8 @@ def run_select(
     except OverflowError:  # a parameter past SQLite's 64-bit integers
         raise WarehouseError("query failed: a parameter is out of range (integers are 64-bit)") from None
     except MemoryError:
-        raise TooLarge("the answer does not fit in memory") from None
+        raise TooLarge("the answer does not fit in the memory SQLite may use (WAREHOUSE_MAX_SQLITE_HEAP_BYTES): "
+                       "ask for fewer or smaller values") from None
     except sqlite3.DatabaseError as exc:
         message = str(exc)
         if "interrupted" in message:

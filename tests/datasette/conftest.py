@@ -56,13 +56,23 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+class ServerUrl(str):
+    """A server's URL that knows the server's process id (``.pid``), to read its memory."""
+
+    def __new__(cls, url: str, pid: int):
+        made = super().__new__(cls, url)
+        made.pid = pid
+        return made
+
+
 @contextlib.contextmanager
-def datasette_server(path: Path):
+def datasette_server(path: Path, env: dict | None = None):
     """``warehouse datasette --db PATH`` as a real process on a free port; yields its
-    database URL (e.g. ``http://127.0.0.1:PORT/profile``)."""
+    database URL (e.g. ``http://127.0.0.1:PORT/profile``, a :class:`ServerUrl`); ``env``: more
+    environment variables."""
     process = subprocess.Popen(
         [str(Path(sys.executable).parent / "warehouse"), "datasette", "--db", str(path), "--port", str(free_port())],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, **(env or {})},
     )
     watchdog = threading.Timer(SERVER_START_LIMIT_S, process.kill)
     watchdog.start()
@@ -82,7 +92,7 @@ def datasette_server(path: Path):
     # keep draining the log so the server never blocks on a full pipe
     threading.Thread(target=process.stdout.read, daemon=True).start()
     try:
-        yield url
+        yield ServerUrl(url, process.pid)
     finally:
         process.terminate()
         process.wait(timeout=30)

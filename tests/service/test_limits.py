@@ -135,6 +135,18 @@ def test_huge_values_are_refused_quickly_in_bounded_memory_while_health_answers(
     assert peak_rss_mb(server[2]) < RSS_CAP_MB
 
 
+def test_a_row_too_wide_for_sqlites_heap_is_one_line_413(served_warehouse):
+    # 200 values of 16 MB, each under the length limit: 3.2 GB in SQLite, twice that with Python's copies
+    wide = "SELECT " + ", ".join(f"zeroblob(16000000) AS c{i}" for i in range(200))
+    with serving(served_warehouse["path"], TIME_LIMIT_S=10, MAX_SQLITE_HEAP_BYTES=300 * 2**20) as running:
+        status, body, seconds = request(running, "POST", "/sql", {"sql": wide})
+        assert (status, error_of(body)["code"]) == (413, "too_large") and seconds < 10
+        assert "WAREHOUSE_MAX_SQLITE_HEAP_BYTES" in error_of(body)["message"]
+        assert peak_rss_mb(running[2]) < RSS_CAP_MB + 300
+        status, body, _ = request(running, "POST", "/sql", {"sql": "SELECT count(*) AS n FROM source"})
+        assert status == 200 and json.loads(body)["rows"][0]["n"] >= 1
+
+
 def test_offsets_are_capped_and_skipped_rows_are_not_kept(server):
     status, body, seconds = request(server, "POST", "/sql?_offset=2000000000", {"sql": RUNAWAY})
     assert (status, error_of(body)["code"]) == (400, "bad_parameter") and seconds < 2
