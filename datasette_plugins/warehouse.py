@@ -1,7 +1,8 @@
 """The Datasette plugin of the warehouse (registered through the ``datasette`` entry point).
 
 With it, ``datasette warehouse.db`` shows every named query as a canned query, the
-schema's documentation, analyst SQL functions, times and sizes readable on hover, and the
+schema's documentation, analyst SQL functions, times and sizes shown readable (the stored
+value on hover), and the
 picture pages (DESIGN §6).
 Databases that are not warehouses are left alone, except for the SQL functions, which
 are harmless anywhere. Hooks of Datasette 0.65 (``canned_queries`` and ``get_metadata``
@@ -85,7 +86,8 @@ def database_actions(datasette, database):
 
 @hookimpl
 def render_cell(value, column, database, datasette):
-    """Times and sizes readable on hover, in warehouse tables and query results."""
+    """Times, sizes and ratios shown readable (the stored value on hover), in warehouse tables
+    and query results."""
     html = cells.render(column, value)
     if html is None or not is_warehouse(datasette, database):
         return None

@@ -21,7 +21,8 @@ HORIZONTAL_BAR = re.compile(r"^M[\d.]+ [\d.]+l(?P<width>[\d.]+) 0l0 [\d.]+l")
 class Dom(HTMLParser):
     """The parts of a rendered page the tests read: the chart's SVG shapes and texts,
     the summary's data rows (``<tr data-...>``), the status line and whether the page
-    said it was done."""
+    said it was done; on Datasette's own pages, the result cells (``<td class="col-...">``)
+    with their text and tooltip, and the order the page's parts come in (``tags``)."""
 
     def __init__(self, html: str):
         super().__init__()
@@ -29,25 +30,33 @@ class Dom(HTMLParser):
         self.paths: list[dict] = []
         self.texts: list[str] = []
         self.rows: list[dict] = []
+        self.cells: list[dict] = []
+        self.tags: list[tuple[str, dict]] = []
         self.status = ""
         self._in = None
         self.feed(html)
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
+        self.tags.append((tag, attrs))
         if tag == "body":
             self.ready = attrs.get("data-wh-ready") == "1"
         elif tag == "path":
             self.paths.append(attrs)
         elif tag == "tr" and any(name.startswith("data-") for name in attrs):
             self.rows.append(attrs)
+        elif tag == "td" and attrs.get("class", "").startswith("col-"):
+            self.cells.append({"column": attrs["class"].split()[0][4:], "text": "", "title": None})
+            self._in = "cell"
+        elif tag == "span" and self._in == "cell":
+            self.cells[-1]["title"] = attrs.get("title")
         if tag == "text" or attrs.get("id") == "wh-status":
             self._in = tag if tag == "text" else "status"
             if tag == "text":
                 self.texts.append("")
 
     def handle_endtag(self, tag):
-        if tag == "text" or (tag == "p" and self._in == "status"):
+        if tag == "text" or (tag == "p" and self._in == "status") or (tag == "td" and self._in == "cell"):
             self._in = None
 
     def handle_data(self, data):
@@ -55,6 +64,12 @@ class Dom(HTMLParser):
             self.texts[-1] += data
         elif self._in == "status":
             self.status += data
+        elif self._in == "cell":
+            self.cells[-1]["text"] += data.strip()
+
+    def column(self, name: str) -> list[dict]:
+        """The result cells of one column, top to bottom."""
+        return [cell for cell in self.cells if cell["column"] == name]
 
     def bar_heights(self, fill: str) -> list[float]:
         """Heights of the bars (rectangle paths) painted ``fill``, left to right."""
@@ -64,6 +79,16 @@ class Dom(HTMLParser):
         """Widths of the horizontal bars painted ``fill``, bottom to top."""
         return [float(m["width"]) for p in self.paths
                 if p.get("fill") == fill and (m := HORIZONTAL_BAR.match(p.get("d", "")))]
+
+
+def test_canned_query_shows_milliseconds_with_the_stored_nanoseconds_on_hover(server, browse):
+    """Rank 0's steps (10 ms host steps, the device busy 7 ms of each): the step time reads
+    7.000 ms, its tooltip the stored integer; the rank id stays a plain number."""
+    dom = Dom(browse(server + "/step_time?rank_id=0", "canned_step_time"))
+    durations = dom.column("duration_ns")
+    assert [cell["text"] for cell in durations] == ["7.000 ms", "7.000 ms"]
+    assert [cell["title"] for cell in durations] == ["7000000", "7000000"]
+    assert [cell["text"] for cell in dom.column("rank_id")] == ["0", "0"]
 
 
 def test_steps_page_shows_the_slow_rank(server, browse):

@@ -164,6 +164,11 @@ def test_other_databases_keep_their_own_tables_and_queries(tmp_path):
         ("total_ns", 3_000_000_000, "3.000 s"),
         ("peak_allocated_bytes", 3 * 2**30, "3.0 GiB"),
         ("rx_bytes_per_s", 2**31, "2.0 GiB/s"),
+        ("duration_us", 12.5, "12.500 us"),
+        ("ratio", 0.37283684394130223, "0.3728"),  # a fraction reads rounded, never rescaled
+        ("efficiency", 1.8, "1.8"),
+        ("cycles", 123456.789, "123457"),
+        ("attainable", 64.0, None),  # a whole number reads well as it is
         ("rank_id", 3, None),
         ("dur", "text", None),
     ),
@@ -172,19 +177,21 @@ def test_readable_units_by_column_name(column, value, expected):
     assert cells.readable(column, value) == expected
 
 
-def test_table_cells_show_readable_units_on_hover(get):
+def test_table_cells_show_readable_units_with_the_stored_value_on_hover(get):
     page = get(f"/{DB}/step?rank_id=2&step_id=1").text
-    assert '<span class="wh-unit" title="2023-11-14T22:13:20.018000000Z">1700000000018000000</span>' in page
+    assert '<span class="wh-unit" title="1700000000018000000">2023-11-14T22:13:20.018000000Z</span>' in page
     result = get(f"/{DB}/memory_peak?rank_id=1").text
-    assert '<span class="wh-unit" title="3.0 GiB">3221225472</span>' in result
+    assert '<span class="wh-unit" title="3221225472">3.0 GiB</span>' in result
+    # JSON keeps the stored integers
+    assert get(f"/{DB}/memory_peak.json?_shape=array&rank_id=1").json()[0]["peak_allocated_bytes"] == 3 * 2**30
 
 
 def test_the_installed_package_registers_the_plugin(get):
     """Through the ``datasette`` entry point of pyproject.toml: no --plugins-dir needed."""
     plugins = {p["name"]: p for p in get("/-/plugins.json").json()}
     assert set(plugins["ascend-warehouse"]["hooks"]) == {
-        "canned_queries", "database_actions", "get_metadata", "prepare_connection",
-        "prepare_jinja2_environment", "register_routes", "render_cell"}
+        "asgi_wrapper", "canned_queries", "database_actions", "get_metadata", "handle_exception",
+        "prepare_connection", "prepare_jinja2_environment", "register_routes", "render_cell"}
 
 
 @pytest.mark.parametrize("page", pages.PAGES, ids=lambda p: p.slug)
