@@ -35,13 +35,15 @@ def format_option(function):
 
 class WarehouseGroup(click.Group):
     """Turns a WarehouseError, or a file the system refuses (a read-only folder, a full disk),
-    anywhere into a one-line message and exit code 1."""
+    anywhere into a one-line message and exit code 1 (2 for a missing extra: MissingExtra)."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except WarehouseError as exc:
-            raise click.ClickException(str(exc)) from None
+            error = click.ClickException(str(exc))
+            error.exit_code = exc.exit_code
+            raise error from None
         except OSError as exc:
             where = exc.filename or "warehouse"
             raise click.ClickException(f"{where}: {exc.strerror or exc}") from None

@@ -47,7 +47,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from warehouse import db
-from warehouse.errors import WarehouseError
+from warehouse.errors import WarehouseError, require_extra
 
 MANIFEST = "_warehouse.json"
 FORMAT = "ascend-warehouse-parquet"
@@ -70,13 +70,11 @@ def export_parquet(db_path: str | Path, out_dir: str | Path, *, replace: bool = 
 
     :param replace: remove an existing export in ``out_dir`` first (a folder with a manifest).
     :returns: the manifest, as also written to ``out_dir/_warehouse.json``.
+    :raises MissingExtra: if pyarrow (the ``scale`` extra) is not installed.
     :raises WarehouseError: if ``out_dir`` is not empty (and not an export to replace), or a
         value does not fit its column's declared type.
     """
-    try:  # fail before touching the output folder when the extra is missing
-        import pyarrow  # noqa: F401
-    except ModuleNotFoundError as exc:
-        raise WarehouseError(f"the Parquet export needs {exc.name}: pip install 'ascend-warehouse[scale]'") from None
+    require_extra("the Parquet export", ("pyarrow",))  # before touching the output folder
 
     out = Path(out_dir)
     conn = db.connect_readonly(db_path)  # first: a bad warehouse must not cost an earlier export

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import sys
 
 import pyarrow.parquet as pq
 import pytest
@@ -212,10 +211,3 @@ def warehouse_db_path(conn: sqlite3.Connection) -> str:
     """The file behind a connection (the conftest's warehouse_db is on disk)."""
     return conn.execute("PRAGMA database_list").fetchone()[2]
 
-
-def test_export_without_the_scale_extra_says_which_to_install(runner, factory_warehouse, tmp_path, monkeypatch):
-    monkeypatch.setitem(sys.modules, "pyarrow", None)  # as if pyarrow were not installed
-    result = runner.invoke(cli, ["export", "--db", str(factory_warehouse), "--out", str(tmp_path / "out")])
-    assert result.exit_code == 1
-    assert result.output == "Error: the Parquet export needs pyarrow: pip install 'ascend-warehouse[scale]'\n"
-    assert not (tmp_path / "out").exists()

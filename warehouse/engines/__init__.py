@@ -10,9 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from warehouse.engines.base import Engine, TranspileError
-from warehouse.errors import WarehouseError
+from warehouse.errors import WarehouseError, require_extra
 
-ENGINES = ("duckdb", "spark")
+#: each engine and the modules of the ``scale`` extra it imports
+ENGINES = {"duckdb": ("duckdb",), "spark": ("pyspark",)}
 
 __all__ = ["ENGINES", "Engine", "TranspileError", "open_engine"]
 
@@ -21,17 +22,16 @@ def open_engine(name: str, data: str | Path, *, master: str | None = None) -> En
     """The engine ``name`` over the export in ``data``.
 
     :param master: Spark's master URL (``local[2]``, ``spark://host:7077``, ...); Spark only.
-    :raises WarehouseError: if the engine is unknown or its library is not installed.
+    :raises MissingExtra: if the engine's library (the ``scale`` extra) is not installed.
+    :raises WarehouseError: if the engine is unknown.
     """
-    try:
-        if name == "duckdb":
-            from warehouse.engines.duckdb import DuckDBEngine
+    if name not in ENGINES:
+        raise WarehouseError(f"unknown engine {name!r} (one of: {', '.join(ENGINES)})")
+    require_extra(f"engine {name}", ENGINES[name])
+    if name == "duckdb":
+        from warehouse.engines.duckdb import DuckDBEngine
 
-            return DuckDBEngine(data)
-        if name == "spark":
-            from warehouse.engines.spark import SparkEngine
+        return DuckDBEngine(data)
+    from warehouse.engines.spark import SparkEngine
 
-            return SparkEngine(data, master=master)
-    except ModuleNotFoundError as exc:
-        raise WarehouseError(f"engine {name} needs {exc.name}: pip install 'ascend-warehouse[scale]'") from None
-    raise WarehouseError(f"unknown engine {name!r} (one of: {', '.join(ENGINES)})")
+    return SparkEngine(data, master=master)
