@@ -64,9 +64,12 @@ def get_metadata(datasette, key, database, table):
 
 
 @hookimpl
-def prepare_jinja2_environment(env):
-    """Find the pages' template (a module plugin gets no automatic ``templates/`` folder)."""
-    env.loader = ChoiceLoader([env.loader, FileSystemLoader(str(pages.TEMPLATES_DIR))])
+def prepare_jinja2_environment(env, datasette):
+    """Find the pages' template and the table page with its rows first (a module plugin gets no
+    automatic ``templates/`` folder): after the user's ``--template-dir``, before Datasette's own
+    templates, whose ``table.html`` ours extends as ``default:table.html``."""
+    own = [datasette.template_dir] if datasette.template_dir else []
+    env.loader = ChoiceLoader([FileSystemLoader([*own, str(pages.TEMPLATES_DIR)]), env.loader])
 
 
 @hookimpl

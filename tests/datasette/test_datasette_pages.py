@@ -13,6 +13,7 @@ from factories import datasette_rows
 from factories import warehouse_rows as rows
 from tests.datasette.conftest import datasette_server
 from warehouse import db
+from warehouse.schema_docs import read_docs
 
 BAR = re.compile(r"^M[\d.]+ [\d.]+l[\d.]+ 0l0 -(?P<height>[\d.]+)l")  # a vertical bar, drawn upwards
 HORIZONTAL_BAR = re.compile(r"^M[\d.]+ [\d.]+l(?P<width>[\d.]+) 0l0 [\d.]+l")
@@ -79,6 +80,23 @@ class Dom(HTMLParser):
         """Widths of the horizontal bars painted ``fill``, bottom to top."""
         return [float(m["width"]) for p in self.paths
                 if p.get("fill") == fill and (m := HORIZONTAL_BAR.match(p.get("d", "")))]
+
+
+def test_table_page_shows_its_rows_before_the_column_descriptions(server, browse):
+    """The kernel table documents every column: the descriptions wait in one closed <details>
+    (one click opens it), the rows come without scrolling past them."""
+    html = browse(server + "/kernel", "table_kernel")
+    dom = Dom(html)
+    folds = [attrs for tag, attrs in dom.tags if tag == "details" and "column-descriptions-fold" in attrs.get("class", "")]
+    assert len(folds) == 1 and "open" not in folds[0]
+    documented = read_docs()["kernel"].columns
+    fold = re.search(r'<details class="column-descriptions-fold">\s*<summary>What the (\d+) described columns mean'
+                     r'</summary>\s*<dl class="column-descriptions">(.*?)</dl>\s*</details>', html, re.S)
+    assert fold is not None and int(fold[1]) == fold[2].count("<dt>") == len([c for c in documented if documented[c]])
+    assert html.count('<dl class="column-descriptions">') == 1  # not listed a second time above the rows
+    # 4 ranks x 2 steps x (a matmul, an all-reduce); rank 0's first matmul: 60 % of its 10 ms step
+    assert len(dom.column("id")) == 16
+    assert dom.column("dur")[0] == {"column": "dur", "text": "6.000 ms", "title": "6000000"}
 
 
 def test_canned_query_shows_milliseconds_with_the_stored_nanoseconds_on_hover(server, browse):
