@@ -92,21 +92,21 @@
     }, true);
   }
 
-  /* One row per rank, device and component; the highest peak of each component is marked
-   * (allocated, or reserved for a component that records no allocated memory). */
+  /* One row per rank, device and component; the one highest peak of them all is marked (a row's
+   * peak: allocated, or reserved for a component that records no allocated memory), the first
+   * of the rows that reach it when several do: one row stands out, never every rank of a run. */
   function summarize(peaks) {
     function value(p) { return p.peak_allocated_bytes !== null ? p.peak_allocated_bytes : p.peak_reserved_bytes; }
-    var highest = {};
-    peaks.forEach(function (p) { highest[p.component] = Math.max(highest[p.component] || 0, value(p) || 0); });
     var rows = peaks.slice().sort(function (a, b) {
       return a.rank_id - b.rank_id || a.device_id - b.device_id || byComponent(a.component, b.component);
     });
+    var highest = rows.reduce(function (best, p) { return best === null || (value(p) || 0) > (value(best) || 0) ? p : best; }, null);
     WH.summary("<table><tr><th>rank</th><th>device</th><th>component</th><th>peak allocated</th><th>peak reserved</th></tr>" +
       rows.map(function (p) {
-        var top = value(p) === highest[p.component];
+        var top = p === highest;
         return '<tr class="wh-rank' + (top ? " wh-slow" : "") + '" data-rank-id="' + p.rank_id +
           '" data-component="' + WH.escape(p.component) + '"><td>rank ' + p.rank_id +
-          (top ? " — highest " + WH.escape(p.component) + " peak" : "") + "</td><td>" + p.device_id + "</td><td>" +
+          (top ? " — highest peak" : "") + "</td><td>" + p.device_id + "</td><td>" +
           WH.escape(p.component) + "</td><td>" + (p.peak_allocated_bytes === null ? "—" : WH.formatBytes(p.peak_allocated_bytes)) +
           "</td><td>" + WH.formatBytes(p.peak_reserved_bytes) + "</td></tr>";
       }).join("") + "</table>");

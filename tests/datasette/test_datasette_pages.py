@@ -176,9 +176,11 @@ def test_timeline_window_from_the_url_fetches_only_its_slices(server, browse):
 
 
 def test_memory_page_draws_a_curve_per_rank_and_marks_the_peaks(server, browse):
-    dom = Dom(browse(server.replace("/profile", "/-/warehouse/profile/memory"), "memory"))
+    html = browse(server.replace("/profile", "/-/warehouse/profile/memory"), "memory")
+    dom = Dom(html)
     assert dom.ready
     assert dom.status == "run run: 4 of 4 ranks drawn, PTA"
+    assert html.count("highest peak") == 1
     curves = [p for p in dom.paths if p.get("stroke-linejoin") == "bevel"]
     assert len([p for p in curves if "stroke-dasharray" in p]) == 4  # reserved, one per rank
     assert len([p for p in curves if "stroke-dasharray" not in p]) == 4  # allocated
@@ -242,6 +244,30 @@ def test_memory_page_draws_one_series_per_component(components_server, browse):
     # APP's peak is its reserved 6 GiB, PTA's its allocated 2 GiB; the text export's 9 GiB is nowhere
     assert {"2.0 GiB", "6.0 GiB"} <= set(dom.texts) and "9.0 GiB" not in dom.texts
     assert [(r["data-rank-id"], r["data-component"]) for r in dom.rows] == [("0", "APP"), ("0", "PTA")]
+    # the one highest peak: the process's 6 GiB reserved, not each component's own highest
+    assert [r["data-component"] for r in dom.rows if "wh-slow" in r["class"]] == ["APP"]
+
+
+def test_memory_page_names_one_highest_peak_when_ranks_tie(tmp_path, browse):
+    """Two ranks whose PTA memory peaks at the same 2 GiB: one row says "highest peak" (the
+    first rank's), not every row."""
+    path = tmp_path / "tie.db"
+    conn = db.connect(path)
+    with rows.bound(conn):
+        for rank in (0, 1):
+            source = rows.rank_source(rank, run="tie")
+            for index, allocated in enumerate((1, 2, 1)):
+                rows.MemoryRecordFactory(rank_id=rank, source_id=source, component="PTA",
+                                         ts=datasette_rows.EPOCH_NS + index * 1_000_000,
+                                         total_allocated_bytes=allocated * GIB, total_reserved_bytes=4 * GIB)
+    conn.commit()
+    conn.close()
+    with datasette_server(path) as url:
+        html = browse(url.replace("/tie", "/-/warehouse/tie/memory"), "memory_tie")
+    dom = Dom(html)
+    assert dom.status == "run tie: 2 of 2 ranks drawn, PTA"
+    assert html.count("highest peak") == 1
+    assert [r["data-rank-id"] for r in dom.rows if "wh-slow" in r["class"]] == ["0"]
 
 
 def test_memory_page_shows_one_run_and_one_component(components_server, browse):
