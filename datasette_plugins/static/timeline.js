@@ -31,9 +31,7 @@
     };
   }
 
-  function threadLabel(t) {
-    return (t.rank_id === null ? "" : "rank " + t.rank_id + " · ") + "pid " + t.pid + " · tid " + t.tid + (t.name ? " " + t.name : "");
-  }
+  function threadLabel(t) { return processLabel(t) + " · tid " + t.tid + (t.name ? " " + t.name : ""); }
 
   function summarize(slices, start, end) {
     var byName = {};
@@ -138,61 +136,99 @@
     return load(view[0], view[1]);
   }
 
-  var manyRuns = false;  // set once the threads are known: labels then name the run too
+  var processLabels = {};  // process_id -> its label, set once the threads are known
 
-  function processLabel(t) {
-    return (manyRuns ? "run " + t.run_id + " · " : "") + (t.rank_id === null ? "" : "rank " + t.rank_id + " · ") +
-      "pid " + t.pid;
+  /* Each process's label, unique: its run (when there are several), rank, name and pid, and
+   * its process_id where two would still read the same (a CANN and a Python process of one
+   * rank share the pid; their names tell them apart). */
+  function labelProcesses(processes, names) {
+    var manyRuns = processes.some(function (t) { return t.run_id !== processes[0].run_id; });
+    var labels = processes.map(function (t) {
+      return (manyRuns ? "run " + t.run_id + " · " : "") + (t.rank_id === null ? "" : "rank " + t.rank_id + " · ") +
+        (names[t.process_id] ? names[t.process_id] + " · " : "") + "pid " + t.pid;
+    });
+    processes.forEach(function (t, i) {
+      var twins = labels.filter(function (label) { return label === labels[i]; }).length;
+      processLabels[t.process_id] = labels[i] + (twins > 1 ? " · process " + t.process_id : "");
+    });
+  }
+
+  function processLabel(t) { return processLabels[t.process_id]; }
+
+  function threadById(threads, id) {
+    return threads.filter(function (t) { return String(t.thread_id) === String(id); })[0];
+  }
+
+  /* The thread a person opens the timeline for: the busiest (most slices) of the first rank's
+   * threads (of the first run with ranks), not an operator simulator's core or whichever thread
+   * comes first; the first thread when no thread has a rank, or when counting is refused. */
+  function busiestOfFirstRank(threads) {
+    var ranked = threads.filter(function (t) { return t.rank_id !== null; });
+    if (!ranked.length) return Promise.resolve(threads[0]);
+    var run = ranked[0].run_id;
+    var rank = Math.min.apply(null, ranked.filter(function (t) { return t.run_id === run; }).map(function (t) { return t.rank_id; }));
+    var own = ranked.filter(function (t) { return t.run_id === run && t.rank_id === rank; });
+    var ids = own.map(function (t) { return Number(t.thread_id); }).join(", ");
+    return WH.sql("select thread_id from _slice where thread_id in (" + ids + ") group by thread_id " +
+                  "order by count(*) desc, thread_id limit 1").then(function (rows) {
+      return own.filter(function (t) { return rows.length && t.thread_id === rows[0].thread_id; })[0] || own[0];
+    }, function () { return own[0]; });
   }
 
   WH.start(function () {
-    return WH.query("timeline_threads", {}).then(function (threads) {
-      threads = threads.filter(function (t) { return t.start_ns !== null; });
+    return Promise.all([WH.query("timeline_threads", {}), WH.sql("select id as process_id, name from process")]).then(function (results) {
+      var threads = results[0].filter(function (t) { return t.start_ns !== null; });
       if (!threads.length) return WH.empty("No thread with slices in this warehouse.");
-      manyRuns = threads.some(function (t) { return t.run_id !== threads[0].run_id; });
-      var byId = function (id) { return threads.filter(function (t) { return String(t.thread_id) === String(id); })[0]; };
-      var first = byId(WH.args.thread_id) ||
-        threads.filter(function (t) { return String(t.process_id) === String(WH.args.process_id); })[0] || threads[0];
-      var processId = first.process_id;
-      var threadChoice = WH.args.thread_id || !WH.args.process_id ? String(first.thread_id) : "";
-      var threadSelect = null;
-      var initial = true;
-
-      // start and end in the URL are epoch ns like the queries' parameters; they hold for the first view only
-      function draw() {
-        var lanes = threadChoice === "" ? threads.filter(function (t) { return t.process_id === processId; }) : [byId(threadChoice)];
-        var origin = earliest(lanes.map(function (t) { return t.start_ns; }));
-        var fromUrl = initial;
-        initial = false;
-        var start = fromUrl && WH.args.start ? WH.rel(BigInt(WH.args.start), origin) : 0;
-        var end = fromUrl && WH.args.end ? WH.rel(BigInt(WH.args.end), origin)
-          : Math.max.apply(null, lanes.map(function (t) { return WH.rel(t.end_ns, origin); }));
-        var title = lanes.length === 1 ? threadLabel(lanes[0]) : processLabel(lanes[0]) + " · " + lanes.length + " threads";
-        return show(lanes, [start, end], title).catch(WH.fail);
-      }
-
-      function threadControl() {
-        if (threadSelect) threadSelect.parentNode.remove();
-        var own = threads.filter(function (t) { return t.process_id === processId; });
-        threadSelect = WH.select("thread_id", "thread", [["", "every thread (" + own.length + ")"]].concat(own.map(function (t) {
-          return [t.thread_id, "tid " + t.tid + (t.name ? " " + t.name : "")];
-        })), threadChoice, function (value) { threadChoice = value; draw(); });
-      }
-
-      var processes = [];
-      threads.forEach(function (t) {
-        if (!processes.some(function (p) { return p.process_id === t.process_id; })) processes.push(t);
-      });
-      WH.select("process_id", "process", processes.map(function (t) { return [t.process_id, processLabel(t)]; }), processId,
-        function (value) {
-          processId = Number(value);
-          var own = threads.filter(function (t) { return t.process_id === processId; });
-          threadChoice = String(own[0].thread_id);
-          threadControl();
-          draw();
-        });
-      threadControl();
-      return draw();
+      var names = {};
+      results[1].forEach(function (p) { names[p.process_id] = p.name; });
+      var asked = threadById(threads, WH.args.thread_id) ||
+        threads.filter(function (t) { return String(t.process_id) === String(WH.args.process_id); })[0];
+      return (asked ? Promise.resolve(asked) : busiestOfFirstRank(threads)).then(function (first) { return open(threads, names, first); });
     });
   });
+
+  /* The controls (process, thread) and the chart, opened on ``first``. */
+  function open(threads, names, first) {
+    var processId = first.process_id;
+    var threadChoice = WH.args.thread_id || !WH.args.process_id ? String(first.thread_id) : "";
+    var threadSelect = null;
+    var initial = true;
+
+    // start and end in the URL are epoch ns like the queries' parameters; they hold for the first view only
+    function draw() {
+      var lanes = threadChoice === "" ? threads.filter(function (t) { return t.process_id === processId; }) : [threadById(threads, threadChoice)];
+      var origin = earliest(lanes.map(function (t) { return t.start_ns; }));
+      var fromUrl = initial;
+      initial = false;
+      var start = fromUrl && WH.args.start ? WH.rel(BigInt(WH.args.start), origin) : 0;
+      var end = fromUrl && WH.args.end ? WH.rel(BigInt(WH.args.end), origin)
+        : Math.max.apply(null, lanes.map(function (t) { return WH.rel(t.end_ns, origin); }));
+      var title = lanes.length === 1 ? threadLabel(lanes[0]) : processLabel(lanes[0]) + " · " + lanes.length + " threads";
+      return show(lanes, [start, end], title).catch(WH.fail);
+    }
+
+    function threadControl() {
+      if (threadSelect) threadSelect.parentNode.remove();
+      var own = threads.filter(function (t) { return t.process_id === processId; });
+      threadSelect = WH.select("thread_id", "thread", [["", "every thread (" + own.length + ")"]].concat(own.map(function (t) {
+        return [t.thread_id, "tid " + t.tid + (t.name ? " " + t.name : "")];
+      })), threadChoice, function (value) { threadChoice = value; draw(); });
+    }
+
+    var processes = [];
+    threads.forEach(function (t) {
+      if (!processes.some(function (p) { return p.process_id === t.process_id; })) processes.push(t);
+    });
+    labelProcesses(processes, names);
+    WH.select("process_id", "process", processes.map(function (t) { return [t.process_id, processLabel(t)]; }), processId,
+      function (value) {
+        processId = Number(value);
+        var own = threads.filter(function (t) { return t.process_id === processId; });
+        threadChoice = String(own[0].thread_id);
+        threadControl();
+        draw();
+      });
+    threadControl();
+    return draw();
+  }
 })();

@@ -22,8 +22,8 @@ HORIZONTAL_BAR = re.compile(r"^M[\d.]+ [\d.]+l(?P<width>[\d.]+) 0l0 [\d.]+l")
 class Dom(HTMLParser):
     """The parts of a rendered page the tests read: the chart's SVG shapes and texts,
     the summary's data rows (``<tr data-...>``), the status line and whether the page
-    said it was done; on Datasette's own pages, the result cells (``<td class="col-...">``)
-    with their text and tooltip, and the order the page's parts come in (``tags``)."""
+    said it was done, the controls' options; on Datasette's own pages, the result cells
+    (``<td class="col-...">``) with their text and tooltip, and every tag (``tags``)."""
 
     def __init__(self, html: str):
         super().__init__()
@@ -32,9 +32,11 @@ class Dom(HTMLParser):
         self.texts: list[str] = []
         self.rows: list[dict] = []
         self.cells: list[dict] = []
+        self.options: dict[str, list[str]] = {}  # a control's name -> its options' texts
         self.tags: list[tuple[str, dict]] = []
         self.status = ""
         self._in = None
+        self._select: list[str] = []
         self.feed(html)
 
     def handle_starttag(self, tag, attrs):
@@ -51,13 +53,18 @@ class Dom(HTMLParser):
             self._in = "cell"
         elif tag == "span" and self._in == "cell":
             self.cells[-1]["title"] = attrs.get("title")
+        elif tag == "select":
+            self._select = self.options.setdefault(attrs.get("name"), [])
+        elif tag == "option":
+            self._select.append("")
+            self._in = "option"
         if tag == "text" or attrs.get("id") == "wh-status":
             self._in = tag if tag == "text" else "status"
             if tag == "text":
                 self.texts.append("")
 
     def handle_endtag(self, tag):
-        if tag == "text" or (tag == "p" and self._in == "status") or (tag == "td" and self._in == "cell"):
+        if tag == "text" or (tag == "p" and self._in == "status") or (tag, self._in) in (("td", "cell"), ("option", "option")):
             self._in = None
 
     def handle_data(self, data):
@@ -67,6 +74,8 @@ class Dom(HTMLParser):
             self.status += data
         elif self._in == "cell":
             self.cells[-1]["text"] += data.strip()
+        elif self._in == "option":
+            self._select[-1] += data
 
     def column(self, name: str) -> list[dict]:
         """The result cells of one column, top to bottom."""
@@ -146,7 +155,7 @@ def test_timeline_page_draws_the_thread_as_a_flame_chart(server, browse):
     dom = Dom(browse(server.replace("/profile", "/-/warehouse/profile/timeline"), "timeline"))
     assert dom.ready
     assert dom.status == "4 slices between 0 ns and 10.000 ms after the thread's first slice"
-    assert "rank 0 · pid 4242 · tid 4243 main" in dom.texts
+    assert "rank 0 · python · pid 4242 · tid 4243 main" in dom.texts
     for name in ("ProfilerStep#1", "aten::linear", "aten::matmul", "aten::relu"):
         assert name in dom.texts
     assert {"depth 0", "depth 1", "depth 2"} <= set(dom.texts)
@@ -156,11 +165,53 @@ def test_timeline_of_a_whole_process_stacks_its_threads(server, browse):
     dom = Dom(browse(server.replace("/profile", "/-/warehouse/profile/timeline?process_id=1"), "timeline_process"))
     assert dom.ready
     assert dom.status == "5 slices on 2 threads between 0 ns and 10.000 ms after the threads' first slice"
-    assert "rank 0 · pid 4242 · 2 threads" in dom.texts
+    assert "rank 0 · python · pid 4242 · 2 threads" in dom.texts
     # one lane per thread, labelled on its first row; the main thread's lane has three depths
     lanes = [t for t in dom.texts if t.startswith("tid ")]
     assert lanes == ["tid 4243", "tid 4244"]
     assert {"aten::matmul", "aten::copy_"} <= set(dom.texts)
+
+
+@pytest.fixture(scope="module")
+def cluster_timeline_server(tmp_path_factory):
+    """An operator simulator's core (no rank, run "sim", added first), then run "train": rank 1's
+    process, and rank 0's CANN and Python processes (one pid, as torch_npu writes them) and its
+    device stream, which has the most slices of rank 0's threads."""
+    path = tmp_path_factory.mktemp("datasette_timeline") / "cluster.db"
+    conn = db.connect(path)
+    with rows.bound(conn):
+        simulator = rows.ProcessFactory(rank_id=None, pid="core0.cubecore0", name="core0.cubecore0",
+                                        source_id=rows.rank_source(None, run="sim", kind="op_profile"))
+        rank1 = rows.ProcessFactory(rank_id=1, pid="3001", name="Python", source_id=rows.rank_source(1, run="train"))
+        source = rows.rank_source(0, run="train")
+        cann = rows.ProcessFactory(rank_id=0, pid="3000", name="CANN", source_id=source)
+        python = rows.ProcessFactory(rank_id=0, pid="3000", name="Python", source_id=source)
+        device = rows.ProcessFactory(rank_id=0, pid="0", name="Ascend Hardware", source_id=source)
+        for process, tid, name, slices in ((simulator, "0", "instructions", 9), (rank1, "3001", "main", 9),
+                                           (cann, "3000", "cann", 1), (python, "3000", "main", 2),
+                                           (device, "7", "stream 7", 4)):
+            thread = rows.ThreadFactory(process=process, tid=tid, name=name)
+            for index in range(slices):
+                rows.SliceFactory(thread_id=thread.id, ts=datasette_rows.EPOCH_NS + index * datasette_rows.MS,
+                                  dur=datasette_rows.MS // 2,
+                                  name=f"{name} {index}", depth=0, source_id=process.source_id)
+    conn.commit()
+    conn.close()
+    with datasette_server(path) as url:
+        yield url
+
+
+def test_timeline_opens_on_the_busiest_thread_of_the_first_rank(cluster_timeline_server, browse):
+    """Not the simulator's instructions (first in the warehouse) nor rank 1 (first of its run):
+    rank 0's device stream, its thread with the most slices; every process named apart."""
+    url = cluster_timeline_server.replace("/cluster", "/-/warehouse/cluster/timeline")
+    dom = Dom(browse(url, "timeline_first_rank"))
+    assert dom.ready
+    assert dom.status == "4 slices between 0 ns and 3.500 ms after the thread's first slice"
+    assert "run 2 · rank 0 · Ascend Hardware · pid 0 · tid 7 stream 7" in dom.texts
+    assert dom.options["process_id"] == ["run 1 · core0.cubecore0 · pid core0.cubecore0", "run 2 · rank 1 · Python · pid 3001",
+                         "run 2 · rank 0 · CANN · pid 3000", "run 2 · rank 0 · Python · pid 3000",
+                         "run 2 · rank 0 · Ascend Hardware · pid 0"]
 
 
 def test_timeline_window_from_the_url_fetches_only_its_slices(server, browse):
