@@ -116,7 +116,7 @@
         }).catch(WH.fail);
       }
 
-      WH.select("source_id", "operator", runs.map(function (r) { return [r.source_id, r.name + " (" + (r.card || "source " + r.source_id) + ")"]; }), chosen.source_id, showRun);
+      WH.select("source_id", "operator", WH.operatorOptions(runs), chosen.source_id, showRun);
       return showRun(chosen.source_id);
     });
   });

@@ -1,10 +1,13 @@
 /* Roofline of one operator: per chart of its profile, each roof (bandwidth slope up to the
  * compute ceiling, log-log) and the operator's measured point; the table says how close
  * the point is to each roof. Data: the named queries op_runs (which operators) and
- * op_roofline (the roofs, the point, and how much of the roof the operator reached). */
+ * op_roofline (the roofs, the point, and how much of the roof the operator reached).
+ * Units as msprof op writes them: intensity in FLOP/byte, performance and compute roofs in
+ * TFLOP/s, bandwidths in TB/s (so that bandwidth x intensity is a performance). */
 (function () {
   "use strict";
   var PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#9c755f", "#76b7b2"];
+  var INTENSITY = "FLOP/byte", PERFORMANCE = "TFLOP/s", BANDWIDTH = "TB/s";
 
   /* The roof at intensity x: the bandwidth slope, capped by the compute roof. */
   function roof(line, x) { return Math.min(line.bw * x, line.computility); }
@@ -27,27 +30,34 @@
     series.push({
       name: "operator", type: "scatter", symbolSize: 14, color: "#d62728",
       data: [[point.point_x, point.point_y]],
-      label: { show: true, position: "right", formatter: "operator (" + point.point_x + ", " + point.point_y + ")" },
+      label: { show: true, position: "right",
+        formatter: "operator: " + WH.round(point.point_x) + " " + INTENSITY + ", " + WH.round(point.point_y) + " " + PERFORMANCE },
     });
     WH.chart().setOption({
       animation: false,
       title: { text: title, left: "center", textStyle: { fontSize: 14 } },
       legend: { top: 28 },
-      grid: { top: 70, left: 80, right: 80, bottom: 50 },
-      tooltip: { trigger: "item" },
-      xAxis: { type: "log", name: "arithmetic intensity", nameLocation: "middle", nameGap: 28, min: low, max: high },
-      yAxis: { type: "log", name: "performance" },
+      // the performance axis is named along itself, left of its labels: never under the legend
+      grid: { top: 70, left: 90, right: 80, bottom: 50 },
+      tooltip: { trigger: "item", formatter: function (p) {
+        return WH.escape(p.seriesName) + "<br>" + WH.round(p.value[0]) + " " + INTENSITY + ", " + WH.round(p.value[1]) + " " + PERFORMANCE;
+      } },
+      xAxis: { type: "log", name: "arithmetic intensity (" + INTENSITY + ")", nameLocation: "middle", nameGap: 28, min: low, max: high,
+        axisLabel: { formatter: WH.round } },
+      yAxis: { type: "log", name: "performance (" + PERFORMANCE + ")", nameLocation: "middle", nameGap: 60,
+        axisLabel: { formatter: WH.round } },
       series: series,
     }, true);
   }
 
   function summarize(lines) {
-    WH.summary("<table><tr><th>roof</th><th>bandwidth</th><th>compute roof</th><th>ridge intensity</th>" +
-      "<th>attainable at the operator's intensity</th><th>reached</th><th>bound</th></tr>" + lines.map(function (l) {
+    WH.summary("<table><tr><th>roof</th><th>bandwidth (" + BANDWIDTH + ")</th><th>compute roof (" + PERFORMANCE + ")</th>" +
+      "<th>ridge intensity (" + INTENSITY + ")</th><th>attainable at the operator's intensity (" + PERFORMANCE + ")</th>" +
+      "<th>reached</th><th>bound</th></tr>" + lines.map(function (l) {
         return '<tr class="wh-roof" data-roof="' + WH.escape(l.bw_name) + '" data-efficiency="' + l.efficiency + '"><td>' +
-          WH.escape(l.bw_name) + " / " + WH.escape(l.computility_name) + "</td><td>" + l.bw + "</td><td>" + l.computility +
-          "</td><td>" + (l.computility / l.bw).toFixed(2) + "</td><td>" + l.attainable + "</td><td>" +
-          (100 * l.efficiency).toFixed(1) + " %</td><td>" + WH.escape(l.bound) + "</td></tr>";
+          WH.escape(l.bw_name) + " / " + WH.escape(l.computility_name) + "</td><td>" + WH.round(l.bw) + "</td><td>" +
+          WH.round(l.computility) + "</td><td>" + WH.round(l.computility / l.bw) + "</td><td>" + WH.round(l.attainable) +
+          "</td><td>" + (100 * l.efficiency).toFixed(1) + " %</td><td>" + WH.escape(l.bound) + "</td></tr>";
       }).join("") + "</table>");
   }
 
@@ -82,7 +92,7 @@
           showChart(run, rows, charts, first);
         }).catch(WH.fail);
       }
-      WH.select("source_id", "operator", runs.map(function (r) { return [r.source_id, r.name + " (" + (r.card || "source " + r.source_id) + ")"]; }), chosen.source_id, show);
+      WH.select("source_id", "operator", WH.operatorOptions(runs), chosen.source_id, show);
       return show(chosen.source_id);
     });
   });

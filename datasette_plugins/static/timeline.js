@@ -147,10 +147,8 @@
       return (manyRuns ? "run " + t.run_id + " · " : "") + (t.rank_id === null ? "" : "rank " + t.rank_id + " · ") +
         (names[t.process_id] ? names[t.process_id] + " · " : "") + "pid " + t.pid;
     });
-    processes.forEach(function (t, i) {
-      var twins = labels.filter(function (label) { return label === labels[i]; }).length;
-      processLabels[t.process_id] = labels[i] + (twins > 1 ? " · process " + t.process_id : "");
-    });
+    var unique = WH.uniqueLabels(labels, processes.map(function (t) { return "process " + t.process_id; }));
+    processes.forEach(function (t, i) { processLabels[t.process_id] = unique[i]; });
   }
 
   function processLabel(t) { return processLabels[t.process_id]; }

@@ -91,6 +91,30 @@
       }
     },
 
+    /* A number as a person reads it: four significant digits, thousands grouped (no 16-digit floats). */
+    round: function (value) {
+      if (value === null || value === undefined) return "";
+      return Number(value).toLocaleString("en-US", { maximumSignificantDigits: 4 });
+    },
+
+    /* ``labels`` made unique: a label that several items share gets their own ``tells[i]`` appended. */
+    uniqueLabels: function (labels, tells) {
+      return labels.map(function (label, i) {
+        var twins = labels.filter(function (other) { return other === label; }).length;
+        return twins > 1 ? label + " · " + tells[i] : label;
+      });
+    },
+
+    /* The operator list of the op_runs rows, as [source_id, label] options: the operator's name,
+     * then the profile's own name where it says more (a card named as the operator does not),
+     * then its input where two still read the same. */
+    operatorOptions: function (runs) {
+      var labels = WH.uniqueLabels(
+        runs.map(function (r) { return r.name + (r.card && r.card !== r.name ? " · " + r.card : ""); }),
+        runs.map(function (r) { return "source " + r.source_id; }));
+      return runs.map(function (r, i) { return [r.source_id, labels[i]]; });
+    },
+
     escape: function (text) {
       var div = document.createElement("div");
       div.textContent = text === null || text === undefined ? "" : String(text);
