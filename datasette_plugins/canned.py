@@ -41,12 +41,14 @@ def _translated() -> dict[str, dict]:
 
 
 def canned_query(query: queries.Query) -> dict:
-    """One query as a canned query: typed SQL, title, documented parameters."""
+    """One query as a canned query: typed SQL, title, documented parameters. Its page shows the
+    rows first: the SQL is hidden behind Datasette's "show" link (``hide_sql``)."""
     return {
         "sql": typed_sql(query),
         "title": query.title,
         "description_html": description_html(query),
         "params": [param.name for param in query.params],
+        "hide_sql": True,
     }
 
 
@@ -90,7 +92,8 @@ def _literal(value) -> str:
 
 
 def description_html(query: queries.Query) -> str:
-    """The description, each parameter (type, default or required, meaning) and each column."""
+    """The description, each parameter (type, default or required, meaning) and each column, the
+    columns folded into one closed <details> so that the rows come first."""
     items = []
     for param in query.params:
         if param.required:
@@ -105,4 +108,6 @@ def description_html(query: queries.Query) -> str:
     if items:
         text += "<p>Parameters:</p><ul>" + "".join(items) + "</ul>"
     columns = "".join(f"<li><code>{html.escape(c.name)}</code>: {html.escape(c.meaning)}</li>" for c in query.columns)
-    return text + "<p>Columns:</p><ul>" + columns + "</ul>"
+    count = len(query.columns)
+    return (text + f'<details class="column-descriptions-fold"><summary>What the {count} column{"s" if count != 1 else ""} '
+            f"mean</summary><ul>{columns}</ul></details>")

@@ -111,7 +111,11 @@ def test_table_page_shows_its_rows_before_the_column_descriptions(server, browse
 def test_canned_query_shows_milliseconds_with_the_stored_nanoseconds_on_hover(server, browse):
     """Rank 0's steps (10 ms host steps, the device busy 7 ms of each): the step time reads
     7.000 ms, its tooltip the stored integer; the rank id stays a plain number."""
-    dom = Dom(browse(server + "/step_time?rank_id=0", "canned_step_time"))
+    html = browse(server + "/step_time?rank_id=0", "canned_step_time")
+    dom = Dom(html)
+    # the rows come first: the SQL behind its "show" link, the columns' meanings folded
+    assert re.search(r'<span class="show-hide-sql">\(<a [^>]*>show</a>\)</span>', html)
+    assert re.search(r'<details class="column-descriptions-fold"><summary>What the \d+ columns mean</summary>', html)
     durations = dom.column("duration_ns")
     assert [cell["text"] for cell in durations] == ["7.000 ms", "7.000 ms"]
     assert [cell["title"] for cell in durations] == ["7000000", "7000000"]
