@@ -9,9 +9,11 @@ Layout as torch_npu writes it::
 
 Each db has the tables and declared types of a real level-1 file (TEXT PYTORCH_API
 timestamps, STRING_IDS with CANN ids from 0 and framework ids from 1 << 28, ENUM tables,
-TASK_PMU_INFO in long format, the real indexes); the rows are written by the recursive
-CTEs of ``rank_db.sql`` (one "unit" = one operator step: 4 PYTORCH_API rows, 2 CANN
-calls, 1 kernel with 10 PMU metrics, ...). Rank 3 runs its kernels 30 % slower.
+TASK_PMU_INFO in long format, the real indexes); the rows are written by ``rank_db.sql``
+from the rank's plan (``plan.py``: one "unit" = one operator: 4 PYTORCH_API rows, 2 CANN
+calls, 1 kernel with 10 PMU metrics, ...; one allReduce per step). Rank 3 runs its kernels
+1.5x longer and the others wait for it; rank 1 is host-bound once; rank 2 reserves 61.5 GiB
+of device memory (MEMORY_RANK), near a 910B's 64 GiB.
 
 Usage::
 
@@ -28,24 +30,30 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from warehouse.synth.plan import OPS, UNITS_PER_STEP, rank_plan
+
 SQL = (Path(__file__).with_suffix(".sql")).read_text(encoding="utf-8")
 ANALYSIS_SQL = (Path(__file__).parent / "analysis_db.sql").read_text(encoding="utf-8")
-T0 = 1_736_410_576_000_000_000
 FRAMEWORK_BASE = 1 << 28
 MEMORY_BASE = 2 << 28
-#: (framework op, kernel op type): one per unit in turn
-OPS = [
-    ("aten::mm", "MatMulV2"), ("aten::add", "Add"), ("aten::mul", "Mul"), ("aten::softmax", "SoftmaxV2"),
-    ("aten::layer_norm", "LayerNormV3"), ("aten::gelu", "Gelu"), ("aten::copy_", "TransData"),
-    ("aten::bmm", "BatchMatMulV2"), ("npu_fusion_attention", "FlashAttentionScore"), ("aten::silu", "Swish"),
-    ("aten::cat", "ConcatD"), ("aten::transpose", "Transpose"), ("aten::sum", "ReduceSum"), ("aten::div", "RealDiv"),
-    ("aten::rsqrt", "Rsqrt"), ("aten::embedding", "GatherV2"), ("npu_rms_norm", "RmsNorm"),
-    ("npu_rotary_mul", "RotaryMul"), ("aten::sub", "Sub"), ("aten::index", "Index"),
-]
+GIB = 1 << 30
+MEMORY_RANK = 2
 #: the TASK_PMU_INFO metrics, in the order gen_rank_db.sql computes them
 PMU = ["aic_total_time", "aic_mac_time", "aic_mac_ratio", "aic_mte2_time", "aic_scalar_time", "aiv_total_time",
        "aiv_vec_time", "aiv_vec_ratio", "aiv_mte2_time", "aiv_mte3_time"]
-SLOW_RANK = 3
+
+
+def memory(rank: int) -> tuple[int, int, int]:
+    """The rank's device memory in bytes: allocated at a step's start, at its end, and reserved.
+
+    Each rank holds a little more than the one before; MEMORY_RANK holds 40 GiB of weights and
+    optimizer state and reserves 61.5 GiB, 96 % of a 910B's 64 GiB (the next larger batch
+    does not fit).
+    """
+    if rank == MEMORY_RANK:
+        return 40 * GIB, 58 * GIB, 61 * GIB + GIB // 2
+    base = 16 * GIB + (rank % 8) * GIB // 2
+    return base, base + 6 * GIB, base + 8 * GIB
 
 
 def vocabulary() -> tuple[dict[str, int], list[tuple[int, str]]]:
@@ -97,12 +105,14 @@ def write_rank(out: Path, rank: int, units: int) -> Path:
         "rank_id": rank,
     }))
     ids, strings = vocabulary()
+    steps, units_plan = rank_plan(rank, units)
     pid = 3_000_000 + rank
+    alloc_lo, alloc_hi, reserved = memory(rank)
     params = {
-        "n": units, "t0": T0 + rank * 1_000, "rank": rank, "device": rank % 8, "host": f"node{rank // 8}",
-        "slow": 1.3 if rank == SLOW_RANK else 1.0, "n_op": len(OPS), "pid": pid,
+        "n": units, "rank": rank, "device": rank % 8, "host": f"node{rank // 8}", "pid": pid,
         "main_gtid": (pid << 32) | pid, "worker_gtid": (pid << 32) | (pid + 3), "conn0": 10_000,
-        "hcom_name0": 100_000, **ids,
+        "hcom_name0": 100_000, "units_per_step": UNITS_PER_STEP, "alloc_lo": alloc_lo, "alloc_hi": alloc_hi,
+        "reserved": reserved, **ids,
     }
     conn = sqlite3.connect(db_path, isolation_level=None)
     conn.execute("PRAGMA journal_mode = OFF")
@@ -111,6 +121,14 @@ def write_rank(out: Path, rank: int, units: int) -> Path:
     conn.execute(f"CREATE TEMP TABLE p AS SELECT {columns}", params)
     conn.execute("CREATE TEMP TABLE vocab (id INTEGER PRIMARY KEY, value TEXT)")
     conn.executemany("INSERT INTO vocab VALUES (?, ?)", strings)
+    conn.execute("CREATE TEMP TABLE unit (i INTEGER PRIMARY KEY, step_id, pos, s, ks, op, vector, kernel_ns)")
+    conn.executemany("INSERT INTO unit VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                     ((u.index, u.step_id, u.position, u.start_ns, u.kernel_start_ns, u.op, int(u.vector),
+                       u.kernel_ns) for u in units_plan))
+    conn.execute("CREATE TEMP TABLE plan_step (id, k, start_ns, end_ns, comm_start, wait_end, comm_end, name)")
+    conn.executemany("INSERT INTO plan_step VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                     ((st.step_id, k, st.start_ns, st.end_ns, st.collective_start_ns, st.wait_end_ns,
+                       st.collective_end_ns, st.collective_name) for k, st in enumerate(steps)))
     conn.executescript("BEGIN;" + SQL + "COMMIT;")
     conn.close()
     analysis = db_path.with_name("analysis.db")

@@ -1,11 +1,14 @@
 -- One generated rank db (warehouse/synth/rank_db.py): the table set and declared types of a
--- real torch_npu level-1 file (reference/FORMATS.md), filled by recursive CTEs from the
--- parameters and string ids in the one-row temp table p (see rank_db.py) and the
--- strings in temp table vocab (id, value). One "unit" is one operator step of a training loop:
+-- real torch_npu level-1 file (reference/FORMATS.md), filled from the parameters and string ids
+-- in the one-row temp table p, the strings in temp table vocab (id, value) and the rank's plan
+-- (warehouse/synth/plan.py) in temp tables unit (i, step_id, pos, s, ks = kernel start, op, vector,
+-- kernel_ns) and plan_step (id, k, start_ns, end_ns, comm_start, wait_end, comm_end, name). One
+-- unit is one operator of a training loop:
 --   PYTORCH_API: python frame > aten op > Enqueue (main thread), Dequeue (worker thread)
 --   CANN_API: aclnn call > node launch (worker); TASK: the kernel on stream 2
 --   COMPUTE_TASK_INFO + 10 TASK_PMU_INFO metrics; 2 callchain frames; CONNECTION_IDS
---   every 100th unit an allReduce (an hccl CANN call, COMMUNICATION_OP, 2 tasks on stream 4)
+-- and each step has one allReduce (an hccl CANN call, COMMUNICATION_OP, its Notify Wait and
+-- memcpy tasks on stream 4).
 
 CREATE TABLE SESSION_TIME_INFO (startTimeNs INTEGER,endTimeNs INTEGER);
 CREATE TABLE HOST_INFO (hostUid TEXT,hostName TEXT);
@@ -42,13 +45,6 @@ CREATE TABLE CONNECTION_IDS (id INTEGER, connectionId INTEGER);
 CREATE TABLE PYTORCH_CALLCHAINS (id INTEGER, stack INTEGER, stackDepth INTEGER);
 
 
--- The units: i = unit number, s = its start time, op = which of the n_op operators it runs.
-CREATE TEMP TABLE unit AS
-WITH RECURSIVE u(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM u WHERE i + 1 < (SELECT n FROM p))
-SELECT i, (SELECT t0 FROM p) + i * 10000 AS s, i % (SELECT n_op FROM p) AS op, i % 2 AS vector,
-       CAST((1500 + (i % (SELECT n_op FROM p)) * 37 % 3000) * (SELECT slow FROM p) AS INTEGER) AS kernel_ns
-FROM u;
-
 INSERT INTO STRING_IDS (id, value) SELECT id, value FROM vocab;
 
 INSERT INTO PYTORCH_API
@@ -81,17 +77,18 @@ SELECT s + 2100, s + 6900, 20000, worker_gtid, conn0 + i, acl0 + op FROM unit, p
 UNION ALL
 SELECT s + 2200, s + 2300, 10000, worker_gtid, conn0 + n + i, launch FROM unit, p
 UNION ALL
-SELECT s + 8400, s + 8480, 5500, main_gtid, conn0 + 2 * n + i, hcom_name0 + i FROM unit, p WHERE i % 100 = 99;
+SELECT comm_start - 100, comm_start - 20, 5500, main_gtid, conn0 + 2 * n + k, hcom_name0 + k FROM plan_step, p;
 
 INSERT INTO TASK
-SELECT s + 3000, s + 3000 + kernel_ns, device, conn0 + i, i, pid, CASE vector WHEN 1 THEN kernel_aivec ELSE kernel_aicore END,
+SELECT ks, ks + kernel_ns, device, conn0 + i, i, pid, CASE vector WHEN 1 THEN kernel_aivec ELSE kernel_aicore END,
        4294967295, 2, i % 65536, 4294967295
 FROM unit, p
 UNION ALL
-SELECT s + 8600 + 800 * j, s + 9400 + 500 * j, device, conn0 + 2 * n + i, n + 2 * i + j, pid,
-       CASE j WHEN 0 THEN notify_wait ELSE memcpy END, 4294967295, 4, (i + j) % 65536, 4294967295
-FROM unit, p, (SELECT 0 AS j UNION ALL SELECT 1)
-WHERE i % 100 = 99;
+-- the allReduce's tasks: Notify Wait until every rank has arrived, then the transfer
+SELECT CASE j WHEN 0 THEN comm_start ELSE wait_end END, CASE j WHEN 0 THEN wait_end ELSE comm_end END, device,
+       conn0 + 2 * n + k, n + 2 * k + j, pid, CASE j WHEN 0 THEN notify_wait ELSE memcpy END, 4294967295, 4,
+       (n + 2 * k + j) % 65536, 4294967295
+FROM plan_step, p, (SELECT 0 AS j UNION ALL SELECT 1);
 
 INSERT INTO COMPUTE_TASK_INFO
 SELECT kernel0 + op, i, CASE vector WHEN 1 THEN 48 ELSE 24 END, 0, CASE vector WHEN 1 THEN ai_vector_core ELSE ai_core END,
@@ -110,35 +107,38 @@ SELECT i, pmu0 + m,
 FROM unit, p,
      (WITH RECURSIVE k(m) AS (SELECT 0 UNION ALL SELECT m + 1 FROM k WHERE m < 9) SELECT m FROM k);
 
--- each allReduce has its own name, as real ones do (hcom_allReduce__<n>_0_1)
+-- each allReduce has its own name, the same on every rank, as real ones do (hcom_allReduce__<n>_0_1)
 INSERT INTO STRING_IDS (id, value)
-SELECT hcom_name0 + i, 'hcom_allReduce__' || i || '_0_1' FROM unit, p WHERE i % 100 = 99;
+SELECT hcom_name0 + k, name FROM plan_step, p;
 
 INSERT INTO COMMUNICATION_OP
-SELECT hcom_name0 + i, s + 8500, s + 9950, conn0 + 2 * n + i, grp, i, 0, 0, 3, ring, 1048576, hcom_type
-FROM unit, p
-WHERE i % 100 = 99;
+SELECT hcom_name0 + k, comm_start, comm_end, conn0 + 2 * n + k, grp, k, 0, 0, 3, ring, 1048576, hcom_type
+FROM plan_step, p;
 
 INSERT INTO COMMUNICATION_TASK_INFO
-SELECT hcom_name0 + i, n + 2 * i + j, CASE j WHEN 0 THEN notify_wait ELSE memcpy END, 0, grp, 5, 65535, rank,
-       (rank + 1) % 8, 0, 1048576 * j, 3, 1, i
-FROM unit, p, (SELECT 0 AS j UNION ALL SELECT 1)
-WHERE i % 100 = 99;
+SELECT hcom_name0 + k, n + 2 * k + j, CASE j WHEN 0 THEN notify_wait ELSE memcpy END, 0, grp, 5, 65535, rank,
+       (rank + 1) % 8, 0, 1048576 * j, 3, 1, k
+FROM plan_step, p, (SELECT 0 AS j UNION ALL SELECT 1);
+
+-- the caching allocator: allocated grows over a step from alloc_lo to alloc_hi (activations), reserved stays
+CREATE TEMP TABLE allocated AS
+SELECT i, alloc_lo + (alloc_hi - alloc_lo) * pos / (units_per_step - 1) AS bytes FROM unit, p;
 
 INSERT INTO MEMORY_RECORD
-SELECT pta, s + 600, 1000000000 + (i % 100) * 1000000, 2000000000, 1000000000 + (i % 100) * 1000000, 733279888, device
-FROM unit, p;
+SELECT pta, s + 600, a.bytes, reserved, a.bytes, 733279888, device
+FROM unit AS u JOIN allocated AS a ON a.i = u.i, p;
 
 INSERT INTO OP_MEMORY
-SELECT op0 + op, 2048 * (op + 1), s + 600, s + 8400, s + 8450, 7800, 7850, 1000000000, 2000000000, 1000000000,
-       999000000, 2000000000, 999000000, 733279888, device
-FROM unit, p
-WHERE i % 4 = 0;
+SELECT op0 + op, 2048 * (op + 1), s + 600, s + 8400, s + 8450, 7800, 7850, a.bytes, reserved, a.bytes,
+       a.bytes - 2048 * (op + 1), reserved, a.bytes - 2048 * (op + 1), 733279888, device
+FROM unit AS u JOIN allocated AS a ON a.i = u.i, p
+WHERE u.i % 4 = 0;
 
 INSERT INTO STEP_TIME
-SELECT 1 + i / 1000, s, MIN(s + 10000000, t0 + n * 10000) FROM unit, p WHERE i % 1000 = 0;
+SELECT id, start_ns, end_ns FROM plan_step;
 
-INSERT INTO NPU_MEM SELECT app, 0, 2000000000 + (i % 1000) * 100000, s, device FROM unit, p WHERE i % 20 = 0;
+-- the whole process: the framework's reserve and 1.5 GiB of its own
+INSERT INTO NPU_MEM SELECT app, 0, reserved + 1610612736, s, device FROM unit, p WHERE i % 20 = 0;
 INSERT INTO HBM
 SELECT device, s, 1.0e9 + (i % 7) * 1.0e8, 0, rd FROM unit, p WHERE i % 20 = 0
 UNION ALL
@@ -151,15 +151,15 @@ INSERT INTO NPU_MODULE_MEM
 SELECT j, s, 1048576 * (j + 1), device FROM unit, p, (SELECT 0 AS j UNION ALL SELECT 7 UNION ALL SELECT 13)
 WHERE i % 20 = 0;
 INSERT INTO NPU_OP_MEM
-SELECT kernel0 + op, 20617629794304 + i * 4096, allocate, 2048 * (op + 1), s + 3000, worker_gtid, 1000000000,
-       2000000000, ge, device
-FROM unit, p WHERE i % 10 = 0;
+SELECT kernel0 + op, 20617629794304 + u.i * 4096, allocate, 2048 * (op + 1), ks, worker_gtid, a.bytes,
+       reserved, ge, device
+FROM unit AS u JOIN allocated AS a ON a.i = u.i, p WHERE u.i % 10 = 0;
 
 INSERT INTO META_DATA VALUES ('SCHEMA_VERSION_MICRO', '0'), ('SCHEMA_VERSION_MINOR', '0'),
     ('SCHEMA_VERSION_MAJOR', '1'), ('SCHEMA_VERSION', '1.0.0'), ('ENV_VARIABLES', '{}');
 INSERT INTO HOST_INFO SELECT '3538958389648580163', host FROM p;
 INSERT INTO RANK_DEVICE_MAP SELECT rank, device FROM p;
-INSERT INTO SESSION_TIME_INFO SELECT t0 - 1000000, t0 + n * 10000 + 1000000 FROM p;
+INSERT INTO SESSION_TIME_INFO SELECT min(start_ns) - 1000000, max(end_ns) + 1000000 FROM plan_step;
 INSERT INTO NPU_INFO SELECT device, 'Ascend910B' FROM p;
 INSERT INTO ENUM_API_TYPE VALUES (5000, 'runtime'), (5500, 'hccl'), (10000, 'node'), (15000, 'model'),
     (20000, 'acl'), (50001, 'op'), (50002, 'queue'), (50003, 'trace'), (50004, 'mstx');
@@ -173,4 +173,4 @@ INSERT INTO ENUM_MSTX_EVENT_TYPE VALUES (0, 'marker'), (1, 'push/pop'), (2, 'sta
 
 CREATE INDEX TaskIndex ON TASK (startNs,globalTaskId);
 CREATE INDEX CommunicationTaskIndex ON COMMUNICATION_TASK_INFO (globalTaskId);
-DROP TABLE temp.unit;
+DROP TABLE temp.allocated;
