@@ -9,7 +9,8 @@ the Ascend Hardware streams, HCCL communication, ``s``/``f`` flows (``torch_to_n
 operator to its device task, ``enqueue_to_dequeue`` across the task queue) and ``C`` counters.
 
 Every thread's slices are written in (ts, dur desc) order, as torch_npu does. The output is
-a function of (events, seed): the same call writes the same bytes.
+a function of (events, seed): the same call writes the same bytes. :func:`write_planned_trace`
+writes a rank of a planned cluster (``plan.py``) instead, on the clock of its other ranks.
 """
 
 from __future__ import annotations
@@ -18,8 +19,12 @@ import gzip
 import json
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from itertools import islice
 from pathlib import Path
+from typing import IO
+
+from warehouse.synth.plan import OPS, Step, Unit
 
 #: torch_npu's 12 processes (pid offset, name, sort index); the Python process has the real pid
 PROCESSES = (
@@ -76,6 +81,52 @@ class TraceWriter:
             yield from self._step(step, now)
             now += self._step_ns + self.random.randrange(50_000, 200_000)
             step += 1
+
+    def planned(self, steps: list[Step], units: list[Unit]) -> Iterator[str]:
+        """The events of a rank that follows a plan, one JSON object each, in file order (no cap)."""
+        yield from self._metadata()
+        by_step: dict[int, list[Unit]] = {}
+        for unit in units:
+            by_step.setdefault(unit.step_id, []).append(unit)
+        for step in steps:
+            yield from self._planned_step(step, by_step[step.step_id])
+
+    def _planned_step(self, step: Step, units: list[Unit]) -> Iterator[str]:
+        pid, tid, worker = self.pid, self.pid, self.pid + 5
+        python, queue, cann, device, flows = [], [], [], [], []
+        for unit in units:
+            op, kernel_type = OPS[unit.op]
+            s = unit.start_ns
+            python.append(self._x(pid, tid, f"model.py({10 + unit.op}): {op.split('::')[-1]}", "python_function", s,
+                                  9_000))
+            python.append(self._x(pid, tid, op, "cpu_op", s + 500, 8_000,
+                                  {"Sequence number": unit.index, "Fwd thread id": 0,
+                                   "Input Dims": "[8, 1024];\r\n[1024, 1024]", "Input type": "float16;\r\nfloat16"}))
+            python.append(self._x(pid, tid, "Enqueue", "enqueue", s + 1_000, 500))
+            self.flow_id += 1
+            for ph, thread, ts in (("s", tid, s + 1_000), ("f", worker, s + 2_000)):
+                flows.append(self._flow(ph, "enqueue_to_dequeue", "async_task_queue", self.flow_id, pid, thread, ts))
+            queue.append(self._x(pid, worker, f"Dequeue@{op}", "dequeue", s + 2_000, 5_000))
+            cann.append(self._x(self._pid(1), self.pid, f"AscendCL@aclnn{kernel_type}", None, s + 2_100, 4_800))
+            self.flow_id += 1
+            self.task_id += 1
+            core = "AI_VECTOR_CORE" if unit.vector else "AI_CORE"
+            device.append(self._x(self._pid(2), 2, unit.kernel_name, None, unit.kernel_start_ns, unit.kernel_ns,
+                                  {"Model Id": 4294967295, "Task Type": core, "Stream Id": 2, "Task Id": self.task_id,
+                                   "Batch Id": 0, "Subtask Id": 4294967295, "connection_id": self.flow_id}))
+            flows.append(self._flow("s", "torch_to_npu", "async_npu", self.flow_id, pid, tid, s + 500))
+            flows.append(self._flow("f", "torch_to_npu", "async_npu", self.flow_id, self._pid(2), 2,
+                                    unit.kernel_start_ns))
+        # the host's step ends once the next one can start; the last step's window is its slice
+        yield self._x(pid, tid, f"ProfilerStep#{step.step_id}", "cpu_op", step.start_ns, step.end_ns - step.start_ns)
+        yield from python
+        yield from queue
+        yield from cann
+        yield from device
+        yield self._x(self._pid(3), 0, step.collective_name, "communication", step.collective_start_ns,
+                      step.collective_end_ns - step.collective_start_ns,
+                      {"connection_id": self.flow_id, "model id": 4294967295, "data_type": "FP16"})
+        yield from flows
 
     def _metadata(self) -> Iterator[str]:
         for name, offset in PROCESSES:
@@ -187,16 +238,34 @@ def write_trace(path: str | Path, events: int, *, seed: int = 0, rank: int = 0, 
     opener = gzip.open(path, "wt", encoding="utf-8", compresslevel=1) if compress else path.open("w", encoding="utf-8")
     with opener as out:
         out.write("[")
-        batch = []
-        for line in writer.lines():
-            batch.append(line)
-            if len(batch) >= 4096:
-                out.write(("" if writer.count <= len(batch) else ", ") + ", ".join(batch))
-                batch = []
-        if batch:
-            out.write(("" if writer.count <= len(batch) else ", ") + ", ".join(batch))
+        _write_events(out, writer.lines())
         out.write("]\n")
     return writer.count
+
+
+def write_planned_trace(path: str | Path, rank: int, steps: list[Step], units: list[Unit]) -> int:
+    """Write the trace of a rank that follows a plan (warehouse.synth.plan), on the clock of the
+    cluster's other ranks: a ProfilerStep per step, each unit's operator on the Python thread, its
+    task queue and CANN call, its kernel on stream 2 (with the flows between them), and each step's
+    allReduce on the HCCL process. Returns the count of events."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    writer = TraceWriter(0, rank=rank)
+    with path.open("w", encoding="utf-8") as out:
+        out.write("[")
+        count = _write_events(out, writer.planned(steps, units))
+        out.write("]\n")
+    return count
+
+
+def _write_events(out: IO[str], lines: Iterable[str]) -> int:
+    """Write the events, comma-separated, in batches; returns how many."""
+    lines = iter(lines)
+    count = 0
+    while batch := list(islice(lines, 4096)):
+        out.write(("" if count == 0 else ", ") + ", ".join(batch))
+        count += len(batch)
+    return count
 
 
 def write_kineto_trace(path: str | Path, events: int, *, seed: int = 0, rank: int = 0) -> int:
@@ -213,13 +282,6 @@ def write_kineto_trace(path: str | Path, events: int, *, seed: int = 0, rank: in
             "distributedInfo": {"backend": "hccl", "rank": rank, "world_size": 1}}
     with path.open("w", encoding="utf-8") as out:
         out.write(json.dumps(head)[:-1] + ', "traceEvents": [')
-        batch = []
-        for line in writer.lines():
-            batch.append(KINETO_TS.sub(r'"ts": \1', line))
-            if len(batch) >= 4096:
-                out.write(("" if writer.count <= len(batch) else ", ") + ", ".join(batch))
-                batch = []
-        if batch:
-            out.write(("" if writer.count <= len(batch) else ", ") + ", ".join(batch))
+        _write_events(out, (KINETO_TS.sub(r'"ts": \1', line) for line in writer.lines()))
         out.write('], "traceName": "synthetic"}\n')
     return writer.count
