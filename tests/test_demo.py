@@ -1,12 +1,36 @@
-"""The README's first command: the demo builds a warehouse from every input kind and serves it."""
+"""The README's first command: the demo builds a warehouse from every input kind and serves it,
+and what a person opens first tells the story planted in it (warehouse/synth/plan.py)."""
 
 import json
+import statistics
 import urllib.request
 
 import pytest
+from click.testing import CliRunner
 
 from warehouse import db, services
 from warehouse.cli import cli
+
+GIB = 1 << 30
+
+
+@pytest.fixture(scope="module")
+def demo_db(tmp_path_factory):
+    """One demo warehouse for the story tests (the demo takes seconds)."""
+    folder = tmp_path_factory.mktemp("demo")
+    result = CliRunner().invoke(cli, ["demo", "--dir", str(folder), "--no-serve"])
+    assert result.exit_code == 0, result.output
+    return folder / "warehouse.db"
+
+
+def query(db_path, name, *params):
+    """A named query's rows as the CLI prints them with --format json."""
+    args = ["query", name, "--db", str(db_path), "--format", "json"]
+    for param in params:
+        args += ["-p", param]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
 
 
 def test_demo_ingests_every_input_it_writes(runner, tmp_path):
@@ -44,3 +68,75 @@ def test_both_services_answer_on_loopback_and_stop(tmp_path, runner):
         rest_port = int(running.rest_url.split(":")[2].split("/")[0])
     with pytest.raises(OSError):
         urllib.request.urlopen(f"http://127.0.0.1:{rest_port}/api/v1/health", timeout=2)
+
+
+def test_rank_3_is_the_slow_rank_in_every_step(demo_db):
+    rows = query(demo_db, "step_time")
+    steps = {}
+    for row in rows:
+        steps.setdefault(row["step_id"], {})[row["rank_id"]] = row["duration_ns"]
+    # 8 steps on all six ranks, both exports on one clock
+    assert sorted(steps) == list(range(1, 9)) and all(sorted(ranks) == list(range(6)) for ranks in steps.values())
+    for ranks in steps.values():
+        others = [ns for rank, ns in ranks.items() if rank != 3]
+        assert ranks[3] > 1.25 * statistics.median(ranks.values()) and ranks[3] > 1.25 * max(others)
+    flagged = {(row["rank_id"], row["step_id"]) for row in query(demo_db, "slow_ranks") if row["flagged"]}
+    assert flagged == {(3, step) for step in range(1, 9)}
+
+
+def test_text_ranks_compute_on_the_clock_of_the_database_ranks(demo_db):
+    rows = {(row["rank_id"], row["step_id"]): row for row in query(demo_db, "step_time")}
+    for rank in (4, 5):
+        for step in range(1, 9):
+            text, database = rows[rank, step], rows[0, step]
+            assert text["basis"] == "derived" and database["basis"] == "analysis_db"
+            assert text["duration_ns"] > 1_000_000 and text["computing_ns"] > 500_000
+            # a healthy rank of either export: the same step window, the same breakdown
+            assert (text["start_ns"], text["duration_ns"], text["computing_ns"], text["communication_ns"]) == (
+                database["start_ns"], database["duration_ns"], database["computing_ns"], database["communication_ns"])
+
+
+def test_the_healthy_ranks_wait_for_rank_3_in_every_allreduce(demo_db):
+    waits = {(row["rank_id"], row["step_id"]): row["wait_ns"] for row in query(demo_db, "communication_time_summary")}
+    for step in range(1, 9):
+        # rank 1 is host-bound in step 5: it arrives later and waits less, but still waits for rank 3
+        assert all(waits[rank, step] > 10 * waits[3, step] for rank in (0, 1, 2))
+    assert waits[1, 5] < waits[1, 4] == waits[0, 5]
+
+
+def test_memory_differs_per_rank_and_rank_2_is_near_capacity(demo_db):
+    peaks = {row["rank_id"]: row for row in query(demo_db, "memory_peak")}
+    assert sorted(peaks) == [0, 1, 2, 3]
+    assert len({row["peak_reserved_bytes"] for row in peaks.values()}) == 4
+    assert len({row["peak_allocated_bytes"] for row in peaks.values()}) == 4
+    near = {rank for rank, row in peaks.items() if row["peak_reserved_bytes"] > 0.9 * 64 * GIB}
+    assert near == {2}
+    assert all(row["peak_allocated_bytes"] <= row["peak_reserved_bytes"] for row in peaks.values())
+
+
+def test_the_findings_tell_the_planted_story(demo_db):
+    conn = db.connect_readonly(demo_db)
+    findings = conn.execute("SELECT finding_type, rank_id, step_id, severity FROM finding").fetchall()
+    by_type = {}
+    for finding_type, rank, step, severity in findings:
+        by_type.setdefault(finding_type, set()).add((rank, step, severity))
+    assert by_type["slow_rank_suspected"] == {(3, step, "high") for step in range(1, 9)}
+    # every allReduce: the others wait for the rank that started it last, rank 3
+    assert by_type["communication_collective_slow"] == {(3, step, "low") for step in range(1, 9)}
+    assert by_type["host_bound_gaps"] == {(1, 5, "medium")}
+    assert by_type["memory_peak_near_capacity"] == {(2, 1, "high")}
+    # the matrix unit's kernels are the hot spots; nothing else is flagged
+    hot = {row[0] for row in conn.execute("SELECT subject FROM finding WHERE finding_type = 'kernel_hotspot'")}
+    assert hot == {"MatMulV2_0", "BatchMatMulV2_7", "FlashAttentionScore_8"}
+    assert set(by_type) == {"slow_rank_suspected", "communication_collective_slow", "host_bound_gaps",
+                            "memory_peak_near_capacity", "kernel_hotspot"}
+
+
+def test_the_demo_passes_its_own_check(demo_db):
+    result = CliRunner().invoke(cli, ["check", "--db", str(demo_db), "--json"])
+    report = json.loads(result.output)
+    failing = [audit["name"] for audit in report["audits"] if not audit["passed"]]
+    assert report["ok"] and result.exit_code == 0, (report["problems"], failing)
+    # the profiler's own summaries (analysis.db) agree with what the rank dbs hold
+    passed = {audit["name"] for audit in report["audits"] if audit["passed"]}
+    assert {"step_breakdown_agrees", "communication_agrees"} <= passed
