@@ -5,8 +5,9 @@ parent process writes others (see :mod:`warehouse.parts`); the parent then copie
 with one ``INSERT ... SELECT`` per table, inside the file's transaction. Ids are renumbered
 to follow the warehouse's: each table's ids are shifted past its current largest id (with
 every column that points at them), strings are mapped by value, and ``source_id`` becomes
-the file's source here. The result is row for row what ingesting the file in the parent
-would have written, at SQLite's copy speed.
+the file's source here (as does ``input_source_id`` of the part's ``name_use``, the names its
+rows use). The result is row for row what ingesting the file in the parent would have written,
+at SQLite's copy speed.
 
 The statements are built from the schema (every table with a ``source_id`` column, its
 columns and foreign keys), so a new migration's tables are copied without a change here;
@@ -25,6 +26,7 @@ from warehouse.sources.base import Outcome, attach_readonly
 SCHEMA = "part"
 HERE = Path(__file__).parent
 STRINGS_STATEMENTS = split_statements((HERE / "merge_strings.sql").read_text(encoding="utf-8"))
+NAME_USE_SQL = (HERE / "merge_name_use.sql").read_text(encoding="utf-8")
 
 #: (table, column) -> the table whose ids the column holds, where the schema does not say so
 UNDECLARED_REFERENCES = {
@@ -54,6 +56,7 @@ def merge_part(conn: sqlite3.Connection, part_path: Path, source_id: int) -> Out
     offsets = {table: _largest_id(conn, table) for table, columns in copied.items() if "id" in columns}
     for table, columns in copied.items():
         conn.execute(_copy_statement(conn, table, columns, offsets), {"source_id": source_id})
+    conn.execute(NAME_USE_SQL, {"source_id": source_id})  # derived, so keyed by input_source_id: not copied above
     conn.execute("DROP TABLE temp.merge_string")
     if conn.execute(f"SELECT 1 FROM {SCHEMA}.kernel_signature LIMIT 1").fetchone():
         load_rules(conn)  # the rules the part's kernels were classified with, as classify_source keeps them

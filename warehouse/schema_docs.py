@@ -1,9 +1,10 @@
 """The schema's documentation, read from the migrations' comments.
 
 The migrations are the only copy of the schema, so they carry its documentation too
-(Perfetto style): a ``--`` comment directly above ``CREATE TABLE``/``CREATE VIEW``
-describes the object, and one directly above a column definition (or an
-``ALTER TABLE ... ADD COLUMN`` / ``RENAME COLUMN ... TO``) describes the column. Datasette's metadata and the
+(Perfetto style): a ``--`` comment directly above ``CREATE TABLE``/``CREATE VIEW``/``CREATE
+VIRTUAL TABLE`` describes the object, and one directly above a column definition (or an
+``ALTER TABLE ... ADD COLUMN`` / ``RENAME COLUMN ... TO``) describes the column; a virtual
+table's column is its name alone on its line (FTS5 takes no types). Datasette's metadata and the
 test that every column is documented both read it from here.
 """
 
@@ -14,11 +15,11 @@ from dataclasses import dataclass, field
 
 from warehouse.db import BOOKKEEPING_SQL, Migration, available_migrations
 
-CREATE = re.compile(r"^\s*CREATE\s+(?:TABLE|VIEW)\s+(?:IF\s+NOT\s+EXISTS\s+)?\"?(\w+)\"?", re.IGNORECASE)
+CREATE = re.compile(r"^\s*CREATE\s+(?:VIRTUAL\s+TABLE|TABLE|VIEW)\s+(?:IF\s+NOT\s+EXISTS\s+)?\"?(\w+)\"?", re.IGNORECASE)
 ADD_COLUMN = re.compile(r"^\s*ALTER\s+TABLE\s+\"?(\w+)\"?\s+ADD\s+(?:COLUMN\s+)?\"?(\w+)\"?", re.IGNORECASE)
 RENAME_COLUMN = re.compile(
     r"^\s*ALTER\s+TABLE\s+\"?(\w+)\"?\s+RENAME\s+(?:COLUMN\s+)?\"?(\w+)\"?\s+TO\s+\"?(\w+)\"?", re.IGNORECASE)
-COLUMN = re.compile(r"^\s*\"?(\w+)\"?\s+(?:INTEGER|TEXT|REAL|BLOB|NUMERIC|ANY)\b", re.IGNORECASE)
+COLUMN = re.compile(r"^\s*\"?(\w+)\"?(?:\s+(?:INTEGER|TEXT|REAL|BLOB|NUMERIC|ANY)\b|\s*,?\s*$)", re.IGNORECASE)
 CONSTRAINT_WORDS = {"primary", "unique", "check", "foreign", "constraint"}
 
 

@@ -3,7 +3,8 @@
 The ingest frame calls :func:`after_rows` once a source wrote an input's rows (in the
 process that ran the source: a worker for a part, whose nested and classified rows are then
 copied in), then :func:`after_source`. Ranks need nothing here: ``rank`` is a view over the
-inputs. Slices written unnested are nested; kernels are classified; a run's facts (start, profiler) are refreshed; findings
+inputs. Slices written unnested are nested; kernels are classified; the names the rows use are
+interned and counted (``name_use``, for the name search); a run's facts (start, profiler) are refreshed; findings
 drawn from an input's rows are dropped when those rows are replaced, so no finding ever
 points at a deleted slice or kernel.
 """
@@ -18,16 +19,19 @@ from warehouse.model.classify import classify_source, split_statements
 
 HERE = Path(__file__).parent
 RUN_FACTS_SQL = (HERE / "run_facts.sql").read_text(encoding="utf-8")
+NAME_USE_SQL = split_statements((HERE / "name_use.sql").read_text(encoding="utf-8"))
 FORGET_SOURCE_SQL = split_statements((HERE / "forget_source.sql").read_text(encoding="utf-8"))
 
 
 def after_rows(conn: sqlite3.Connection, source_id: int, *, nest: bool = False) -> None:
     """Give the rows a source just wrote their meaning: nest its slices when it wrote them unnested
-    (``nest``), classify its kernels (seed 004)."""
+    (``nest``), classify its kernels (seed 004), intern and count the names they use."""
     if nest:
         nesting.nest_source(conn, source_id)
     if conn.execute("SELECT 1 FROM kernel WHERE source_id = ? LIMIT 1", (source_id,)).fetchone():
         classify_source(conn, source_id)
+    for statement in NAME_USE_SQL:
+        conn.execute(statement, {"source_id": source_id})
 
 
 def after_source(conn: sqlite3.Connection, source_id: int) -> None:

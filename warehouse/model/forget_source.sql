@@ -9,3 +9,5 @@ DELETE FROM finding_evidence WHERE finding_id IN (
 );
 DELETE FROM finding WHERE id NOT IN (SELECT finding_id FROM finding_evidence)
     AND (run_id = (SELECT run_id FROM source WHERE id = :source_id) OR run_id IS NULL);
+-- The counts of the names its rows use (name_use, for the name search) go with the rows.
+DELETE FROM name_use WHERE input_source_id = :source_id;

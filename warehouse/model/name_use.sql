@@ -1,0 +1,33 @@
+-- After an input's rows are in (migration 0012): the names of its kernels and API calls join the
+-- string table (its slices' names are interned already), so the name search finds them, and
+-- name_use counts the input's rows of each kind per name, so the search answers without scanning
+-- rows. The slices are reached through the input's threads (the (thread_id, ts) index), the
+-- kernels and API calls through their source_id indexes. Rows in key order, as the copy of a part
+-- (warehouse/merge_name_use.sql) writes them.
+INSERT OR IGNORE INTO string (value)
+SELECT name FROM kernel WHERE source_id = :source_id AND name IS NOT NULL
+UNION SELECT name FROM pytorch_api WHERE source_id = :source_id AND name IS NOT NULL
+UNION SELECT name FROM cann_api WHERE source_id = :source_id AND name IS NOT NULL
+ORDER BY 1;
+
+INSERT INTO name_use (input_source_id, string_id, kind, row_count)
+SELECT :source_id, string_id, kind, row_count FROM (
+    SELECT s.name_id AS string_id, 'slice' AS kind, count(*) AS row_count
+    FROM thread AS t JOIN _slice AS s ON s.thread_id = t.id
+    WHERE t.source_id = :source_id AND s.name_id IS NOT NULL
+    GROUP BY s.name_id
+    UNION ALL
+    SELECT s.id, 'kernel', count(*)
+    FROM kernel AS k JOIN string AS s ON s.value = k.name
+    WHERE k.source_id = :source_id
+    GROUP BY s.id
+    UNION ALL
+    SELECT s.id, 'api', count(*)
+    FROM (
+        SELECT name FROM pytorch_api WHERE source_id = :source_id
+        UNION ALL
+        SELECT name FROM cann_api WHERE source_id = :source_id
+    ) AS a JOIN string AS s ON s.value = a.name
+    GROUP BY s.id
+)
+ORDER BY string_id, kind;
