@@ -2,11 +2,11 @@
 
 With it, ``datasette warehouse.db`` shows every named query as a canned query, the
 schema's documentation, analyst SQL functions, times and sizes shown readable (the stored
-value on hover), and the
-picture pages (DESIGN §6).
+value on hover), and the picture pages (DESIGN §6).
 Databases that are not warehouses are left alone, except for the SQL functions and the table
-page's folded column descriptions (``templates/table.html``), which are harmless anywhere. Hooks of Datasette 0.65 (``canned_queries`` and ``get_metadata``
-are gone in the 1.0 alphas, hence the pin ``datasette>=0.65,<1.0``).
+page's folded column descriptions (``templates/table.html``), which are harmless anywhere.
+Hooks of Datasette 0.65 (``canned_queries`` and ``get_metadata`` are gone in the 1.0 alphas,
+hence the pin ``datasette>=0.65,<1.0``).
 """
 
 from __future__ import annotations
