@@ -25,7 +25,7 @@ def test_argv_serves_the_file_immutable_on_loopback_with_limits(profile_path):
     assert argv[argv.index("--port") + 1] == "8123"
     settings = dict(zip(argv[argv.index("--setting") + 1::3], argv[argv.index("--setting") + 2::3]))
     assert settings == {"sql_time_limit_ms": "5000", "num_sql_threads": "8", "max_returned_rows": "20000",
-                        "facet_time_limit_ms": "500", "default_page_size": "100"}
+                        "facet_time_limit_ms": "500", "default_page_size": "100", "max_csv_mb": "64"}
     assert launch.url(profile_path, port=8123) == "http://127.0.0.1:8123/profile"
 
 
