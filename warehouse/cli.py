@@ -1,9 +1,14 @@
-"""The ``warehouse`` command: a thin click group over the library's modules."""
+"""The ``warehouse`` command: a thin click group over the library's modules.
+
+Each command imports the modules it uses when it runs, not at the top of this file: the
+ingest frame and its sources, sqlglot, tabulate and the services cost several times
+Python's own start, and ``warehouse sql`` or ``warehouse --help`` should not pay for the
+modules of ``ingest`` (bench/cli_startup.py measures it).
+"""
 
 from __future__ import annotations
 
 import json
-import logging
 import os
 import signal
 import sys
@@ -12,7 +17,7 @@ from pathlib import Path
 
 import click
 
-from warehouse import db, ingest as ingest_frame, output, parts, readonly, summary
+from warehouse import db, output
 from warehouse.errors import WarehouseError
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"]}
@@ -60,7 +65,7 @@ def cli():
 @db_option
 @click.option("--force", is_flag=True, help="Re-ingest files already in the warehouse, replacing their rows.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=parts.default_jobs, show_default="the cores",
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=lambda: _parts().default_jobs(), show_default="the cores",
               help="Worker processes for large files (1: ingest every file in this process).")
 @click.option("--run", "run_name", default=None, metavar="NAME",
               help="Name the run found (several runs found: NAME/<each run's folder>); an existing run NAME "
@@ -79,8 +84,10 @@ def ingest(paths, db_path, force, quiet, jobs, run_name, labels):
     Example:
         warehouse ingest ./cluster_run --db run.db --run baseline
     """
+    from warehouse import ingest as ingest_frame, summary
+
     conn = db.connect(db_path)
-    for stale, size in parts.sweep_stale(Path(db_path).absolute().parent):
+    for stale, size in _parts().sweep_stale(Path(db_path).absolute().parent):
         click.echo(f"removed {stale}: the parts ({size / 1e6:.1f} MB) of an ingest that was killed", err=True)
     files = list(ingest_frame.discover(paths, exclude=ingest_frame.warehouse_files(conn)))
     show_bar = not quiet and sys.stderr.isatty()
@@ -103,6 +110,12 @@ def _labels_module():
     from warehouse import labels
 
     return labels
+
+
+def _parts():
+    from warehouse import parts
+
+    return parts
 
 
 def _short_name(item):
@@ -135,6 +148,8 @@ def info(db_path, as_json):
     Example:
         warehouse info --db run.db --json
     """
+    from warehouse import summary
+
     conn = db.connect_readonly(db_path)
     facts = summary.describe(conn)
     if as_json:
@@ -177,19 +192,29 @@ def sql(sql, db_path, fmt, time_limit, max_rows):
 
     The limits of warehouse/limits.py apply (value length, SQL length and nesting, answer
     bytes; each a WAREHOUSE_* variable); a query past one stops with a one-line reason.
+    SQLite's authorizer on a read-only connection keeps it to reading; sqlglot's lint (the
+    REST API's first check) runs only to say why SQLite refused or failed.
 
     \b
     Example:
         warehouse sql "SELECT name, count(*) FROM slice GROUP BY 1" --db run.db --format csv
     """
-    from warehouse import limits
+    from warehouse import limits, readonly
 
     bounds = limits.current()
     readonly.check_text(sql, bounds)  # before opening anything: a 1 MB or 1000-deep text is one line
     conn = db.connect_readonly(db_path)
-    columns, rows = readonly.run_select(conn, sql, max_rows=max_rows + 1 if max_rows else None,
-                                        time_limit_s=time_limit or None, max_bytes=bounds.MAX_ANSWER_BYTES or None,
-                                        limits=bounds)
+    try:
+        # lint=False: importing sqlglot would cost twice Python's start on every query, and a
+        # local user's SQL needs no check before the authorizer's
+        columns, rows = readonly.run_select(conn, sql, max_rows=max_rows + 1 if max_rows else None,
+                                            time_limit_s=time_limit or None, lint=False,
+                                            max_bytes=bounds.MAX_ANSWER_BYTES or None, limits=bounds)
+    except (readonly.QueryTimeout, readonly.TooLarge):
+        raise
+    except WarehouseError:
+        readonly.check_select(sql)  # the lint's reason (not a SELECT, two statements, ...) when it has one
+        raise
     _print_bounded(columns, rows, fmt, max_rows)
 
 
@@ -205,7 +230,7 @@ def demo(out_dir, serve):
     Example:
         warehouse demo --dir /tmp/demo
     """
-    from warehouse import demo as demo_data, services
+    from warehouse import demo as demo_data, ingest as ingest_frame, services, summary
 
     out = Path(out_dir)
     inputs = demo_data.write_inputs(out / "inputs")
@@ -377,6 +402,8 @@ def serve(db_path, host, port, token, import_root, threads):
     Example:
         warehouse serve --db run.db --port 8000 --token s3cret
     """
+    import logging
+
     from service import create_app, server as service_server
 
     db.connect_readonly(db_path).close()  # fail now, with a clear message, on a bad warehouse

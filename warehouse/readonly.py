@@ -16,10 +16,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import time
-
-import msgspec
-import sqlglot
-from sqlglot import exp
+from functools import cache
 
 from warehouse import limits as limits_module
 from warehouse.errors import WarehouseError
@@ -27,7 +24,8 @@ from warehouse.limits import Limits
 
 #: functions that reach outside the database
 FORBIDDEN_FUNCTIONS = {"load_extension", "readfile", "writefile", "edit", "fts3_tokenizer"}
-WRITE_NODES = (exp.Insert, exp.Update, exp.Delete, exp.Create, exp.Drop, exp.Alter, exp.Command, exp.Merge)
+#: the sqlglot nodes of a statement that writes (names in ``sqlglot.exp``: it is imported when a lint runs)
+WRITE_NODES = ("Insert", "Update", "Delete", "Create", "Drop", "Alter", "Command", "Merge")
 ALLOWED_ACTIONS = {
     sqlite3.SQLITE_SELECT,
     sqlite3.SQLITE_READ,
@@ -57,8 +55,18 @@ class TooLarge(WarehouseError):
 #: rows fetched at first; later fetches are sized from the rows seen so far and the bytes left
 FIRST_FETCH = 8
 LARGEST_FETCH = 1024
-#: measures a chunk of rows as JSON would hold them (BLOBs as base64: within 2/3 of hex)
-_MEASURE = msgspec.json.Encoder()
+
+
+@cache
+def _measure():
+    """The encoder that measures a chunk of rows as JSON would hold them (BLOBs as base64: within 2/3 of hex).
+
+    Made on first use: msgspec's import is a third of Python's start, and an answer without
+    ``max_bytes`` (``warehouse query``) never measures.
+    """
+    import msgspec
+
+    return msgspec.json.Encoder()
 
 
 def check_text(sql: str, limits: Limits | None = None) -> None:
@@ -93,6 +101,11 @@ _NESTING_TOKENS = re.compile(r"""'[^']*'?|"[^"]*"?|`[^`]*`?|\[[^\]]*\]?|--[^\n]*
 
 def check_select(sql: str) -> None:
     """:raises UnsafeSql: unless ``sql`` is exactly one SELECT/WITH statement that writes nothing."""
+    # imported here: sqlglot's import (~0.13 s) is three times Python's start, and SQL checked when it was
+    # loaded (lint=False) never needs it
+    import sqlglot
+    from sqlglot import exp
+
     try:
         statements = [s for s in sqlglot.parse(sql, read="sqlite") if s is not None]
     except sqlglot.errors.SqlglotError as exc:
@@ -102,7 +115,7 @@ def check_select(sql: str) -> None:
     if len(statements) != 1:
         raise UnsafeSql("exactly one SQL statement is allowed")
     tree = statements[0]
-    if not isinstance(tree, exp.Query) or any(tree.find_all(*WRITE_NODES)):
+    if not isinstance(tree, exp.Query) or any(tree.find_all(*(getattr(exp, name) for name in WRITE_NODES))):
         raise UnsafeSql("only a read-only SELECT or WITH query is allowed")
     for func in tree.find_all(exp.Anonymous):
         if func.name.lower() in FORBIDDEN_FUNCTIONS:
@@ -223,7 +236,7 @@ def _fetch(cursor: sqlite3.Cursor, columns: list[str], skip: int, max_rows: int 
             else:
                 rows.extend(chunk)
             continue
-        chunk_size = len(_MEASURE.encode(chunk)) + row_overhead * len(chunk)
+        chunk_size = len(_measure().encode(chunk)) + row_overhead * len(chunk)
         biggest_row = max(biggest_row, -(-chunk_size // len(chunk)))
         if skip:
             skip -= len(chunk)
