@@ -117,8 +117,12 @@ def _prepare(out: Path, replace: bool) -> None:
 
 
 def _relations(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    """The tables and views to export: a virtual table's rows (the name index's values) but not its
+    shadow tables, SQLite's own storage of it."""
     rows = conn.execute("SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') "
-                        "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name").fetchall()
+                        "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' "
+                        "AND name NOT IN (SELECT name FROM pragma_table_list WHERE type = 'shadow') "
+                        "ORDER BY name").fetchall()
     return [(name, kind) for name, kind in rows if name not in BOOKKEEPING]
 
 
@@ -129,10 +133,12 @@ def columns_of(conn: sqlite3.Connection, name: str, kind: str = "table") -> list
     columns = []
     if kind == "table" and not _has_rowid_alias(conn, name):
         columns.append({"name": "rowid", "sqlite_type": "INTEGER", "type": "int64", "pk": False})
+    # a full-text table's columns take no declared type and hold text (the name index, migration 0012)
+    text_only = conn.execute("SELECT 1 FROM pragma_table_list WHERE name = ? AND type = 'virtual'", (name,)).fetchone()
     for _, column, declared, _, _, pk in conn.execute(f"PRAGMA table_info({_quote(name)})"):
         declared = (declared or "").upper()
-        columns.append({"name": column, "sqlite_type": declared or None, "type": TYPES.get(declared),
-                        "pk": bool(pk)})
+        columns.append({"name": column, "sqlite_type": declared or None,
+                        "type": "string" if text_only else TYPES.get(declared), "pk": bool(pk)})
     untyped = [c for c in columns if c["type"] is None]
     for column, classes in zip(untyped, _storage_classes(conn, name, [c["name"] for c in untyped])):
         column["type"] = _untyped_type(column["sqlite_type"], classes)
