@@ -66,6 +66,8 @@ PARAMS = {
     "op_hot_lines": {"source_id": OP_PROFILE},
     "op_memory_units": {"source_id": OP_PROFILE},
     "op_roofline": {"source_id": OP_PROFILE},
+    # in the names' own case: Spark's LIKE is case-sensitive
+    "search_names": {"text": "MatMul"},
     "slice_children": {"slice_id": Lookup("SELECT parent_id FROM _slice WHERE parent_id IS NOT NULL "
                                           "GROUP BY parent_id ORDER BY count(*) DESC, parent_id LIMIT 1")},
     "slice_detail": {"slice_id": FLOW_SLICE},
