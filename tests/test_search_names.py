@@ -163,6 +163,18 @@ def test_a_warehouse_made_before_0012_gets_the_index_and_the_counts(warehouse_pa
     ]
 
 
+def test_a_name_over_the_string_bound_is_kept_but_not_interned(runner, warehouse_path, tmp_path, monkeypatch):
+    monkeypatch.setenv("WAREHOUSE_MAX_STRING_BYTES", "64")
+    long = "FlashAttentionScore" * 4  # 76 bytes
+    path = KernelDetailsFactory(path=tmp_path / "k" / "kernel_details.csv",
+                                rows=[KernelRowFactory(name=long), KernelRowFactory(name="FlashAttentionScore")]).path
+    ingest(runner, warehouse_path, path, "k")
+    assert [row[1:] for row in search(warehouse_path, text="Flash")] == [("FlashAttentionScore", 0, 1, 0, 1)]
+    conn = db.connect_readonly(warehouse_path)
+    assert conn.execute("SELECT count(*) FROM kernel WHERE name = ?", (long,)).fetchone() == (1,)
+    conn.close()
+
+
 def test_the_cli_answers(runner, warehouse):
     result = runner.invoke(cli, ["query", "search_names", "--db", str(warehouse), "-p", "text=Grad",
                                  "--format", "csv"])

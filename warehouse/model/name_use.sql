@@ -4,10 +4,12 @@
 -- rows. The slices are reached through the input's threads (the (thread_id, ts) index), the
 -- kernels and API calls through their source_id indexes. Rows in key order, as the copy of a part
 -- (warehouse/merge_name_use.sql) writes them.
+-- A name longer than :longest bytes (MAX_STRING_BYTES) stays out of the string table, and so out
+-- of the search: its trigrams would cost the index seconds and memory per MB.
 INSERT OR IGNORE INTO string (value)
-SELECT name FROM kernel WHERE source_id = :source_id AND name IS NOT NULL
-UNION SELECT name FROM pytorch_api WHERE source_id = :source_id AND name IS NOT NULL
-UNION SELECT name FROM cann_api WHERE source_id = :source_id AND name IS NOT NULL
+SELECT name FROM kernel WHERE source_id = :source_id AND length(CAST(name AS BLOB)) <= :longest
+UNION SELECT name FROM pytorch_api WHERE source_id = :source_id AND length(CAST(name AS BLOB)) <= :longest
+UNION SELECT name FROM cann_api WHERE source_id = :source_id AND length(CAST(name AS BLOB)) <= :longest
 ORDER BY 1;
 
 INSERT INTO name_use (input_source_id, string_id, kind, row_count)
