@@ -15,7 +15,7 @@ ORDER BY 1;
 INSERT INTO name_use (input_source_id, string_id, kind, row_count)
 SELECT :source_id, string_id, kind, row_count FROM (
     SELECT s.name_id AS string_id, 'slice' AS kind, count(*) AS row_count
-    FROM thread AS t JOIN _slice AS s ON s.thread_id = t.id
+    FROM thread AS t CROSS JOIN _slice AS s ON s.thread_id = t.id  -- this order: the planner would scan _slice
     WHERE t.source_id = :source_id AND s.name_id IS NOT NULL
     GROUP BY s.name_id
     UNION ALL
