@@ -19,7 +19,7 @@
 with matched as (
     select s.id as string_id, s.value as name
     from _string_fts as f
-    join string as s on s.value = f.value
+    join string as s on s.id = f.rowid
     where f.value like '%' || replace(:text, '*', '%') || '%'
 ),
 
