@@ -142,22 +142,21 @@ final as (
         end as confidence,
         case
             when not i.aligned then
-                'Collective ' || i.name || ' durations range ' || cast(round(i.min_ns / 1000.0, 1) as text) || '-'
-                || cast(round(i.max_ns / 1000.0, 1) as text) || ' us over ' || i.ranks || ' ranks (longest on rank '
+                'Collective ' || i.name || ' durations range ' || format_ns(i.min_ns) || ' to ' || format_ns(i.max_ns) || ' over '
+                || i.ranks || ' ranks (longest on rank '
                 || i.slow_rank_id || '), but one rank ended it before another began: the ranks'' clocks do not '
                 || 'line up, so waiting and transfer cannot be told apart.'
             when i.collective_slow then
                 'Collective ' || i.name || ' is slow on rank ' || i.slow_rank_id || ': durations range '
-                || cast(round(i.min_ns / 1000.0, 1) as text) || '-' || cast(round(i.max_ns / 1000.0, 1) as text)
-                || ' us over ' || i.ranks || ' ranks and rank ' || i.slow_rank_id || ' ends '
-                || cast(round((i.last_end_ns - i.first_end_ns) / 1000.0, 1) as text)
-                || ' us after the others once all had arrived; check its links (HCCS/RoCE), retransmissions and contention.'
+                || format_ns(i.min_ns) || ' to ' || format_ns(i.max_ns)
+                || ' over ' || i.ranks || ' ranks and rank ' || i.slow_rank_id || ' ends '
+                || format_ns(i.last_end_ns - i.first_end_ns)
+                || ' after the others once all had arrived; check its links (HCCS/RoCE), retransmissions and contention.'
             else
-                'Collective ' || i.name || ' durations range ' || cast(round(i.min_ns / 1000.0, 1) as text) || '-'
-                || cast(round(i.max_ns / 1000.0, 1) as text) || ' us over ' || i.ranks
+                'Collective ' || i.name || ' durations range ' || format_ns(i.min_ns) || ' to ' || format_ns(i.max_ns) || ' over ' || i.ranks
                 || ' ranks because rank ' || i.late_rank_id || ' started it '
-                || cast(round((i.last_start_ns - i.first_start_ns) / 1000.0, 1) as text)
-                || ' us late: the others wait for it.'
+                || format_ns(i.last_start_ns - i.first_start_ns)
+                || ' late: the others wait for it.'
         end as message,
         json_object(
             'ranks', i.ranks, 'min_ns', i.min_ns, 'max_ns', i.max_ns,
@@ -174,8 +173,8 @@ final as (
             where k.source_id = e.source_id and k.ts = e.ts and k.source_row is e.source_row
             order by k.id limit 1
         ) end as evidence_kernel_id,
-        'rank ' || e.rank_id || ': ' || cast(round(e.dur / 1000.0, 1) as text) || ' us, started '
-        || cast(round((e.ts - e.first_start_ns) / 1000.0, 1) as text) || ' us after the first rank'
+        'rank ' || e.rank_id || ': ' || format_ns(e.dur) || ', started '
+        || format_ns(e.ts - e.first_start_ns) || ' after the first rank'
         || coalesce(', Notify Wait ' || cast(round(100 * e.wait_share, 1) as text) || '% of it', '') as evidence_note,
         e.position
     from instances as i
