@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Callable
 
-TIME_UNITS = ((1_000_000_000, "s"), (1_000_000, "ms"), (1_000, "us"))
-BYTE_UNITS = ("KiB", "MiB", "GiB", "TiB", "PiB")
+from warehouse.units import format_bytes, format_ns  # the warehouse's one style (finding messages too)
 
 
 @dataclass(frozen=True)
@@ -55,26 +54,6 @@ def ns_to_ms(ns):
 
 def ns_to_s(ns):
     return float(ns) / 1e9
-
-
-def format_ns(ns):
-    """The largest unit that keeps the number at least 1, three decimals."""
-    value = float(ns)
-    for scale, unit in TIME_UNITS:
-        if abs(value) >= scale:
-            return f"{value / scale:.3f} {unit}"
-    return f"{value:.0f} ns"
-
-
-def format_bytes(size):
-    """Binary units (KiB = 1024 bytes), as the Ascend tools and PyTorch report memory."""
-    value = float(size)
-    if abs(value) < 1024:
-        return f"{value:.0f} B"
-    for unit in BYTE_UNITS:
-        value /= 1024
-        if abs(value) < 1024 or unit == BYTE_UNITS[-1]:
-            return f"{value:.1f} {unit}"
 
 
 def ns_to_iso(ns):

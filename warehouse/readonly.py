@@ -18,7 +18,7 @@ import sqlite3
 import time
 from functools import cache
 
-from warehouse import limits as limits_module
+from warehouse import limits as limits_module, units
 from warehouse.errors import WarehouseError
 from warehouse.limits import Limits
 
@@ -157,6 +157,7 @@ def run_select(
     ``max_bytes`` caps the rows returned, measured as JSON. ``limits``: SQLite's limits
     for the query (and the text checks before the lint); ``deadline`` (``time.monotonic()``)
     overrides ``time_limit_s`` so a caller's deadline can start before this call.
+    The query may call :data:`warehouse.units.SQL_FUNCTIONS` (``format_ns``, ``format_bytes``).
 
     :raises UnsafeSql: if the SQL is not a single read-only query, is too long or deep, or is refused at run time.
     :raises QueryTimeout: if it exceeds the time limit.
@@ -171,6 +172,8 @@ def run_select(
         check_select(sql)
         _check_deadline(deadline, limit_s)
     previous = limits_module.apply(conn, limits) if limits is not None else None
+    for name, function in units.SQL_FUNCTIONS.items():  # what the rules' messages call (format_ns, ...)
+        conn.create_function(name, 1, function, deterministic=True)
     value_limit = conn.getlimit(sqlite3.SQLITE_LIMIT_LENGTH)
     conn.set_authorizer(_authorizer)
     if deadline:

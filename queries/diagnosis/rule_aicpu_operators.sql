@@ -69,7 +69,7 @@ final as (
         l.source_row as evidence_source_row,
         l.slice_id as evidence_slice_id,
         l.kernel_id as evidence_kernel_id,
-        'run of ' || cast(round(l.dur / 1000.0, 1) as text) || ' us on rank ' || l.rank_id
+        'run of ' || format_ns(l.dur) || ' on rank ' || l.rank_id
         || coalesce(' with input dtypes ' || l.input_dtypes, '') as evidence_note,
         l.position
     from names as n

@@ -114,8 +114,8 @@ final as (
         'medium' as severity,
         case when f.step_id = -1 then 'low' else 'medium' end as confidence,
         upper(substr(f.period, 1, 1)) || substr(f.period, 2) || ': compute ranges '
-        || cast(round(f.min_ns / 1000000.0, 3) as text) || '-'
-        || cast(round(f.max_ns / 1000000.0, 3) as text) || ' ms over ' || f.ranks || ' ranks (rank '
+        || format_ns(f.min_ns) || ' to '
+        || format_ns(f.max_ns) || ' over ' || f.ranks || ' ranks (rank '
         || f.max_rank_id || ' most, rank ' || f.min_rank_id || ' least) and ' || f.shaped_names
         || ' kernel names run on different shapes across ranks: the data-parallel split is uneven; '
         || 'balance the batches (pack or bucket sequences by length).' as message,
@@ -130,7 +130,7 @@ final as (
         e.slice_id as evidence_slice_id,
         e.kernel_id as evidence_kernel_id,
         e.name || ' on rank ' || e.rank_id || ' with shapes ' || e.input_shapes || ': '
-        || cast(round(e.dur / 1000.0, 1) as text) || ' us' as evidence_note,
+        || format_ns(e.dur) as evidence_note,
         e.position
     from flagged as f
     join evidence as e on e.run_id = f.run_id and e.step_id = f.step_id

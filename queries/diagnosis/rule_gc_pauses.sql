@@ -50,7 +50,7 @@ final as (
         case when s.share >= :high_share then 'medium' else 'low' end as severity,
         'high' as confidence,
         'Rank ' || s.rank_id || ', ' || s.period || ': Python garbage collection paused the host '
-        || s.pauses || ' times for ' || cast(round(s.gc_ns / 1000000.0, 3) as text) || ' ms ('
+        || s.pauses || ' times for ' || format_ns(s.gc_ns) || ' ('
         || cast(round(100 * s.share, 1) as text) || '% of ' || case when s.step_id = -1 then 'it' else 'the step' end
         || '); call gc.freeze() after loading the model, '
         || 'or gc.disable() in the loop with gc.collect() between steps.' as message,
@@ -60,7 +60,7 @@ final as (
         p.source_row as evidence_source_row,
         null as evidence_slice_id,
         null as evidence_kernel_id,
-        'pause of ' || cast(round(p.dur / 1000.0, 1) as text) || ' us' as evidence_note,
+        'pause of ' || format_ns(p.dur) as evidence_note,
         p.position
     from per_step as s
     join pauses as p on p.run_id = s.run_id and p.rank_id = s.rank_id and p.step_id = s.step_id

@@ -159,7 +159,7 @@ evidence as (
     select
         p.run_id, p.rank_id, p.step_id, 2 * p.gap_order - 1 as position, p.table_name, p.source_id, p.source_row,
         p.slice_id, p.kernel_id,
-        p.name || ' waited ' || cast(round(p.gap_ns / 1000.0, 1) as text) || ' us on an idle device'
+        p.name || ' waited ' || format_ns(p.gap_ns) || ' on an idle device'
         || case when p.tiling_dependent then ' (tiling-dependent operator)' else '' end as note
     from picked as p
     union all
@@ -180,7 +180,7 @@ final as (
         case when f.share >= :high_share then 'high' else 'medium' end as severity,
         case when f.host_gaps = f.gaps then 'high' else 'medium' end as confidence,
         'Rank ' || f.rank_id || ', ' || f.period || ': the device idled '
-        || cast(round(f.host_gap_ns / 1000.0, 1) as text) || ' us (' || cast(round(100 * f.share, 1) as text)
+        || format_ns(f.host_gap_ns) || ' (' || cast(round(100 * f.share, 1) as text)
         || '% of ' || case when f.step_id = -1 then 'it' else 'the step' end || ') in ' || f.host_gaps
         || ' gaps while the host was launching: host-bound; '
         || case

@@ -51,7 +51,7 @@ final as (
         'medium' as severity,
         'medium' as confidence,
         'Rank ' || s.rank_id || ', ' || s.period || ': the host waited for the device ' || s.calls
-        || ' times (' || cast(round(s.blocked_ns / 1000000.0, 3) as text) || ' ms blocked); each sync empties '
+        || ' times (' || format_ns(s.blocked_ns) || ' blocked); each sync empties '
         || 'the launch queue: drop .item()/.cpu()/printing of device tensors inside the step or move them after it.'
         as message,
         json_object('calls', s.calls, 'blocked_ns', s.blocked_ns) as numbers,
@@ -60,7 +60,7 @@ final as (
         y.source_row as evidence_source_row,
         y.slice_id as evidence_slice_id,
         null as evidence_kernel_id,
-        y.name || ' blocked ' || cast(round(y.dur / 1000.0, 1) as text) || ' us' as evidence_note,
+        y.name || ' blocked ' || format_ns(y.dur) as evidence_note,
         y.position
     from per_step as s
     join syncs as y on y.run_id = s.run_id and y.rank_id = s.rank_id and y.step_id = s.step_id

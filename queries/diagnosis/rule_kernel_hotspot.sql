@@ -94,7 +94,7 @@ final as (
         l.source_row as evidence_source_row,
         l.slice_id as evidence_slice_id,
         l.kernel_id as evidence_kernel_id,
-        'longest run: ' || cast(round(l.dur / 1000.0, 1) as text) || ' us on rank ' || l.rank_id as evidence_note,
+        'longest run: ' || format_ns(l.dur) || ' on rank ' || l.rank_id as evidence_note,
         t.rank_order as position
     from top_names as t
     join longest as l on l.run_id = t.run_id and l.name = t.name and l.run_order = 1

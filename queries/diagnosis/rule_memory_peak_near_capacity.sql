@@ -69,14 +69,13 @@ alive as (
 
 evidence as (
     select run_id, rank_id, 1 as position, 'memory_record' as table_name, source_id, source_row,
-        'peak sample (' || component || '): ' || cast(round(total_reserved_bytes / 1073741824.0, 2) as text)
-        || ' GiB reserved'
-        || coalesce(', ' || cast(round(total_allocated_bytes / 1073741824.0, 2) as text) || ' GiB allocated', '')
+        'peak sample (' || component || '): ' || format_bytes(total_reserved_bytes) || ' reserved'
+        || coalesce(', ' || format_bytes(total_allocated_bytes) || ' allocated', '')
         as note
     from flagged
     union all
     select run_id, rank_id, 1 + size_order as position, 'op_memory' as table_name, source_id, source_row,
-        name || ' holds ' || cast(round(size_bytes / 1048576.0, 1) as text) || ' MiB at the peak' as note
+        name || ' holds ' || format_bytes(size_bytes) || ' at the peak' as note
     from alive
 ),
 
@@ -91,9 +90,9 @@ final as (
         'rank ' || f.rank_id as subject,
         case when f.ratio >= :high_ratio then 'high' else 'medium' end as severity,
         'medium' as confidence,
-        'Rank ' || f.rank_id || ' reserves ' || cast(round(f.total_reserved_bytes / 1073741824.0, 2) as text)
-        || ' GiB at its peak (' || f.component || '), ' || cast(round(100 * f.ratio, 1) as text) || '% of '
-        || cast(round(:capacity_bytes / 1073741824.0, 1) as text) || ' GiB: close to out of memory; '
+        'Rank ' || f.rank_id || ' reserves ' || format_bytes(f.total_reserved_bytes)
+        || ' at its peak (' || f.component || '), ' || cast(round(100 * f.ratio, 1) as text) || '% of '
+        || format_bytes(:capacity_bytes) || ': close to out of memory; '
         || 'free or reuse the largest tensors below, recompute activations, or shard optimizer states.' as message,
         json_object(
             'component', f.component, 'peak_reserved_bytes', f.total_reserved_bytes,

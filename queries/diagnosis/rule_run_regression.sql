@@ -100,8 +100,8 @@ final as (
         case when f.shared_ranks = f.ranks and f.shared_ranks = f.previous_ranks then 'high' else 'medium' end
             as confidence,
         'Run ' || f.name || ' takes ' || cast(round(f.ratio, 2) as text) || 'x the mean step of the run before it, '
-        || f.previous_name || ' (' || cast(round(f.mean_ns / 1000000.0, 3) as text) || ' ms against '
-        || cast(round(f.previous_mean_ns / 1000000.0, 3) as text) || ' ms): compare them with `warehouse compare '
+        || f.previous_name || ' (' || format_ns(f.mean_ns) || ' against '
+        || format_ns(f.previous_mean_ns) || '): compare them with `warehouse compare '
         || f.previous_run_id || ' ' || f.run_id || '`.' as message,
         json_object(
             'mean_step_ns', f.mean_ns, 'previous_run_id', f.previous_run_id,
@@ -112,8 +112,8 @@ final as (
         s.source_row as evidence_source_row,
         null as evidence_slice_id,
         null as evidence_kernel_id,
-        'rank ' || s.rank_id || ' step ' || s.step_id || ' took ' || cast(round(s.duration_ns / 1000000.0, 3) as text)
-        || ' ms (basis ' || s.basis || ')' as evidence_note,
+        'rank ' || s.rank_id || ' step ' || s.step_id || ' took ' || format_ns(s.duration_ns)
+        || ' (basis ' || s.basis || ')' as evidence_note,
         s.position
     from flagged as f
     join steps as s on s.run_id = f.run_id

@@ -108,8 +108,8 @@ final as (
             else 'medium'
         end as confidence,
         'Rank ' || f.rank_id || ' computes ' || cast(round(f.ratio, 2) as text) || 'x the median of the ranks in '
-        || f.period || ' (' || cast(round(f.compute_ns / 1000000.0, 3) as text) || ' ms against '
-        || cast(round(f.median_ns / 1000000.0, 3) as text) || ' ms) and started ' || f.last_starts || ' of '
+        || f.period || ' (' || format_ns(f.compute_ns) || ' against '
+        || format_ns(f.median_ns) || ') and started ' || f.last_starts || ' of '
         || f.collectives || ' collectives last: the other ranks wait for it; look at its input data, '
         || 'its kernels below and its host (frequency, other load).' as message,
         json_object(
@@ -121,8 +121,8 @@ final as (
         e.source_row as evidence_source_row,
         e.slice_id as evidence_slice_id,
         e.kernel_id as evidence_kernel_id,
-        e.name || ' ran ' || cast(round(e.dur / 1000.0, 1) as text) || ' us; its mean over the ranks in '
-        || f.period || ' is ' || cast(round(e.mean_ns / 1000.0, 1) as text) || ' us' as evidence_note,
+        e.name || ' ran ' || format_ns(e.dur) || '; its mean over the ranks in '
+        || f.period || ' is ' || format_ns(e.mean_ns) as evidence_note,
         e.position
     from findings as f
     join evidence as e on e.run_id = f.run_id and e.step_id = f.step_id and e.rank_id = f.rank_id

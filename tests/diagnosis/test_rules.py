@@ -52,7 +52,7 @@ def test_slow_rank_numbers_and_evidence_point_at_its_kernels(warehouse_db):
     slow = found(warehouse_db, "slow_rank_suspected")
     assert [(f["run_id"], f["rank_id"], f["step_id"], f["confidence"]) for f in slow] == [
         (built.run_id, 3, 1, "high"), (built.run_id, 3, 2, "high")]
-    assert "the median of the ranks in step 1 (2.4 ms against 1.6 ms)" in slow[0]["message"]
+    assert "the median of the ranks in step 1 (2.400 ms against 1.600 ms)" in slow[0]["message"]
     numbers = json.loads(slow[0]["numbers"])
     assert numbers == {"compute_ns": 2_400_000, "median_ns": 1_600_000.0, "ratio": 1.5, "collectives": 1,
                        "last_starts": 1}
@@ -81,7 +81,7 @@ def test_slow_collective_names_the_rank_and_points_at_every_rank_s_row(warehouse
     first = built.ops[5, 2]
     assert (rows_[0]["table_name"], rows_[0]["source_id"], rows_[0]["source_row"]) == (
         "communication_op", built.sources[5], first["source_row"])
-    assert rows_[0]["note"] == "rank 5: 1200.0 us, started 0.0 us after the first rank, Notify Wait 0.8% of it"
+    assert rows_[0]["note"] == "rank 5: 1.200 ms, started 0 ns after the first rank, Notify Wait 0.8% of it"
     assert {r["source_row"] for r in rows_} == {built.ops[r, 2]["source_row"] for r in range(8)}
     assert {f["finding_type"] for f in found(warehouse_db)} == {"communication_collective_slow", "kernel_hotspot"}
 
@@ -129,7 +129,7 @@ def test_dp_imbalance_shows_the_shapes_that_differ(warehouse_db):
     kernels = {k["id"]: (k["name"], rank) for rank in (0, 4) for k in built.kernels[rank, 1]}
     assert [kernels[r["kernel_id"]] for r in rows_] == [
         ("MatMul_down", 0), ("MatMul_down", 4), ("MatMul_o", 0), ("MatMul_o", 4), ("MatMul_qkv", 0), ("MatMul_qkv", 4)]
-    assert rows_[1]["note"] == "MatMul_down on rank 4 with shapes 4096,1024;1024,1024: 125.0 us"
+    assert rows_[1]["note"] == "MatMul_down on rank 4 with shapes 4096,1024;1024,1024: 125.000 us"
     assert not found(warehouse_db, "slow_rank_suspected")
 
 
@@ -153,7 +153,7 @@ def test_memory_peak_near_capacity_points_at_the_peak_sample(warehouse_db):
     assert [(r["table_name"], r["source_row"]) for r in rows_] == [
         ("memory_record", built.peaks[1]["source_row"]), ("op_memory", built.allocations[1]["source_row"])]
     assert rows_[0]["note"] == "peak sample (PTA): 60.0 GiB reserved, 59.0 GiB allocated"
-    assert rows_[1]["note"] == "aten::empty holds 8192.0 MiB at the peak"
+    assert rows_[1]["note"] == "aten::empty holds 8.0 GiB at the peak"
     assert (app["rank_id"], app["severity"], app["step_id"]) == (8, "high", None)
     assert json.loads(app["numbers"])["component"] == "APP"
     assert [(r["table_name"], r["source_row"], r["note"]) for r in evidence(warehouse_db, app["id"])] == [
@@ -166,7 +166,7 @@ def test_hotspots_name_the_bound_family_and_the_longest_run(warehouse_db):
     assert hot[0]["subject"] == "RmsNorm" and "aiv_mte" in hot[0]["message"]
     [row] = evidence(warehouse_db, hot[0]["id"])
     longest = next(k for k in built.kernels[3, 1] if k["name"] == "RmsNorm")
-    assert row["kernel_id"] == longest["id"] and row["note"] == "longest run: 150.0 us on rank 3"
+    assert row["kernel_id"] == longest["id"] and row["note"] == "longest run: 150.000 us on rank 3"
 
 
 def op_profile(conn, hit_ratios, pipe_ratios, core_hit=None):
@@ -262,7 +262,7 @@ def test_aicpu_operators_gc_pauses_and_host_syncs(warehouse_db):
     # longest first, ties by kernel id: rank 7's two runs, then rank 6's first
     assert [r["kernel_id"] for r in evidence(warehouse_db, cpu["id"])] == [aicpu[14]["id"], aicpu[15]["id"],
                                                                             aicpu[12]["id"]]
-    assert evidence(warehouse_db, cpu["id"])[0]["note"] == "run of 200.0 us on rank 7 with input dtypes INT64"
+    assert evidence(warehouse_db, cpu["id"])[0]["note"] == "run of 200.007 us on rank 7 with input dtypes INT64"
     [gc] = found(warehouse_db, "gc_pauses")
     assert (gc["rank_id"], gc["step_id"], gc["severity"]) == (1, 1, "medium")
     assert json.loads(gc["numbers"]) == {"pauses": 2, "gc_ns": 500_000, "step_ns": step, "share": 0.05}
@@ -298,7 +298,7 @@ def test_two_runs_in_one_warehouse_are_never_added_together(warehouse_db):
     # hot spots per run: each run's RmsNorm ran 64 times on 8 ranks, the slow run's longest for 150 us
     hot = {(f["run_id"], f["subject"]): f for f in found(warehouse_db, "kernel_hotspot")}
     assert len(hot) == 10
-    for built, longest in ((healthy, "100.0 us on rank 0"), (slow, "150.0 us on rank 3")):
+    for built, longest in ((healthy, "100.000 us on rank 0"), (slow, "150.000 us on rank 3")):
         norm = hot[built.run_id, "RmsNorm"]
         assert (json.loads(norm["numbers"])["runs"], json.loads(norm["numbers"])["ranks"]) == (64, 8)
         assert evidence(warehouse_db, norm["id"])[0]["note"] == f"longest run: {longest}"

@@ -37,13 +37,17 @@ from sqlglot.errors import ErrorLevel, SqlglotError
 from sqlglot.optimizer.annotate_types import annotate_types
 from sqlglot.optimizer.qualify import qualify
 
-from warehouse import db, export
+from warehouse import db, export, units
 from warehouse.errors import WarehouseError
 
 #: Arrow type of an exported column -> the SQL type sqlglot annotates it with
 SQL_TYPES = {"int64": "BIGINT", "float64": "DOUBLE", "string": "TEXT", "binary": "BLOB"}
 #: the function the engines define to write a real as SQLite does (:func:`warehouse.engines.functions.sqlite_real_text`)
 REAL_TEXT = "sqlite_real_text"
+#: the warehouse's SQL functions (:data:`warehouse.units.SQL_FUNCTIONS`) are defined in the engines
+#: under this prefix and the calls renamed: an engine's own function of the same name (DuckDB's
+#: format_bytes writes '1 byte') never answers in their place
+WAREHOUSE_FUNCTION_PREFIX = "warehouse_"
 #: a parameter's declared type -> its SQL type (booleans bind as 0/1, as in SQLite)
 PARAM_TYPES = {"integer": "BIGINT", "real": "DOUBLE", "text": "TEXT", "boolean": "BIGINT"}
 
@@ -113,6 +117,7 @@ def transpile(sql: str, dialect: str, schema: dict, param_types: dict[str, str],
         _check_divisions(tree)
         _real_as_sqlite_text(tree)
         _ordered_group_concat(tree)
+        _warehouse_functions(tree)
         for like in list(tree.find_all(exp.Like)):
             like.replace(exp.ILike(this=like.this, expression=like.expression))
         if rewrite is not None:
@@ -150,6 +155,13 @@ def _real_as_sqlite_text(tree: exp.Expression) -> None:
             operand = concat.args[side]
             if operand.is_type(*exp.DataType.REAL_TYPES):
                 operand.replace(exp.Anonymous(this=REAL_TEXT, expressions=[operand.copy()]))
+
+
+def _warehouse_functions(tree: exp.Expression) -> None:
+    """Call the warehouse's SQL functions by the names the engines define them under."""
+    for call in list(tree.find_all(exp.Anonymous)):
+        if call.name.lower() in units.SQL_FUNCTIONS:
+            call.set("this", WAREHOUSE_FUNCTION_PREFIX + call.name.lower())
 
 
 def _ordered_group_concat(tree: exp.Expression) -> None:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from warehouse.engines.base import REAL_TEXT, Engine
+from warehouse import units
+from warehouse.engines.base import REAL_TEXT, WAREHOUSE_FUNCTION_PREFIX, Engine
 from warehouse.export import PARTITION_COLUMN
 
 
@@ -33,7 +34,10 @@ class DuckDBEngine(Engine):
 
     @staticmethod
     def define_functions(conn) -> None:
-        """The SQLite behaviours the transpiled queries call, as DuckDB macros."""
+        """The SQLite behaviours the transpiled queries call, as DuckDB macros, and the
+        warehouse's own SQL functions (:data:`warehouse.units.SQL_FUNCTIONS`) as Python UDFs."""
+        for name, function in units.SQL_FUNCTIONS.items():
+            conn.create_function(WAREHOUSE_FUNCTION_PREFIX + name, function, ["DOUBLE"], "VARCHAR")
         # a real as text the way SQLite writes it (functions.sqlite_real_text): 15 significant
         # digits, always a point; + 0.0 turns -0.0 into 0.0
         conn.execute(f"CREATE MACRO {REAL_TEXT}(x) AS CASE WHEN isinf(x) THEN "

@@ -19,8 +19,9 @@ from pathlib import Path
 
 from sqlglot import exp
 
+from warehouse import units
 from warehouse.engines import functions
-from warehouse.engines.base import REAL_TEXT, Engine
+from warehouse.engines.base import REAL_TEXT, WAREHOUSE_FUNCTION_PREFIX, Engine
 from warehouse.export import PARTITION_COLUMN
 
 #: Arrow type of an exported column -> Spark SQL type
@@ -69,7 +70,10 @@ class SparkEngine(Engine):
         self.spark = spark or session(master)
         # the UDFs travel by value: executors need a Python, not this package
         cloudpickle.register_pickle_by_value(functions)
+        cloudpickle.register_pickle_by_value(units)
         self.spark.udf.register(REAL_TEXT, functions.sqlite_real_text, "string")
+        for name, function in units.SQL_FUNCTIONS.items():
+            self.spark.udf.register(WAREHOUSE_FUNCTION_PREFIX + name, function, "string")
         for name, table in self.data.tables.items():
             columns = [c for c in table["columns"] if c["name"] != table["partitioned_by"]]
             if table["partitioned_by"]:
