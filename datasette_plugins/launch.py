@@ -48,6 +48,13 @@ def url(db_path: str | Path, *, host: str = "127.0.0.1", port: int = 8001) -> st
     return f"http://{host}:{port}/{tilde_encode(Path(db_path).stem)}"
 
 
+def page_url(db_path: str | Path, slug: str, *, host: str = "127.0.0.1", port: int = 8001) -> str:
+    """The address of one of the warehouse's pages (``steps``, ``memory``...) once Datasette runs."""
+    from datasette_plugins.pages import ROUTE_PREFIX
+
+    return f"http://{host}:{port}{ROUTE_PREFIX}/{tilde_encode(Path(db_path).stem)}/{slug}"
+
+
 def start(db_path: str | Path, *, host: str = "127.0.0.1", port: int = 8001, **popen_args) -> subprocess.Popen:
     """Start Datasette in the background; the caller stops it (``terminate()``)."""
     return subprocess.Popen(datasette_argv(db_path, host=host, port=port), **popen_args)

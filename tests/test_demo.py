@@ -65,6 +65,10 @@ def test_both_services_answer_on_loopback_and_stop(tmp_path, runner):
         assert {"Python", "CANN", "Ascend Hardware"} <= {row["name"] for row in body["rows"]}
         with urllib.request.urlopen(f"{running.datasette_url}.json?sql=select+count(*)+as+n+from+source") as response:
             assert json.load(response)["rows"][0][0] >= 4
+        # the page the demo says to open first: the steps page of the demo's warehouse
+        assert running.start_url == running.datasette_url.replace("/warehouse", "/-/warehouse/warehouse/steps")
+        with urllib.request.urlopen(running.start_url) as response:
+            assert response.status == 200 and "Step time per rank" in response.read().decode()
         rest_port = int(running.rest_url.split(":")[2].split("/")[0])
     with pytest.raises(OSError):
         urllib.request.urlopen(f"http://127.0.0.1:{rest_port}/api/v1/health", timeout=2)

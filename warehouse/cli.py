@@ -256,7 +256,8 @@ def demo(out_dir, serve):
     # a plain `kill` stops the demo as Ctrl-C does: both services are stopped with it
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     with services.both_services(db_path) as running:
-        click.echo(f"\nREST API:  {running.rest_url}/queries\nDatasette: {running.datasette_url}\n(Ctrl-C to stop)")
+        click.echo(f"\nStart here: {running.start_url} (step time per rank; the findings: the report)\n"
+                   f"REST API:   {running.rest_url}/queries\nDatasette:  {running.datasette_url}\n(Ctrl-C to stop)")
         try:
             while True:
                 time.sleep(3600)

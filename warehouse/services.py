@@ -26,6 +26,8 @@ class Running:
 
     rest_url: str
     datasette_url: str
+    #: the page a person opens first: step time per rank, the slow rank marked
+    start_url: str
 
 
 def free_port() -> int:
@@ -47,7 +49,8 @@ def both_services(db_path: str | Path):
     datasette = launch.start(db_path, host=HOST, port=datasette_port, stderr=subprocess.DEVNULL)
     try:
         running = Running(f"http://{HOST}:{rest_port}/api/v1",
-                          launch.url(db_path, host=HOST, port=datasette_port))
+                          launch.url(db_path, host=HOST, port=datasette_port),
+                          launch.page_url(db_path, "steps", host=HOST, port=datasette_port))
         _wait_until_up(f"{running.rest_url}/health", rest, "the REST API")
         _wait_until_up(running.datasette_url, datasette, "Datasette")
         yield running
