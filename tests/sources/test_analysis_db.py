@@ -216,13 +216,13 @@ def test_corrupt_file_is_a_recorded_failure(warehouse_db, tmp_path, how, reason)
     assert held(warehouse_db) == 0
 
 
-def test_a_value_that_does_not_convert_names_the_file_and_table(warehouse_db, tmp_path):
+def test_a_value_that_does_not_convert_names_the_file_table_row_and_column(warehouse_db, tmp_path):
     path = tmp_path / "analysis.db"
     # NUMERIC affinity keeps text that is not a number as text
     write_db(path, {"StepTraceTime": (DDL["StepTraceTime"], [("50", "abc", *[0] * 8)])})
     result = ingest_file(warehouse_db, path)
     assert result.status == "failed"
-    assert result.error == f"{path}: StepTraceTime: not a number: 'abc'"
+    assert result.error == f"{path}: StepTraceTime: row 1: computing: not a number: 'abc'"
     assert held(warehouse_db) == 0
 
 

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome
-from warehouse.sources.kit.sqlite_input import attached, copy_table, detect_input, input_tables
+from warehouse.sources.kit.sqlite_input import Failure, attached, copy_table, detect_input, input_tables
 from warehouse.sources.kit.text import UNKNOWN_RANK, source_rank
 from warehouse.sources.rank_layout import rank_from_layout
 
@@ -85,7 +85,7 @@ def ingest(conn: sqlite3.Connection, path, source_id: int) -> Outcome:
 
 
 def _copy(conn: sqlite3.Connection, path: Path, source_id: int, tables: frozenset[str],
-          failures: list[Exception]) -> Outcome:
+          failures: list[Failure]) -> Outcome:
     layout = rank_from_layout(path)
     rank_id, rank_from = layout or (UNKNOWN_RANK, "unset")
     params = {"source_id": source_id, "rank_id": rank_id}

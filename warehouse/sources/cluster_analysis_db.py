@@ -38,7 +38,7 @@ from pathlib import Path
 
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome
-from warehouse.sources.kit.sqlite_input import attached, copy_table, detect_input, input_tables
+from warehouse.sources.kit.sqlite_input import Failure, attached, copy_table, detect_input, input_tables
 
 KIND = "cluster_analysis_db"
 
@@ -104,7 +104,7 @@ def _read_from(tables: frozenset[str]) -> dict[str, str]:
 
 
 def _copy(conn: sqlite3.Connection, path: Path, source_id: int, tables: frozenset[str], sources: dict[str, str],
-          failures: list[Exception]) -> Outcome:
+          failures: list[Failure]) -> Outcome:
     rows = 0
     columns_missing = {}
     for table, (file, wanted) in INPUT_TABLES.items():

@@ -25,11 +25,11 @@ from warehouse.sources.kit.communication import (
     Entry,
     communication_kind,
     insert_entries,
+    converted,
     mapping,
-    step_id,
     walk_cluster_layout,
 )
-from warehouse.sources.kit.text import load_json
+from warehouse.sources.kit.text import load_json, whole
 
 KIND = "cluster_communication_json"
 #: ``{"(0,1)":{step:{...`` in the whitespace-free head: the layout keyed by the group's ranks
@@ -55,14 +55,14 @@ def entries(path, data):
             raise IngestError(f"{path}: {top}: top-level key {top!r} is neither p2p/collective nor a group's ranks")
         for rank, info in mapping(path, by_rank, f"{top}/{step}/{key}").items():
             place = f"{top}/{step}/{key}/{rank}"
-            yield Entry(rank_key(path, rank, place), step_id(step), comm_type, key, info, place)
+            yield Entry(rank_key(path, rank, place), step, comm_type, key, info, place)
 
 
 def rank_key(path, key: str, place: str) -> int:
     """The rank number a key names.
 
-    :raises IngestError: when it is not a number.
+    :raises IngestError: when it is not a number or past 64-bit integers.
     """
     if not key.lstrip("-").isdigit():
         raise IngestError(f"{path}: {place}: rank key {key!r} is not a number")
-    return int(key)
+    return converted(path, place, whole, key)

@@ -17,7 +17,6 @@ from warehouse.sources.kit.communication import (
     Entry,
     communication_kind,
     insert_entries,
-    step_id,
     walk_rank_layout,
 )
 from warehouse.sources.kit.text import load_json, rank_of, source_rank
@@ -33,7 +32,7 @@ def ingest(conn, path, source_id):
     rank_id = rank_of(path)
     data = load_json(path)
     entries = (
-        Entry(rank_id, step_id(step), comm_type, key, info, f"{step}/{comm_type}/{key}")
+        Entry(rank_id, step, comm_type, key, info, f"{step}/{comm_type}/{key}")
         for step, comm_type, key, info in walk_rank_layout(path, data)
     )
     rows = insert_entries(conn, path, source_id, entries)

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import re
 
+from pathlib import Path
+
+from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome
 from warehouse.sources.rank_layout import PROFILER_INFO
-from warehouse.sources.kit.text import insert_metadata, json_head, load_json_object
+from warehouse.sources.kit.text import insert_metadata, int64, json_head, load_json_object, whole
 
 KIND = "profiler_info_json"
 HEAD = re.compile(r'^\{"(config|rank_id|start_info|end_info)":')
@@ -23,9 +26,21 @@ def detect(path) -> bool:
 
 def ingest(conn, path, source_id):
     document = load_json_object(path)
-    rank_id = document.get("rank_id")
-    if not isinstance(rank_id, int):
-        match = PROFILER_INFO.match(path.name)
-        rank_id = int(match[1]) if match else -1
+    rank_id = _rank(Path(path), document)
     rows = insert_metadata(conn, source_id, rank_id, document)
     return Outcome(rows=rows, rank_id=rank_id, detail={"table": "run_metadata"})
+
+
+def _rank(path: Path, document: dict) -> int:
+    """The rank the document's ``rank_id`` sets, else the file name's, else -1.
+
+    :raises IngestError: naming the file when it is past 64-bit integers.
+    """
+    rank_id = document.get("rank_id")
+    try:
+        if isinstance(rank_id, int):
+            return int64(rank_id, rank_id)
+        match = PROFILER_INFO.match(path.name)
+        return whole(match[1]) if match else -1
+    except ValueError as exc:
+        raise IngestError(f"{path}: rank_id: {exc}") from None

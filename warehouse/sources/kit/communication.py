@@ -30,6 +30,7 @@ from warehouse.sources.kit.text import (
     text,
     to_json,
     us_to_ns,
+    whole,
 )
 
 COMM_TYPES = ("p2p", "collective")
@@ -62,7 +63,8 @@ class Entry:
     """One operator entry of a communication file, where it sits in the file."""
 
     rank_id: int
-    step_id: int | None
+    #: the step key (``step50``)
+    step: str
     comm_type: str
     key: str
     info: dict
@@ -108,9 +110,21 @@ def _without_entries(head: str) -> bool:
 
 
 def step_id(key: str) -> int | None:
-    """The step number of a step key (``step50`` -> 50), None when it has none."""
+    """The step number of a step key (``step50`` -> 50), None when it has none.
+
+    :raises ValueError: when the number is past 64-bit integers.
+    """
     match = STEP.search(key)
-    return int(match[1]) if match else None
+    return whole(match[1]) if match else None
+
+
+def link_ends(link) -> tuple[int | None, int | None]:
+    """The sending and receiving ranks of a ``<src>-<dst>`` pair, (None, None) when it is not two ranks.
+
+    :raises ValueError: when a rank is past 64-bit integers.
+    """
+    match = LINK.match(link) if isinstance(link, str) else None
+    return (whole(match[1]), whole(match[2])) if match else (None, None)
 
 
 def walk_rank_layout(path, data: Any) -> Iterator[tuple[str, str, str, Any]]:
@@ -144,7 +158,8 @@ def insert_entries(conn: sqlite3.Connection, path, source_id: int, entries) -> i
     times, bandwidths = [], []
     for entry in entries:
         info = mapping(path, entry.info, entry.place)
-        head = (entry.rank_id, entry.step_id, entry.comm_type, entry.op_name, entry.group_name)
+        step = converted(path, entry.place, step_id, entry.step)
+        head = (entry.rank_id, step, entry.comm_type, entry.op_name, entry.group_name)
         if "Communication Time Info" in info:
             times.append((source_id, len(times) + 1, *head, *_time(path, entry)))
         for transport, stats in mapping(path, info.get("Communication Bandwidth Info", {}), entry.place).items():
@@ -200,10 +215,9 @@ def insert_links(conn, path, source_id: int, rank_id: int, entries) -> int:
         for link, stats in mapping(path, links, f"{step}/{comm_type}/{key}").items():
             place = f"{step}/{comm_type}/{key}/{link}"
             stats = mapping(path, stats, place)
-            match = LINK.match(link)
             rows.append((
-                source_id, len(rows) + 1, rank_id, step_id(step), comm_type, op_name, group_name or None, link,
-                int(match[1]) if match else None, int(match[2]) if match else None,
+                source_id, len(rows) + 1, rank_id, converted(path, place, step_id, step), comm_type, op_name,
+                group_name or None, link, *converted(path, place, link_ends, link),
                 text(stats.get("Transport Type")), *transfer(path, place, stats), text(stats.get("Op Name")),
             ))
     conn.executemany(MATRIX_INSERT, rows)

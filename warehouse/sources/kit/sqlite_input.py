@@ -30,12 +30,14 @@ from warehouse.sources.base import (
     require_tables,
     sqlite_snapshot,
 )
-from warehouse.sources.kit.communication import LINK, step_id
+from warehouse.sources.kit.communication import link_ends, step_id
 from warehouse.sources.kit.step_trace import step_number
 from warehouse.sources.kit.text import gb_per_s_to_bytes_per_s, mb_to_bytes, ms_to_ns, real, us_to_ns
 
 #: the name the input is attached under
 SCHEMA = "analysis_db_src"
+#: a conversion's ValueError and the input value it failed on (None for an aggregate's)
+Failure = tuple[ValueError, object]
 
 
 def detect_input(path, file_name: str, known) -> bool:
@@ -74,7 +76,7 @@ def input_tables(path: Path, what: str) -> frozenset[str]:
 @contextmanager
 def attached(conn: sqlite3.Connection, path: Path, views: Iterable[str]) -> Iterator[list[Exception]]:
     """The file attached as :data:`SCHEMA` with the copy's SQL functions registered, for the block;
-    yields the list the functions' failures go to. Afterwards the functions and the input views of
+    yields the list the functions' failures go to (each with the value it failed on). Afterwards the functions and the input views of
     ``views`` are removed, and the file detached unless a transaction is open."""
     views = tuple(views)
     with sqlite_snapshot(path) as readable:
@@ -84,7 +86,7 @@ def attached(conn: sqlite3.Connection, path: Path, views: Iterable[str]) -> Iter
         except sqlite3.DatabaseError as exc:
             raise IngestError(f"{path}: sqlite_master: unreadable ({exc})") from None
         attach_readonly(conn, readable, SCHEMA)
-        failures: list[Exception] = []
+        failures: list[Failure] = []
         register_functions(conn, failures)
         try:
             yield failures
@@ -108,11 +110,12 @@ def create_input_view(conn: sqlite3.Connection, table: str, wanted: tuple[str, .
 
 
 def copy_table(conn: sqlite3.Connection, path: Path, table: str, wanted: tuple[str, ...], statement: Path,
-               params: dict, failures: list[Exception], view: str | None = None) -> tuple[int, list[str]]:
+               params: dict, failures: list[Failure], view: str | None = None) -> tuple[int, list[str]]:
     """Run the ``statement`` file over the input view of ``table`` (also named ``in_<view>`` when given);
     returns the rows it added and the expected columns the file lacks.
 
-    :raises IngestError: naming the file and ``table`` when the copy fails or a value does not convert.
+    :raises IngestError: naming the file and ``table`` when the copy fails, and also the row and column
+        when a value does not convert.
     """
     try:
         missing = create_input_view(conn, table, wanted)
@@ -121,10 +124,22 @@ def copy_table(conn: sqlite3.Connection, path: Path, table: str, wanted: tuple[s
         before = conn.total_changes
         conn.execute(statement.read_text(encoding="utf-8"), params)
     except sqlite3.DatabaseError as exc:
-        raise IngestError(f"{path}: {table}: {failures[0] if failures else exc}") from None
+        raise IngestError(f"{path}: {table}: {_failed(conn, table, wanted, failures) if failures else exc}") from None
     if failures:
-        raise IngestError(f"{path}: {table}: {failures[0]}")
+        raise IngestError(f"{path}: {table}: {_failed(conn, table, wanted, failures)}")
     return conn.total_changes - before, missing
+
+
+def _failed(conn: sqlite3.Connection, table: str, wanted: tuple[str, ...], failures: list[Failure]) -> str:
+    """The first failure, after the input row and column holding the value it failed on when one does."""
+    error, value = failures[0]
+    if value is not None:
+        for column in wanted:
+            found = conn.execute(f'SELECT _row FROM temp."in_{table}" WHERE "{column}" IS ? ORDER BY _row LIMIT 1',
+                                 (value,)).fetchone()
+            if found:
+                return f"row {found[0]}: {column}: {error}"
+    return str(error)
 
 
 # --- the SQL functions of the copy -------------------------------------------------------------------
@@ -141,8 +156,7 @@ def _step_of(convert):
 
 def _link_end(link, index: int) -> int | None:
     """The sending (1) or receiving (2) rank of a '<src>-<dst>' pair, None when it is not two ranks."""
-    match = LINK.match(link) if isinstance(link, str) else None
-    return int(match[index]) if match else None
+    return link_ends(link)[index - 1]
 
 
 class SizeDistribution:
@@ -185,7 +199,7 @@ FUNCTIONS = {
 }
 
 
-def register_functions(conn: sqlite3.Connection, failures: list[Exception] | None) -> None:
+def register_functions(conn: sqlite3.Connection, failures: list[Failure] | None) -> None:
     """Register the copy's SQL functions; ``failures`` None removes them again.
 
     A value that does not convert becomes NULL and its ValueError goes to ``failures``,
@@ -198,21 +212,21 @@ def register_functions(conn: sqlite3.Connection, failures: list[Exception] | Non
     conn.create_aggregate("size_distribution", 4, None if failures is None else _kept_aggregate(failures))
 
 
-def _kept(convert, failures: list[Exception]):
+def _kept(convert, failures: list[Failure]):
     def call(*args):
         try:
             return convert(*args)
         except ValueError as exc:
-            failures.append(exc)
+            failures.append((exc, args[0]))
             return None
     return call
 
 
-def _kept_aggregate(failures: list[Exception]):
+def _kept_aggregate(failures: list[Failure]):
     class Kept(SizeDistribution):
         def step(self, *args):
             try:
                 super().step(*args)
             except ValueError as exc:
-                failures.append(exc)
+                failures.append((exc, None))
     return Kept

@@ -7,21 +7,24 @@ from __future__ import annotations
 
 import re
 
-from warehouse.sources.kit.text import Column, text, us_to_ns
+from warehouse.sources.kit.text import Column, text, us_to_ns, whole
 
 #: the step number at the end of a step key or cell (``step50``, ``50``)
 STEP = re.compile(r"(\d+)$")
 
 
 def step_number(value) -> int | None:
-    """The step number of ``50`` or ``step50`` (None when missing)."""
+    """The step number of ``50`` or ``step50`` (None when missing).
+
+    :raises ValueError: when the cell has no step number or one past 64-bit integers.
+    """
     cleaned = text(value)
     if cleaned is None:
         return None
     match = STEP.search(cleaned)
     if match is None:
         raise ValueError(f"not a step number: {cleaned!r}")
-    return int(match[1])
+    return whole(match[1])
 
 
 #: The time columns both step trace exports share.

@@ -87,6 +87,21 @@ def int64(number: int, value) -> int:
     return number
 
 
+def whole(digits: str) -> int:
+    """The integer of a decimal text (digits, an optional ``-``) when SQLite can store it as an INTEGER.
+
+    Every integer a source reads from a key, a name or a cell goes through here (or :func:`int64`),
+    so that none reaches SQLite past 64 bits: binding one raises OverflowError, and returning one
+    from an SQL function fails the statement with "string or blob too big". The length is checked
+    first, so a step key of a million digits costs nothing.
+
+    :raises ValueError: naming the text when it is past 64-bit integers.
+    """
+    if len(digits.lstrip("-").lstrip("0")) > INT64_DIGITS:
+        raise ValueError(f"number out of range: {digits!r}")
+    return int64(int(digits), digits)
+
+
 def scaled(factor: int) -> Callable[[Any], int | None]:
     """A converter multiplying the exact value by ``factor`` and rounding to an integer (half even).
 
@@ -152,7 +167,7 @@ def real(value) -> float | None:
 def device_id(value) -> int | None:
     """The device number of ``NPU:0`` / ``0`` (None for ``host``, ``CPU`` or missing)."""
     match = DEVICE.match(text(value) or "")
-    return int(match[1]) if match else None
+    return whole(match[1]) if match else None
 
 
 def scalar(value) -> int | float | str | None:
@@ -294,9 +309,10 @@ def _without_nul(stream: io.TextIOBase, path) -> Iterator[str]:
 
 @contextmanager
 def open_records(path: str | Path) -> Iterator[CsvRecords]:
-    """Open a CSV export (gzip or not) for :class:`CsvRecords`."""
-    with open_binary(path) as stream:
-        yield CsvRecords(io.TextIOWrapper(stream, encoding="utf-8-sig", newline=""), path)
+    """Open a CSV export (gzip or not) for :class:`CsvRecords`; the text wrapper is closed too (left to the
+    garbage collector it warns "unclosed file")."""
+    with open_binary(path) as stream, io.TextIOWrapper(stream, encoding="utf-8-sig", newline="") as text_stream:
+        yield CsvRecords(text_stream, path)
 
 
 #: Where each column of a table is in one file: (field index or None, converter, header).
