@@ -26,8 +26,8 @@ def pct(ratio: float | None) -> str:
 
 
 def gib(size: int | None) -> str:
-    """Bytes as GiB with 2 decimals."""
-    return _number(size, lambda v: f"{v / 2**30:,.2f} GiB")
+    """Bytes as GiB with 2 decimals (the header names the unit)."""
+    return _number(size, lambda v: f"{v / 2**30:,.2f}")
 
 
 def numbers(text: str) -> str:

@@ -17,7 +17,7 @@ from html import escape
 
 from warehouse.report import Report
 from warehouse.report.format import locator, ms, numbers, text_of
-from warehouse.report.tables import Table, all_tables
+from warehouse.report.tables import Table, all_tables, evidence_id
 
 BUCKETS = (
     ("preparing", "preparing_ns", "#76b7b2"),
@@ -71,7 +71,8 @@ def _chapter(report: Report) -> list[str]:
 
 def _table(table: Table, run_id: int) -> str:
     head = "".join(f"<th>{_e(h)}</th>" for h in table.headers)
-    rows = "".join("<tr>" + "".join(_cell(table, i, c) for i, c in enumerate(row)) + "</tr>" for row in table.rows)
+    rows = "".join("<tr>" + "".join(_cell(table, i, c) for i, c in enumerate(row)) + "</tr>"
+                   for row in table.text_rows())
     return f'<h3 id="run{_e(run_id)}-{_e(table.key)}">{_e(table.title)}</h3>\n<table><tr>{head}</tr>{rows}</table>'
 
 
@@ -126,8 +127,8 @@ def _findings(report: Report) -> str:
     for finding in report.findings:
         severity = _e(finding["severity"])
         rows = "".join(
-            f"<tr><td>{_e(row['position'])}</td><td><code>{_e(row['path'])}</code></td>"
-            f"<td>{_e(locator(row))}</td><td>{_e(row['note'])}</td></tr>"
+            f"<tr><td>{_e(evidence_id(row['finding_id'], row['position']))}</td>"
+            f"<td><code>{_e(row['path'])}</code></td><td>{_e(locator(row))}</td><td>{_e(row['note'])}</td></tr>"
             for row in report.evidence.get(finding["id"], [])
         )
         parts.append(
@@ -135,7 +136,7 @@ def _findings(report: Report) -> str:
             f"<p><span class=\"{severity}\">{severity}</span> · confidence {_e(finding['confidence'])} · "
             f"<b>{_e(finding['finding_type'])}</b></p><p>{_e(finding['message'])}</p>"
             f"<p><small>{_e(numbers(finding['numbers']))}</small></p>"
-            f"<table><tr><th>#</th><th>input</th><th>row</th><th>what it shows</th></tr>{rows}</table></div>"
+            f"<table><tr><th>evidence</th><th>input</th><th>row</th><th>what it shows</th></tr>{rows}</table></div>"
         )
     return "\n".join(parts)
 

@@ -14,7 +14,7 @@ import re
 
 from warehouse.report import Report
 from warehouse.report.format import locator, numbers, text_of
-from warehouse.report.tables import Fixed, Table, all_tables
+from warehouse.report.tables import Fixed, Table, all_tables, evidence_id
 
 #: HTML's own characters, as entities (an entity is shown as its character, never read as markup)
 ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
@@ -75,7 +75,7 @@ def code(value) -> str:
 def _table(table: Table) -> str:
     lines = [f"### {md(table.title)}\n", "| " + " | ".join(md(h) for h in table.headers) + " |",
              "|" + "---|" * len(table.headers)]
-    lines += ["| " + " | ".join(md(c) for c in row) + " |" for row in table.rows]
+    lines += ["| " + " | ".join(md(c) for c in row) + " |" for row in table.text_rows()]
     if not table.rows:
         lines.append("| " + " | ".join(["-"] * len(table.headers)) + " |")
     return "\n".join(lines) + "\n"
@@ -88,6 +88,7 @@ def _evidence(report: Report) -> str:
         lines.append(f"{md_line(finding['message'])}\n")
         lines.append(f"Numbers: {md(numbers(finding['numbers']))}\n")
         for row in report.evidence.get(finding["id"], []):
-            lines.append(f"- {code(row['path'])} ({md(locator(row))}): {md(row['note'])}")
+            lines.append(f"- {md(evidence_id(row['finding_id'], row['position']))} {code(row['path'])} "
+                         f"({md(locator(row))}): {md(row['note'])}")
         lines.append("")
     return "\n".join(lines)

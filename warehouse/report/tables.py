@@ -1,13 +1,17 @@
-"""The report's tables, built once as text cells so both renderers show the same figures.
+"""The report's tables, built once from the report's rows so all three writers show the same figures.
 
-Every cell is a ``str``: a value from an input goes through :func:`text_of` (``None`` as ``-``, a
-BLOB as hex) and stays plain text that each renderer escapes; only the report's own wording
-that carries Markdown markup is a :class:`Fixed`, which the Markdown renderer writes as it is.
+A :class:`Table` keeps each cell's value as the warehouse gave it (nanoseconds, bytes, a 0-1
+ratio, a name) and each :class:`Column` its :class:`Unit`: the HTML and Markdown writers show
+:meth:`Table.text_rows` (a value from an input goes through :func:`text_of`: ``None`` as ``-``,
+a BLOB as hex, plain text that each writer escapes), the spreadsheet writes the numbers as
+numbers, scaled to the unit its header names. Only the report's own wording that carries
+Markdown markup is a :class:`Fixed`, which the Markdown writer writes as it is.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from warehouse.report import Report
 from warehouse.report.format import gib, ms, pct, text_of, us
@@ -17,16 +21,69 @@ class Fixed(str):
     """The report's own text (never an input's), written as Markdown as it is (the HTML escapes it)."""
 
 
+def _text(value) -> str:
+    """A cell as text; the report's own :class:`Fixed` wording stays Fixed."""
+    return value if isinstance(value, Fixed) else text_of(value)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """How a column's values show: as text, and in a spreadsheet as ``value / scale`` in ``number_format``."""
+
+    text: Callable[[object], str]
+    scale: float = 1
+    number_format: str = "General"
+
+
+#: names, ids, counts: as they are
+PLAIN = Unit(_text)
+#: nanoseconds shown in milliseconds (the header says "ms")
+MS = Unit(ms, 1e6, "#,##0.000")
+#: nanoseconds shown in microseconds (the header says "us")
+US = Unit(us, 1e3, "#,##0.0")
+#: a 0-1 ratio shown as a percentage
+SHARE = Unit(pct, 1, "0.0%")
+#: bytes shown in GiB (the header says "GiB")
+GIB = Unit(gib, 2**30, "#,##0.00")
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column's header (with its unit) and how its values show."""
+
+    header: str
+    unit: Unit = PLAIN
+
+
 @dataclass
 class Table:
-    """A titled table of text cells."""
+    """A titled table: a short ``name`` (the spreadsheet's sheet), columns and rows of values."""
 
     key: str
+    name: str
     title: str
-    headers: list[str]
-    rows: list[list[str]]
+    columns: list[Column]
+    rows: list[list]
     #: when set, each row's first cell names an anchor ``{anchor}{cell}`` (the HTML links it)
     anchor: str | None = None
+
+    @property
+    def headers(self) -> list[str]:
+        return [c.header for c in self.columns]
+
+    def text_rows(self) -> list[list[str]]:
+        """Every cell as the text the HTML and Markdown show."""
+        return [[c.unit.text(v) for c, v in zip(self.columns, row)] for row in self.rows]
+
+
+def _columns(*specs) -> list[Column]:
+    """Columns from headers, a ``(header, unit)`` pair where the values have a unit."""
+    return [Column(*spec) if isinstance(spec, tuple) else Column(spec) for spec in specs]
+
+
+def evidence_id(finding_id, position) -> str:
+    """The id of a finding's evidence row: ``E{finding}.{position}``, named in the findings table."""
+    return f"E{text_of(finding_id)}.{text_of(position)}"
 
 
 def summary(report: Report) -> Table:
@@ -34,68 +91,84 @@ def summary(report: Report) -> Table:
     slow = ", ".join(f"rank {r}" for r in report.slow_ranks) or "none suspected"
     rows = [
         ["run", f"{text_of(report.run_name)} (run_id {report.run_id})"],
-        ["inputs ingested", str(c["sources"])], ["ranks", str(c["ranks"])], ["steps", str(c["steps"])],
-        ["kernels", str(c["kernels"])], ["slow rank", slow],
+        ["inputs ingested", c["sources"]], ["ranks", c["ranks"]], ["steps", c["steps"]],
+        ["kernels", c["kernels"]], ["slow rank", slow],
         ["slow collective", ", ".join(report.slow_collectives) or "none found"],
-        ["findings (high / medium / low)", f"{c['findings_high']} / {c['findings_medium']} / {c['findings_low']}"],
-        ["analysed at",
-         text_of(report.analysed_at) if report.analysed_at else Fixed("never: run `warehouse analyze` first")],
+        ["findings high", c["findings_high"]], ["findings medium", c["findings_medium"]],
+        ["findings low", c["findings_low"]],
+        ["analysed at", report.analysed_at or Fixed("never: run `warehouse analyze` first")],
     ]
-    return Table("summary", "Summary", ["what", "value"], rows)
+    return Table("summary", "Summary", "Summary", _columns("what", "value"), rows)
 
 
 def steps(report: Report) -> Table:
     rows = [
-        [text_of(s.rank_id), text_of(s.step_id), ms(s.duration_ns), ms(s.preparing_ns), ms(s.computing_ns),
-         ms(s.communication_not_overlapped_ns), ms(s.overlapped_ns), ms(s.communication_ns), ms(s.free_ns),
-         ms(s.bubble_ns), text_of(s.basis), str(len(s.layers)) if s.layers else "-", ms(s.head_ns), ms(s.main_ns),
-         ms(s.tail_ns)]
+        [s.rank_id, s.step_id, s.duration_ns, s.preparing_ns, s.computing_ns, s.communication_not_overlapped_ns,
+         s.overlapped_ns, s.communication_ns, s.free_ns, s.bubble_ns, s.basis, len(s.layers) if s.layers else None,
+         s.head_ns, s.main_ns, s.tail_ns]
         for s in report.steps
     ]
-    headers = ["rank", "step", "duration ms", "preparing ms", "computing ms", "communication not overlapped ms",
-               "overlapped ms", "communication ms", "free ms", "bubble ms", "from", "layers", "head ms", "main ms",
-               "tail ms"]
-    return Table("steps", "Step breakdown per rank", headers, rows)
+    columns = _columns("rank", "step", ("duration ms", MS), ("preparing ms", MS), ("computing ms", MS),
+                       ("communication not overlapped ms", MS), ("overlapped ms", MS), ("communication ms", MS),
+                       ("free ms", MS), ("bubble ms", MS), "from", "layers", ("head ms", MS), ("main ms", MS),
+                       ("tail ms", MS))
+    return Table("steps", "Steps", "Step breakdown per rank", columns, rows)
 
 
 def findings(report: Report) -> Table:
     rows = [
-        [text_of(f[column]) for column in
-         ("id", "severity", "confidence", "finding_type", "rank_id", "step_id", "message", "evidence_rows")]
+        [f["id"], f["severity"], f["confidence"], f["finding_type"], f["rank_id"], f["step_id"], f["message"],
+         f["evidence_rows"],
+         " ".join(evidence_id(f["id"], e["position"]) for e in report.evidence.get(f["id"], [])) or None]
         for f in report.findings
     ]
-    headers = ["#", "severity", "confidence", "finding", "rank", "step", "message", "evidence rows"]
-    return Table("findings", "Findings", headers, rows, anchor="finding-")
+    columns = _columns("#", "severity", "confidence", "finding", "rank", "step", "message", "evidence rows",
+                       "evidence")
+    return Table("findings", "Findings", "Findings", columns, rows, anchor="finding-")
+
+
+def evidence(report: Report) -> Table:
+    """Every evidence row of the report's findings, each with the id the findings table names."""
+    rows = [
+        [evidence_id(e["finding_id"], e["position"]), e["finding_id"], e["finding_type"], e["path"], e["kind"],
+         e["table_name"], e["source_row"], e["slice_id"], e["kernel_id"], e["note"]]
+        for f in report.findings for e in report.evidence.get(f["id"], [])
+    ]
+    columns = _columns("evidence", "finding", "rule", "input", "kind", "table", "input row", "slice", "kernel",
+                       "what it shows")
+    return Table("evidence", "Evidence", "Evidence", columns, rows)
 
 
 def top_kernels(report: Report) -> Table:
-    rows = [[text_of(k["name"]), text_of(k["op_class"]), text_of(k["count"]), ms(k["total_ns"]), us(k["avg_ns"]),
-             pct(k["ratio"])] for k in report.top_kernels]
-    return Table("kernels", "Top kernels", ["kernel", "class", "runs", "total ms", "mean us", "share"], rows)
+    rows = [[k["name"], k["op_class"], k["count"], k["total_ns"], k["avg_ns"], k["ratio"]] for k in report.top_kernels]
+    columns = _columns("kernel", "class", "runs", ("total ms", MS), ("mean us", US), ("share", SHARE))
+    return Table("kernels", "Top kernels", "Top kernels", columns, rows)
 
 
 def bound_families(report: Report) -> Table:
-    rows = [[text_of(b["bound_family"]), text_of(b["bound_stage"]), text_of(b["count"]), ms(b["total_ns"]),
-             pct(b["ratio"]), text_of(b["top_kernel"])] for b in report.bound_families]
-    return Table("bound", "Bound families", ["family", "stage", "kernels", "total ms", "share", "top kernel"], rows)
+    rows = [[b["bound_family"], b["bound_stage"], b["count"], b["total_ns"], b["ratio"], b["top_kernel"]]
+            for b in report.bound_families]
+    columns = _columns("family", "stage", "kernels", ("total ms", MS), ("share", SHARE), "top kernel")
+    return Table("bound", "Bound families", "Bound families", columns, rows)
 
 
 def communication(report: Report) -> Table:
-    rows = [[text_of(c["rank_id"]), text_of(c["name"]), text_of(c["count"]), ms(c["total_ns"]), us(c["avg_ns"]),
-             us(c["max_ns"])] for c in report.communication]
-    return Table("communication", "Communication", ["rank", "operator", "count", "total ms", "mean us", "max us"], rows)
+    rows = [[c["rank_id"], c["name"], c["count"], c["total_ns"], c["avg_ns"], c["max_ns"]]
+            for c in report.communication]
+    columns = _columns("rank", "operator", "count", ("total ms", MS), ("mean us", US), ("max us", US))
+    return Table("communication", "Communication", "Communication", columns, rows)
 
 
 def memory(report: Report) -> Table:
-    rows = [[text_of(m["rank_id"]), text_of(m["device_id"]), text_of(m["component"]),
-             gib(m["peak_allocated_bytes"]), gib(m["peak_reserved_bytes"]),
-             text_of(m["ts_of_peak"] or m["ts_of_reserved_peak"])] for m in report.memory]
-    return Table("memory", "Memory (per component: APP the whole process, PTA / GE the framework)",
-                 ["rank", "device", "component", "peak allocated", "peak reserved", "at (ns)"], rows)
+    rows = [[m["rank_id"], m["device_id"], m["component"], m["peak_allocated_bytes"], m["peak_reserved_bytes"],
+             m["ts_of_peak"] or m["ts_of_reserved_peak"]] for m in report.memory]
+    columns = _columns("rank", "device", "component", ("peak allocated GiB", GIB), ("peak reserved GiB", GIB),
+                       "at ns")
+    return Table("memory", "Memory", "Memory (per component: APP the whole process, PTA / GE the framework)",
+                 columns, rows)
 
 
 def all_tables(report: Report) -> list[Table]:
-    """Every table in report order."""
+    """Every chapter's table in report order (the evidence, which each writer lays out its own way, apart)."""
     return [summary(report), steps(report), findings(report), top_kernels(report), bound_families(report),
             communication(report), memory(report)]
-
