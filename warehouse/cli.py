@@ -474,7 +474,7 @@ def analyze(db_path):
 @cli.command()
 @db_option
 @click.option("--output", "-o", "out", required=True, type=click.Path(dir_okay=False),
-              help="Report file: .html (one self-contained page) or .md.")
+              help="Report file: .html (one self-contained page), .md or .xlsx (a sheet per chapter).")
 @click.option("--run", "run", default=None, metavar="RUN",
               help="Only this run (name or id); every run, each in its own chapter, by default.")
 def report(db_path, out, run):

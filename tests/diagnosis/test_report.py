@@ -99,7 +99,7 @@ def test_report_before_analyze_says_so_and_bad_suffix_is_one_line(runner, wareho
     assert runner.invoke(cli, ["report", "--db", str(warehouse_path), "-o", str(out)]).exit_code == 0
     assert "never: run `warehouse analyze` first" in out.read_text(encoding="utf-8")
     result = runner.invoke(cli, ["report", "--db", str(warehouse_path), "-o", str(tmp_path / "r.pdf")])
-    assert result.exit_code == 1 and "the report is written as .html or .md" in result.output
+    assert result.exit_code == 1 and "the report is written as .html, .md or .xlsx" in result.output
 
 
 def test_report_on_the_real_level1_samples(runner, realdata, warehouse_path, tmp_path):

@@ -1,9 +1,10 @@
-"""The diagnosis report (issue 9): ``warehouse report --db X -o report.html|report.md [--run RUN]``.
+"""The diagnosis report (issue 9): ``warehouse report --db X -o report.html|.md|.xlsx [--run RUN]``.
 
 :func:`collect` reads everything the report shows through named queries and the step
 breakdown (:mod:`warehouse.analysis.steps`), one :class:`Report` per run (runs are never
-added together); :mod:`.html` and :mod:`.markdown` render them, a chapter each. The summary
-is computed from the same rows as the findings. The report only reads: the findings are
+added together); :mod:`.tables` lays out their tables once, and :mod:`.html`, :mod:`.markdown`
+and :mod:`.xlsx` (issue 18) write them, a chapter each. The summary is computed from the same
+rows as the findings. The report only reads: the findings are
 those of the latest ``warehouse analyze``.
 """
 
@@ -22,7 +23,7 @@ TOP_KERNELS = 15
 
 @dataclass
 class Report:
-    """What the report shows, gathered once for both renderers."""
+    """What the report shows, gathered once for the three writers."""
 
     database: str
     run_id: int
@@ -90,12 +91,13 @@ def _collect_run(conn: sqlite3.Connection, database: str, run_id: int, name: str
 
 
 def write(conn: sqlite3.Connection, database: str, out: Path, run_id: int | None = None) -> Path:
-    """Write the report (every run, or ``run_id``'s) as HTML or Markdown, chosen by the file's suffix."""
-    from warehouse.report import html, markdown
+    """Write the report (every run, or ``run_id``'s) as HTML, Markdown or an Excel workbook, by the file's suffix."""
+    from warehouse.report import html, markdown, xlsx
 
-    renderers = {".html": html.render, ".htm": html.render, ".md": markdown.render}
+    renderers = {".html": html.render, ".htm": html.render, ".md": markdown.render, ".xlsx": xlsx.render}
     renderer = renderers.get(out.suffix.lower())
     if renderer is None:
-        raise WarehouseError(f"{out}: the report is written as .html or .md")
-    out.write_text(renderer(database, collect(conn, database, run_id)), encoding="utf-8")
+        raise WarehouseError(f"{out}: the report is written as .html, .md or .xlsx")
+    content = renderer(database, collect(conn, database, run_id))
+    out.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
     return out
