@@ -25,6 +25,7 @@ RULES = (
     "slow_rank_suspected",
     "communication_collective_slow",
     "dp_workload_imbalance",
+    "ep_load_imbalance_suspected",
     "reduced_work_or_dummy_rank",
     "host_bound_gaps",
     "host_device_synchronization",
