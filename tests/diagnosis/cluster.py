@@ -13,7 +13,12 @@ exactly that finding appears, with evidence pointing at the planted rows:
   the host launches it (FusedInferAttentionScore is tiling-dependent);
 - ``dummy_rank``: that rank only runs its norms;
 - ``dp_rank``: that rank's matmuls run on twice the rows and take 1.25x;
-- ``memory_rank``: that rank reserves 60 GiB at its peak (others 20 GiB).
+- ``memory_rank``: that rank reserves 60 GiB at its peak (others 20 GiB);
+- ``moe``: every rank also runs one MoE layer per step (dispatch, two grouped matmuls,
+  combine), all ranks routed the same tokens: an expert-parallel run in balance;
+- ``ep_rank``: an MoE run whose router sends that rank's experts EP_TOKENS times the tokens:
+  its grouped matmuls run on that many more rows and take that much longer, and every other
+  rank's combine waits for it (so all ranks still reach the allreduce together).
 
 Every rank is one rank-db input of the run ``run`` (build twice with two names for two runs
 in one warehouse). ``text_export`` also gives every rank the text export of the same capture
@@ -37,6 +42,8 @@ TRANSFER_NS = 200_000
 GAP_NS = 500_000
 LATE_NS = 1_000_000
 GIB = 2**30
+#: tokens (and time) of the overloaded expert rank's grouped matmuls, against the others'
+EP_TOKENS = 1.75
 #: one dense layer: (name, op_type, op_class, category, bound_family)
 LAYER = (
     ("RmsNorm", "RmsNorm", "aiv", "compute.norm", "aiv_mte"),
@@ -49,6 +56,13 @@ LAYER = (
     ("MatMul_down", "MatMulV2", "aic", "compute.matmul", "cube"),
 )
 LAYERS = 2
+#: one MoE layer of an expert-parallel run, in the same shape as LAYER
+MOE_LAYER = (
+    ("MoeDistributeDispatch", "MoeDistributeDispatch", "aiv", "moe.dispatch", "aiv_mte"),
+    ("GroupedMatmul_up", "GroupedMatmul", "mix_cv", "moe.grouped_matmul", "cube"),
+    ("GroupedMatmul_down", "GroupedMatmul", "mix_cv", "moe.grouped_matmul", "cube"),
+    ("MoeDistributeCombine", "MoeDistributeCombine", "aiv", "moe.combine", "aiv_mte"),
+)
 
 
 @dataclass
@@ -73,7 +87,7 @@ class Cluster:
 
 def build(conn, ranks: int = 8, steps: tuple[int, ...] = (1, 2), *, run: str = "run", rank_db: bool = True,
           text_export: bool = False, slow_rank=None, slow_collective=None, host_gap_rank=None, dummy_rank=None,
-          dp_rank=None, memory_rank=None) -> Cluster:
+          dp_rank=None, memory_rank=None, moe=False, ep_rank=None) -> Cluster:
     """Write the cluster into ``conn`` (a migrated warehouse) as run ``run``; return what was written."""
     assert rank_db or text_export, "a rank needs an input"
     cluster = Cluster(ranks, steps, run)
@@ -92,7 +106,8 @@ def build(conn, ranks: int = 8, steps: tuple[int, ...] = (1, 2), *, run: str = "
                                        ("trace_json", "trace_view.json"))}
                 cluster.sources.setdefault(rank, cluster.text_sources[rank]["kernel_details_csv"])
         for step in steps:
-            arrivals = {rank: _compute(cluster, rank, step, slow_rank, host_gap_rank, dummy_rank, dp_rank, rank_db)
+            arrivals = {rank: _compute(cluster, rank, step, slow_rank, host_gap_rank, dummy_rank, dp_rank, rank_db,
+                                       moe or ep_rank is not None, ep_rank)
                         for rank in range(ranks)}
             _allreduce(cluster, step, arrivals, slow_collective, rank_db)
         if rank_db:
@@ -102,7 +117,7 @@ def build(conn, ranks: int = 8, steps: tuple[int, ...] = (1, 2), *, run: str = "
 
 
 def _compute(cluster: Cluster, rank: int, step: int, slow_rank, host_gap_rank, dummy_rank, dp_rank,
-             rank_db: bool) -> int:
+             rank_db: bool, moe: bool, ep_rank) -> int:
     """The step's kernels of one rank, each with its launch; return when the rank is done."""
     start = step * STEP_NS
     text = cluster.text_sources.get(rank)
@@ -112,13 +127,17 @@ def _compute(cluster: Cluster, rank: int, step: int, slow_rank, host_gap_rank, d
         rows.StepFactory(rank_id=rank, step_id=step, start_ns=start, end_ns=start + STEP_NS, source_id=source_id)
     ts = start + HEAD_NS
     kernels, launches = [], []
-    for name, op_type, op_class, category, family in LAYER * LAYERS:
+    for name, op_type, op_class, category, family in LAYER * LAYERS + (MOE_LAYER if moe else ()):
         if rank == dummy_rank and category != "compute.norm":
             continue
         dur = KERNEL_NS * (1.5 if rank == slow_rank else 1.0)
         shapes = "2048,1024;1024,1024"
         if op_type == "MatMulV2" and rank == dp_rank:
             dur, shapes = dur * 1.25, "4096,1024;1024,1024"
+        if op_type == "GroupedMatmul" and rank == ep_rank:
+            dur, shapes = dur * EP_TOKENS, f"{int(2048 * EP_TOKENS)},1024;1024,1024"
+        if op_type == "MoeDistributeCombine" and ep_rank not in (None, rank):
+            dur += 2 * KERNEL_NS * (EP_TOKENS - 1)  # waits for the overloaded rank's two grouped matmuls
         launch_ts = ts - 30_000
         if rank == host_gap_rank and category.startswith("attention"):
             launch_ts = ts + 10_000  # the host launches only once the device has gone idle

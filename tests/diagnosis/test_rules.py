@@ -133,6 +133,61 @@ def test_dp_imbalance_shows_the_shapes_that_differ(warehouse_db):
     assert not found(warehouse_db, "slow_rank_suspected")
 
 
+def test_ep_imbalance_names_the_overloaded_rank_and_points_at_its_grouped_matmuls(warehouse_db):
+    built = analysed(warehouse_db, ep_rank=5)
+    imbalance = found(warehouse_db, "ep_load_imbalance_suspected")
+    assert [(f["run_id"], f["rank_id"], f["step_id"], f["severity"], f["confidence"]) for f in imbalance] == [
+        (built.run_id, 5, 1, "high", "high"), (built.run_id, 5, 2, "high", "high")]
+    assert imbalance[0]["message"].startswith(
+        "Rank 5 spends 1.75x the median of the ranks in step 1 in its 2 expert kernels (350.000 us against "
+        "200.000 us) and 1.0x the median in its other compute; 2 of its expert kernels run on input shapes no "
+        "other rank runs: more tokens are routed to its experts")
+    assert json.loads(imbalance[0]["numbers"]) == {
+        "expert_ns": 350_000, "median_ns": 200_000.0, "ratio": 1.75, "other_ns": 1_600_000,
+        "other_median_ns": 1_600_000.0, "other_ratio": 1.0, "expert_kernels": 2, "own_shape_kernels": 2}
+    # the evidence is rank 5's two grouped matmuls of the step, as written (its input, its rows)
+    matmuls = [k for k in built.kernels[5, 1] if k["op_type"] == "GroupedMatmul"]
+    rows_ = evidence(warehouse_db, imbalance[0]["id"])
+    assert [(r["table_name"], r["source_id"], r["source_row"], r["kernel_id"]) for r in rows_] == [
+        ("kernel", built.sources[5], k["source_row"], k["id"]) for k in matmuls]
+    assert rows_[0]["note"] == ("GroupedMatmul_up ran 175.000 us on input shapes 3584,1024;1024,1024; its mean "
+                                "over the ranks in step 1 is 109.375 us")
+    # the other ranks wait in their combine: every rank computes as long, so no rank is slow and no split uneven
+    assert PROBLEM_TYPES & {f["finding_type"] for f in found(warehouse_db)} == {"ep_load_imbalance_suspected"}
+
+
+def test_a_balanced_expert_parallel_run_has_no_problem_findings(warehouse_db):
+    analysed(warehouse_db, moe=True)
+    assert PROBLEM_TYPES & {f["finding_type"] for f in found(warehouse_db)} == set()
+
+
+def test_a_slow_rank_of_an_moe_run_is_an_ep_suspect_of_low_confidence(warehouse_db):
+    analysed(warehouse_db, moe=True, slow_rank=3)
+    # its other compute is 1.5x too: routing is not the only explanation, the message says to look at the slow rank
+    imbalance = found(warehouse_db, "ep_load_imbalance_suspected")
+    assert [(f["rank_id"], f["step_id"], f["severity"], f["confidence"]) for f in imbalance] == [
+        (3, 1, "high", "low"), (3, 2, "high", "low")]
+    assert "look at slow_rank_suspected first" in imbalance[0]["message"]
+    assert [(f["rank_id"], f["step_id"]) for f in found(warehouse_db, "slow_rank_suspected")] == [(3, 1), (3, 2)]
+
+
+def test_ep_imbalance_on_the_shapes_of_the_other_ranks_is_of_medium_confidence(warehouse_db):
+    # padded expert inputs: every rank's grouped matmul has the same shapes, rank 0's runs 3x as long
+    with rows.bound(warehouse_db):
+        for rank, dur in ((0, 300_000), (1, 100_000), (2, 100_000)):
+            rows.StepFactory(rank_id=rank, step_id=1, start_ns=0, end_ns=synth.STEP_NS)
+            rows.KernelFactory(rank_id=rank, ts=1_000, dur=100_000, name="MatMul_qkv", op_class="aic",
+                               category="compute.matmul")
+            rows.KernelFactory(rank_id=rank, ts=200_000, dur=dur, name="GroupedMatmul", op_type="GroupedMatmul",
+                               op_class="mix_cv", category="moe.grouped_matmul", input_shapes="4096,1024;1024,1024")
+    findings.analyze(warehouse_db)
+    [imbalance] = found(warehouse_db, "ep_load_imbalance_suspected")
+    assert (imbalance["rank_id"], imbalance["step_id"], imbalance["severity"], imbalance["confidence"]) == (
+        0, 1, "high", "medium")
+    assert "tokens are inferred from the time alone" in imbalance["message"]
+    assert json.loads(imbalance["numbers"])["own_shape_kernels"] == 0
+
+
 def test_memory_peak_near_capacity_points_at_the_peak_sample(warehouse_db):
     built = synth.build(warehouse_db, memory_rank=1)
     base = built.steps[0] * synth.STEP_NS
