@@ -1,11 +1,11 @@
-"""Escaped output everywhere (issue 23): the HTML and Markdown reports, CSV answers, and step ids.
+"""Escaped output everywhere (issue 23): the HTML, Markdown and Excel reports, CSV answers, and step ids.
 
 A cluster of two rank dbs whose inputs carry markup (a kernel name in STRING_IDS, the run's name,
 a STEP_TIME id, an evidence note, a finding's numbers, an input's path) is ingested, analysed and
 reported; the HTML report must show every payload as text, use only the report's own elements
 and attributes, and run no script in Chromium; the Markdown report must render to no raw HTML
-and no link. CSV answers (``warehouse sql``, the REST API) neutralise formulas and write BLOBs
-as hex. A step id that is not an integer fails the rank db's ingest (migration 0010).
+and no link; the Excel report must hold each payload as a string cell. CSV answers
+(``warehouse sql``, the REST API) neutralise formulas and write BLOBs as hex. A step id that is not an integer fails the rank db's ingest (migration 0010).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from markdown_it import MarkdownIt
+from openpyxl import load_workbook
 
 from factories.rank_db import RankDbFactory
 from factories.warehouse_rows import KernelFactory, SourceFactory, bound
@@ -160,6 +161,18 @@ def test_markdown_report_renders_no_html_and_no_link(runner, hostile, tmp_path):
         assert len({len(re.findall(r"<t[hd][ >]", row)) for row in rows}) == 1
     # the evidence paths stay code spans, shown verbatim
     assert f"<code>{PATH.replace('<', '&lt;').replace('>', '&gt;')}</code>" in rendered
+
+
+def test_excel_report_holds_every_payload_as_a_string_cell(runner, hostile, tmp_path):
+    out = tmp_path / "report.xlsx"
+    result = runner.invoke(cli, ["report", "--db", str(hostile), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    cells = [cell for sheet in load_workbook(out).worksheets for row in sheet.iter_rows() for cell in row]
+    assert not [c.coordinate for c in cells if c.data_type in ("f", "e")]  # no formula, no error value
+    texts = {c.value for c in cells if c.data_type == "s"}
+    # each exactly as the input wrote it, newlines included (a spreadsheet renders no markup)
+    for payload in (KERNEL, RUN, STEP, NOTE + " " + MARKDOWN, PATH):
+        assert payload in texts, payload
 
 
 def _outside_code(markdown: str) -> list[str]:
