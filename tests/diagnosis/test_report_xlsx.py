@@ -152,3 +152,9 @@ def test_an_unwritable_folder_is_one_line(runner, two_runs, tmp_path, where):
     result = runner.invoke(cli, ["report", "--db", str(two_runs), "-o", str(folder / "report.xlsx")])
     assert result.exit_code == 1 and result.exception.__class__ is SystemExit
     assert result.output.count("\n") == 1 and "report.xlsx" in result.output, result.output
+
+
+def test_a_warehouse_without_a_run_says_so(runner, warehouse_db, warehouse_path, tmp_path):
+    book = workbook(runner, warehouse_path, tmp_path / "report.xlsx")
+    assert book.sheetnames == ["Summary"]
+    assert book["Summary"]["A1"].value == "No run with steps, kernels or findings in this warehouse."
