@@ -37,7 +37,8 @@ def test_every_query_can_call_them_and_null_stays_null(warehouse_db):
 
 
 def test_every_message_and_note_writes_durations_and_sizes_in_one_style(warehouse_db):
-    synth.build(warehouse_db, slow_rank=3, slow_collective=(2, 5), host_gap_rank=6, dp_rank=1, memory_rank=2)
+    synth.build(warehouse_db, slow_rank=3, slow_collective=(2, 5), host_gap_rank=6, dp_rank=1, memory_rank=2,
+                ep_rank=4)
     findings.analyze(warehouse_db)
     texts = [text for (text,) in warehouse_db.execute("SELECT message FROM finding UNION ALL "
                                                       "SELECT note FROM finding_evidence") if text]
