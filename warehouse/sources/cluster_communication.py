@@ -29,7 +29,8 @@ from warehouse.sources.kit.communication import (
     mapping,
     walk_cluster_layout,
 )
-from warehouse.sources.kit.text import load_json, whole
+from warehouse.sources.kit.numbers import whole
+from warehouse.sources.kit.text import load_json
 
 KIND = "cluster_communication_json"
 #: ``{"(0,1)":{step:{...`` in the whitespace-free head: the layout keyed by the group's ranks

@@ -13,7 +13,8 @@ from pathlib import Path
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome
 from warehouse.sources.rank_layout import PROFILER_INFO
-from warehouse.sources.kit.text import insert_metadata, int64, json_head, load_json_object, whole
+from warehouse.sources.kit.numbers import int64, whole
+from warehouse.sources.kit.text import insert_metadata, json_head, load_json_object
 
 KIND = "profiler_info_json"
 HEAD = re.compile(r'^\{"(config|rank_id|start_info|end_info)":')

@@ -47,6 +47,7 @@ from warehouse.sources.base import (
     require_tables,
     sqlite_snapshot,
 )
+from warehouse.sources.kit.numbers import int64, whole
 from warehouse.sources.rank_layout import rank_from_layout
 
 KIND = "rank_db"
@@ -266,18 +267,37 @@ def _identify(path: Path, readable: Path | None = None) -> Identity:
         raise IngestError(f"{path}: sqlite_master: unreadable ({exc})") from None
     rank, device = -1, None
     if mapped:
-        rank = -1 if mapped[0] is None else int(mapped[0])
-        device = None if mapped[1] is None or int(mapped[1]) < 0 else int(mapped[1])
+        rank = -1 if mapped[0] is None else _mapped_number(path, mapped[0], "rankId")
+        device = None if mapped[1] is None else _mapped_number(path, mapped[1], "deviceId")
+        device = None if device < 0 else device
     rank_from = "RANK_DEVICE_MAP"
     if rank < 0:
         rank, rank_from = _rank_from_path(path)
     return Identity(tables, rank, device, host[0] if host else None, rank_from)
 
 
+def _mapped_number(path: Path, value, column: str) -> int:
+    """A RANK_DEVICE_MAP value (any SQLite type: the table declares none we can trust) as a 64-bit integer.
+
+    :raises IngestError: naming the file and column when it is not one.
+    """
+    try:
+        return int64(int(value), value)
+    except (ValueError, OverflowError):  # text, an infinite REAL, past 64 bits
+        raise IngestError(f"{path}: RANK_DEVICE_MAP: {column} is not a 64-bit integer ({value!r})") from None
+
+
 def _rank_from_path(path: Path) -> tuple[int, str]:
+    """The rank the file name (``ascend_pytorch_profiler_{N}.db``) or the layout sets, else -1.
+
+    :raises IngestError: when the file name's rank is past 64-bit integers.
+    """
     match = FILE_NAME.match(path.name)
     if match:
-        return int(match[1]), "file name"
+        try:
+            return whole(match[1]), "file name"
+        except ValueError as exc:
+            raise IngestError(f"{path}: file name: {exc}") from None
     return rank_from_layout(path) or (UNKNOWN_RANK, "unset")
 
 

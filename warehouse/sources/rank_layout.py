@@ -17,6 +17,9 @@ import json
 import re
 from pathlib import Path
 
+from warehouse.errors import IngestError
+from warehouse.sources.kit.numbers import int64
+
 PROFILER_INFO = re.compile(r"^profiler_info_(\d+)\.json$")
 RANK_FOLDERS = (re.compile(r"^rank(\d+)_ascend_pt$"), re.compile(r"^test_rank_(\d+)$"))
 PROF_FOLDER = re.compile(r"^PROF_")
@@ -83,9 +86,21 @@ def _walk(path: str | Path) -> tuple[Layout | None, int | None]:
             device = prof_device if device is None else device
             found = prof_rank
         if found is not None:
-            return Layout(*found, device_id=device), device
+            device = _bounded(path, device, "device folder")
+            return Layout(_bounded(path, *found), found[1], device_id=device), device
         below = folder
-    return None, device
+    return None, _bounded(path, device, "device folder")
+
+
+def _bounded(path, number: int | None, said_by: str) -> int | None:
+    """``number`` (a rank or device read from a folder name or an info file) when it fits 64 bits.
+
+    :raises IngestError: naming the file and what said the number otherwise.
+    """
+    try:
+        return None if number is None else int64(number, number)
+    except ValueError as exc:
+        raise IngestError(f"{path}: {said_by}: {exc}") from None
 
 
 def _profiler_info(folder: Path) -> tuple[int, str] | None:

@@ -3,6 +3,7 @@
 A format module (``warehouse.sources.<format>``) detects its file and turns it into raw rows;
 what two or more of them need lives here, so that no format module imports another:
 
+- :mod:`~warehouse.sources.kit.numbers`: the 64-bit bound of every integer read from an input;
 - :mod:`~warehouse.sources.kit.text`: reading the text export's CSV and JSON files, exact units, the rank;
 - :mod:`~warehouse.sources.kit.kernel_csv`: a kernel table exported as CSV (kernel_details.csv, op_summary_*.csv);
 - :mod:`~warehouse.sources.kit.communication`: the entries of the communication JSON files and their rows;

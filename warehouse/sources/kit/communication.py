@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from warehouse.errors import IngestError
+from warehouse.sources.kit.numbers import whole
 from warehouse.sources.kit.step_trace import STEP
 from warehouse.sources.kit.text import (
     gb_per_s_to_bytes_per_s,
@@ -30,7 +31,6 @@ from warehouse.sources.kit.text import (
     text,
     to_json,
     us_to_ns,
-    whole,
 )
 
 COMM_TYPES = ("p2p", "collective")

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 
-from warehouse.sources.kit.text import Column, text, us_to_ns, whole
+from warehouse.sources.kit.numbers import whole
+from warehouse.sources.kit.text import Column, text, us_to_ns
 
 #: the step number at the end of a step key or cell (``step50``, ``50``)
 STEP = re.compile(r"(\d+)$")

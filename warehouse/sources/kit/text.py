@@ -27,6 +27,7 @@ from typing import Any
 
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome, open_binary, read_head
+from warehouse.sources.kit.numbers import INT64_DIGITS, int64, whole
 from warehouse.sources.rank_layout import rank_from_layout
 
 #: Values the exports write for "no value".
@@ -39,9 +40,6 @@ MB = 10**6
 GB = 10**9
 DEVICE = re.compile(r"^(?:NPU\s*:?\s*)?(\d+)$", re.IGNORECASE)
 UNKNOWN_RANK = -1
-#: The range of an SQLite INTEGER, and its number of decimal digits.
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
-INT64_DIGITS = 19
 #: Largest field the CSV reader accepts: operator_details.csv call stacks can pass the module's 128 KiB default.
 FIELD_LIMIT = 1 << 26
 
@@ -77,31 +75,6 @@ def decimal(value: str | Decimal | int | float | None) -> Decimal | None:
         raise ValueError(f"not a number: {cleaned!r}") from None
 
 
-def int64(number: int, value) -> int:
-    """``number`` when SQLite can store it as an INTEGER.
-
-    :raises ValueError: naming the cell ``value`` otherwise.
-    """
-    if not INT64_MIN <= number <= INT64_MAX:
-        raise ValueError(f"number out of range: {value!r}")
-    return number
-
-
-def whole(digits: str) -> int:
-    """The integer of a decimal text (digits, an optional ``-``) when SQLite can store it as an INTEGER.
-
-    Every integer a source reads from a key, a name or a cell goes through here (or :func:`int64`),
-    so that none reaches SQLite past 64 bits: binding one raises OverflowError, and returning one
-    from an SQL function fails the statement with "string or blob too big". The length is checked
-    first, so a step key of a million digits costs nothing.
-
-    :raises ValueError: naming the text when it is past 64-bit integers.
-    """
-    if len(digits.lstrip("-").lstrip("0")) > INT64_DIGITS:
-        raise ValueError(f"number out of range: {digits!r}")
-    return int64(int(digits), digits)
-
-
 def scaled(factor: int) -> Callable[[Any], int | None]:
     """A converter multiplying the exact value by ``factor`` and rounding to an integer (half even).
 
@@ -128,10 +101,10 @@ def scaled(factor: int) -> Callable[[Any], int | None]:
             value = value.strip()
             if value in MISSING:
                 return None
-            whole, _, fraction = value.partition(".")
+            integral, _, fraction = value.partition(".")
             if len(fraction) <= digits and "_" not in value:
                 try:
-                    number = int(whole + fraction.ljust(digits, "0"))
+                    number = int(integral + fraction.ljust(digits, "0"))
                 except ValueError:
                     number = None
                 if number is not None:
