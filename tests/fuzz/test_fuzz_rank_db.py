@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from factories.rank_db import build_tables
-from fuzz.harness import byte_mutations, ingest_hostile, sqlite_bytes, with_cell
+from fuzz.harness import byte_mutations, ingest_hostile, one_of_values, sqlite_bytes, with_cell
 
 NAME = "ascend_pytorch_profiler_0.db"
 PAGE = 4096
@@ -71,7 +71,7 @@ def table_mutations() -> st.SearchStrategy[bytes]:
     names = st.sampled_from(sorted(_tables()))
     reshaped = st.tuples(names, st.sampled_from(["drop", "rename", "text", "single", "extra", "omit"]),
                          st.integers(0, 40)).map(lambda t: _reshaped(*t))
-    retyped = st.tuples(names, st.integers(0, 40), st.integers(0, 40), st.sampled_from(HOSTILE_CELLS)).map(
+    retyped = st.tuples(names, st.integers(0, 40), st.integers(0, 40), one_of_values(HOSTILE_CELLS)).map(
         lambda t: _retyped(*t))
     return st.one_of(reshaped, retyped).map(_writable).filter(bool)
 

@@ -6,8 +6,8 @@ INSERT INTO communication_matrix (
 )
 SELECT
     :source_id, m._row, :rank_id, step_of_key(m.step), m.type, m.hccl_op_name, m.group_name,
-    m.src_rank || '-' || m.dst_rank, link_end(m.src_rank || '-' || m.dst_rank, 1),
-    link_end(m.src_rank || '-' || m.dst_rank, 2), m.transport_type, mb_to_bytes(m.transit_size),
+    m.src_rank || '-' || m.dst_rank, link_end(m.src_rank, m.dst_rank, 1),
+    link_end(m.src_rank, m.dst_rank, 2), m.transport_type, mb_to_bytes(m.transit_size),
     ms_to_ns(m.transit_time), gb_per_s_to_bytes_per_s(m.bandwidth), m.op_name
 FROM in_CommAnalyzerMatrix AS m
 ORDER BY m._row;

@@ -74,10 +74,10 @@ def input_tables(path: Path, what: str) -> frozenset[str]:
 
 
 @contextmanager
-def attached(conn: sqlite3.Connection, path: Path, views: Iterable[str]) -> Iterator[list[Exception]]:
+def attached(conn: sqlite3.Connection, path: Path, views: Iterable[str]) -> Iterator[list[Failure]]:
     """The file attached as :data:`SCHEMA` with the copy's SQL functions registered, for the block;
-    yields the list the functions' failures go to (each with the value it failed on). Afterwards the functions and the input views of
-    ``views`` are removed, and the file detached unless a transaction is open."""
+    yields the list the functions' failures go to (each with the value it failed on). Afterwards the
+    functions and the input views of ``views`` are removed, and the file detached unless a transaction is open."""
     views = tuple(views)
     with sqlite_snapshot(path) as readable:
         try:
@@ -154,9 +154,16 @@ def _step_of(convert):
     return step
 
 
-def _link_end(link, index: int) -> int | None:
-    """The sending (1) or receiving (2) rank of a '<src>-<dst>' pair, None when it is not two ranks."""
-    return link_ends(link)[index - 1]
+def _link_end(src, dst, index: int) -> int | None:
+    """The sending (1) or receiving (2) rank of the pair read as its '<src>-<dst>' text is, None when
+    it is not two ranks.
+
+    The ends come apart rather than as SQL's ``src || '-' || dst``: a BLOB end makes that text
+    invalid UTF-8, which Python cannot take as an argument (an unraisable exception, printed with
+    its traceback when callback tracebacks are on).
+    """
+    ends = [end.decode("utf-8", "replace") if isinstance(end, bytes) else end for end in (src, dst)]
+    return None if None in ends else link_ends(f"{ends[0]}-{ends[1]}")[index - 1]
 
 
 class SizeDistribution:
@@ -195,7 +202,7 @@ FUNCTIONS = {
     "ratio": (1, real),
     "step_number": (1, _step_of(step_number)),
     "step_of_key": (1, _step_of(step_id)),
-    "link_end": (2, _link_end),
+    "link_end": (3, _link_end),
 }
 
 
@@ -217,7 +224,8 @@ def _kept(convert, failures: list[Failure]):
         try:
             return convert(*args)
         except ValueError as exc:
-            failures.append((exc, args[0]))
+            # the value of a one-argument function is one cell, which the failure can name
+            failures.append((exc, args[0] if len(args) == 1 else None))
             return None
     return call
 
