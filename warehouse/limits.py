@@ -119,10 +119,12 @@ def apply(conn: sqlite3.Connection, limits: Limits | None = None) -> dict[int, i
 
     The heap limit (``MAX_SQLITE_HEAP_BYTES``) is the process's, not the connection's: it stays.
 
-    Also replaces ``printf``/``format`` on ``conn`` by a guard that refuses a width or precision
-    past ``MAX_VALUE_BYTES`` and otherwise calls SQLite's own: SQLite stops building
-    ``printf('%.*c', 999999999, 'x')`` at the length limit but still loops 10^9 times (5 s of CPU
-    no progress handler can interrupt) before it answers NULL.
+    Also replaces ``printf``/``format`` on ``conn`` by a guard that answers NULL at once for a
+    width or precision past ``MAX_VALUE_BYTES`` (noting why: :func:`take_refusal`) and otherwise
+    calls SQLite's own: SQLite stops building ``printf('%.*c', 999999999, 'x')`` at the length
+    limit but still loops 10^9 times (5 s of CPU no progress handler can interrupt) before it
+    answers NULL. The guard answers, never raises: with SQLite's callback tracebacks on
+    (Datasette turns them on) a raise would print a traceback in the server's log.
     """
     limits = limits or current()
     wanted = {
@@ -164,7 +166,7 @@ def _printf_guard(max_length: int):
                     if too_big:
                         _LOCAL.refusal = (f"printf: a width or precision of {value} is over the limit of "
                                           f"{max_length} bytes (WAREHOUSE_MAX_VALUE_BYTES)")
-                        raise ValueError(_LOCAL.refusal)
+                        return None
                 if kind != "%":
                     position += 1
         return _pristine(max_length).execute(
@@ -183,7 +185,7 @@ def _pristine(max_length: int) -> sqlite3.Connection:
 
 
 def take_refusal() -> str | None:
-    """The reason the printf guard last refused a call on this thread (once), or None."""
+    """The reason the printf guard last answered NULL on this thread instead of a value (once), or None."""
     refusal = getattr(_LOCAL, "refusal", None)
     _LOCAL.refusal = None
     return refusal

@@ -178,10 +178,14 @@ def run_select(
     conn.set_authorizer(_authorizer)
     if deadline:
         conn.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
+    limits_module.take_refusal()  # forget a refusal of an earlier query on this thread
     try:
         cursor = conn.execute(sql, params or {})
         columns = [d[0] for d in cursor.description or ()]
         rows = _fetch(cursor, columns, skip, max_rows, max_bytes, deadline, limit_s)
+        refusal = limits_module.take_refusal()
+        if refusal:  # a printf too wide answered NULL: say so rather than answer a NULL
+            raise TooLarge(refusal)
     except OverflowError:  # a parameter past SQLite's 64-bit integers
         raise WarehouseError("query failed: a parameter is out of range (integers are 64-bit)") from None
     except MemoryError:
@@ -193,9 +197,6 @@ def run_select(
             raise QueryTimeout(f"query exceeded the time limit of {limit_s} s") from None
         if "not authorized" in message:
             raise UnsafeSql(f"query refused: {message}") from None
-        refusal = limits_module.take_refusal()
-        if refusal and "user-defined function raised exception" in message:
-            raise TooLarge(refusal) from None
         if "too big" in message:
             raise TooLarge(f"a value is longer than the limit of {value_limit} bytes "
                            "(WAREHOUSE_MAX_VALUE_BYTES)") from None

@@ -90,12 +90,15 @@ def datasette_server(path: Path, env: dict | None = None):
         process.kill()
         raise RuntimeError("warehouse datasette did not start:\n" + "".join(lines))
     # keep draining the log so the server never blocks on a full pipe
-    threading.Thread(target=process.stdout.read, daemon=True).start()
+    drain = threading.Thread(target=process.stdout.read, daemon=True)
+    drain.start()
     try:
         yield ServerUrl(url, process.pid)
     finally:
         process.terminate()
         process.wait(timeout=30)
+        drain.join(timeout=10)  # the pipe's end reached: the log can be closed
+        process.stdout.close()
 
 
 @pytest.fixture(scope="module")
