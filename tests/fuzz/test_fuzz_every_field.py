@@ -50,6 +50,7 @@ def test_every_column_of_a_csv_export(factory, name, folder):
         ingest_hostile(name, b"\r\n".join([header, b",".join(wrong), *rest]), folder=folder)
 
 
+@pytest.mark.slow
 def test_every_field_of_every_op_profile_json_block():
     _, _, blocks = test_fuzz_op_profile._original()
     for index, block in enumerate(blocks):

@@ -80,6 +80,7 @@ def json_block_mutations(blocks) -> st.SearchStrategy[bytes]:
     return st.sampled_from(json_blocks).flatmap(reframed)
 
 
+@pytest.mark.slow
 @settings(max_examples=150)
 @given(data=st.data())
 def test_hostile_op_profile_ends_cleanly(data):

@@ -84,6 +84,7 @@ def _writable(tables: dict) -> bytes:
         return b""
 
 
+@pytest.mark.slow
 @settings(max_examples=80)
 @given(data=st.data())
 def test_hostile_rank_db_ends_cleanly(data):

@@ -50,6 +50,7 @@ def _serializer(shape):
     return serialize
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", SHAPES)
 @settings(max_examples=60)
 @given(data=st.data())

@@ -24,6 +24,7 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
 EXAMPLES = 15
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE], ids=["valid", "invalid"])
 def test_every_operation_answers_without_a_server_error_and_as_documented(served_warehouse, mode):
     """Valid requests get documented answers; invalid ones (wrong types, missing fields) get no 500 either."""

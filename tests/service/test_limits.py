@@ -202,6 +202,7 @@ def test_cli_sql_has_the_time_and_row_limits(runner, served_warehouse):
     assert result.stdout == "i\n1\n2\n3\n" and "stopped after 3 rows" in result.stderr
 
 
+@pytest.mark.slow
 def test_slow_sql_clients_do_not_starve_health_and_named_queries(served_warehouse):
     """2 clients loop a runaway query; 100 requests of the others answer with p99 under 1 s."""
     with serving(served_warehouse["path"], threads=2, TIME_LIMIT_S=2) as running:
@@ -236,6 +237,7 @@ def test_slow_sql_clients_do_not_starve_health_and_named_queries(served_warehous
     assert ("time_limit" in {code for _, code in slow_statuses})
 
 
+@pytest.mark.slow
 def test_the_sql_slots_answer_503_when_full(served_warehouse):
     with serving(served_warehouse["path"], threads=2, TIME_LIMIT_S=3, SQL_SLOTS=1, SQL_QUEUE=1,
                  SQL_WAIT_S=0.3) as running:
@@ -273,6 +275,7 @@ def _slow_loris(host: str, port: int, count: int, stop: threading.Event, every_s
     return sockets
 
 
+@pytest.mark.slow
 def test_slow_half_open_connections_do_not_lock_out_a_new_client(served_warehouse):
     # 110 slow clients against the default connection limit: a new client is answered at once
     with serving(served_warehouse["path"]) as running:

@@ -463,6 +463,7 @@ def expected_counts(path: Path) -> tuple[int, int, int]:
     return sum(len(v) for v in slices.values()), flows, samples
 
 
+@pytest.mark.slow
 def test_every_real_trace_ingests_with_the_counts_of_the_file(warehouse_db, realdata):
     traces = _real_traces(realdata)
     assert len(traces) == 11
