@@ -111,6 +111,7 @@ def test_the_servers_answer_on_read_only_storage(wal_warehouse, tmp_path, comman
     finally:
         server.terminate()
         server.wait(timeout=30)
+        server.stderr.close()
 
 
 def _free_port() -> int:
