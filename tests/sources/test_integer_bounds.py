@@ -190,3 +190,15 @@ def test_an_integer_past_64_bits_fails_the_input_with_one_line(tmp_path, capfd, 
     assert conn.execute("SELECT count(*) FROM step_trace_time").fetchone() == held
     assert conn.execute("SELECT status FROM source ORDER BY id").fetchall() == [("ok",), ("failed",)]
     conn.close()
+
+
+def test_an_integer_of_thousands_of_digits_fails_as_invalid_json(tmp_path, capfd, callback_tracebacks):
+    # past Python's int conversion limit (4300 digits) json itself refuses it, with a ValueError
+    path = tmp_path / "communication.json"
+    path.write_text('{"step50": {"p2p": {}, "collective": {"' + OP + '": {"Communication Time Info": '
+                    '{"Start Timestamp(us)": ' + "9" * 5000 + "}}}}}", encoding="utf-8")
+    conn = db.connect(tmp_path / "warehouse.db")
+    result = ingest_file(conn, path)
+    conn.close()
+    assert (result.status, result.error) == ("failed", f"{path}: invalid JSON (an integer of over 4300 digits)")
+    assert capfd.readouterr().err == ""

@@ -400,6 +400,8 @@ def load_json(path: str | Path) -> Any:
         return json.loads(data, parse_float=Decimal)
     except json.JSONDecodeError as exc:
         raise IngestError(f"{path}: byte {exc.pos}: invalid JSON ({exc.msg})") from None
+    except ValueError:  # the only other one: an integer past Python's 4300-digit conversion limit
+        raise IngestError(f"{path}: invalid JSON (an integer of over 4300 digits)") from None
     except UnicodeDecodeError as exc:
         raise IngestError(f"{path}: byte {exc.start}: not UTF-8 text") from None
     except RecursionError:
