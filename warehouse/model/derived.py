@@ -40,8 +40,9 @@ def count_names(conn: sqlite3.Connection, source_id: int) -> None:
     Only names within ``MAX_STRING_BYTES`` are interned, the bound on every string-table value: the
     name index costs ~1.5 s per MB of a name and ~13 bytes of memory per character (a 10 MB name:
     14.6 s, 128 MB), which a hostile CSV field of 64 MB would otherwise cost."""
+    params = {"source_id": source_id, "longest": limits.current().MAX_STRING_BYTES}
     for statement in NAME_USE_SQL:
-        conn.execute(statement, {"source_id": source_id, "longest": limits.current().MAX_STRING_BYTES})
+        conn.execute(statement, params)
 
 
 def after_source(conn: sqlite3.Connection, source_id: int) -> None:

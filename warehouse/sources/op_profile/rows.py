@@ -10,6 +10,7 @@ import sqlite3
 
 from warehouse import limits
 from warehouse.errors import IngestError
+from warehouse.sources.kit.numbers import INT64_MAX, INT64_MIN
 from warehouse.sources.op_profile.framing import BlockError
 from warehouse.sources.op_profile.values import to_text
 
@@ -139,7 +140,7 @@ def _out_of_range(table: str, buffered: list[tuple]) -> str:
     columns = COLUMNS[table]
     for row in buffered:
         for column, value in zip(columns, row):
-            if isinstance(value, int) and not -(2**63) <= value < 2**63:
+            if isinstance(value, int) and not INT64_MIN <= value <= INT64_MAX:
                 place = dict(zip(columns, row)).get("block_offset")
                 where = f"block at byte {place}: " if place is not None else ""
                 return f"{where}{table}.{column}: {value} is past 64-bit integers"

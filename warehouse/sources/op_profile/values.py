@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 from warehouse.sources.op_profile.framing import BlockError
+from warehouse.sources.kit.numbers import INT64_MAX, INT64_MIN
 from warehouse.sources.kit.text import gb_per_s_to_bytes_per_s, us_to_ns
 
-INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 #: texts that mean "no value"
 MISSING = frozenset({"", "na", "n/a", "nan", "null", "none", "-", "--"})
 
