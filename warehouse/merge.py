@@ -52,10 +52,10 @@ def merge_part(conn: sqlite3.Connection, part_path: Path, source_id: int) -> Out
     ).fetchone()
     for statement in STRINGS_STATEMENTS:
         conn.execute(statement)
-    copied = _tables(conn)
+    copied = copied_tables(conn)
     offsets = {table: _largest_id(conn, table) for table, columns in copied.items() if "id" in columns}
     for table, columns in copied.items():
-        conn.execute(_copy_statement(conn, table, columns, offsets), {"source_id": source_id})
+        conn.execute(copy_statement(conn, table, columns, offsets), {"source_id": source_id})
     conn.execute(NAME_USE_SQL, {"source_id": source_id})  # derived, so keyed by input_source_id: not copied above
     conn.execute("DROP TABLE temp.merge_string")
     if conn.execute(f"SELECT 1 FROM {SCHEMA}.kernel_signature LIMIT 1").fetchone():
@@ -64,7 +64,7 @@ def merge_part(conn: sqlite3.Connection, part_path: Path, source_id: int) -> Out
                    detail=json.loads(detail) if detail else {})
 
 
-def _tables(conn: sqlite3.Connection) -> dict[str, list[str]]:
+def copied_tables(conn: sqlite3.Connection) -> dict[str, list[str]]:
     """Every table a source writes (it has a source_id column), with its columns, in schema order."""
     tables = {}
     for (table,) in conn.execute("SELECT name FROM main.sqlite_master WHERE type = 'table' ORDER BY rowid"):
@@ -78,7 +78,12 @@ def _largest_id(conn: sqlite3.Connection, table: str) -> int:
     return conn.execute(f'SELECT COALESCE(MAX(id), 0) FROM main."{table}"').fetchone()[0]
 
 
-def _copy_statement(conn: sqlite3.Connection, table: str, columns: list[str], offsets: dict[str, int]) -> str:
+def copy_statement(conn: sqlite3.Connection, table: str, columns: list[str], offsets: dict[str, int], *,
+                   source_id: str = ":source_id", rowid_offset: int | None = None) -> str:
+    """``INSERT INTO main.table ... SELECT ... FROM part.table``: ids shifted by ``offsets`` (per
+    referenced table), strings mapped through ``temp.merge_string``, ``source_id`` set to the SQL
+    expression ``source_id`` (the one file's parameter by default); with ``rowid_offset``, the hidden
+    rowid of a table without an INTEGER PRIMARY KEY is kept, shifted by it."""
     references = dict(UNDECLARED_REFERENCES)
     for row in conn.execute(f'PRAGMA main.foreign_key_list("{table}")'):
         references[(table, row[3])] = row[2]
@@ -86,7 +91,7 @@ def _copy_statement(conn: sqlite3.Connection, table: str, columns: list[str], of
     for column in columns:
         target = table if column == "id" else references.get((table, column))
         if column == "source_id":
-            values.append(":source_id")
+            values.append(source_id)
         elif target == "string":
             values.append(f'(SELECT string_id FROM temp.merge_string WHERE part_id = p."{column}")')
         elif target in offsets:
@@ -94,4 +99,6 @@ def _copy_statement(conn: sqlite3.Connection, table: str, columns: list[str], of
         else:
             values.append(f'p."{column}"')
     names = ", ".join(f'"{column}"' for column in columns)
+    if rowid_offset is not None:
+        names, values = f"rowid, {names}", [f"p.rowid + {rowid_offset}", *values]
     return f'INSERT INTO main."{table}" ({names}) SELECT {", ".join(values)} FROM {SCHEMA}."{table}" AS p ORDER BY p.rowid'
