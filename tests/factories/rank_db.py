@@ -8,7 +8,11 @@ files (TASK, COMPUTE_TASK_INFO, TASK_PMU_INFO, COMMUNICATION_OP, COMMUNICATION_T
 CANN_API, the sampled tables, META_DATA, HOST_INFO, ...), STRING_IDS and ENUM_* tables.
 ``omit`` leaves optional tables out (ACC_PMU by default, as in older files), ``extra_table``
 adds a table no reader knows, ``block_columns`` picks the COMPUTE_TASK_INFO column
-generation (``blockDim`` 2025 files, ``blockNum`` current CANN).
+generation (``blockDim`` 2025 files, ``blockNum`` current CANN). ``tiling`` adds
+``tiling_steps`` steps of tiling-dependent operators (:func:`add_tiling`, seed 002): tiled
+on the host every step (``"host"``, shapes static; ``"host_dynamic"``, shapes changing per
+step) or sunk to the device (``"sunk"``: AICPU tiling -> wait -> NOP x 8 -> kernel ->
+model task update -> record).
 
 The returned :class:`RankDb` keeps every table's rows so tests compare with them.
 """
@@ -220,6 +224,89 @@ def build_tables(rank_id: int, device_id: int, ts0: int, rank_in_map: bool, bloc
     return tables
 
 
+#: The tiling-dependent operators add_tiling runs once per step: (op type, kernel name, host
+#: tiling ns, input shapes with {seq} the sequence length).
+TILED_OPS = (
+    ("FusedInferAttentionScore", "FusedInferAttentionScore_1", 30_000, '"1,8,{seq},128;1,8,{seq},128"'),
+    ("GroupedMatmul", "GroupedMatmul_2", 12_000, '"{seq},4096;8,4096,1536"'),
+)
+#: where add_tiling's steps start (after build_tables' rows), how long each is, the first step id
+TILING_BASE_NS, TILING_STEP_NS, TILING_FIRST_STEP = 100_000, 1_000_000, 3
+#: NOP tasks between the wait and the kernel: the 910B's prefetch_num (seed 002; 310P: 5)
+TILING_NOPS = 8
+#: the streams: the kernels' (as build_tables' kernel) and the attached "tiling" stream
+MAIN_STREAM, TILING_STREAM = 2, 5
+#: the CANN thread (build_tables' worker) and the first connection / global task id add_tiling uses
+TILING_THREAD, TILING_CONNECTION, TILING_TASK = global_tid(100, 102), 2000, 100
+NO_MODEL, TILING_MODEL, NO_CONTEXT, PID = 4294967295, 1, 4294967295, 3136493
+
+
+def add_tiling(tables: dict, ts0: int, device_id: int, mode: str, steps: int = 3) -> None:
+    """Add ``steps`` steps (ids from TILING_FIRST_STEP) running TILED_OPS, tiled as ``mode`` says.
+
+    ``"host"`` and ``"host_dynamic"``: per operator, on the CANN worker thread, an acl call
+    ``aclnn<Op>`` holding the host tiling call ``<Op>_Tiling`` (as real files name it) and the
+    node-level ``launch`` whose connection id leads to the AI Core task (KERNEL_AICORE with its
+    COMPUTE_TASK_INFO row); shapes are the same every step (sequence 128) or grow with the step
+    (``host_dynamic``: 128, 256, ...). ``"sunk"`` (seed 002): no host call; on the attached
+    stream the AICPU tiling task (KERNEL_AICPU), MODEL_TASK_UPDATE and EVENT_RECORD, on the
+    kernel's stream EVENT_WAIT, TILING_NOPS NOP tasks and the kernel, all of model TILING_MODEL.
+    STRING_IDS is extended with the new names, SESSION_TIME_INFO to the last step's end.
+    """
+    assert mode in ("host", "host_dynamic", "sunk"), mode
+    strings = _Strings()
+    for string_id, value in tables["STRING_IDS"][1]:
+        strings.ids[value] = string_id
+        framework = string_id >= FRAMEWORK_STRING_BASE
+        strings.next[framework] = max(strings.next[framework], string_id + 1)
+    s = strings
+    cann, task, compute = tables["CANN_API"][1], tables["TASK"][1], tables["COMPUTE_TASK_INFO"][1]
+    connection, global_task = TILING_CONNECTION, TILING_TASK
+    task_ids = {MAIN_STREAM: 1000, TILING_STREAM: 1000}
+
+    def device_task(start, end, task_type, stream, connection_id=None, model=TILING_MODEL):
+        nonlocal global_task
+        task_ids[stream] += 1
+        task.append((start, end, device_id, connection_id, global_task, PID, s(task_type), NO_CONTEXT, stream,
+                     task_ids[stream], model))
+        global_task += 1
+        return global_task - 1
+
+    def kernel_info(global_task_id, name, op_type, shapes):
+        compute.append((s(name), global_task_id, 24, 0, s("AI_CORE"), s(op_type), s("ND;ND"),
+                        s("FLOAT16;FLOAT16"), s(shapes), s("ND"), s("FLOAT16"), s(shapes.split(";")[0] + '"'),
+                        s("N/A")))
+
+    for k in range(steps):
+        base = ts0 + TILING_BASE_NS + k * TILING_STEP_NS
+        tables["STEP_TIME"][1].append((TILING_FIRST_STEP + k, base, base + TILING_STEP_NS))
+        seq = 128 * (k + 1) if mode == "host_dynamic" else 128
+        for j, (op_type, name, tiling_ns, shapes) in enumerate(TILED_OPS):
+            at = base + 10_000 + j * 300_000
+            shapes = shapes.format(seq=seq)
+            if mode == "sunk":
+                device_task(at, at + 20_000, "KERNEL_AICPU", TILING_STREAM)
+                device_task(at + 1_000, at + 23_000, "EVENT_WAIT", MAIN_STREAM)
+                device_task(at + 20_500, at + 21_500, "MODEL_TASK_UPDATE", TILING_STREAM)
+                device_task(at + 22_000, at + 22_500, "EVENT_RECORD", TILING_STREAM)
+                for n in range(TILING_NOPS):
+                    device_task(at + 23_100 + 200 * n, at + 23_200 + 200 * n, "NOP", MAIN_STREAM)
+                kernel_info(device_task(at + 25_000, at + 125_000, "KERNEL_AICORE", MAIN_STREAM), name, op_type, shapes)
+                continue
+            cann.append((at, at + tiling_ns + 40_000, 20000, TILING_THREAD, connection, s(f"aclnn{op_type}")))
+            cann.append((at + 5_000, at + 5_000 + tiling_ns, 20000, TILING_THREAD, connection + 1,
+                         s(f"{op_type}_Tiling")))
+            cann.append((at + 10_000 + tiling_ns, at + 20_000 + tiling_ns, 10000, TILING_THREAD, connection + 2,
+                         s("launch")))
+            launched = device_task(at + 30_000 + tiling_ns, at + 130_000 + tiling_ns, "KERNEL_AICORE", MAIN_STREAM,
+                                   connection + 2, NO_MODEL)
+            kernel_info(launched, name, op_type, shapes)
+            connection += 3
+    session = tables["SESSION_TIME_INFO"]
+    session[1][0] = (session[1][0][0], ts0 + TILING_BASE_NS + steps * TILING_STEP_NS)
+    tables["STRING_IDS"] = (tables["STRING_IDS"][0], sorted((i, v) for v, i in strings.ids.items()))
+
+
 def write_db(path: Path, tables: dict[str, tuple[str, list[tuple]]]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path)
@@ -250,11 +337,16 @@ class RankDbFactory(factory.Factory):
     extra_table = True
     #: COMPUTE_TASK_INFO generation: "blockDim" (2025) or "blockNum" (current CANN)
     block_columns = "blockDim"
+    #: None, or the tiling of TILED_OPS in extra steps: "host", "host_dynamic" or "sunk" (add_tiling)
+    tiling = None
+    tiling_steps = 3
 
     @classmethod
     def _create(cls, model_class, *, path, rank_id, device_id, ts0, rank_in_map, omit, extra_table,
-                block_columns):
+                block_columns, tiling, tiling_steps):
         tables = build_tables(rank_id, device_id, ts0, rank_in_map, block_columns)
+        if tiling:
+            add_tiling(tables, ts0, device_id, tiling, tiling_steps)
         for name in omit:
             tables.pop(name)
         if extra_table:
