@@ -42,7 +42,8 @@ def write(tmp_path, text: str, name: str = "slices_by_name"):
     return path
 
 
-@pytest.mark.parametrize("path", sorted(queries.QUERIES_DIR.glob("*/*.sql")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", sorted(p for p in queries.QUERIES_DIR.glob("*/*.sql") if not p.name.startswith("_")),
+                         ids=lambda p: p.stem)
 def test_every_query_file_loads(path):
     # parse_file's error names the file, so a broken query fails here with its name
     query = queries.parse_file(path)
@@ -120,6 +121,47 @@ def test_helpers_starting_with_underscore_are_not_published(tmp_path):
     write(tmp_path, GOOD)
     write(tmp_path, "select 1", name="_helper")
     assert list(queries.load(tmp_path)) == ["slices_by_name"]
+
+
+FINAL_CTE = """final as (
+    select id, dur from picked
+)
+
+select id, dur from final order by dur desc
+"""
+
+
+def test_an_include_line_is_replaced_by_the_helpers_body(tmp_path):
+    helper_folder = tmp_path / "shared"
+    helper_folder.mkdir()
+    (helper_folder / "_final_by_dur.sql").write_text("-- Helper: the final CTE over picked.\n" + FINAL_CTE,
+                                                      encoding="utf-8")
+    path = write(tmp_path, GOOD.replace(FINAL_CTE, "-- include: _final_by_dur\n"))
+    included = queries.parse_file(path)
+    assert included.sql == queries.parse_file(write(tmp_path, GOOD, name="whole")).sql
+    assert "include" not in included.sql
+
+
+@pytest.mark.parametrize(("helper", "message"), [
+    (None, "include _final_by_dur: no file named _final_by_dur.sql"),
+    ("-- A helper including itself.\nfinal as (select 1)\n-- include: _final_by_dur\n", "include _final_by_dur includes itself (_final_by_dur -> _final_by_dur)"),
+])
+def test_a_broken_include_names_the_file_and_the_helper(tmp_path, helper, message):
+    path = write(tmp_path, GOOD.replace(FINAL_CTE, "-- include: _final_by_dur\n"))
+    if helper is not None:
+        write(tmp_path, helper, name="_final_by_dur")
+    with pytest.raises(QueryError) as caught:
+        queries.parse_file(path)
+    assert str(caught.value).startswith(f"{path}: {message}")
+
+
+def test_the_statistics_block_of_the_sum_queries_is_written_once():
+    sums = sorted(queries.QUERIES_DIR.glob("cluster/*_sum.sql"))
+    assert [p.stem for p in sums] == ["cann_api_sum", "compute_op_sum", "hccl_sum", "mstx_sum"]
+    for path in sums:
+        text = path.read_text(encoding="utf-8")
+        assert "-- include: _duration_statistics" in text and "row_number()" not in text
+        assert "row_number() over (partition by run_id, rank_id, name order by dur)" in queries.get(path.stem).sql
 
 
 @pytest.mark.parametrize(

@@ -31,13 +31,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from warehouse import readonly
+from warehouse import readonly, sqlfiles
 from warehouse.errors import WarehouseError
 
 QUERIES_DIR = Path(__file__).resolve().parent / "_bundled" / "queries"
 TYPES = ("integer", "real", "text", "boolean")
-HEADER_LINE = re.compile(r"^--(?: ?)(.*)$")
-FIELD = re.compile(r"^(title|description):\s*(.*)$")
 PARAM = re.compile(
     r"^param\s+(?P<name>[a-z_][a-z0-9_]*)\s*"
     r"\((?P<type>\w+),\s*(?:(?P<required>required)|default\s+(?P<default>[^,)]*?))"
@@ -168,68 +166,47 @@ class Query:
 
 
 def parse_file(path: Path, *, check: bool = True) -> Query:
-    """Read and check one query file.
+    """Read and check one query file, its ``-- include: _helper`` lines expanded.
 
     :param check: check the body with sqlglot (:func:`_check_body`); ``False`` reads the header
         only, for running one query: the check is the catalog's (see :func:`get`).
     :raises QueryError: naming the file and what is wrong with it.
     """
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise QueryError(f"{path}: cannot read ({exc})") from None
+        script = sqlfiles.text(path)
+    except sqlfiles.SqlFileError as exc:
+        raise QueryError(str(exc)) from None
     try:
-        header, body = _split(text)
-        fields, params, columns = _parse_header(header)
+        body = sqlfiles.expand_includes(sqlfiles.body(script), path.parent.parent)
+        if not body:
+            raise QueryError("no SQL after the header")
+        fields, params, columns = _parse_header(sqlfiles.fields(script))
         if check:
             _check_body(body, params, columns)
-    except QueryError as exc:
+    except (QueryError, sqlfiles.SqlFileError) as exc:
         raise QueryError(f"{path}: {exc}") from None
     return Query(name=path.stem, view=path.parent.name, path=path, title=fields["title"],
                  description=fields["description"], params=tuple(params), columns=tuple(columns), sql=body)
 
 
-def _split(text: str) -> tuple[list[str], str]:
-    lines = text.splitlines()
-    header = []
-    for line in lines:
-        match = HEADER_LINE.match(line)
-        if not match:
-            break
-        header.append(match[1])
-    body = "\n".join(lines[len(header):]).strip()
-    if not body:
-        raise QueryError("no SQL after the header")
-    return header, body
-
-
-def _parse_header(lines: list[str]) -> tuple[dict, list[Param], list[Column]]:
-    items: list[list] = []  # [kind, text], continuation lines appended to the previous item
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        if line.startswith((" ", "\t")):
-            if not items:
-                raise QueryError(f"header line {number}: continuation line before any field")
-            items[-1][1] += " " + line.strip()
-        else:
-            items.append([number, line.strip()])
+def _parse_header(items: list[sqlfiles.Field]) -> tuple[dict, list[Param], list[Column]]:
     fields: dict[str, str] = {}
     params: list[Param] = []
     columns: list[Column] = []
-    for number, item in items:
-        if match := FIELD.match(item):
-            if match[1] in fields:
-                raise QueryError(f"header line {number}: {match[1]} given twice")
-            fields[match[1]] = match[2]
-        elif match := PARAM.match(item):
+    for number, key, value in items:
+        item = f"{key} {value}"
+        if key in ("title", "description"):
+            if key in fields:
+                raise QueryError(f"header line {number}: {key} given twice")
+            fields[key] = value
+        elif key == "param" and (match := PARAM.match(item)):
             params.append(_param(number, match))
-        elif match := COLUMN.match(item):
+        elif key == "column" and (match := COLUMN.match(item)):
             columns.append(Column(match["name"], match["meaning"]))
         else:
             raise QueryError(f"header line {number}: expected 'title:', 'description:', "
                              f"'param NAME (TYPE, required|default V): meaning' or 'column NAME: meaning', "
-                             f"got {item[:60]!r}")
+                             f"got {_shown(key, value)[:60]!r}")
     for name in ("title", "description"):
         if not fields.get(name):
             raise QueryError(f"header has no {name}")
@@ -240,6 +217,13 @@ def _parse_header(lines: list[str]) -> tuple[dict, list[Param], list[Column]]:
         if duplicates:
             raise QueryError(f"{kind} declared twice: {', '.join(duplicates)}")
     return fields, params, columns
+
+
+def _shown(key: str, value: str) -> str:
+    """A header field as the file writes it (for an error message)."""
+    if not key:
+        return value
+    return f"{key} {value}" if key in sqlfiles.NAMED_KEYS else f"{key}: {value}"
 
 
 def _param(number: int, match: re.Match) -> Param:
