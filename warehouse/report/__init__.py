@@ -1,8 +1,8 @@
 """The diagnosis report (issue 9): ``warehouse report --db X -o report.html|.md|.xlsx [--run RUN]``.
 
 :func:`collect` reads everything the report shows through named queries and the step
-breakdown (:mod:`warehouse.analysis.steps`), one :class:`Report` per run (runs are never
-added together); :mod:`.tables` lays out their tables once, and :mod:`.html`, :mod:`.markdown`
+breakdown (:mod:`warehouse.analysis.steps`), with each step's layers, kernels and idle
+intervals (:mod:`.detail`), one :class:`Report` per run (runs are never added together); :mod:`.tables` lays out their tables once, and :mod:`.html`, :mod:`.markdown`
 and :mod:`.xlsx` (issue 18) write them, a chapter each. The summary is computed from the same
 rows as the findings. The report only reads: the findings are
 those of the latest ``warehouse analyze``.
@@ -16,6 +16,7 @@ from pathlib import Path
 
 from warehouse.analysis.steps import StepBreakdown, rows_of, step_breakdown
 from warehouse.errors import WarehouseError
+from warehouse.report.detail import RunDetail, run_detail
 from warehouse.report.format import text_of
 
 TOP_KERNELS = 15
@@ -37,6 +38,8 @@ class Report:
     bound_families: list[dict]
     communication: list[dict]
     memory: list[dict]
+    pipeline: list[dict]
+    detail: RunDetail
     slow_ranks: list[int] = field(default_factory=list)
     slow_collectives: list[str] = field(default_factory=list)
 
@@ -85,6 +88,8 @@ def _collect_run(conn: sqlite3.Connection, database: str, run_id: int, name: str
         bound_families=rows_of(conn, "kernel_bound_summary", params),
         communication=rows_of(conn, "communication_ops", params),
         memory=rows_of(conn, "memory_peak", params),
+        pipeline=rows_of(conn, "pipeline_coverage", params),
+        detail=run_detail(conn, run_id, steps),
         slow_ranks=slow,
         slow_collectives=collectives,
     )

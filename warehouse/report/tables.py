@@ -10,7 +10,9 @@ Markdown markup is a :class:`Fixed`, which the Markdown writer writes as it is.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from itertools import groupby
 from typing import Callable
 
 from warehouse.report import Report
@@ -115,6 +117,45 @@ def steps(report: Report) -> Table:
     return Table("steps", "Steps", "Step breakdown per rank", columns, rows)
 
 
+def step_percentiles(report: Report) -> Table:
+    """Per rank, the spread of its step time: nearest-rank p50 and p90 (a step's own duration), max and mean."""
+    rows = []
+    for rank, steps in groupby(sorted(report.steps, key=lambda s: s.rank_id), key=lambda s: s.rank_id):
+        durations = sorted(s.duration_ns for s in steps)
+        rows.append([rank, len(durations), nearest_rank(durations, 0.5), nearest_rank(durations, 0.9),
+                     durations[-1], sum(durations) / len(durations)])
+    columns = _columns("rank", "steps", ("p50 ms", MS), ("p90 ms", MS), ("max ms", MS), ("mean ms", MS))
+    return Table("percentiles", "Step percentiles", "Step time percentiles per rank", columns, rows)
+
+
+def nearest_rank(ordered: list, fraction: float):
+    """The smallest value with at least ``fraction`` of ``ordered`` (ascending) at or below it."""
+    return ordered[max(math.ceil(fraction * len(ordered)), 1) - 1]
+
+
+def pipeline_coverage(report: Report) -> Table:
+    rows = [[p["rank_id"], p["kernel_count"], p["kernel_ns"], p["covered_count"], p["covered_ns"], p["coverage"],
+             p["cube_share"], p["vector_share"], p["aic_mte_share"], p["aiv_mte_share"], p["scalar_share"]]
+            for p in report.pipeline]
+    columns = _columns("rank", "kernels", ("kernel ms", MS), "with pipeline data", ("their ms", MS),
+                       ("coverage", SHARE), ("cube", SHARE), ("vector", SHARE), ("aic_mte", SHARE),
+                       ("aiv_mte", SHARE), ("scalar", SHARE))
+    return Table("pipeline", "Pipeline coverage",
+                 "Pipeline coverage (kernel time with pipeline data; the families' shares of pipeline time)",
+                 columns, rows)
+
+
+def layer_blocks(report: Report) -> Table:
+    """Each block of each observed layer of each step: its kernels, span from the step's start and busy time."""
+    rows = [[d.step.rank_id, d.step.step_id, b.layer, b.layer_kind, b.kind, b.kernels, b.start_ns, b.end_ns,
+             b.end_ns - b.start_ns, b.busy_ns]
+            for d in report.detail.steps for b in d.blocks]
+    columns = _columns("rank", "step", "layer", "layer kind", "block", "kernels", ("start ms", MS), ("end ms", MS),
+                       ("span ms", MS), ("block ms", MS))
+    return Table("layers", "Layers and blocks", "Layers and blocks (times from the step's start; block ms: "
+                 "the kernels' summed time)", columns, rows)
+
+
 def findings(report: Report) -> Table:
     rows = [
         [f["id"], f["severity"], f["confidence"], f["finding_type"], f["rank_id"], f["step_id"], f["message"],
@@ -170,5 +211,6 @@ def memory(report: Report) -> Table:
 
 def all_tables(report: Report) -> list[Table]:
     """Every chapter's table in report order (the evidence, which each writer lays out its own way, apart)."""
-    return [summary(report), steps(report), findings(report), top_kernels(report), bound_families(report),
+    return [summary(report), steps(report), step_percentiles(report), pipeline_coverage(report),
+            layer_blocks(report), findings(report), top_kernels(report), bound_families(report),
             communication(report), memory(report)]
