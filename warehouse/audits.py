@@ -18,11 +18,10 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from warehouse import db, output
+from warehouse import db, output, sqlfiles
 from warehouse.errors import WarehouseError
 
 AUDITS_DIR = Path(__file__).resolve().parent / "_bundled" / "audits"
-PER_TABLE = re.compile(r"^--\s*for each table with column:\s*(\w+)\s*$", re.MULTILINE)
 LEADING_WITH = re.compile(r"^WITH\s+", re.IGNORECASE)
 #: violating rows shown per failed audit
 EXAMPLES = 5
@@ -90,18 +89,17 @@ def load_audits(directory: Path = AUDITS_DIR) -> list[Audit]:
 
 
 def _read(path: Path) -> Audit:
-    lines = path.read_text(encoding="utf-8").splitlines()
-    header = []
-    for line in lines:
-        if not line.startswith("--"):
-            break
-        header.append(line)
-    body = "\n".join(lines[len(header):]).strip().rstrip(";").strip()
-    per_table = PER_TABLE.search("\n".join(header))
-    description = " ".join(line[2:].strip() for line in header if not PER_TABLE.match(line))
+    try:
+        script = sqlfiles.text(path)
+        header = sqlfiles.fields(script)
+    except sqlfiles.SqlFileError as exc:
+        raise WarehouseError(f"{path}: {exc}") from None
+    body = sqlfiles.body(script).rstrip(";").strip()
+    per_table = [item.value for item in header if item.key == "for each table with column"]
+    description = " ".join(item.value for item in header if item.key == "")
     if not description or not body:
         raise WarehouseError(f"{path}: an audit starts with a comment saying what it checks, then one SELECT")
-    return Audit(path.stem, description, body, per_table[1] if per_table else None)
+    return Audit(path.stem, description, body, per_table[0] if per_table else None)
 
 
 def tables_with_column(conn: sqlite3.Connection, column: str) -> list[str]:

@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from warehouse import sqlfiles
 from warehouse.errors import WarehouseError
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "_bundled" / "migrations"
@@ -50,7 +51,7 @@ def available_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
         match = MIGRATION_NAME.match(path.name)
         if not match:
             raise WarehouseError(f"{path}: migration files are named NNNN_snake_name.sql")
-        migrations.append(Migration(int(match[1]), match[2], path.read_text(encoding="utf-8")))
+        migrations.append(Migration(int(match[1]), match[2], sqlfiles.text(path)))
     for expected, migration in enumerate(migrations, start=1):
         if migration.version != expected:
             raise WarehouseError(

@@ -30,10 +30,11 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from warehouse import sqlfiles
 from warehouse.synth.plan import OPS, UNITS_PER_STEP, rank_plan
 
-SQL = (Path(__file__).with_suffix(".sql")).read_text(encoding="utf-8")
-ANALYSIS_SQL = (Path(__file__).parent / "analysis_db.sql").read_text(encoding="utf-8")
+SQL = sqlfiles.text(Path(__file__).with_suffix(".sql"))
+ANALYSIS_SQL = sqlfiles.text(Path(__file__).parent / "analysis_db.sql")
 FRAMEWORK_BASE = 1 << 28
 MEMORY_BASE = 2 << 28
 GIB = 1 << 30

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 
+from warehouse import sqlfiles
 from warehouse.errors import IngestError
 from warehouse.sources.base import (
     SQLITE_MAGIC,
@@ -122,7 +123,7 @@ def copy_table(conn: sqlite3.Connection, path: Path, table: str, wanted: tuple[s
         if view is not None and view != table:
             conn.execute(f'CREATE TEMP VIEW "in_{view}" AS SELECT * FROM temp."in_{table}"')
         before = conn.total_changes
-        conn.execute(statement.read_text(encoding="utf-8"), params)
+        conn.execute(sqlfiles.text(statement), params)
     except sqlite3.DatabaseError as exc:
         raise IngestError(f"{path}: {table}: {_failed(conn, table, wanted, failures) if failures else exc}") from None
     if failures:
