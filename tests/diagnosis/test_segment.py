@@ -72,5 +72,22 @@ def test_a_single_layer_ends_before_the_selection_row_that_closes_the_step():
 
 
 def test_no_anchor_means_no_layer_and_the_count_is_never_guessed():
-    assert run([MM, NORM, ACT, MM]) == []
+    assert run([ADD, NORM, ACT, ADD]) == []
     assert len(run([NORM, ATT] * 7)) == 7
+
+
+def test_a_step_without_attention_or_moe_is_anchored_by_its_matmuls():
+    """Each run of matmuls between block heads opens a matmul layer of one matmul block."""
+    rows = [ADD, NORM, MM, ACT, MM, NORM, MM, ACT, MM, ADD, SEL]
+    layers = run(rows)
+    # heads at rows 1 and 5; the first layer ends 0 rows after its last anchor (row 4), so the second
+    # does too (row 8): row 9 is the tail, row 10 the sampling
+    assert shape(layers) == [
+        ("matmul", 1, 4, [Block("matmul", 1, 4)]),
+        ("matmul", 5, 8, [Block("matmul", 5, 8)]),
+    ]
+
+
+def test_matmuls_do_not_anchor_a_step_that_has_attention():
+    rows = [NORM, MM, ATT, MM, NORM, MM, ACT, MM]
+    assert shape(run(rows)) == [("dense", 0, 7, [Block("attention", 0, 3), Block("ffn", 4, 7)])]

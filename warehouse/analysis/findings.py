@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from warehouse import queries
+from warehouse.analysis.step_classes import write_step_classes
 
 #: the finding types, in the order the report lists them; each is the query rule_<type>
 RULES = (
@@ -29,6 +30,7 @@ RULES = (
     "reduced_work_or_dummy_rank",
     "host_bound_gaps",
     "host_device_synchronization",
+    "host_tiling_not_sunk",
     "gc_pauses",
     "memory_peak_near_capacity",
     "aicpu_operators",
@@ -94,6 +96,7 @@ def analyze(conn: sqlite3.Connection, params: dict[str, dict] | None = None) -> 
             counts[finding_type] = len(findings)
         conn.execute("UPDATE analysis_run SET finding_count = ? WHERE id = ?",
                      (sum(counts.values()), analysis_run_id))
+        write_step_classes(conn)  # the step classes and layers the report and the steps queries read
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")

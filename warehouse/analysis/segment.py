@@ -10,6 +10,12 @@ signatures (``kernel_signature``).
   kind form a run (other rows between them allowed) unless a block head lies between them.
   A run of attention opens a layer; the moe run after it joins that layer; a moe run with
   no attention before it in its layer opens a companion layer (moe only).
+- A step with no attention or moe row is anchored by its matmuls (role ``matmul``, category
+  ``compute.matmul``; a matmul fused with a collective has the communication role): each run
+  of them opens a ``matmul`` layer of one ``matmul`` block, so a model whose attention
+  kernels no signature names still shows its layers (seed 004 ``anchor_kind``: attention,
+  then moe, then compute.matmul). Such a layer is what lies between block heads, so a
+  transformer layer with a pre-norm before attention and one before the FFN shows as two.
 - A layer after the first starts at the last block head between the previous layer's last
   anchor and its own first anchor, or, with none there, at the row midpoint between the two
   anchors (row order is the device's order, independent of stream skew, unlike a time
@@ -29,13 +35,17 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-ANCHOR_ROLES = ("attention", "moe")
+#: the roles that anchor layers; ``matmul`` only in a step without the others
+ANCHOR_ROLES = ("attention", "moe", "matmul")
+PRIMARY_ANCHOR_ROLES = ("attention", "moe")
+#: the kind of the layer a run of anchors opens
+LAYER_KIND_OPENED_BY = {"attention": "dense", "moe": "companion", "matmul": "matmul"}
 BLOCK_HEAD_CATEGORY = "compute.norm"
 
 
 @dataclass(frozen=True)
 class Block:
-    """Rows first..last (inclusive) of one functional block: attention, moe or ffn."""
+    """Rows first..last (inclusive) of one functional block: attention, moe, ffn or matmul."""
 
     kind: str
     first: int
@@ -44,7 +54,7 @@ class Block:
 
 @dataclass
 class Layer:
-    """Rows first..last (inclusive) of one observed layer: dense, moe or companion."""
+    """Rows first..last (inclusive) of one observed layer: dense, moe, companion or matmul."""
 
     kind: str
     first: int
@@ -55,14 +65,20 @@ class Layer:
     blocks: list[Block] = field(default_factory=list)
 
 
+def anchor_roles(roles: Sequence[str | None]) -> tuple[str, ...]:
+    """The roles anchoring this step's layers: attention and moe, else (none of them) matmul."""
+    return PRIMARY_ANCHOR_ROLES if any(role in PRIMARY_ANCHOR_ROLES for role in roles) else ("matmul",)
+
+
 def anchor_runs(roles: Sequence[str | None], categories: Sequence[str | None]) -> list[tuple[str, int, int]]:
     """Runs of anchors: (kind, first row, last row); a block head between two anchors ends a run."""
     runs: list[tuple[str, int, int]] = []
     head_since_anchor = False
+    anchors = anchor_roles(roles)
     for row, role in enumerate(roles):
         if categories[row] == BLOCK_HEAD_CATEGORY:
             head_since_anchor = True
-        if role not in ANCHOR_ROLES:
+        if role not in anchors:
             continue
         if runs and runs[-1][0] == role and not head_since_anchor:
             runs[-1] = (role, runs[-1][1], row)
@@ -82,9 +98,9 @@ def segment(roles: Sequence[str | None], categories: Sequence[str | None]) -> li
     layers: list[Layer] = []
     for run in anchor_runs(roles, categories):
         kind = run[0]
-        opens = kind == "attention" or not layers or any(r[0] == "moe" for r in layers[-1].runs)
+        opens = kind != "moe" or not layers or any(r[0] == "moe" for r in layers[-1].runs)
         if opens:
-            layers.append(Layer("companion" if kind == "moe" else "dense", run[1], run[2], run[1], run[2]))
+            layers.append(Layer(LAYER_KIND_OPENED_BY[kind], run[1], run[2], run[1], run[2]))
         layer = layers[-1]
         layer.runs.append(run)
         layer.anchor_last = run[2]
@@ -131,6 +147,8 @@ def _place_boundaries(layers: list[Layer], heads: list[int], end_row: int) -> No
 
 
 def _blocks(layer: Layer, heads: list[int]) -> list[Block]:
+    if layer.kind == "matmul":
+        return [Block("matmul", layer.first, layer.last)]
     attention = [r for r in layer.runs if r[0] == "attention"]
     moe = [r for r in layer.runs if r[0] == "moe"]
     if not attention:

@@ -65,7 +65,7 @@ def step_breakdown(conn: sqlite3.Connection, rank_id: int | None = None, *,
     params = {"run_id": run_id, "rank_id": rank_id}
     steps = [StepBreakdown(**row) for row in rows_of(conn, "step_time", params)]
     if not conn.execute(ANCHORS_SEEN).fetchone()[0]:
-        return steps  # no attention or moe kernel anywhere: no layer to observe, skip the sequence
+        return steps  # no attention, moe or matmul kernel anywhere: no layer to observe, skip the sequence
     by_key = {(s.run_id, s.rank_id, s.step_id): s for s in steps}
     columns, sequence = queries.get("kernel_sequence").run(conn, params)
     picked = [columns.index(name) for name in ("run_id", "rank_id", "step_id", "role", "category", "ts", "dur")]

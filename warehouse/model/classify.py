@@ -3,7 +3,10 @@
 ``classify_source(conn, source_id)`` fills the classification columns of the ``kernel``
 rows of one source: ``op_class`` from the Accelerator Core / task type (and the kernel's
 signature for communication kernels without one), the five pipeline families in ns,
-``dominant_core``, ``bound_stage``, ``bound_family`` and ``category``.
+``dominant_core``, ``bound_stage``, ``bound_family`` and ``category`` (the primary category).
+A kernel may have further categories (seed 004 section 8: a set, e.g. attention.mla.preprocess
+is attention.mla too); ``kernel_category_sets.csv`` lists them per primary category, loaded into
+``kernel_category_member`` (migration 0013), and the view ``kernel_category`` gives every set.
 
 The name patterns (``kernel_signatures.csv``) and the core-to-class table
 (``kernel_core_classes.csv``) are versioned data files beside this module, so a new
@@ -23,6 +26,7 @@ HERE = Path(__file__).parent
 CLASSIFY_SQL = (HERE / "classify.sql").read_text(encoding="utf-8")
 SIGNATURES_FILE = HERE / "kernel_signatures.csv"
 CORE_CLASSES_FILE = HERE / "kernel_core_classes.csv"
+CATEGORY_SETS_FILE = HERE / "kernel_category_sets.csv"
 VERSION_LINE = re.compile(r"\bversion (\d+)\b")
 
 
@@ -45,19 +49,23 @@ def read_data_file(path: Path) -> DataFile:
 
 
 def load_rules(conn: sqlite3.Connection) -> None:
-    """Make ``kernel_signature`` and ``kernel_core_class`` hold the current files' rows.
+    """Make ``kernel_signature``, ``kernel_core_class`` and ``kernel_category_member`` hold the current files' rows.
 
     The tables are rewritten only when their content differs from the files (a new line,
     a new version), so classifying many sources costs one comparison each.
     """
     signatures = read_data_file(SIGNATURES_FILE)
     cores = read_data_file(CORE_CLASSES_FILE)
+    sets = read_data_file(CATEGORY_SETS_FILE)
     _replace(conn, "kernel_signature", ("position", "pattern", "category", "role", "version"), [
         (position, row["pattern"].lower(), row["category"], row["role"], signatures.version)
         for position, row in enumerate(signatures.rows, start=1)
     ])
     _replace(conn, "kernel_core_class", ("core", "op_class", "version"), [
         (row["core"].upper(), row["op_class"], cores.version) for row in cores.rows
+    ])
+    _replace(conn, "kernel_category_member", ("category", "member", "version"), [
+        (row["category"], row["also"], sets.version) for row in sets.rows
     ])
 
 
