@@ -12,6 +12,7 @@ import json
 import os
 import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -393,7 +394,10 @@ def export_command(db_path, fmt, out_dir, replace):
 @click.option("--threads", default=max(2, os.cpu_count() or 2), show_default="the machine's cores",
               type=int, help="Worker threads (answers are mostly Python work under one GIL: more only contend); "
                              "ad-hoc SQL gets WAREHOUSE_SQL_SLOTS + WAREHOUSE_SQL_QUEUE more of its own.")
-def serve(db_path, host, port, token, import_root, threads):
+@click.option("--insight-port", type=int, default=None,
+              help="Also speak MindStudio Insight's WebSocket protocol on this port (its web frontend: "
+                   "index.html?port=N); 0: any free port.")
+def serve(db_path, host, port, token, import_root, threads, insight_port):
     """Serve the REST API (/api/v1) on waitress, a production WSGI server.
 
     The bounds of warehouse/limits.py apply, each a WAREHOUSE_* variable (time limit, answer
@@ -418,6 +422,19 @@ def serve(db_path, host, port, token, import_root, threads):
                                               limits=app.extensions["limits"])
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    insight = None
+    if insight_port is not None:
+        from service import insight_ws
+
+        try:
+            insight = insight_ws.create_server(app, host=host, port=insight_port)
+        except OSError as exc:
+            server.close()
+            raise click.ClickException(f"cannot listen on {host}:{insight_port}: {exc.strerror or exc}") from None
+        threading.Thread(target=insight.serve_forever, name="insight-ws", daemon=True).start()
+        bound = insight.socket.getsockname()
+        click.echo(f"MindStudio Insight protocol on ws://{bound[0]}:{bound[1]}/ (its page: index.html?port={bound[1]})",
+                   err=True)
     # printed once the socket listens, with the port actually bound (callers may pass --port 0)
     click.echo(f"serving {db_path} on http://{server.effective_host}:{server.effective_port}/api/v1", err=True)
     try:
@@ -426,6 +443,8 @@ def serve(db_path, host, port, token, import_root, threads):
         pass
     finally:
         server.close()
+        if insight is not None:
+            insight.shutdown()
 
 
 @cli.command()

@@ -1,25 +1,36 @@
 """Cards: the ingested profiles a client names with ``cardId`` / ``rankId``.
 
 A card is a source with a ``card`` (an operator profile's operator name). Its id in the
-protocol is that name, or the source id as text when several sources share the name; the
-source id as text is always accepted too.
+protocol (``rankId``) is the input's path, as the MindStudio Insight server's is: it does not
+change when other profiles are imported. The card name (when no other card has it) and the
+source id as text are accepted too.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 from service.insight.protocol import InsightError, Params, rows
 
 OPERATOR_KIND = "op_profile"
+#: a card's kind -> the project tree's node type (ParseFileType of the real server)
+NODE_TYPES = {OPERATOR_KIND: "COMPUTE"}
 
 
 def listing(conn) -> list[dict]:
     """Every card, as import/action lists them: ``{cardName, rankId, cardPath, sourceId, kind}``."""
     found = rows(conn, "insight_cards")
     names = Counter(row["card"] for row in found)
-    return [{"cardName": row["card"], "rankId": row["card"] if names[row["card"]] == 1 else str(row["source_id"]),
-             "cardPath": row["path"], "sourceId": row["source_id"], "kind": row["kind"]} for row in found]
+    return [{"cardName": row["card"], "rankId": row["path"], "cardPath": row["path"], "sourceId": row["source_id"],
+             "kind": row["kind"], "unique": names[row["card"]] == 1} for row in found]
+
+
+def tree_node(card: dict) -> dict:
+    """A card as a node of the project tree (Ascend/msinsight ParseFileInfo::SerializeToJson)."""
+    return {"clusterPath": "", "rankId": card["rankId"], "host": "", "filePath": card["cardPath"],
+            "type": NODE_TYPES.get(card["kind"], "RANK"), "deviceId": "",
+            "fileDir": Path(card["cardPath"]).parent.name, "children": []}
 
 
 def _public(cards: list[dict]) -> list[dict]:
@@ -33,7 +44,7 @@ def named(conn, card_id: str, *, kind: str | None = None) -> dict:
     """
     cards = [c for c in listing(conn) if kind is None or c["kind"] == kind]
     for card in cards:
-        if card_id in (card["rankId"], str(card["sourceId"])):
+        if card_id in (card["rankId"], str(card["sourceId"])) or (card["unique"] and card_id == card["cardName"]):
             return card
     raise InsightError(f"unknown card {card_id!r}", cards=_public(cards))
 

@@ -13,11 +13,12 @@ from pathlib import Path
 from flask import current_app
 
 from service.insight import cache, cards
-from service.insight.protocol import InsightError, Params, one, rows
+from service.insight.protocol import InsightError, Params, rows
 from warehouse import db, ingest
 
 FINE = ("ok", "unchanged")
-TRACE_BLOCK = 0x02
+#: block types: the simulator's timeline, the instructions, the cacheline records
+TRACE_BLOCK, INSTRUCTIONS_BLOCK, CACHELINE_BLOCK = 0x02, 0x04, 0x0E
 
 
 def inside(root: Path, given: str) -> list[Path]:
@@ -42,12 +43,20 @@ def inside(root: Path, given: str) -> list[Path]:
     return files
 
 
-def import_action(conn, params: Params) -> dict:
-    """Ingest ``path`` (a list) and answer with the cards, cores and source files now served."""
+def import_root() -> Path:
+    """The server's import root, resolved.
+
+    :raises InsightError: if the server was started without one.
+    """
     root = current_app.config.get("IMPORT_ROOT")
     if not root:
         raise InsightError("import is disabled: the server was started without --import-root")
-    root = Path(root).resolve()
+    return Path(root).resolve()
+
+
+def import_action(conn, params: Params) -> dict:
+    """Ingest ``path`` (a list) and answer with the cards, cores and source files now served."""
+    root = import_root()
     files = [f for given in params.text_list("path") for f in inside(root, given)]
     database = current_app.config["DATABASE"]
     writer = db.connect(database)
@@ -59,16 +68,24 @@ def import_action(conn, params: Params) -> dict:
     by_source = {card["sourceId"]: card for card in cards.listing(conn)}
     imported = [by_source.get(r.source_id) for r in results]
     operators = [c["sourceId"] for c in imported if c and c["kind"] == cards.OPERATOR_KIND]
-    core_list = _union(conn, "insight_cores", "core", operators)
-    # the simulator's profiles carry a timeline (block 0x02); on-board ones do not
-    simulated = any(one(conn, "insight_block_json", source_id=s, block_type=TRACE_BLOCK) for s in operators)
+    kinds = {s: {row["block_type"]: row["version"] for row in rows(conn, "insight_block_kinds", source_id=s)}
+             for s in operators}
+    instructions = [k[INSTRUCTIONS_BLOCK] for k in kinds.values() if INSTRUCTIONS_BLOCK in k]
     return {
-        "isCluster": False, "reset": True, "isSimulation": simulated, "isBinary": bool(operators),
-        "isIpynb": False, "coreList": core_list, "sourceList": _union(conn, "insight_code_files", "path", operators),
+        "isOnlyTraceJson": False, "isCluster": False, "reset": True,
+        # the simulator's profiles carry a timeline (block 0x02); on-board ones do not
+        "isSimulation": any(TRACE_BLOCK in k for k in kinds.values()), "isBinary": bool(operators),
+        "isIpynb": False, "isPending": False,
+        "hasCachelineRecords": any(CACHELINE_BLOCK in k for k in kinds.values()),
+        "instrVersion": instructions[0] if instructions else -1,
+        "coreList": _union(conn, "insight_cores", "core", operators),
+        "sourceList": _union(conn, "insight_code_files", "path", operators), "subdirectoryList": [],
         "result": [{"cardName": card["cardName"] if card else result.path.name,
-                    "rankId": card["rankId"] if card else str(result.source_id or ""),
-                    "cardPath": str(result.path), "result": result.status in FINE}
+                    "rankId": card["rankId"] if card else str(result.path),
+                    "cardPath": str(result.path), "result": result.status in FINE,
+                    "dataPathList": [str(result.path)], "host": ""}
                    for result, card in zip(results, imported)],
+        "children": [cards.tree_node(card) for card in imported if card],
     }
 
 

@@ -63,7 +63,9 @@ def ask(client, command: str, params: dict | None = None, request_id=7, module="
                                       "command": command, "params": params or {}})
     assert response.status_code == 200
     answer = response.get_json()
-    assert set(answer) == {"type", "id", "requestId", "result", "command", "moduleName", "body"}
+    # a refusal carries the real server's top-level error (Ascend/msinsight server/src/protocol/ProtocolUtil.cpp)
+    assert set(answer) == {"type", "id", "requestId", "result", "command", "moduleName", "body"} | (
+        set() if answer["result"] else {"error"})
     assert (answer["type"], answer["requestId"], answer["command"], answer["moduleName"]) == (
         "response", request_id, command, module)
     return answer
@@ -77,8 +79,9 @@ def body(client, command: str, params: dict | None = None) -> dict:
 
 def refusal(client, command: str, params: dict | None = None) -> str:
     answer = ask(client, command, params)
-    assert answer["result"] is False and isinstance(answer["body"]["message"], str)
-    return answer["body"]["message"]
+    assert answer["result"] is False and isinstance(answer["error"]["message"], str)
+    assert isinstance(answer["error"]["code"], int)
+    return answer["error"]["message"]
 
 
 # ---- timeline --------------------------------------------------------------------------------
@@ -349,19 +352,21 @@ def two_profiles(warehouse, tmp_path):
     return warehouse
 
 
-def test_several_profiles_need_a_card(two_profiles, client):
+def test_several_profiles_need_a_card(two_profiles, client, tmp_path):
     answer = ask(client, "source/details/baseInfo")
     assert answer["result"] is False
-    assert answer["body"]["message"] == "2 operator profiles in the warehouse: name one with cardId"
+    assert answer["error"]["message"] == "2 operator profiles in the warehouse: name one with cardId"
+    # a card's id is its file's path (stable across imports), its name is still accepted when unique
     assert [(c["cardName"], c["rankId"]) for c in answer["body"]["cards"]] == [
-        ("add_custom", "add_custom"), ("other_op", "other_op")]
+        ("add_custom", c["cardPath"]) for c in answer["body"]["cards"][:1]] + [
+        ("other_op", str(tmp_path / "other.bin"))]
     assert all(c["cardPath"].endswith((".bin",)) for c in answer["body"]["cards"])
     assert body(client, "source/details/baseInfo", {"cardId": "other_op"})["name"] == "other_op"
     assert body(client, "source/details/baseInfo", {"rankId": "add_custom"})["name"] == "add_custom"
     assert refusal(client, "source/code/file", {"cardId": "other_op", "sourceName": CODE_PATH}) == (
         f"no source file {CODE_PATH!r} in the profile")
     unknown = ask(client, "source/details/baseInfo", {"cardId": "missing"})
-    assert unknown["result"] is False and unknown["body"]["message"] == "unknown card 'missing'"
+    assert unknown["result"] is False and unknown["error"]["message"] == "unknown card 'missing'"
     assert len(unknown["body"]["cards"]) == 2
 
 
@@ -378,8 +383,8 @@ def test_no_operator_profile(tmp_path):
 @pytest.mark.parametrize(
     "payload,message",
     (
-        (b"not json", "the body must be a JSON object"),
-        (b"[1, 2]", "the body must be a JSON object"),
+        (b"not json", "the request must be a JSON object"),
+        (b"[1, 2]", "the request must be a JSON object"),
         (b'{"id": 1, "moduleName": "m", "type": "request"}', "the request envelope has no command"),
         (b'{"id": 1, "moduleName": "m", "type": "response", "command": "x"}', "type must be 'request'"),
         (b'{"id": [1], "moduleName": "m", "type": "request", "command": "x"}', "id must be a number or a string"),
@@ -446,11 +451,16 @@ def test_import_action_ingests_and_lists_cards(empty, root):
     profile = OpProfileFactory(path=root / "run" / "visualize_data.bin")
     client = importer(empty, root)
     answer = body(client, "import/action", {"path": [str(profile.path)]})
+    card = str(profile.path.resolve())
+    # ImportActionResponse of Ascend/msinsight server/src/modules/timeline/protocol/TimelineProtocolUtil.cpp
     assert answer == {
-        "isCluster": False, "reset": True, "isSimulation": True, "isBinary": True, "isIpynb": False,
-        "coreList": CORES, "sourceList": [CODE_PATH, "/home/op/b.py"],
-        "result": [{"cardName": "add_custom", "rankId": "add_custom", "cardPath": str(profile.path.resolve()),
-                    "result": True}],
+        "isOnlyTraceJson": False, "isCluster": False, "reset": True, "isSimulation": True, "isBinary": True,
+        "isIpynb": False, "isPending": False, "hasCachelineRecords": True, "instrVersion": 0,
+        "coreList": CORES, "sourceList": [CODE_PATH, "/home/op/b.py"], "subdirectoryList": [],
+        "result": [{"cardName": "add_custom", "rankId": card, "cardPath": card, "result": True,
+                    "dataPathList": [card], "host": ""}],
+        "children": [{"clusterPath": "", "rankId": card, "host": "", "filePath": card, "type": "COMPUTE",
+                      "deviceId": "", "fileDir": "run", "children": []}],
     }
     assert body(client, "source/details/baseInfo")["name"] == "add_custom"
     # a folder below the root, given relative to it; the file is already in: unchanged, still a card
@@ -498,8 +508,9 @@ def test_import_of_an_on_board_profile_is_no_simulation(empty, root, realdata):
     assert (answer["isSimulation"], answer["isBinary"], answer["coreList"], answer["sourceList"]) == (
         False, True, [], [])
     assert answer["result"] == [{"cardName": "MatmulLeakyreluCustom_0a4ecf73240c8db04ac5059db7c787a7_2_mix_aic",
-                                 "rankId": "MatmulLeakyreluCustom_0a4ecf73240c8db04ac5059db7c787a7_2_mix_aic",
-                                 "cardPath": str(real.resolve()), "result": True}]
+                                 "rankId": str(real.resolve()), "cardPath": str(real.resolve()), "result": True,
+                                 "dataPathList": [str(real.resolve())], "host": ""}]
+    assert (answer["hasCachelineRecords"], answer["instrVersion"]) == (False, -1)
 
 
 # ---- the real operator profile ---------------------------------------------------------------

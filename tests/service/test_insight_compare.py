@@ -233,9 +233,10 @@ def test_without_the_flag_the_answer_is_flat(profiles, command):
 def test_bad_baseline_card(profiles, command):
     client, current, _ = profiles
     unknown = ask(client, command, {"cardId": current, "isCompared": True, "baselineRankId": "missing"})
-    assert unknown["result"] is False and unknown["body"]["message"] == "unknown card 'missing'"
+    assert unknown["result"] is False and unknown["error"]["message"] == "unknown card 'missing'"
     assert len(unknown["body"]["cards"]) == 2
     missing = ask(client, command, {"cardId": current, "isCompared": True})
-    assert missing["result"] is False and missing["body"] == {"message": "missing parameter baselineRankId"}
+    assert (missing["result"], missing["body"], missing["error"]["message"]) == (
+        False, {}, "missing parameter baselineRankId")
     odd = ask(client, command, {"cardId": current, "isCompared": "maybe", "baselineRankId": current})
-    assert odd["result"] is False and odd["body"]["message"] == "parameter isCompared: 'maybe' is not a boolean"
+    assert odd["result"] is False and odd["error"]["message"] == "parameter isCompared: 'maybe' is not a boolean"

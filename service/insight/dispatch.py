@@ -1,0 +1,94 @@
+"""One dispatcher for the operator-view protocol, whatever carries it (``POST /insight`` or the WebSocket).
+
+A request ``{"id", "moduleName", "type": "request", "command", "fileId", "projectName", "params"}``
+is answered with ``{"type": "response", "id", "requestId", "result", "command", "moduleName",
+"body"}``; a command that cannot answer sets ``result: false`` and, as the MindStudio Insight
+server does (Ascend/msinsight ``server/src/protocol/ProtocolUtil.cpp``, SetResponseJsonBaseInfo),
+a top-level ``error: {code, message}``. Both transports call :func:`answer` inside the Flask
+app's context, so the two answer the same bodies.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+
+from service.db import get_db
+from service.insight import details, importer, project, source, timeline
+from service.insight.protocol import InsightError, Params
+from warehouse.errors import WarehouseError
+
+#: command -> function(conn, params) -> body
+COMMANDS = {
+    "heartCheck": project.heart_check,
+    "moduleConfig/get": project.module_config,
+    "files/getProjectExplorer": project.project_explorer,
+    "files/get": project.files_get,
+    "files/checkProjectValid": project.check_project_valid,
+    "global/cancelBaseline": project.cancel_baseline,
+    "import/action": importer.import_action,
+    "unit/threadTracesSummary": timeline.thread_traces_summary,
+    "unit/threadTraces": timeline.thread_traces,
+    "unit/flows": timeline.flows,
+    "unit/threadDetail": timeline.thread_detail,
+    "source/code/file": source.code_file,
+    "source/api/line": source.api_line,
+    "source/api/instructions": source.api_instructions,
+    "source/details/baseInfo": details.base_info,
+    "source/details/computeworkload": details.compute_workload,
+    "source/details/memoryGraph": details.memory_graph,
+    "source/details/memoryTable": details.memory_table,
+}
+ENVELOPE = ("id", "moduleName", "type", "command")
+#: error codes of an answer with result false
+UNKNOWN_COMMAND, BAD_REQUEST, CANNOT_ANSWER = 1001, 1002, 1003
+
+_response_ids = itertools.count(1)
+_response_ids_lock = threading.Lock()
+
+
+def envelope_problem(message) -> str | None:
+    """What is wrong with a request envelope, or None when it is well formed."""
+    if not isinstance(message, dict):
+        return "the request must be a JSON object (the request envelope)"
+    missing = [key for key in ENVELOPE if key not in message]
+    if missing:
+        return f"the request envelope has no {', '.join(missing)}"
+    if message["type"] != "request":
+        return f"type must be 'request', not {message['type']!r}"
+    if isinstance(message["id"], bool) or not isinstance(message["id"], (int, str)):
+        return "id must be a number or a string"
+    if not isinstance(message["command"], str) or not isinstance(message["moduleName"], str):
+        return "command and moduleName must be strings"
+    if not isinstance(message.get("params", {}), dict):
+        return "params must be a JSON object"
+    return None
+
+
+def _next_id() -> int:
+    with _response_ids_lock:
+        return next(_response_ids)
+
+
+def refusal(request_id, command, module_name, code: int, message: str, body: dict | None = None) -> dict:
+    """An answer with ``result: false`` and the error (``body`` keeps extra facts, e.g. the cards)."""
+    return {"type": "response", "id": _next_id(), "requestId": request_id, "result": False, "command": command,
+            "moduleName": module_name, "body": body or {}, "error": {"code": code, "message": message}}
+
+
+def answer(message: dict) -> dict:
+    """The response to a well-formed request envelope (see :func:`envelope_problem`)."""
+    command, module_name, request_id = message["command"], message["moduleName"], message["id"]
+    handler = COMMANDS.get(command)
+    if handler is None:
+        return refusal(request_id, command, module_name, UNKNOWN_COMMAND,
+                       f"unknown command {command!r} (known: {', '.join(COMMANDS)})")
+    try:
+        body = handler(get_db(), Params(message.get("params") or {}))
+    except InsightError as exc:
+        extra = {key: value for key, value in exc.body.items() if key != "message"}
+        return refusal(request_id, command, module_name, CANNOT_ANSWER, str(exc), extra)
+    except WarehouseError as exc:
+        return refusal(request_id, command, module_name, CANNOT_ANSWER, str(exc))
+    return {"type": "response", "id": _next_id(), "requestId": request_id, "result": True, "command": command,
+            "moduleName": module_name, "body": body}

@@ -1,0 +1,185 @@
+"""``warehouse serve --insight-port``: MindStudio Insight's web frontend's WebSocket, driven with a real
+client (websockets' sync client) against the real process, through the frontend's command sequence.
+
+Shapes are the real server's (Ascend/msinsight): the envelope of ``server/src/protocol/ProtocolUtil.cpp``
+(SetResponseJsonBaseInfo), the project commands of ``server/src/modules/global/protocol/GlobalProtocolUtil.cpp``
+and ``GlobalProtocol.cpp`` (moduleConfig/get), the import answer of
+``server/src/modules/timeline/protocol/TimelineProtocolUtil.cpp`` (ImportActionResponse).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import selectors
+import subprocess
+import sys
+import time
+
+import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+from factories.op_profile import CODE_PATH, CORES, OpProfileFactory
+from warehouse import db
+
+STARTUP_TIMEOUT_S = 30
+REAL_PROFILE = "msinsight/server_test_data/test_bin_mix/visualize_data.bin"
+REAL_NAME = "MatmulLeakyreluCustom_0a4ecf73240c8db04ac5059db7c787a7_2_mix_aic"
+
+
+@contextlib.contextmanager
+def serving(db_path, root, token=None):
+    """A running ``warehouse serve`` with the WebSocket on a free port: yields its ws:// URL."""
+    command = [sys.executable, "-c", "from warehouse.cli import cli; cli()", "serve", "--db", str(db_path),
+               "--port", "0", "--insight-port", "0", "--import-root", str(root)]
+    command += ["--token", token] if token else []
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        said = _read_until(process, rb"ws://(127\.0\.0\.1:\d+)/.* on http://")
+        found = re.search(rb"ws://(127\.0\.0\.1:\d+)/", said)
+        assert found, f"no WebSocket within {STARTUP_TIMEOUT_S} s; the server said {said!r}"
+        yield f"ws://{found[1].decode()}/"
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+        process.stderr.close()
+
+
+def _read_until(process, pattern: bytes) -> bytes:
+    deadline, said = time.monotonic() + STARTUP_TIMEOUT_S, b""
+    with selectors.DefaultSelector() as selector:
+        selector.register(process.stderr, selectors.EVENT_READ)
+        while (left := deadline - time.monotonic()) > 0 and selector.select(timeout=left):
+            chunk = os.read(process.stderr.fileno(), 4096)
+            if not chunk:
+                break
+            said += chunk
+            if re.search(pattern, said, re.S):
+                break
+    return said
+
+
+class Page:
+    """What the frontend does on its socket: ids counting from 0, one JSON object per text frame."""
+
+    def __init__(self, socket):
+        self.socket = socket
+        self.next_id = 0
+
+    def send(self, module: str, command: str, params: dict, project: str = "") -> dict:
+        request_id = self.next_id
+        self.next_id += 1
+        self.socket.send(json.dumps({"id": request_id, "moduleName": module, "type": "request", "command": command,
+                                     "fileId": "", "projectName": project, "params": params}))
+        answer = json.loads(self.socket.recv(timeout=30))
+        assert (answer["type"], answer["requestId"], answer["command"], answer["moduleName"]) == (
+            "response", request_id, command, module)
+        assert isinstance(answer["id"], int) and isinstance(answer["result"], bool)
+        return answer
+
+    def body(self, module: str, command: str, params: dict) -> dict:
+        answer = self.send(module, command, params)
+        assert answer["result"] is True and "error" not in answer, answer
+        assert set(answer) == {"type", "id", "requestId", "result", "command", "moduleName", "body"}
+        return answer["body"]
+
+
+@pytest.fixture
+def root(tmp_path):
+    folder = tmp_path / "root"
+    (folder / "op").mkdir(parents=True)
+    return folder
+
+
+@pytest.fixture
+def empty(tmp_path):
+    path = tmp_path / "warehouse.db"
+    db.connect(path).close()
+    return path
+
+
+def open_sequence(page: Page, profile_path) -> dict:
+    """The frontend's sequence from connecting to an imported file; the import answer's body."""
+    assert page.body("global", "heartCheck", {}) == {}
+    assert page.body("global", "moduleConfig/get", {}) == {"configs": []}
+    explorer = page.body("global", "files/getProjectExplorer", {})
+    assert set(explorer) == {"projectDirectoryList"}
+    listing = page.body("global", "files/get", {"path": str(profile_path.parent)})
+    assert listing == {"path": str(profile_path.parent.resolve()), "exist": True, "childrenFolders": [],
+                       "childrenFiles": [{"name": profile_path.name, "path": str(profile_path.resolve())}]}
+    assert page.body("global", "files/get", {"path": str(profile_path)})["exist"] is True
+    assert page.body("global", "files/checkProjectValid",
+                     {"projectName": "p", "dataPath": [str(profile_path)]}) == {"result": 0}
+    imported = page.body("timeline", "import/action", {"projectName": "p", "path": [str(profile_path)],
+                                                       "projectAction": 0, "isConflict": False})
+    assert page.body("global", "global/cancelBaseline", {"projectName": "p"}) == {}
+    return imported
+
+
+def test_frontend_sequence_on_a_factory_profile(empty, root):
+    profile = OpProfileFactory(path=root / "op" / "visualize_data.bin")
+    with serving(empty, root) as url, connect(url + "?port=1") as socket:
+        page = Page(socket)
+        imported = open_sequence(page, profile.path)
+        card = str(profile.path.resolve())
+        assert (imported["isBinary"], imported["isSimulation"], imported["isCluster"], imported["isIpynb"],
+                imported["isOnlyTraceJson"], imported["isPending"], imported["reset"]) == (
+            True, True, False, False, False, False, True)
+        assert (imported["coreList"], imported["sourceList"]) == (CORES, [CODE_PATH, "/home/op/b.py"])
+        assert imported["hasCachelineRecords"] is True and imported["subdirectoryList"] == []
+        assert imported["result"] == [{"cardName": "add_custom", "rankId": card, "cardPath": card, "result": True,
+                                       "dataPathList": [card], "host": ""}]
+        assert imported["children"] == [{"clusterPath": "", "rankId": card, "host": "", "filePath": card,
+                                         "type": "COMPUTE", "deviceId": "", "fileDir": "op", "children": []}]
+        # the project explorer now lists the card
+        assert page.body("global", "files/getProjectExplorer", {}) == {"projectDirectoryList": [
+            {"projectName": "warehouse", "fileName": [card], "children": imported["children"]}]}
+
+
+def test_real_profile_through_the_socket(empty, root, realdata):
+    real = root / "op" / "visualize_data.bin"
+    real.write_bytes((realdata / REAL_PROFILE).read_bytes())
+    with serving(empty, root) as url, connect(url) as socket:
+        imported = open_sequence(Page(socket), real)
+        card = str(real.resolve())
+        assert (imported["isBinary"], imported["isSimulation"], imported["coreList"], imported["sourceList"],
+                imported["hasCachelineRecords"]) == (True, False, [], [], False)
+        assert imported["result"] == [{"cardName": REAL_NAME, "rankId": card, "cardPath": card, "result": True,
+                                       "dataPathList": [card], "host": ""}]
+
+
+def test_errors_and_the_import_root(empty, root, tmp_path):
+    outside = OpProfileFactory(path=tmp_path / "outside.bin")
+    with serving(empty, root) as url, connect(url) as socket:
+        page = Page(socket)
+        refused = page.send("timeline", "unit/flows", {})
+        assert (refused["result"], refused["error"]["code"], refused["error"]["message"]) == (
+            False, 1003, "missing parameter id")
+        unknown = page.send("global", "no/such", {})
+        assert unknown["error"]["code"] == 1001 and unknown["error"]["message"].startswith("unknown command 'no/such'")
+        assert page.body("global", "files/get", {"path": str(outside.path)}) == {
+            "path": str(outside.path), "exist": False, "childrenFolders": [], "childrenFiles": []}
+        assert page.body("global", "files/checkProjectValid", {"projectName": "p", "dataPath": [str(outside.path)]}) \
+            == {"result": 2}
+        assert page.send("timeline", "import/action", {"path": [str(outside.path)]})["error"]["message"].startswith(
+            f"{outside.path}: outside the import root")
+        # a frame that is not a request envelope: an answer saying why, and the socket stays open
+        socket.send("[1, 2]")
+        bad = json.loads(socket.recv(timeout=30))
+        assert (bad["result"], bad["error"]) == (False, {"code": 1002, "message":
+                                                         "the request must be a JSON object (the request envelope)"})
+        socket.send("{not json")
+        assert json.loads(socket.recv(timeout=30))["error"]["message"].startswith("the frame is not JSON")
+        assert page.body("global", "heartCheck", {}) == {}
+
+
+def test_token_is_read_from_the_query_string(empty, root):
+    with serving(empty, root, token="s3cret") as url:
+        with pytest.raises(InvalidStatus) as refused:
+            connect(url + "?port=1").close()
+        assert refused.value.response.status_code == 401
+        with connect(url + "?port=1&token=s3cret") as socket:
+            assert Page(socket).body("global", "heartCheck", {}) == {}
