@@ -1,0 +1,148 @@
+"""Shape-strict step classes (seed 004 section 7), derived steps and matmul-anchored layers, from text
+exports ingested and analysed: exact classes (the digest recomputed here from the seed's recipe),
+member steps, wall statistics and bound family."""
+
+import json
+import math
+from hashlib import blake2b
+
+from tests.diagnosis.text_run import GAP_US, HEAD_US, T0_US, K, Step, analysed, layer, matmul, norm, query, write_rank
+
+FIA = K("FusedInferAttentionScore", core="MIX_AIC", pipeline={"aiv_vec": 10})
+PREFILL = "2048,1024;1024,1024"
+DECODE = "8,1024;1024,1024"
+GQA = "2x dense[attention:gqa_or_mha+ffn]"
+
+
+def digest(payload) -> str:
+    return blake2b(json.dumps(payload).encode(), digest_size=8).hexdigest()
+
+
+def class_of(structure: str, kernels) -> str:
+    """The seed's class: step_ + BLAKE2b-8 of [structure, scope label, (name, shape) pairs in order]."""
+    return "step_" + digest([structure, "step", [[k.name, k.shapes] for k in kernels]])
+
+
+def nearest_rank(values, share) -> int:
+    ordered = sorted(values)
+    return ordered[math.ceil(share * len(ordered)) - 1]
+
+
+def members(conn) -> dict[str, list[int]]:
+    classes: dict[str, list[int]] = {}
+    for step_class, step_id in conn.execute("SELECT step_class, step_id FROM step_class ORDER BY step_id"):
+        classes.setdefault(step_class, []).append(step_id)
+    return classes
+
+
+def test_prefill_and_decode_steps_are_two_classes_with_exact_statistics(runner, tmp_path, warehouse_path):
+    """Steps 1-2 prefill (2048 rows, 40 and 44 ms), steps 3-7 decode (8 rows, 10 to 30 ms). Decode step 3's
+    matmuls are heavy (cube 50 us each), steps 4-7 vector-heavier (cube 2 us against 2 x 10 us of vector):
+    four of five decode steps lean vector, the class's summed pipeline is cube."""
+    prefill = layer((FIA,), PREFILL, mac=30) * 2
+    decode_heavy, decode = layer((FIA,), DECODE, mac=50) * 2, layer((FIA,), DECODE, mac=2) * 2
+    walls_us = [40_000, 44_000, 10_000, 12_000, 11_000, 13_000, 30_000]
+    kernels = [prefill, prefill, decode_heavy, decode, decode, decode, decode]
+    write_rank(tmp_path / "run", [Step(wall, step) for wall, step in zip(walls_us, kernels)])
+    conn = analysed(runner, tmp_path / "run", warehouse_path)
+    prefill_class, decode_class = class_of(GQA, prefill), class_of(GQA, decode)
+    assert members(conn) == {prefill_class: [1, 2], decode_class: [3, 4, 5, 6, 7]}
+    rows = query(conn, "step_classes")
+    # heaviest first: prefill 84 ms, decode 76 ms
+    assert [(r["step_class"], r["structure"], r["step_count"], r["kernel_count"], r["is_derived"], r["first_step_id"])
+            for r in rows] == [(prefill_class, GQA, 2, 16, 0, 1), (decode_class, GQA, 5, 16, 0, 3)]
+    for row, walls in zip(rows, (walls_us[:2], walls_us[2:])):
+        walls_ns = [wall * 1000 for wall in walls]
+        assert (row["wall_ns_mean"], row["wall_ns_sum"], row["wall_ns_p50"], row["wall_ns_p90"], row["wall_ns_max"]) == (
+            sum(walls_ns) / len(walls_ns), sum(walls_ns), nearest_rank(walls_ns, 0.5), nearest_rank(walls_ns, 0.9),
+            max(walls_ns))
+    assert [(r["wall_ns_p50"], r["wall_ns_p90"]) for r in rows] == [(40_000_000, 44_000_000), (12_000_000, 30_000_000)]
+    # cube: 8 matmuls a step; vector: 2 attention kernels a step at 10 us
+    assert [(r["cube_ns"], r["vector_ns"], r["bound_family"]) for r in rows] == [
+        (2 * 8 * 30_000, 2 * 2 * 10_000, "cube"), (8 * 50_000 + 4 * 8 * 2_000, 5 * 2 * 10_000, "cube")]
+    votes = conn.execute("SELECT step_id, cube_ns > vector_ns FROM step_class WHERE step_id >= 3 ORDER BY step_id")
+    assert [lean for _, lean in votes] == [1, 0, 0, 0, 0]  # a vote of the steps would have said vector
+    # the rank filter, and a rank without steps
+    assert query(conn, "step_classes", rank_id=0) == rows and query(conn, "step_classes", rank_id=1) == []
+
+
+def test_transposed_shapes_are_two_classes(runner, tmp_path, warehouse_path):
+    """(3,4) and (4,3): same kernel, same element count, two classes; a second (3,4) step joins the first."""
+    steps = [Step(1_000, (matmul("3,4"),)), Step(1_000, (matmul("4,3"),)), Step(1_000, (matmul("3,4"),))]
+    write_rank(tmp_path / "run", steps)
+    conn = analysed(runner, tmp_path / "run", warehouse_path)
+    structure = "1x matmul[matmul]"
+    assert members(conn) == {class_of(structure, steps[0].kernels): [1, 3],
+                             class_of(structure, steps[1].kernels): [2]}
+    assert sorted(r["step_count"] for r in query(conn, "step_classes")) == [1, 2]
+
+
+def test_steps_without_shapes_are_never_merged(runner, tmp_path, warehouse_path):
+    """Two steps of the same kernels, none with a shape (N/A): two classes of one step each."""
+    unshaped = tuple(K(kernel.name, shapes=None, core=kernel.core) for kernel in layer((FIA,)))
+    write_rank(tmp_path / "run", [Step(5_000, unshaped), Step(5_000, unshaped)])
+    conn = analysed(runner, tmp_path / "run", warehouse_path)
+    classes = members(conn)
+    assert sorted(classes.values()) == [[1], [2]]
+    structure = "1x dense[attention:gqa_or_mha+ffn]"
+    pairs = [[k.name, None] for k in unshaped]
+    assert set(classes) == {f"step_unknown_shape_{digest([structure, 'step', pairs, [1, 0, step, 0]])}"
+                            for step in (1, 2)}
+    # a shape on a single kernel is enough to compare: then equal steps merge
+    shaped_once = (unshaped[0], matmul(DECODE), *unshaped[2:])
+    write_rank(tmp_path / "run2", [Step(5_000, shaped_once), Step(5_000, shaped_once)], rank=1)
+    conn = analysed(runner, tmp_path / "run2", warehouse_path)
+    assert conn.execute("SELECT count(DISTINCT step_class), count(*) FROM step_class WHERE rank_id = 1").fetchone() == (1, 2)
+
+
+def test_a_run_without_step_markers_is_cut_at_its_selection_kernels(runner, tmp_path, warehouse_path):
+    """Three decode iterations (a layer, the lm head, sampling: top-k/top-p, a cast, argmax) and a partial
+    fourth; no ProfilerStep marker. A step ends at the last selection kernel before the next layer anchor,
+    so the sampler of three kernels closes one step; the partial iteration is a step of its own."""
+    iteration = (*layer((FIA,), DECODE), matmul("8,1024;1024,151936"), K("ApplyTopKTopP", core="AI_VECTOR_CORE"),
+                 K("Cast", core="AI_VECTOR_CORE"), K("ArgMaxV2", core="AI_VECTOR_CORE"))
+    partial = (norm(), matmul(DECODE))
+    records = write_rank(tmp_path / "run", [Step(0, iteration * 3 + partial)], markers=False)
+    conn = analysed(runner, tmp_path / "run", warehouse_path)
+    assert conn.execute("SELECT count(*) FROM step").fetchone() == (0,)
+    steps = conn.execute("SELECT step_id, is_derived, start_ns, end_ns, wall_ns, kernel_count, step_class, structure "
+                         "FROM step_class ORDER BY step_id").fetchall()
+    size = len(iteration)
+    starts_us = [T0_US + HEAD_US + i * (100 + GAP_US) for i in range(len(records))]  # every kernel lasts 100 us
+
+    def window(first, count):
+        start, end = starts_us[first] * 1000, (starts_us[first + count - 1] + 100) * 1000
+        return start, end, end - start
+
+    decode_class = class_of(GQA.replace("2x", "1x"), iteration)
+    assert steps == [
+        (1, 1, *window(0, size), size, decode_class, "1x dense[attention:gqa_or_mha+ffn]"),
+        (2, 1, *window(size, size), size, decode_class, "1x dense[attention:gqa_or_mha+ffn]"),
+        (3, 1, *window(2 * size, size), size, decode_class, "1x dense[attention:gqa_or_mha+ffn]"),
+        (4, 1, *window(3 * size, 2), 2, class_of("1x matmul[matmul]", partial), "1x matmul[matmul]"),
+    ]
+    # a derived step's layer: its FFN block runs to the lm head, never into the sampler
+    layers = query(conn, "layers", step_id=2)
+    assert [(r["is_derived"], r["layer_kind"], r["block_kind"], r["kernel_count"]) for r in layers] == [
+        (1, "dense", "attention", 4), (1, "dense", "ffn", 5)]
+    [decode] = [r for r in query(conn, "step_classes") if r["step_class"] == decode_class]
+    assert (decode["step_count"], decode["is_derived"], decode["first_step_id"]) == (3, 1, 1)
+
+
+def test_a_step_without_attention_or_moe_is_layered_on_its_matmuls(runner, tmp_path, warehouse_path):
+    """Attention the signatures do not name (a graph-fused kernel): the layers anchor on the matmuls,
+    one layer between block heads, no attention family."""
+    fused = K("FusedGraphKernel_17", core="MIX_AIC")
+    step = (norm(), matmul(), fused, matmul(), norm(), matmul(), K("SwiGlu", core="AI_VECTOR_CORE"), matmul())
+    write_rank(tmp_path / "run", [Step(5_000, step * 2)])
+    conn = analysed(runner, tmp_path / "run", warehouse_path)
+    rows = query(conn, "layers")
+    assert [(r["layer_index"], r["layer_kind"], r["block_kind"], r["kernel_count"], r["block_ns"],
+             r["attention_family"]) for r in rows] == [
+        (0, "matmul", "matmul", 4, 400_000, None), (1, "matmul", "matmul", 4, 400_000, None),
+        (2, "matmul", "matmul", 4, 400_000, None), (3, "matmul", "matmul", 4, 400_000, None)]
+    first = T0_US + HEAD_US
+    assert [(r["start_ns"], r["end_ns"]) for r in rows[:2]] == [
+        (first * 1000, (first + 3 * 105 + 100) * 1000), ((first + 4 * 105) * 1000, (first + 7 * 105 + 100) * 1000)]
+    [step_class] = query(conn, "step_classes")
+    assert step_class["structure"] == "4x matmul[matmul]"
