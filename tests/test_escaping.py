@@ -50,9 +50,12 @@ PAYLOADS = (KERNEL, RUN, STEP, NOTE, NUMBER_KEY, PATH)
 
 #: every element and attribute the HTML report writes itself
 REPORT_TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "h4", "p", "table", "tr", "th",
-               "td", "a", "div", "span", "b", "small", "code", "i", "svg", "rect", "text"}
+               "td", "a", "div", "span", "b", "small", "code", "i", "svg", "rect", "text",
+               # the step inspector: its data block, script and controls, and what its script draws
+               "script", "label", "select", "option", "button", "line"}
 REPORT_ATTRIBUTES = {"lang", "charset", "id", "href", "class", "style", "xmlns", "width", "height", "role",
-                     "aria-label", "x", "y", "font-size", "fill"}
+                     "aria-label", "x", "y", "font-size", "fill",
+                     "type", "value", "data-k", "x1", "x2", "y1", "y2", "stroke"}
 #: what CommonMark with GFM tables makes of the Markdown report's own markup
 MARKDOWN_TAGS = {"h1", "h2", "h3", "h4", "p", "table", "thead", "tbody", "tr", "th", "td", "ul", "li", "code"}
 
@@ -141,6 +144,22 @@ def test_html_report_shows_every_payload_as_text_and_adds_no_element(runner, hos
     assert {tag for tag, _ in rendered.elements} <= REPORT_TAGS | {"tbody"}
     assert {name for _, attrs in rendered.elements for name in attrs} <= REPORT_ATTRIBUTES
     assert all(payload in "".join(rendered.text) for payload in (KERNEL, RUN, NOTE, PATH))
+    # (d) the step inspector's data: JSON without '<', '>' or '&' (no '</script>' can end it early), each
+    # payload in it as written; its script shows the run's name as an option's text
+    block = re.search(r'<script type="application/json" id="wh-steps">(.*?)</script>', html, re.S)[1]
+    assert not set("<>&") & set(block)
+    values = set(strings(json.loads(block)))
+    assert {KERNEL, RUN, STEP, PATH} <= values
+    assert RUN + " (run_id 1)" in "".join(rendered.text)
+
+
+def strings(value):
+    """Every string in a JSON value."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, (list, dict)):
+        for item in value.values() if isinstance(value, dict) else value:
+            yield from strings(item)
 
 
 def test_markdown_report_renders_no_html_and_no_link(runner, hostile, tmp_path):

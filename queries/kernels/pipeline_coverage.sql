@@ -48,7 +48,8 @@ grouped as (
         sum(vector_ns) as vector_ns,
         sum(aic_mte_ns) as aic_mte_ns,
         sum(aiv_mte_ns) as aiv_mte_ns,
-        sum(scalar_ns) as scalar_ns
+        sum(scalar_ns) as scalar_ns,
+        sum(cube_ns + vector_ns + aic_mte_ns + aiv_mte_ns + scalar_ns) as pipeline_ns
     from kernels
     group by run_id, rank_id
 ),
@@ -62,12 +63,12 @@ final as (
         covered_count,
         covered_ns,
         1.0 * covered_ns / nullif(kernel_ns, 0) as coverage,
-        cube_ns + vector_ns + aic_mte_ns + aiv_mte_ns + scalar_ns as pipeline_ns,
-        1.0 * cube_ns / nullif(cube_ns + vector_ns + aic_mte_ns + aiv_mte_ns + scalar_ns, 0) as cube_share,
-        1.0 * vector_ns / nullif(cube_ns + vector_ns + aic_mte_ns + aiv_mte_ns + scalar_ns, 0) as vector_share,
-        1.0 * aic_mte_ns / nullif(cube_ns + vector_ns + aic_mte_ns + aiv_mte_ns + scalar_ns, 0) as aic_mte_share,
-        1.0 * aiv_mte_ns / nullif(cube_ns + vector_ns + aic_mte_ns + aiv_mte_ns + scalar_ns, 0) as aiv_mte_share,
-        1.0 * scalar_ns / nullif(cube_ns + vector_ns + aic_mte_ns + aiv_mte_ns + scalar_ns, 0) as scalar_share
+        pipeline_ns,
+        1.0 * cube_ns / nullif(pipeline_ns, 0) as cube_share,
+        1.0 * vector_ns / nullif(pipeline_ns, 0) as vector_share,
+        1.0 * aic_mte_ns / nullif(pipeline_ns, 0) as aic_mte_share,
+        1.0 * aiv_mte_ns / nullif(pipeline_ns, 0) as aiv_mte_share,
+        1.0 * scalar_ns / nullif(pipeline_ns, 0) as scalar_share
     from grouped
 )
 

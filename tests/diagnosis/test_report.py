@@ -55,8 +55,9 @@ def test_report_html_names_the_slow_rank_and_collective_with_evidence(runner, wa
     assert result.exit_code == 0, result.output
     page = Page()
     page.feed(out.read_text(encoding="utf-8"))
-    # self-contained: no script, no reference outside the page (only its own anchors)
-    assert "script" not in page.tags and "svg" in page.tags
+    # self-contained: the step inspector's script and data inline (no src), no reference outside the
+    # page (only its own anchors)
+    assert {"script", "svg", "select"} <= page.tags
     assert page.external and all(ref.startswith("#finding-") for ref in page.external)
     cells = page.cells
     assert cells[cells.index("slow rank") + 1] == "rank 3"
@@ -166,7 +167,8 @@ def test_report_writes_a_blob_as_hex_and_only_its_own_markup(runner, warehouse_p
     page.feed(html_out.read_text(encoding="utf-8"))
     assert "00ff" in page.cells and "*Mat|Mul* <b>[x](y)</b>" in page.cells
     assert page.tags <= {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "h4", "p", "table",
-                         "tr", "th", "td", "a", "div", "span", "b", "small", "code", "i", "svg", "rect", "text"}
+                         "tr", "th", "td", "a", "div", "span", "b", "small", "code", "i", "svg", "rect", "text",
+                         "script", "label", "select", "button"}  # the step inspector's
     assert "b'" not in html_out.read_text(encoding="utf-8")
     markdown = md_out.read_text(encoding="utf-8")
     assert "| 00ff |" in markdown and "b'" not in markdown

@@ -1,21 +1,29 @@
-"""The report as one self-contained HTML file: inline CSS and SVG charts, no script, no CDN.
+"""The report as one self-contained HTML file: inline CSS, SVG charts and the step inspector's
+script (:file:`inspector.js`, inlined), nothing fetched: no CDN, no image, no font.
 
 One chapter per run. Charts: per rank and step, a stacked bar of the profiler's buckets that
 add up to the step (preparing / computing / communication not overlapped / free; the
 overlapped communication lies inside computing), and one of head / main / tail where layers
 were observed; top kernels as bars. Each finding is an anchor (``#finding-N``) with its evidence rows.
+The step inspector (:mod:`.inspector_data` gives its JSON) comes first: a run, rank and step
+chosen, their breakdown, layers, top kernels, timeline and operator card.
 
 Every value that comes from an input or the warehouse (names, run names, step and rank ids, messages,
 notes, paths, numbers, anchors) goes through :func:`_e` (HTML-escaped, quotes included) wherever it
 lands: element text, SVG ``<text>`` and ``<title>``, attribute values. Only the report's own markup,
-styles and colours are written as they are.
+styles and colours are written as they are. The inspector's data is JSON in a
+``<script type="application/json">`` block with ``<``, ``>`` and ``&`` as JSON escapes (no
+``</script>`` can end it early); its script puts every value on the page as text.
 """
 
 from __future__ import annotations
 
+import json
 from html import escape
+from pathlib import Path
 
 from warehouse.report import Report
+from warehouse.report import detail, inspector_data
 from warehouse.report.format import locator, ms, numbers, text_of
 from warehouse.report.tables import Table, all_tables, evidence_id
 
@@ -36,7 +44,11 @@ th { background: #f4f4f4; text-align: left; } td { vertical-align: top; }
 .finding.high { border-color: #b00020; } .finding.medium { border-color: #e0a000; }
 .legend span { display: inline-block; margin-right: 1em; } .legend i { display: inline-block; width: 12px;
 height: 12px; margin-right: 4px; vertical-align: middle; } code { font-size: 12px; }
+.wh-controls label { margin-right: 1em; } .wh-bar { cursor: pointer; } .wh-picked { stroke: #000; stroke-width: 2; }
+#wh-timeline { display: block; margin: .5em 0; }
 """
+#: the step inspector's script, inlined into every report with steps
+INSPECTOR_JS = (Path(__file__).parent / "inspector.js").read_text(encoding="utf-8")
 BAR_WIDTH = 720
 ROW_HEIGHT = 18
 
@@ -46,12 +58,37 @@ def render(database: str, reports: list[Report]) -> str:
     body = [f"<h1>Profiling diagnosis: {_e(database)}</h1>"]
     if not reports:
         body.append("<p>No run with steps, kernels or findings in this warehouse.</p>")
+    elif any(report.steps for report in reports):
+        body.append(_inspector(reports))
     for report in reports:
         body.append(f'<h2 id="run{_e(report.run_id)}">Run {_e(report.run_name)} (run_id {_e(report.run_id)})</h2>')
         body.extend(_chapter(report))
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>Profiling diagnosis</title><style>{CSS}</style></head><body>\n"
             + "\n".join(body) + "\n</body></html>\n")
+
+
+def _inspector(reports: list[Report]) -> str:
+    """The step inspector: its controls and empty tables, the steps' data as JSON, and its script."""
+    data = json.dumps(inspector_data.of(reports), separators=(",", ":"))
+    data = data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    limits = (f"The timeline embeds a step's {detail.MAX_KERNELS_PER_STEP:,} longest kernels at most, "
+              f"{detail.MAX_KERNELS_PER_RUN:,} per run (the note above it says when a step shows fewer than it "
+              "ran); the bubble axis marks where no kernel of the step runs, the longest "
+              f"{detail.MAX_GAPS_PER_STEP:,} such intervals at most. Wheel or buttons zoom; click a bar for its card.")
+    return f"""<h2 id="inspector">Step inspector</h2>
+<p>{_e(limits)}</p>
+<div class="wh-controls"><label>run <select id="wh-run"></select></label><label>rank <select id="wh-rank"></select></label><label>step <select id="wh-step"></select></label></div>
+<p id="wh-note"></p>
+<h4>Breakdown</h4><table id="wh-breakdown"></table>
+<h4>Timeline (one lane per stream)</h4>
+<div><button id="wh-zoom-in">zoom in</button> <button id="wh-zoom-out">zoom out</button> <button id="wh-left">&lt; earlier</button> <button id="wh-right">later &gt;</button> <button id="wh-reset">whole step</button> <span id="wh-view"></span></div>
+<svg xmlns="http://www.w3.org/2000/svg" id="wh-timeline" width="0" height="0" role="img" aria-label="timeline of the step"></svg>
+<h4>Operator card</h4><p id="wh-card-hint"></p><table id="wh-card"></table>
+<h4>Layers and blocks of the step</h4><table id="wh-layers"></table>
+<h4>Top kernels of the step</h4><table id="wh-top"></table>
+<script type="application/json" id="wh-steps">{data}</script>
+<script>{INSPECTOR_JS}</script>"""
 
 
 def _chapter(report: Report) -> list[str]:

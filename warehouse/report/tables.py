@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from itertools import groupby
 from typing import Callable
 
+from warehouse.analysis.steps import StepBreakdown
 from warehouse.report import Report
+from warehouse.report.detail import StepDetail
 from warehouse.report.format import gib, ms, pct, text_of, us
 
 
@@ -104,11 +106,16 @@ def summary(report: Report) -> Table:
 
 
 def steps(report: Report) -> Table:
+    return step_table(report.steps)
+
+
+def step_table(steps: list[StepBreakdown]) -> Table:
+    """The breakdown of ``steps`` in the profiler's terms, with the layers observed (the steps chapter's rows)."""
     rows = [
         [s.rank_id, s.step_id, s.duration_ns, s.preparing_ns, s.computing_ns, s.communication_not_overlapped_ns,
          s.overlapped_ns, s.communication_ns, s.free_ns, s.bubble_ns, s.basis, len(s.layers) if s.layers else None,
          s.head_ns, s.main_ns, s.tail_ns]
-        for s in report.steps
+        for s in steps
     ]
     columns = _columns("rank", "step", ("duration ms", MS), ("preparing ms", MS), ("computing ms", MS),
                        ("communication not overlapped ms", MS), ("overlapped ms", MS), ("communication ms", MS),
@@ -146,14 +153,24 @@ def pipeline_coverage(report: Report) -> Table:
 
 
 def layer_blocks(report: Report) -> Table:
+    return block_table(report.detail.steps)
+
+
+def block_table(details: list[StepDetail]) -> Table:
     """Each block of each observed layer of each step: its kernels, span from the step's start and busy time."""
     rows = [[d.step.rank_id, d.step.step_id, b.layer, b.layer_kind, b.kind, b.kernels, b.start_ns, b.end_ns,
              b.end_ns - b.start_ns, b.busy_ns]
-            for d in report.detail.steps for b in d.blocks]
+            for d in details for b in d.blocks]
     columns = _columns("rank", "step", "layer", "layer kind", "block", "kernels", ("start ms", MS), ("end ms", MS),
                        ("span ms", MS), ("block ms", MS))
     return Table("layers", "Layers and blocks", "Layers and blocks (times from the step's start; block ms: "
                  "the kernels' summed time)", columns, rows)
+
+
+def step_top_kernels(detail: StepDetail) -> Table:
+    """The kernel names of one step that took the most time (every kernel of the step counted)."""
+    columns = _columns("kernel", "runs", ("total ms", MS))
+    return Table("step_kernels", "Step kernels", "Top kernels of the step", columns, [list(t) for t in detail.top])
 
 
 def findings(report: Report) -> Table:

@@ -1,0 +1,284 @@
+"""The HTML report's step inspector in headless Chromium (issue 18 item 4): the timeline of a
+chosen step has one lane per stream and one bar per kernel, the bubble axis marks its idle
+intervals, a click on a bar opens the operator card with every field of that kernel's row,
+the zoom narrows the view, and a step past the embedding cap shows its longest kernels only.
+
+The run is written by the row factories: two ranks, two steps, two dense layers of eight kernels
+per step spread over three streams, each kernel with pipeline fields, shapes, a metrics JSON and
+a global task id past 2**53 (a JavaScript number could not hold it: the card must show its digits).
+The page is driven by a script appended to a copy of the report: it selects a step through the
+controls' change events and clicks what ``document.elementFromPoint`` finds at a bar's centre,
+as a user's click would; Chromium's DOM after that is what the assertions read.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sqlite3
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from factories import warehouse_rows as rows
+from tests.diagnosis import cluster as synth
+from warehouse import db
+from warehouse.cli import cli
+from warehouse.model.classify import load_rules
+from warehouse.report import detail
+from warehouse.report.format import text_of
+
+# Chromium as the Datasette page tests drive it: their ``browse`` fixture, reused as it is
+_spec = importlib.util.spec_from_file_location("datasette_page_fixtures",
+                                               Path(__file__).parent.parent / "datasette" / "conftest.py")
+_fixtures = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_fixtures)
+browse = _fixtures.browse
+
+STREAMS = (3, 5, 9)
+STEP_NS = 1_000_000
+FIRST_NS = 50_000
+#: kernel i of a step lasts BASE_NS + i us; a wider spacing after every fourth kernel
+BASE_NS = 20_000
+BIG_ID = 2**60
+
+
+def build(path: Path) -> dict:
+    """The run ``timeline``: per (rank, step), the kernels as written (dicts with their ids), in start order."""
+    conn = db.connect(path)
+    load_rules(conn)
+    written = {}
+    with rows.bound(conn):
+        run = rows.run_id("timeline")
+        for rank in (0, 1):
+            source = rows.SourceFactory(kind="rank_db", rank_id=rank, device_id=rank, run_id=run,
+                                        path=f"/timeline/rank{rank}/profiler_{rank}.db")["id"]
+            for step in (1, 2):
+                start = step * 10 * STEP_NS
+                rows.StepFactory(rank_id=rank, step_id=step, start_ns=start, end_ns=start + STEP_NS, source_id=source)
+                ts, kernels = start + FIRST_NS, []
+                for i, (name, op_type, op_class, category, family) in enumerate(synth.LAYER * 2):
+                    dur = BASE_NS + 1_000 * i + 500 * rank
+                    kernels.append(rows.KernelFactory(
+                        source_id=source, rank_id=rank, device_id=rank, stream_id=STREAMS[i % 3], name=name,
+                        op_type=op_type, op_class=op_class, category=category, bound_family=family,
+                        bound_stage="mac" if family == "cube" else "vec", ts=ts, dur=dur, task_id=100 + i,
+                        global_task_id=BIG_ID + i, input_shapes="2048,1024;1024,1024", input_dtypes="FLOAT16",
+                        cube_ns=dur // 2 if family == "cube" else None, aic_mac_ratio=0.625,
+                        metrics='{"l2_hit_rate": 0.5}'))
+                    ts += dur + (10_000 if i % 4 == 3 else 2_000)
+                written[rank, step] = kernels
+    conn.close()
+    return written
+
+
+def idle(kernels: list[dict], start: int) -> list[tuple[int, int]]:
+    """Where none of ``kernels`` (one step's, in start order, none overlapping) runs in [start, start + STEP_NS)."""
+    gaps, busy = [], start
+    for k in kernels:
+        if k["ts"] > busy:
+            gaps.append((busy, k["ts"]))
+        busy = max(busy, k["ts"] + k["dur"])
+    return gaps + ([(busy, start + STEP_NS)] if busy < start + STEP_NS else [])
+
+
+class Dom(HTMLParser):
+    """The inspector's parts of the DOM Chromium renders: select options, the timeline's shapes (with
+    their text), the rows of each table with an id, the text of each paragraph or span with an id."""
+
+    def __init__(self, html: str):
+        super().__init__()
+        self.options: dict[str, list[str]] = {}
+        self.shapes: list[dict] = []
+        self.tables: dict[str, list[list[str]]] = {}
+        self.texts: dict[str, str] = {}
+        self._table: list | None = None
+        self._target = None  # (container, key) the text goes to
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "select":
+            self._options = self.options.setdefault(attrs["id"], [])
+        elif tag == "option":
+            self._options.append("")
+            self._target = (self._options, -1)
+        elif tag == "table" and attrs.get("id"):
+            self._table = self.tables.setdefault(attrs["id"], [])
+        elif tag == "tr" and self._table is not None:
+            self._table.append([])
+        elif tag in ("td", "th") and self._table is not None:
+            self._table[-1].append("")
+            self._target = (self._table[-1], -1)
+        elif tag in ("rect", "text"):
+            self.shapes.append({"tag": tag, **attrs, "text": ""})
+            self._target = (self.shapes[-1], "text") if tag == "text" else None
+        elif tag in ("p", "span") and attrs.get("id"):
+            self.texts[attrs["id"]] = ""
+            self._target = (self.texts, attrs["id"])
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self._table = None
+        if tag in ("option", "td", "th", "text", "p", "span"):
+            self._target = None
+
+    def handle_data(self, data):
+        if self._target is not None:
+            container, key = self._target
+            container[key] += data
+
+    def shapes_of(self, css: str) -> list[dict]:
+        return [s for s in self.shapes if css in s.get("class", "").split()]
+
+
+#: appended to a copy of the report: choose rank and step by their controls, click the given bar, the given buttons
+DRIVER = """<script>
+window.addEventListener("load", function () {
+  function choose(id, index) {
+    var select = document.getElementById(id);
+    select.value = String(index);
+    select.dispatchEvent(new Event("change"));
+  }
+  function click(node) {
+    node.scrollIntoView({block: "center"});
+    var box = node.getBoundingClientRect(), x = box.left + box.width / 2, y = box.top + box.height / 2;
+    document.elementFromPoint(x, y).dispatchEvent(new MouseEvent("click", {bubbles: true, clientX: x, clientY: y}));
+  }
+  var drive = DRIVE;
+  choose("wh-rank", drive.rank);
+  choose("wh-step", drive.step);
+  drive.buttons.forEach(function (id) { click(document.getElementById(id)); });
+  if (drive.bar !== null) { click(document.querySelector('rect.wh-bar[data-k="' + drive.bar + '"]')); }
+});
+</script></body>"""
+
+
+@pytest.fixture
+def timeline(tmp_path, warehouse_path, runner, browse):
+    """``timeline(rank_index, step_index, bar=None, buttons=())``: the DOM Chromium renders once the driver
+    chose that step and clicked those buttons and that bar (the report is written at the first call);
+    ``.kernels``: the kernels as written."""
+    kernels = build(warehouse_path)
+    out = tmp_path / "report.html"
+
+    def run(rank: int, step: int, bar: int | None = None, buttons: tuple[str, ...] = ()) -> Dom:
+        if not out.exists():
+            result = runner.invoke(cli, ["report", "--db", str(warehouse_path), "-o", str(out)])
+            assert result.exit_code == 0, result.output
+        drive = json.dumps({"rank": rank, "step": step, "bar": bar, "buttons": list(buttons)})
+        driven = tmp_path / f"driven_{rank}_{step}_{bar}_{len(buttons)}.html"
+        page = out.read_text(encoding="utf-8")
+        driven.write_text(page.replace("</body>", DRIVER.replace("DRIVE", drive)), encoding="utf-8")
+        return Dom(browse(driven.as_uri()))
+
+    run.kernels = kernels
+    return run
+
+
+def step_start(step: int) -> int:
+    return step * 10 * STEP_NS
+
+
+def x_of(offset_ns: float) -> float:
+    """Where the timeline draws a time from the step's start, the whole step in view."""
+    return LABEL + offset_ns / STEP_NS * PLOT
+
+
+LABEL, PLOT = 110, 980
+
+
+def test_inspector_draws_the_chosen_steps_lanes_bars_and_idle_intervals(timeline):
+    dom = timeline(1, 1)  # rank 1, step 2
+    kernels = timeline.kernels[1, 2]
+    start = step_start(2)
+    assert dom.options == {"wh-run": ["timeline (run_id 1)"], "wh-rank": ["rank 0", "rank 1"],
+                           "wh-step": ["step 1", "step 2"]}
+    assert dom.texts["wh-note"] == "16 kernels in the step."
+    # one lane per stream, in stream order, then the bubble axis
+    assert len(dom.shapes_of("wh-lane")) == len(STREAMS)
+    labels = [s["text"] for s in dom.shapes if s["tag"] == "text"]
+    assert labels[:4] == ["stream 3", "stream 5", "stream 9", "bubble axis"]
+    # a bar per kernel, on its stream's lane, where and as long as it ran
+    bars = dom.shapes_of("wh-bar")
+    assert [int(b["data-k"]) for b in bars] == list(range(16))
+    for bar, kernel in zip(bars, kernels):
+        assert float(bar["y"]) == 22 * STREAMS.index(kernel["stream_id"]) + 2
+        assert float(bar["x"]) == pytest.approx(x_of(kernel["ts"] - start), abs=1e-6)
+        assert float(bar["width"]) == pytest.approx(kernel["dur"] / STEP_NS * PLOT, abs=1e-6)
+    assert {b["fill"] for b in bars} == {"#4e79a7", "#59a14f", "#b07aa1"}  # aic, aiv, mix_cv
+    # the bubble axis: the idle intervals, head (50 us) and tail included
+    gaps = dom.shapes_of("wh-gap")
+    expected = idle(kernels, start)
+    assert len(gaps) == len(expected) == 17  # before the first, between each two, after the last
+    for gap, (a, b) in zip(gaps, expected):
+        assert (float(gap["x"]), float(gap["width"])) == pytest.approx((x_of(a - start), (b - a) / STEP_NS * PLOT))
+    # the step's breakdown, layers (two dense layers, an attention and an ffn block each) and top kernels
+    breakdown = dict(map(tuple, dom.tables["wh-breakdown"][1:]))
+    assert (breakdown["rank"], breakdown["step"], breakdown["layers"]) == ("1", "2", "2")
+    layers = dom.tables["wh-layers"]
+    assert layers[0][:6] == ["rank", "step", "layer", "layer kind", "block", "kernels"]
+    first = kernels[0]["ts"] - start
+    attention_end = max(k["ts"] + k["dur"] for k in kernels[:4]) - start
+    assert layers[1] == ["1", "2", "1", "dense", "attention", "4", f"{first / 1e6:.3f}", f"{attention_end / 1e6:.3f}",
+                         f"{(attention_end - first) / 1e6:.3f}", f"{sum(k['dur'] for k in kernels[:4]) / 1e6:.3f}"]
+    assert [row[4] for row in layers[1:]] == ["attention", "ffn", "attention", "ffn"]
+    totals = {}
+    for k in kernels:
+        totals.setdefault(k["name"], []).append(k["dur"])
+    ranked = sorted(totals.items(), key=lambda item: -sum(item[1]))
+    assert dom.tables["wh-top"][1:] == [[name, str(len(d)), f"{sum(d) / 1e6:.3f}"] for name, d in ranked]
+    assert ranked[0][0] == "RmsNorm"  # four runs a step
+    assert dom.tables["wh-card"] == []  # no card before a click
+
+
+def test_a_click_on_a_bar_opens_its_operator_card_with_every_field_of_its_row(timeline, warehouse_path):
+    dom = timeline(1, 1, bar=5)
+    kernel = timeline.kernels[1, 2][5]
+    conn = sqlite3.connect(warehouse_path)
+    conn.row_factory = sqlite3.Row
+    row = conn.execute("SELECT k.*, s.path AS source_path FROM kernel AS k JOIN source AS s ON s.id = k.source_id "
+                       "WHERE k.id = ?", (kernel["id"],)).fetchone()
+    conn.close()
+    card = dom.tables["wh-card"]
+    assert card[0] == ["field", "value"]
+    assert card[1:] == [[name, text_of(row[name])] for name in row.keys()]
+    fields = dict(map(tuple, card[1:]))
+    assert fields["global_task_id"] == str(BIG_ID + 5)  # past 2**53: the digits, not a rounded double
+    assert (fields["name"], fields["stream_id"], fields["metrics"]) == ("MatMul_up", "9", '{"l2_hit_rate": 0.5}')
+    assert fields["source_path"] == "/timeline/rank1/profiler_1.db"
+    assert dom.texts["wh-card-hint"] == "Every field of the kernel row (ts and dur in ns):"
+    # the clicked bar is marked, no other
+    assert [b["data-k"] for b in dom.shapes_of("wh-picked")] == ["5"]
+
+
+def test_zoom_narrows_the_timeline_to_the_middle_of_the_step(timeline):
+    dom = timeline(0, 0, buttons=("wh-zoom-in", "wh-zoom-in"))  # rank 0, step 1: a quarter of the step
+    kernels = timeline.kernels[0, 1]
+    start = step_start(1)
+    low, high = STEP_NS * 3 / 8, STEP_NS * 5 / 8
+    assert dom.texts["wh-view"] == "375.0 us - 625.0 us from the step's start"
+    inside = [i for i, k in enumerate(kernels) if k["ts"] - start <= high and k["ts"] + k["dur"] - start >= low]
+    bars = dom.shapes_of("wh-bar")
+    assert [int(b["data-k"]) for b in bars] == inside and 0 < len(inside) < 16
+    # four times the scale: a kernel wholly in view is four times as wide as in the whole step's view
+    whole = next(k for i, k in enumerate(kernels) if i in inside and k["ts"] - start >= low
+                 and k["ts"] + k["dur"] - start <= high)
+    bar = bars[inside.index(kernels.index(whole))]
+    assert float(bar["width"]) == pytest.approx(4 * whole["dur"] / STEP_NS * PLOT)
+    assert float(bar["x"]) == pytest.approx(LABEL + (whole["ts"] - start - low) / (high - low) * PLOT)
+
+
+def test_a_step_past_the_cap_shows_its_longest_kernels_and_says_so(timeline, monkeypatch):
+    monkeypatch.setattr(detail, "MAX_KERNELS_PER_STEP", 5)
+    dom = timeline(0, 1)
+    kernels = timeline.kernels[0, 2]
+    # the durations grow with the kernel's position: the five longest are the last five, in start order
+    assert dom.texts["wh-note"] == "The timeline shows the 5 longest of the step's 16 kernels."
+    bars = dom.shapes_of("wh-bar")
+    start = step_start(2)
+    assert [float(b["x"]) for b in bars] == pytest.approx([x_of(k["ts"] - start) for k in kernels[11:]])
+    # the idle intervals and the layers still come from every kernel of the step
+    assert len(dom.shapes_of("wh-gap")) == len(idle(kernels, start))
+    assert len(dom.tables["wh-layers"]) == 5

@@ -1,0 +1,63 @@
+"""The data of the HTML report's step inspector (:file:`inspector.js`), as one JSON-ready dict.
+
+Per run, each step of each rank: its breakdown, layers and top kernels as the tables of
+:mod:`.tables` show them (text, so the three writers agree), its timeline (kernels as
+``[start ns from the step's start, duration ns, lane, fields]``, one lane per stream) and its
+idle intervals (the bubble axis). Every kernel field is the text :func:`text_of` makes of it
+(an integer past 2**53 keeps its digits, which a JavaScript number would not; a BLOB is its hex),
+so the operator card shows the row exactly.
+"""
+
+from __future__ import annotations
+
+from warehouse.report import Report
+from warehouse.report import detail as limits
+from warehouse.report.detail import StepDetail
+from warehouse.report.format import text_of
+from warehouse.report.tables import Table, block_table, step_table, step_top_kernels
+
+
+def of(reports: list[Report]) -> dict:
+    """What the inspector reads: the kernel fields' names and every run's steps."""
+    fields = next((r.detail.fields for r in reports), [])
+    return {"fields": fields,
+            "runs": [{"id": text_of(r.run_id), "name": text_of(r.run_name), "steps": [_step(d) for d in r.detail.steps]}
+                     for r in reports if r.steps]}
+
+
+def _step(detail: StepDetail) -> dict:
+    streams = sorted({k.stream for k in detail.kernels}, key=_stream_order)
+    lane = {stream: index for index, stream in enumerate(streams)}
+    breakdown = step_table([detail.step])
+    shown = len(detail.kernels)
+    if shown == detail.kernel_count:
+        note = f"{shown:,} kernels in the step."
+    elif shown:
+        note = f"The timeline shows the {shown:,} longest of the step's {detail.kernel_count:,} kernels."
+    else:
+        note = (f"The step ran {detail.kernel_count:,} kernels; none is embedded: the report's budget of "
+                f"{limits.MAX_KERNELS_PER_RUN:,} kernels per run is spent on the steps before it.")
+    if detail.gap_count > len(detail.gaps):
+        note += f" The bubble axis marks the {len(detail.gaps):,} longest of {detail.gap_count:,} idle intervals."
+    return {
+        "rank": text_of(detail.step.rank_id),
+        "step": text_of(detail.step.step_id),
+        "window": detail.window_ns,
+        "note": note,
+        "breakdown": {"headers": ["what", "value"], "rows": [list(pair) for pair in
+                                                             zip(breakdown.headers, breakdown.text_rows()[0])]},
+        "layers": _text(block_table([detail])),
+        "top": _text(step_top_kernels(detail)),
+        "lanes": [f"stream {text_of(stream)}" for stream in streams],
+        "kernels": [[k.offset_ns, k.dur_ns, lane[k.stream], [text_of(v) for v in k.row]] for k in detail.kernels],
+        "gaps": [list(gap) for gap in detail.gaps],
+    }
+
+
+def _text(table: Table) -> dict:
+    return {"headers": table.headers, "rows": table.text_rows()}
+
+
+def _stream_order(stream) -> tuple:
+    """Streams by number, any that is not a number after them, the kernels without a stream last."""
+    return (stream is None, not isinstance(stream, int), stream if isinstance(stream, int) else 0, text_of(stream))
