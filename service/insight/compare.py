@@ -6,6 +6,9 @@ commands pair the card's answer (``compare``) with the baseline card's (``baseli
 ``server/src/modules/source/``: ``core/DetailsService.cpp`` merges, ``protocol/SourceProtocolUtil.cpp``
 shapes, ``NumberUtil`` subtracts):
 
+Without a baseline the answers have the same wrapped shapes (SourceProtocolUtil.cpp always writes
+them): the card's figures under ``compare``, empty or placeholder ``baseline`` and ``diff``.
+
 - baseInfo: ``{"compare", "baseline"}`` only (the real server builds no diff for it);
 - computeworkload: each chart/table item ``{"compare", "baseline", "diff"}``, matched on
   blockId + "_" + blockType + name; an item of the compare card alone has placeholder baseline
@@ -130,7 +133,7 @@ def base_info(compare: dict, baseline: dict) -> dict:
 
 
 EMPTY_BASE_INFO = {"name": "", "soc": "", "opType": "", "blockDim": "", "mixBlockDim": "", "duration": "",
-                   "blockDetail": {"headerName": [], "size": [], "row": []}, "advice": []}
+                   "deviceId": "", "pid": "", "blockDetail": {"headerName": [], "size": [], "row": []}, "advice": []}
 
 
 def _unit_placeholder(item: dict) -> dict:
@@ -177,7 +180,8 @@ def compute_workload(compare: dict, baseline: dict | None) -> dict:
 
 EMPTY_L2 = {"hitRatio": "", "hit": "", "totalRequest": "", "miss": ""}
 EMPTY_RATE = {"cycle": "", "totalCycles": "", "ratio": ""}
-EMPTY_UNIT = {"request": "", "display": False, "peakRatio": "", "bandwidth": "", "memoryPath": ""}
+EMPTY_UNIT = {"request": "", "requestSuffix": "", "display": False, "peakRatio": "", "bandwidth": "",
+              "bandwidthSuffix": "", "memoryPath": ""}
 PIPE_KEYS = ("vector", "vector1", "cube")
 
 
@@ -197,10 +201,10 @@ def _memory_units(compare: list[dict], baseline: list[dict]) -> list[dict]:
         if entry is not None:
             mine = entry["compare"]
             entry["diff"] = {"request": request_minus(text(mine["request"]), text(unit["request"])),
-                             "display": mine["display"],
+                             "requestSuffix": mine["requestSuffix"], "display": mine["display"],
                              "peakRatio": minus(text(mine["peakRatio"]), text(unit["peakRatio"])),
                              "bandwidth": minus(text(mine["bandwidth"]), text(unit["bandwidth"])),
-                             "memoryPath": unit["memoryPath"]}
+                             "bandwidthSuffix": mine["bandwidthSuffix"], "memoryPath": unit["memoryPath"]}
         else:
             entry = merged[unit["memoryPath"]] = {"compare": dict(EMPTY_UNIT), "baseline": None,
                                                   "diff": dict(EMPTY_UNIT)}
@@ -215,6 +219,11 @@ def _graph_block(block: dict) -> dict:
             "memoryUnit": [{"compare": u, "baseline": dict(EMPTY_UNIT), "diff": dict(EMPTY_UNIT)}
                            for u in block["memoryUnit"]],
             **{k: {"compare": block[k], "baseline": dict(EMPTY_RATE), "diff": dict(EMPTY_RATE)} for k in PIPE_KEYS}}
+
+
+def graph_unmerged(compare: dict) -> dict:
+    """A memory graph without a baseline: each block's figures under compare, empty baseline and diff."""
+    return {"coreMemory": [_graph_block(block) for block in compare["coreMemory"]]}
 
 
 def memory_graph(compare: dict, baseline: dict) -> dict:
@@ -258,6 +267,12 @@ def _rows(compare: list[dict], baseline: list[dict]) -> list[dict]:
             values[i] = minus(text(entry["compare"]["value"][i]), text(row["value"][i]))
         entry["baseline"] = row
     return list(merged.values())
+
+
+def table_unmerged(compare: dict) -> dict:
+    """Memory tables without a baseline: each row under compare, placeholder baseline and diff."""
+    return {"memoryTable": [{**entry, "tableDetail": [_table(t) for t in entry["tableDetail"]]}
+                            for entry in compare["memoryTable"]]}
 
 
 def memory_table(compare: dict, baseline: dict) -> dict:

@@ -280,44 +280,65 @@ def test_api_instructions_is_the_block_text(client):
 # ---- operator details ------------------------------------------------------------------------
 
 
+# The detail answers are the real server's: numbers as written in the block, always wrapped
+# {compare, baseline, diff} (Ascend/msinsight server/src/modules/source/protocol/SourceProtocolUtil.cpp,
+# parser/DetailsMemoryParser.cpp); without a baseline, baseline and diff are empty or placeholders.
+
+
 def test_base_info(client):
-    assert body(client, "source/details/baseInfo") == {
+    answer = body(client, "source/details/baseInfo")
+    assert set(answer) == {"compare", "baseline"}
+    assert answer["compare"] == {
         "name": "add_custom", "soc": "Ascend910B1", "opType": "aiv", "blockDim": "2", "mixBlockDim": "0",
-        "duration": "13.5",
+        "duration": "13.5", "deviceId": "3", "pid": "4242",
         "blockDetail": {"headerName": ["Block ID", "Core Type", "Duration (μs)"], "size": ["3", "3"],
                         "row": [{"value": ["0", "aiv", "5.25"]}, {"value": ["1", "aiv", "NA"]}]},
         "advice": ["use more cores", "vectorise the tail"],
     }
+    assert answer["baseline"] == {"name": "", "soc": "", "opType": "", "blockDim": "", "mixBlockDim": "",
+                                  "duration": "", "deviceId": "", "pid": "",
+                                  "blockDetail": {"headerName": [], "size": [], "row": []}, "advice": []}
 
 
 def test_compute_workload(client):
-    assert body(client, "source/details/computeworkload") == {
-        "blockIdList": ["0", "1"],
-        "chartData": {"detailDataList": [
-            {"blockId": "0", "blockType": "cube0", "name": "Cube All Active", "unit": "3", "value": "11.15",
-             "originValue": "46050.0"},
-            {"blockId": "1", "blockType": "vector0", "name": "ALL_ACTIVE", "unit": "%", "value": "73.6",
-             "originValue": ""}], "advice": ["balance the vector cores"]},
-        "tableData": {"detailDataList": [
-            {"blockId": "0", "blockType": "cube0", "name": "Cube All Active", "unit": "3", "value": "11.15"},
-            {"blockId": "1", "blockType": "vector0", "name": "ALL_ACTIVE", "unit": "%", "value": "73.6"}],
-            "advice": ["table advice"]},
-    }
+    answer = body(client, "source/details/computeworkload")
+    assert answer["blockIdList"] == ["0", "1"]
+    # unit 3 decoded (unitTypeMapping), the seed's "%" kept; origin_value 46050.0 as written
+    cube = {"blockId": "0", "blockType": "cube0", "name": "Cube All Active", "unit": "PRE", "value": "11.15",
+            "originValue": "46050.0"}
+    vector = {"blockId": "1", "blockType": "vector0", "name": "ALL_ACTIVE", "unit": "%", "value": "73.6",
+              "originValue": ""}
+    for view, advice in (("chartData", ["balance the vector cores"]), ("tableData", ["table advice"])):
+        assert answer[view]["advice"] == advice
+        assert [item["compare"] for item in answer[view]["detailDataList"]] == [cube, vector]
+        for item in answer[view]["detailDataList"]:
+            empty = {"blockId": "", "blockType": "", "name": "", "unit": "", "value": "-", "originValue": "-"}
+            assert item["baseline"] == item["diff"] == empty
 
 
 def test_memory_graph(client):
+    empty_rate = {"cycle": "", "totalCycles": "", "ratio": ""}
+    empty_unit = {"request": "", "requestSuffix": "", "display": False, "peakRatio": "", "bandwidth": "",
+                  "bandwidthSuffix": "", "memoryPath": ""}
+
+    def wrapped(figures, empty):
+        return {"compare": figures, "baseline": empty, "diff": empty}
+
     expected = {"coreMemory": [{
         "advice": ["aicore compute usage lower than 20%"],
         "blockId": "0",
-        "l2Cache": {"hitRatio": "90.55011", "hit": "66845", "totalRequest": "73821", "miss": "6976"},
+        "l2Cache": wrapped({"hitRatio": "90.550110", "hit": "66845", "totalRequest": "73821", "miss": "6976"},
+                           {"hitRatio": "", "hit": "", "totalRequest": "", "miss": ""}),
         "blockType": "mix",
         "chipType": "910B",
         "memoryUnit": [
-            {"request": 47847, "display": True, "peakRatio": "", "bandwidth": "19.008541", "memoryPath": "0"},
-            {"request": 12, "display": False, "peakRatio": "-1.0", "bandwidth": "4.5", "memoryPath": "GM_TO_UB"}],
-        "vector": {"cycle": "6592", "totalCycles": "219790", "ratio": "2.5"},
-        "vector1": {"cycle": "", "totalCycles": "", "ratio": ""},
-        "cube": {"cycle": "46050", "totalCycles": "413123", "ratio": "11.25"},
+            wrapped({"request": "47847", "requestSuffix": "", "display": True, "peakRatio": "NA",
+                     "bandwidth": "19.008541", "bandwidthSuffix": "", "memoryPath": "0"}, empty_unit),
+            wrapped({"request": "12", "requestSuffix": "", "display": False, "peakRatio": "-1", "bandwidth": "4.5",
+                     "bandwidthSuffix": "", "memoryPath": "GM_TO_UB"}, empty_unit)],
+        "vector": wrapped({"cycle": "6592", "totalCycles": "219790", "ratio": "2.5"}, empty_rate),
+        "vector1": wrapped(empty_rate, empty_rate),
+        "cube": wrapped({"cycle": "46050", "totalCycles": "413123", "ratio": "11.25"}, empty_rate),
     }]}
     assert body(client, "source/details/memoryGraph", {"blockId": "0", "showAs": "request"}) == expected
     assert body(client, "source/details/memoryGraph") == expected
@@ -325,16 +346,20 @@ def test_memory_graph(client):
 
 
 def test_memory_table(client):
+    def row(name, values):
+        return {"compare": {"name": name, "value": values}, "baseline": {"name": name, "value": ["-"] * len(values)},
+                "diff": {"name": name, "value": ["-"] * len(values)}}
+
     assert body(client, "source/details/memoryTable", {"blockId": "0", "showAs": "request"}) == {"memoryTable": [{
         "advice": ["aicore MTE2 bandwidth utilization lower than 80% when active"],
         "blockId": "0",
         "tableOpType": "mix",
         "tableDetail": [
             {"headerName": ["", "hit", "miss", "total", "hit rate(%)"], "tableName": "Cache", "size": ["2", "4"],
-             "row": [{"name": "L2 Cache Write", "value": ["21468", "4480", "25948", "82.734695"]},
-                     {"name": "iCache Total", "value": ["40198", "238", "40436", "99.411415"]}]},
+             "row": [row("L2 Cache Write", ["21468", "4480", "25948", "82.734695"]),
+                     row("iCache Total", ["40198", "238", "40436", "99.411415"])]},
             {"headerName": ["", "requests", "throughput(GB/s)", "peak(%)"], "tableName": "L0C", "size": ["1", "3"],
-             "row": [{"name": "L0C Read Cube", "value": ["5120", "16.272491", "NA"]}]},
+             "row": [row("L0C Read Cube", ["5120", "16.272491", "NA"])]},
         ],
     }]}
     assert refusal(client, "source/details/memoryTable", {"blockId": 3}) == "no block 3 in the memory tables"
@@ -361,8 +386,10 @@ def test_several_profiles_need_a_card(two_profiles, client, tmp_path):
         ("add_custom", c["cardPath"]) for c in answer["body"]["cards"][:1]] + [
         ("other_op", str(tmp_path / "other.bin"))]
     assert all(c["cardPath"].endswith((".bin",)) for c in answer["body"]["cards"])
-    assert body(client, "source/details/baseInfo", {"cardId": "other_op"})["name"] == "other_op"
-    assert body(client, "source/details/baseInfo", {"rankId": "add_custom"})["name"] == "add_custom"
+    assert body(client, "source/details/baseInfo", {"cardId": "other_op"})["compare"]["name"] == "other_op"
+    assert body(client, "source/details/baseInfo", {"rankId": "add_custom"})["compare"]["name"] == "add_custom"
+    path = str(tmp_path / "other.bin")
+    assert body(client, "source/details/baseInfo", {"rankId": path})["compare"]["name"] == "other_op"
     assert refusal(client, "source/code/file", {"cardId": "other_op", "sourceName": CODE_PATH}) == (
         f"no source file {CODE_PATH!r} in the profile")
     unknown = ask(client, "source/details/baseInfo", {"cardId": "missing"})
@@ -462,7 +489,7 @@ def test_import_action_ingests_and_lists_cards(empty, root):
         "children": [{"clusterPath": "", "rankId": card, "host": "", "filePath": card, "type": "COMPUTE",
                       "deviceId": "", "fileDir": "run", "children": []}],
     }
-    assert body(client, "source/details/baseInfo")["name"] == "add_custom"
+    assert body(client, "source/details/baseInfo")["compare"]["name"] == "add_custom"
     # a folder below the root, given relative to it; the file is already in: unchanged, still a card
     again = body(client, "import/action", {"path": ["run"]})
     assert again["result"] == answer["result"] and sources(empty) == 1
@@ -520,10 +547,11 @@ def test_real_profile(realdata, tmp_path):
     path = tmp_path / "real.db"
     build(path, [realdata / "msinsight/server_test_data/test_bin_mix/visualize_data.bin"])
     client = create_app({"TESTING": True, "DATABASE": str(path)}).test_client()
-    info = body(client, "source/details/baseInfo")
-    assert (info["name"], info["soc"], info["opType"], info["blockDim"], info["mixBlockDim"], info["duration"]) == (
+    info = body(client, "source/details/baseInfo")["compare"]
+    assert (info["name"], info["soc"], info["opType"], info["blockDim"], info["mixBlockDim"], info["duration"],
+            info["deviceId"], info["pid"]) == (
         "MatmulLeakyreluCustom_0a4ecf73240c8db04ac5059db7c787a7_2_mix_aic", "Ascend910B4", "mix", "2", "4",
-        "300.0660095214844")
+        "300.0660095214844", "0", "1112422")
     assert info["blockDetail"] == {
         "headerName": ["Block ID", "Cube0 Duration (μs)", "Vector0 Duration (μs)", "Vector1 Duration (μs)"],
         "size": ["3", "4"],
@@ -531,12 +559,12 @@ def test_real_profile(realdata, tmp_path):
                 {"value": ["1", "250.884842", "133.335754", "248.197571"]}]}
     load = body(client, "source/details/computeworkload")
     assert load["blockIdList"] == ["0", "1"]
-    assert load["chartData"]["detailDataList"][0] == {"blockId": "0", "blockType": "cube0",
-                                                      "name": "Cube All Active", "unit": "3", "value": "11.15",
-                                                      "originValue": "46050.0"}
+    assert load["chartData"]["detailDataList"][0]["compare"] == {
+        "blockId": "0", "blockType": "cube0", "name": "Cube All Active", "unit": "PRE", "value": "11.15",
+        "originValue": "46050.0"}
     graph = body(client, "source/details/memoryGraph", {"blockId": "1"})["coreMemory"]
-    assert [(c["blockId"], c["l2Cache"]["hit"], c["l2Cache"]["miss"]) for c in graph] == [("1", "71104", "2692")]
+    assert [(c["blockId"], c["l2Cache"]["compare"]["hit"], c["l2Cache"]["compare"]["miss"]) for c in graph] == [
+        ("1", "71104", "2692")]
     tables = body(client, "source/details/memoryTable", {"blockId": "0"})["memoryTable"]
-    assert tables[0]["tableDetail"][0]["row"][0] == {"name": "L2 Cache Write",
-                                                     "value": ["21468", "4480", "25948", "82.734695"]}
-    assert refusal(client, "source/api/instructions") == "the profile has no instructions block (0x04)"
+    assert tables[0]["tableDetail"][0]["row"][0]["compare"] == {"name": "L2 Cache Write",
+                                                                "value": ["21468", "4480", "25948", "82.734695"]}

@@ -4,6 +4,8 @@ the MindStudio Insight server does (service/insight/compare.py), exact diff valu
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from factories.op_profile import (
@@ -118,15 +120,15 @@ def test_base_info_compare_and_baseline(profiles):
     answer = compared(profiles, "source/details/baseInfo")
     # ToResponseJson<DetailsBaseInfoResponse>: compare and baseline only, the real server builds no diff
     assert set(answer) == {"compare", "baseline"}
-    assert answer["compare"] == flat(profiles, "source/details/baseInfo", "current")
-    assert answer["baseline"] == flat(profiles, "source/details/baseInfo", "baseline")
+    assert answer["compare"] == flat(profiles, "source/details/baseInfo", "current")["compare"]
+    assert answer["baseline"] == flat(profiles, "source/details/baseInfo", "baseline")["compare"]
     assert (answer["compare"]["duration"], answer["baseline"]["duration"]) == ("13.5", "12.25")
     assert answer["baseline"]["blockDetail"]["row"] == [{"value": ["0", "aiv", "4.0"]}]
     assert answer["baseline"]["advice"] == ["use more cores"]
 
 
 def test_compute_workload_diff(profiles):
-    chart_item = {"blockId": "0", "blockType": "cube0", "name": "Cube All Active", "unit": "3"}
+    chart_item = {"blockId": "0", "blockType": "cube0", "name": "Cube All Active", "unit": "PRE"}
     only_here = {"blockId": "1", "blockType": "vector0", "name": "ALL_ACTIVE", "unit": "%"}
     assert compared(profiles, "source/details/computeworkload") == {
         "blockIdList": ["0", "1"],
@@ -139,15 +141,19 @@ def test_compute_workload_diff(profiles):
              "diff": {**only_here, "value": "-", "originValue": "-"}},
         ], "advice": []},
         "tableData": {"detailDataList": [
-            {"compare": {**chart_item, "value": "11.15"}, "baseline": {**chart_item, "value": "10.0"},
-             "diff": {**chart_item, "value": "1.15"}},
-            {"compare": {**only_here, "value": "73.6"}, "baseline": {**only_here, "value": "-"},
-             "diff": {**only_here, "value": "-"}},
+            {"compare": {**chart_item, "value": "11.15", "originValue": "46050.0"},
+             "baseline": {**chart_item, "value": "10.0", "originValue": "40000.0"},
+             "diff": {**chart_item, "value": "1.15", "originValue": "6050"}},
+            {"compare": {**only_here, "value": "73.6", "originValue": ""},
+             "baseline": {**only_here, "value": "-", "originValue": "-"},
+             "diff": {**only_here, "value": "-", "originValue": "-"}},
         ], "advice": []},
     }
 
 
-EMPTY_UNIT = {"request": "", "display": False, "peakRatio": "", "bandwidth": "", "memoryPath": ""}
+EMPTY_UNIT = {"request": "", "requestSuffix": "", "display": False, "peakRatio": "", "bandwidth": "",
+              "bandwidthSuffix": "", "memoryPath": ""}
+NO_SUFFIX = {"requestSuffix": "", "bandwidthSuffix": ""}
 EMPTY_L2 = {"hitRatio": "", "hit": "", "totalRequest": "", "miss": ""}
 EMPTY_RATE = {"cycle": "", "totalCycles": "", "ratio": ""}
 
@@ -156,22 +162,23 @@ def test_memory_graph_diff(profiles):
     block0 = {
         "advice": [],
         "blockId": "0",
-        "l2Cache": {"compare": {"hitRatio": "90.55011", "hit": "66845", "totalRequest": "73821", "miss": "6976"},
+        "l2Cache": {"compare": {"hitRatio": "90.550110", "hit": "66845", "totalRequest": "73821", "miss": "6976"},
                     "baseline": {"hitRatio": "85.5", "hit": "60000", "totalRequest": "67000", "miss": "7000"},
                     "diff": {"hitRatio": "5.0501", "hit": "6845", "totalRequest": "6821", "miss": "-24"}},
         "blockType": "mix",
         "chipType": "910B",
         "memoryUnit": [
-            {"compare": {"request": 47847, "display": True, "peakRatio": "", "bandwidth": "19.008541",
-                         "memoryPath": "0"},
-             "baseline": {"request": 40000, "display": True, "peakRatio": "", "bandwidth": "18.5",
-                          "memoryPath": "0"},
-             "diff": {"request": "7847", "display": True, "peakRatio": "", "bandwidth": "0.509",
-                      "memoryPath": "0"}},
-            {"compare": {"request": 12, "display": False, "peakRatio": "-1.0", "bandwidth": "4.5",
-                         "memoryPath": "GM_TO_UB"}, "baseline": EMPTY_UNIT, "diff": EMPTY_UNIT},
-            {"compare": EMPTY_UNIT, "baseline": {"request": 5, "display": True, "peakRatio": "2.0",
-                                                 "bandwidth": "1.0", "memoryPath": "UB_TO_GM"},
+            # "NA" minus "NA": both count as 0 (NumberUtil), so the diff is "0"
+            {"compare": {"request": "47847", "display": True, "peakRatio": "NA", "bandwidth": "19.008541",
+                         "memoryPath": "0", **NO_SUFFIX},
+             "baseline": {"request": "40000", "display": True, "peakRatio": "NA", "bandwidth": "18.5",
+                          "memoryPath": "0", **NO_SUFFIX},
+             "diff": {"request": "7847", "display": True, "peakRatio": "0", "bandwidth": "0.509",
+                      "memoryPath": "0", **NO_SUFFIX}},
+            {"compare": {"request": "12", "display": False, "peakRatio": "-1", "bandwidth": "4.5",
+                         "memoryPath": "GM_TO_UB", **NO_SUFFIX}, "baseline": EMPTY_UNIT, "diff": EMPTY_UNIT},
+            {"compare": EMPTY_UNIT, "baseline": {"request": "5", "display": True, "peakRatio": "2",
+                                                 "bandwidth": "1", "memoryPath": "UB_TO_GM", **NO_SUFFIX},
              "diff": EMPTY_UNIT},
         ],
         "vector": {"compare": {"cycle": "6592", "totalCycles": "219790", "ratio": "2.5"}, "baseline": EMPTY_RATE,
@@ -187,7 +194,7 @@ def test_memory_graph_diff(profiles):
     assert blocks[0] == block0 and len(blocks) == 2
     assert blocks[1] == {
         "advice": [], "blockId": "1",
-        "l2Cache": {"compare": EMPTY_L2, "baseline": {"hitRatio": "50.0", "hit": "1", "totalRequest": "2",
+        "l2Cache": {"compare": EMPTY_L2, "baseline": {"hitRatio": "50", "hit": "1", "totalRequest": "2",
                                                       "miss": "1"}, "diff": EMPTY_L2},
         "blockType": "vec", "chipType": "910B", "memoryUnit": [],
         **{key: {"compare": EMPTY_RATE, "baseline": EMPTY_RATE, "diff": EMPTY_RATE}
@@ -220,12 +227,16 @@ def test_memory_table_diff(profiles):
 
 @pytest.mark.parametrize("command", ["source/details/baseInfo", "source/details/computeworkload",
                                      "source/details/memoryGraph", "source/details/memoryTable"])
-def test_without_the_flag_the_answer_is_flat(profiles, command):
+def test_without_the_flag_nothing_is_compared(profiles, command):
+    # the shapes stay wrapped (SourceProtocolUtil.cpp always writes compare/baseline/diff), the baseline empty
     client, current, baseline = profiles
-    expected = flat(profiles, command, "current")
-    assert "compare" not in expected
-    assert body(client, command, {"cardId": current, "baselineRankId": baseline}) == expected
-    assert body(client, command, {"cardId": current, "isCompared": False, "baselineRankId": baseline}) == expected
+    alone = flat(profiles, command, "current")
+    assert body(client, command, {"cardId": current, "baselineRankId": baseline}) == alone
+    assert body(client, command, {"cardId": current, "isCompared": False, "baselineRankId": baseline}) == alone
+    assert alone != compared(profiles, command)
+    text = json.dumps(alone)
+    assert '"compare"' in text
+    assert not any(figure in text for figure in ('"12.25"', '"40000', '"85.5"', '"21000"', '"4.0"'))
 
 
 @pytest.mark.parametrize("command", ["source/details/baseInfo", "source/details/computeworkload",
