@@ -3,9 +3,9 @@ chosen step has one lane per stream and one bar per kernel, the bubble axis mark
 intervals, a click on a bar opens the operator card with every field of that kernel's row,
 the zoom narrows the view, and a step past the embedding cap shows its longest kernels only.
 
-The run is written by the row factories: two ranks, two steps, two dense layers of eight kernels
-per step spread over three streams, each kernel with pipeline fields, shapes, a metrics JSON and
-a global task id past 2**53 (a JavaScript number could not hold it: the card must show its digits).
+The run is tests/diagnosis/timeline.py's: two ranks, two steps, two dense layers of eight kernels
+per step spread over three streams, each kernel with a global task id past 2**53 (the card must
+show its digits).
 The page is driven by a script appended to a copy of the report: it selects a step through the
 controls' change events and clicks what ``document.elementFromPoint`` finds at a bar's centre,
 as a user's click would; Chromium's DOM after that is what the assertions read.
@@ -21,11 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from factories import warehouse_rows as rows
-from tests.diagnosis import cluster as synth
-from warehouse import db
+from tests.diagnosis.timeline import BIG_ID, STEP_NS, STREAMS, build, idle, step_start
 from warehouse.cli import cli
-from warehouse.model.classify import load_rules
 from warehouse.report import detail
 from warehouse.report.format import text_of
 
@@ -35,53 +32,6 @@ _spec = importlib.util.spec_from_file_location("datasette_page_fixtures",
 _fixtures = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_fixtures)
 browse = _fixtures.browse
-
-STREAMS = (3, 5, 9)
-STEP_NS = 1_000_000
-FIRST_NS = 50_000
-#: kernel i of a step lasts BASE_NS + i us; a wider spacing after every fourth kernel
-BASE_NS = 20_000
-BIG_ID = 2**60
-
-
-def build(path: Path) -> dict:
-    """The run ``timeline``: per (rank, step), the kernels as written (dicts with their ids), in start order."""
-    conn = db.connect(path)
-    load_rules(conn)
-    written = {}
-    with rows.bound(conn):
-        run = rows.run_id("timeline")
-        for rank in (0, 1):
-            source = rows.SourceFactory(kind="rank_db", rank_id=rank, device_id=rank, run_id=run,
-                                        path=f"/timeline/rank{rank}/profiler_{rank}.db")["id"]
-            for step in (1, 2):
-                start = step * 10 * STEP_NS
-                rows.StepFactory(rank_id=rank, step_id=step, start_ns=start, end_ns=start + STEP_NS, source_id=source)
-                ts, kernels = start + FIRST_NS, []
-                for i, (name, op_type, op_class, category, family) in enumerate(synth.LAYER * 2):
-                    dur = BASE_NS + 1_000 * i + 500 * rank
-                    kernels.append(rows.KernelFactory(
-                        source_id=source, rank_id=rank, device_id=rank, stream_id=STREAMS[i % 3], name=name,
-                        op_type=op_type, op_class=op_class, category=category, bound_family=family,
-                        bound_stage="mac" if family == "cube" else "vec", ts=ts, dur=dur, task_id=100 + i,
-                        global_task_id=BIG_ID + i, input_shapes="2048,1024;1024,1024", input_dtypes="FLOAT16",
-                        cube_ns=dur // 2 if family == "cube" else None, aic_mac_ratio=0.625,
-                        metrics='{"l2_hit_rate": 0.5}'))
-                    ts += dur + (10_000 if i % 4 == 3 else 2_000)
-                written[rank, step] = kernels
-    conn.close()
-    return written
-
-
-def idle(kernels: list[dict], start: int) -> list[tuple[int, int]]:
-    """Where none of ``kernels`` (one step's, in start order, none overlapping) runs in [start, start + STEP_NS)."""
-    gaps, busy = [], start
-    for k in kernels:
-        if k["ts"] > busy:
-            gaps.append((busy, k["ts"]))
-        busy = max(busy, k["ts"] + k["dur"])
-    return gaps + ([(busy, start + STEP_NS)] if busy < start + STEP_NS else [])
-
 
 class Dom(HTMLParser):
     """The inspector's parts of the DOM Chromium renders: select options, the timeline's shapes (with
@@ -175,10 +125,6 @@ def timeline(tmp_path, warehouse_path, runner, browse):
 
     run.kernels = kernels
     return run
-
-
-def step_start(step: int) -> int:
-    return step * 10 * STEP_NS
 
 
 def x_of(offset_ns: float) -> float:
