@@ -85,25 +85,33 @@ def export_parquet(db_path: str | Path, out_dir: str | Path, *, replace: bool = 
         raise
     try:
         tables = {}
-        for name, kind in _relations(conn):
+        for name, kind in relations(conn):
             tables[name] = _export_relation(conn, name, kind, out, folder_name(name))
-        manifest = {
-            "format": FORMAT,
-            "format_version": FORMAT_VERSION,
-            "schema_version": db.schema_version(conn),
-            "migrations": [dict(zip(("version", "name", "sha256", "applied_at"), row)) for row in
-                           conn.execute("SELECT version, name, sha256, applied_at FROM schema_migrations ORDER BY 1")],
-            "exported_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "source_db": str(Path(db_path).resolve()),
-            "tables": tables,
-        }
+        manifest = {**manifest_header(conn), "source_db": str(Path(db_path).resolve()), "tables": tables}
     except BaseException:
         shutil.rmtree(out, ignore_errors=True)  # no half export: the folder was new or empty
         raise
     finally:
         conn.close()
-    (out / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    write_manifest(out, manifest)
     return manifest
+
+
+def manifest_header(conn: sqlite3.Connection) -> dict:
+    """The manifest's first keys: format, schema version and migrations of the warehouse at ``conn``, the time."""
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "schema_version": db.schema_version(conn),
+        "migrations": [dict(zip(("version", "name", "sha256", "applied_at"), row)) for row in
+                       conn.execute("SELECT version, name, sha256, applied_at FROM schema_migrations ORDER BY 1")],
+        "exported_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+
+
+def write_manifest(out: Path, manifest: dict) -> None:
+    """Write ``out/_warehouse.json`` (last: a folder with a manifest is a finished export)."""
+    (out / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
 
 
 def _prepare(out: Path, replace: bool) -> None:
@@ -116,7 +124,7 @@ def _prepare(out: Path, replace: bool) -> None:
     out.mkdir(parents=True, exist_ok=True)
 
 
-def _relations(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+def relations(conn: sqlite3.Connection) -> list[tuple[str, str]]:
     """The tables and views to export: a virtual table's rows (the name index's values) but not its
     shadow tables, SQLite's own storage of it."""
     rows = conn.execute("SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') "
@@ -131,11 +139,11 @@ def columns_of(conn: sqlite3.Connection, name: str, kind: str = "table") -> list
     whether it is the table's primary key. A table without an INTEGER PRIMARY KEY gets its
     hidden ``rowid`` first (queries order by it: it is the order rows were written in)."""
     columns = []
-    if kind == "table" and not _has_rowid_alias(conn, name):
+    if kind == "table" and not has_rowid_alias(conn, name):
         columns.append({"name": "rowid", "sqlite_type": "INTEGER", "type": "int64", "pk": False})
     # a full-text table's columns take no declared type and hold text (the name index, migration 0012)
     text_only = conn.execute("SELECT 1 FROM pragma_table_list WHERE name = ? AND type = 'virtual'", (name,)).fetchone()
-    for _, column, declared, _, _, pk in conn.execute(f"PRAGMA table_info({_quote(name)})"):
+    for _, column, declared, _, _, pk in conn.execute(f"PRAGMA table_info({quote(name)})"):
         declared = (declared or "").upper()
         columns.append({"name": column, "sqlite_type": declared or None,
                         "type": "string" if text_only else TYPES.get(declared), "pk": bool(pk)})
@@ -145,8 +153,9 @@ def columns_of(conn: sqlite3.Connection, name: str, kind: str = "table") -> list
     return columns
 
 
-def _has_rowid_alias(conn: sqlite3.Connection, table: str) -> bool:
-    keys = [(declared or "").upper() for _, _, declared, _, _, pk in conn.execute(f"PRAGMA table_info({_quote(table)})")
+def has_rowid_alias(conn: sqlite3.Connection, table: str) -> bool:
+    """Whether the table's INTEGER PRIMARY KEY is its rowid (else the export adds a ``rowid`` column)."""
+    keys = [(declared or "").upper() for _, _, declared, _, _, pk in conn.execute(f"PRAGMA table_info({quote(table)})")
             if pk]
     return keys == ["INTEGER"]
 
@@ -156,8 +165,8 @@ def _storage_classes(conn: sqlite3.Connection, table: str, names: list[str]) -> 
     if not names:
         return []
     classes = ("integer", "real", "text", "blob")
-    items = [f"max(typeof({_quote(n)}) = '{c}')" for n in names for c in classes]
-    row = conn.execute(f"SELECT {', '.join(items)} FROM {_quote(table)}").fetchone()
+    items = [f"max(typeof({quote(n)}) = '{c}')" for n in names for c in classes]
+    row = conn.execute(f"SELECT {', '.join(items)} FROM {quote(table)}").fetchone()
     return [{c for c, seen in zip(classes, row[i * 4:i * 4 + 4]) if seen} for i in range(len(names))]
 
 
@@ -175,7 +184,7 @@ def _untyped_type(declared: str | None, classes: set[str]) -> str:
 def _select_list(columns: list[dict]) -> str:
     items = []
     for column in columns:
-        name = _quote(column["name"])
+        name = quote(column["name"])
         if TYPES.get(column["sqlite_type"] or "") == column["type"] or column["type"] == "int64":
             items.append(name)
         else:  # an untyped column: numbers as SQLite spells them, bytes as bytes, all as one type
@@ -192,12 +201,34 @@ def folder_name(table: str) -> str:
 
 def _export_relation(conn: sqlite3.Connection, name: str, kind: str, out: Path, path: str) -> dict:
     columns = columns_of(conn, name, kind)
-    names = [c["name"] for c in columns]
-    has_rows = conn.execute(f"SELECT 1 FROM {_quote(name)} LIMIT 1").fetchone() is not None
-    partitioned = (has_rows and PARTITION_COLUMN in names
-                   and not next(c["pk"] for c in columns if c["name"] == PARTITION_COLUMN))
-    writer = _PartitionedWriter(out / path, name, columns, PARTITION_COLUMN if partitioned else None)
-    cursor = conn.execute(f"SELECT {_select_list(columns)} FROM {_quote(name)}")
+    has_rows = conn.execute(f"SELECT 1 FROM {quote(name)} LIMIT 1").fetchone() is not None
+    partition = partition_column(columns) if has_rows else None
+    rows, partitions = write_relation(conn, name, out / path, columns, partition)
+    return {
+        "kind": kind,
+        "path": path,
+        "rows": rows,
+        "partitioned_by": partition,
+        "partitions": partitions,
+        "columns": [{k: c[k] for k in ("name", "sqlite_type", "type")} for c in columns],
+    }
+
+
+def partition_column(columns: list[dict]) -> str | None:
+    """``rank_id`` when the relation has it and it is not the relation's own key, else None."""
+    key = next((c for c in columns if c["name"] == PARTITION_COLUMN), None)
+    return PARTITION_COLUMN if key is not None and not key["pk"] else None
+
+
+def write_relation(conn: sqlite3.Connection, name: str, folder: Path, columns: list[dict], partition: str | None,
+                   file_name: str = "part-0.parquet") -> tuple[int, list[str]]:
+    """Stream the rows of relation ``name`` into ``folder`` as Parquet files called ``file_name``
+    (one per partition folder when ``partition`` is set), the columns' types as ``columns`` say.
+
+    :returns: the number of rows and the partition folders written.
+    """
+    writer = _PartitionedWriter(folder, name, columns, partition, file_name)
+    cursor = conn.execute(f"SELECT {_select_list(columns)} FROM {quote(name)}")
     rows = 0
     try:
         while batch := cursor.fetchmany(BATCH_ROWS):
@@ -207,14 +238,7 @@ def _export_relation(conn: sqlite3.Connection, name: str, kind: str, out: Path, 
     except WarehouseError:
         writer.abort()
         raise
-    return {
-        "kind": kind,
-        "path": path,
-        "rows": rows,
-        "partitioned_by": PARTITION_COLUMN if partitioned else None,
-        "partitions": writer.partition_names(),
-        "columns": [{k: c[k] for k in ("name", "sqlite_type", "type")} for c in columns],
-    }
+    return rows, writer.partition_names()
 
 
 class _PartitionedWriter:
@@ -224,10 +248,11 @@ class _PartitionedWriter:
     partition key with vectorised filters: no Python work per row beyond the transposition.
     """
 
-    def __init__(self, folder: Path, table: str, columns: list[dict], partition: str | None):
+    def __init__(self, folder: Path, table: str, columns: list[dict], partition: str | None,
+                 file_name: str = "part-0.parquet"):
         import pyarrow as pa
 
-        self.folder, self.table, self.partition = folder, table, partition
+        self.folder, self.table, self.partition, self.file_name = folder, table, partition, file_name
         self.schema = pa.schema([pa.field(c["name"], getattr(pa, c["type"])()) for c in columns])
         self.file_schema = self.schema.remove(self.schema.get_field_index(partition)) if partition else self.schema
         self.buffers: dict[object, list] = defaultdict(list)
@@ -280,7 +305,7 @@ class _PartitionedWriter:
             if self.partition:
                 folder = folder / f"{self.partition}={NULL_PARTITION if key is None else key}"
             folder.mkdir(parents=True, exist_ok=True)
-            self.writers[key] = pq.ParquetWriter(folder / "part-0.parquet", self.file_schema, compression="zstd")
+            self.writers[key] = pq.ParquetWriter(folder / self.file_name, self.file_schema, compression="zstd")
         return self.writers[key]
 
     def close(self) -> None:
@@ -310,5 +335,6 @@ def _fits(value, arrow_type) -> bool:
     return True
 
 
-def _quote(name: str) -> str:
+def quote(name: str) -> str:
+    """An SQL identifier, quoted."""
     return '"' + name.replace('"', '""') + '"'

@@ -1,0 +1,88 @@
+"""Which relations of the Spark ingest are written per group, which by the driver, and the
+views that span a run's ranks, computed by Spark over the dataset.
+
+A group (one run's rank, :mod:`warehouse.engines.spark_ingest`) writes the tables of its inputs'
+rows and the views that can be taken per rank: a view whose every GROUP BY and window PARTITION
+BY keeps ``rank_id`` apart, over such relations only. A view that compares ranks (``step_compute``:
+the median over a step's ranks) is *run-wide*: it is computed once all groups have landed, by
+Spark, from the view's own SQL transpiled as the named queries are (:mod:`warehouse.engines.base`),
+and written partitioned by rank in the export's layout. The other relations read no input's rows
+(``run``, ``run_history``, the classification rules, the strings): the driver writes them.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import sqlglot
+from sqlglot import exp
+
+from warehouse import export
+from warehouse.engines.base import SQL_TYPES, transpile
+
+#: Spark's type name (``DataType.typeName()``) -> the export's Arrow type; Spark's integers are
+#: written as int64 and its decimals as float64, as SQLite's integers and reals are exported
+ARROW_TYPES = {"long": "int64", "integer": "int64", "short": "int64", "byte": "int64", "boolean": "int64",
+               "double": "float64", "float": "float64", "decimal": "float64", "string": "string", "binary": "binary"}
+SPARK_CASTS = {"int64": "bigint", "float64": "double", "string": "string", "binary": "binary"}
+
+
+def classify(conn: sqlite3.Connection, inputs: set[str]) -> tuple[list[str], list[str]]:
+    """``(per_group, run_wide)``: the relations written per group (the ``inputs`` tables and the
+    views per rank over them) and the run-wide views, in the order they can be computed."""
+    per_group, run_wide = set(inputs), []
+    for name, sql in conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'view' ORDER BY rowid"):
+        tree = sqlglot.parse_one(sql, read="sqlite")
+        reads = {table.name for table in tree.find_all(exp.Table)}
+        if reads & set(run_wide):
+            run_wide.append(name)
+        elif reads & per_group:
+            (per_group.add(name) if _per_rank(tree) else run_wide.append(name))
+    return sorted(per_group), run_wide
+
+
+def _per_rank(tree: exp.Expression) -> bool:
+    """Whether every grouping and window partition of the view keeps ``rank_id`` apart."""
+    keys = [group.expressions for group in tree.find_all(exp.Group)]
+    keys += [window.args.get("partition_by") or [] for window in tree.find_all(exp.Window)]
+    return all(any(isinstance(key, exp.Column) and key.name == export.PARTITION_COLUMN for key in group)
+               for group in keys)
+
+
+def compute(engine, out: Path, catalog: sqlite3.Connection, names: list[str]) -> dict[str, dict]:
+    """Compute the run-wide views ``names`` with the Spark engine over the dataset in ``out`` and
+    write each as Parquet, partitioned by rank; returns their manifest entries.
+
+    Each view is registered in the session once written, for the views that read it.
+    """
+    schema = dict(engine.data.schema())
+    entries = {}
+    for name in names:
+        body = sqlglot.parse_one(_view_sql(catalog, name), read="sqlite").expression.sql("sqlite")
+        frame = engine.spark.sql(transpile(body, engine.dialect, schema, {}, engine.rewrite))
+        declared = {c["name"]: c for c in export.columns_of(catalog, name, "view")}
+        columns = [{"name": field.name, "sqlite_type": declared[field.name]["sqlite_type"],
+                    "type": ARROW_TYPES[field.dataType.typeName()]} for field in frame.schema.fields]
+        frame = frame.select(*[frame[c["name"]].cast(SPARK_CASTS[c["type"]]).alias(c["name"]) for c in columns])
+        folder = out / export.folder_name(name)
+        shutil.rmtree(folder, ignore_errors=True)
+        rows = frame.count()
+        partition = export.partition_column([{**c, "pk": False} for c in columns]) if rows else None
+        if partition:
+            frame.repartition(partition).write.partitionBy(partition).parquet(str(folder))
+            (folder / "_SUCCESS").unlink(missing_ok=True)
+        else:
+            export.write_relation(catalog, name, folder, columns, None)
+        partitions = sorted(p.name for p in folder.iterdir() if p.is_dir())
+        entries[name] = {"kind": "view", "path": export.folder_name(name), "rows": rows, "partitioned_by": partition,
+                         "partitions": partitions, "columns": columns}
+        schema[name] = {c["name"]: SQL_TYPES[c["type"]] for c in columns}
+        reader = engine.spark.read.option("basePath", str(folder)).parquet(str(folder)) if rows else frame
+        reader.createOrReplaceTempView(name)
+    return entries
+
+
+def _view_sql(conn: sqlite3.Connection, name: str) -> str:
+    return conn.execute("SELECT sql FROM sqlite_master WHERE type = 'view' AND name = ?", (name,)).fetchone()[0]
