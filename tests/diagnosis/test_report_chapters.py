@@ -1,6 +1,6 @@
 """The report's step chapters of seed 004 section 10 (issue 18 item 4) in Markdown and Excel, with
 exact values from tests/diagnosis/timeline.py's run: step percentiles per rank, pipeline coverage,
-and the layers and blocks of each step."""
+the step classes, and the layers and blocks of each step."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ from warehouse.report.tables import nearest_rank
 def written(warehouse_path, runner, tmp_path):
     """The run's kernels, and its report as Markdown and as a workbook: (kernels, markdown, workbook)."""
     kernels = build(warehouse_path)
+    result = runner.invoke(cli, ["analyze", "--db", str(warehouse_path)])  # the step classes and layers
+    assert result.exit_code == 0, result.output
     outs = {suffix: tmp_path / f"report{suffix}" for suffix in (".md", ".xlsx")}
     for out in outs.values():
         result = runner.invoke(cli, ["report", "--db", str(warehouse_path), "-o", str(out)])
@@ -97,11 +99,29 @@ def test_pipeline_coverage(written):
     assert book["Pipeline coverage"]["H2"].number_format == "0.0%"
 
 
+def test_step_classes(written):
+    kernels, markdown, book = written
+    rows = table(markdown, "Step classes (steps alike kernel for kernel, shapes included; heaviest first)")
+    assert rows[0] == ["rank", "class", "structure", "steps", "derived steps", "kernels per step", "wall sum ms",
+                       "wall mean ms", "wall p50 ms", "wall p90 ms", "wall max ms", "bound family"]
+    # per rank one class: both steps run the same kernels on the same shapes (only their durations differ);
+    # a step's wall is its window (1 ms); more Cube than Vector time: bound by cube
+    # (Markdown: the brackets escaped, so they show as written)
+    assert rows[1:] == [
+        [str(rank), rows[1 + rank][1], r"2x dense\[attention:gqa_or_mha+ffn\]", "2", "no", "16", "2.000", "1.000",
+         "1.000", "1.000", "1.000", "cube"] for rank in (0, 1)]
+    assert rows[1][1] == rows[2][1] and rows[1][1].startswith("step_")  # the same sequence on both ranks
+    found = records(book["Step classes"])
+    assert [(r["rank"], r["structure"], r["steps"], r["wall sum ms"], r["bound family"]) for r in found] == [
+        (rank, "2x dense[attention:gqa_or_mha+ffn]", 2, 2.0, "cube") for rank in (0, 1)]
+
+
 def test_layers_and_blocks(written):
     kernels, markdown, book = written
-    rows = table(markdown, "Layers and blocks (times from the step's start; block ms: the kernels' summed time)")
-    assert rows[0] == ["rank", "step", "layer", "layer kind", "block", "kernels", "start ms", "end ms", "span ms",
-                       "block ms"]
+    rows = table(markdown, "Layers and blocks (layers from 0; times from the step's start; block ms: its kernels' "
+                           "summed time)")
+    assert rows[0] == ["rank", "step", "layer", "layer kind", "attention family", "block", "kernels", "start ms",
+                       "end ms", "span ms", "block ms"]
     expected = []
     for rank in (0, 1):
         for step in STEPS:
@@ -109,14 +129,14 @@ def test_layers_and_blocks(written):
             for block in range(4):  # two layers: an attention block (norm .. o-proj) and an ffn block each
                 mine = kernels[rank, step][4 * block:4 * block + 4]
                 first, end = mine[0]["ts"] - start, max(k["ts"] + k["dur"] for k in mine) - start
-                expected.append([str(rank), str(step), str(block // 2 + 1), "dense", ("attention", "ffn")[block % 2],
-                                 "4", f"{first / 1e6:.3f}", f"{end / 1e6:.3f}", f"{(end - first) / 1e6:.3f}",
-                                 f"{sum(k['dur'] for k in mine) / 1e6:.3f}"])
+                expected.append([str(rank), str(step), str(block // 2), "dense", "gqa_or_mha",
+                                 ("attention", "ffn")[block % 2], "4", f"{first / 1e6:.3f}", f"{end / 1e6:.3f}",
+                                 f"{(end - first) / 1e6:.3f}", f"{sum(k['dur'] for k in mine) / 1e6:.3f}"])
     assert rows[1:] == expected
     found = records(book["Layers and blocks"])
     assert len(found) == 16
     first = found[0]
     mine = kernels[0, 1][:4]
-    assert (first["rank"], first["step"], first["layer"], first["block"], first["kernels"]) == (0, 1, 1, "attention", 4)
+    assert (first["rank"], first["step"], first["layer"], first["block"], first["kernels"]) == (0, 1, 0, "attention", 4)
     assert first["block ms"] == pytest.approx(sum(k["dur"] for k in mine) / 1e6)
     assert first["start ms"] == pytest.approx((mine[0]["ts"] - step_start(1)) / 1e6)

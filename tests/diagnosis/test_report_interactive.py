@@ -111,6 +111,8 @@ def timeline(tmp_path, warehouse_path, runner, browse):
     chose that step and clicked those buttons and that bar (the report is written at the first call);
     ``.kernels``: the kernels as written."""
     kernels = build(warehouse_path)
+    result = runner.invoke(cli, ["analyze", "--db", str(warehouse_path)])  # the layers
+    assert result.exit_code == 0, result.output
     out = tmp_path / "report.html"
 
     def run(rank: int, step: int, bar: int | None = None, buttons: tuple[str, ...] = ()) -> Dom:
@@ -164,12 +166,13 @@ def test_inspector_draws_the_chosen_steps_lanes_bars_and_idle_intervals(timeline
     breakdown = dict(map(tuple, dom.tables["wh-breakdown"][1:]))
     assert (breakdown["rank"], breakdown["step"], breakdown["layers"]) == ("1", "2", "2")
     layers = dom.tables["wh-layers"]
-    assert layers[0][:6] == ["rank", "step", "layer", "layer kind", "block", "kernels"]
+    assert layers[0][:7] == ["rank", "step", "layer", "layer kind", "attention family", "block", "kernels"]
     first = kernels[0]["ts"] - start
     attention_end = max(k["ts"] + k["dur"] for k in kernels[:4]) - start
-    assert layers[1] == ["1", "2", "1", "dense", "attention", "4", f"{first / 1e6:.3f}", f"{attention_end / 1e6:.3f}",
-                         f"{(attention_end - first) / 1e6:.3f}", f"{sum(k['dur'] for k in kernels[:4]) / 1e6:.3f}"]
-    assert [row[4] for row in layers[1:]] == ["attention", "ffn", "attention", "ffn"]
+    assert layers[1] == ["1", "2", "0", "dense", "gqa_or_mha", "attention", "4", f"{first / 1e6:.3f}",
+                         f"{attention_end / 1e6:.3f}", f"{(attention_end - first) / 1e6:.3f}",
+                         f"{sum(k['dur'] for k in kernels[:4]) / 1e6:.3f}"]
+    assert [row[5] for row in layers[1:]] == ["attention", "ffn", "attention", "ffn"]
     totals = {}
     for k in kernels:
         totals.setdefault(k["name"], []).append(k["dur"])

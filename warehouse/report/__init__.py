@@ -1,10 +1,10 @@
 """The diagnosis report (issue 9): ``warehouse report --db X -o report.html|.md|.xlsx [--run RUN]``.
 
 :func:`collect` reads everything the report shows through named queries and the step
-breakdown (:mod:`warehouse.analysis.steps`), with each step's layers, kernels and idle
-intervals (:mod:`.detail`), one :class:`Report` per run (runs are never added together); :mod:`.tables` lays out their tables once, and :mod:`.html`, :mod:`.markdown`
+breakdown (:mod:`warehouse.analysis.steps`), with each step's kernels and idle intervals
+(:mod:`.detail`), one :class:`Report` per run (runs are never added together); :mod:`.tables` lays out their tables once, and :mod:`.html`, :mod:`.markdown`
 and :mod:`.xlsx` (issue 18) write them, a chapter each. The summary is computed from the same
-rows as the findings. The report only reads: the findings are
+rows as the findings. The report only reads: the findings, step classes and layers are
 those of the latest ``warehouse analyze``.
 """
 
@@ -39,6 +39,8 @@ class Report:
     communication: list[dict]
     memory: list[dict]
     pipeline: list[dict]
+    step_classes: list[dict]
+    layers: list[dict]
     detail: RunDetail
     slow_ranks: list[int] = field(default_factory=list)
     slow_collectives: list[str] = field(default_factory=list)
@@ -89,6 +91,8 @@ def _collect_run(conn: sqlite3.Connection, database: str, run_id: int, name: str
         communication=rows_of(conn, "communication_ops", params),
         memory=rows_of(conn, "memory_peak", params),
         pipeline=rows_of(conn, "pipeline_coverage", params),
+        step_classes=rows_of(conn, "step_classes", params),
+        layers=rows_of(conn, "layers", params),
         detail=run_detail(conn, run_id, steps),
         slow_ranks=slow,
         slow_collectives=collectives,

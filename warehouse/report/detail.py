@@ -1,12 +1,11 @@
-"""What the report shows of each step beyond its breakdown (seed 004 section 10): its layers and
-blocks with their times, its longest kernels with every field of their kernel rows, the idle
-intervals of its device, and its top kernels.
+"""What the HTML report's step inspector shows of each step beyond its breakdown (seed 004
+section 10): its longest kernels with every field of their kernel rows, the idle intervals of its
+device, and its top kernels.
 
-One pass over the run's step kernels (``step_kernels.sql``, in kernel_sequence's order, so the
-layer segmentation's row numbers index them), one step at a time: the report never holds a
-run's kernels at once. The HTML's timeline embeds at most :data:`MAX_KERNELS_PER_STEP` kernels
-of a step (its longest) and :data:`MAX_KERNELS_PER_RUN` of a run, so the file stays bounded on
-a big run; the idle intervals, top kernels and layer times are computed from every kernel.
+One pass over the run's step kernels (``step_kernels.sql``), one step at a time: the report
+never holds a run's kernels at once. The timeline embeds at most :data:`MAX_KERNELS_PER_STEP`
+kernels of a step (its longest) and :data:`MAX_KERNELS_PER_RUN` of a run, so the file stays
+bounded on a big run; the idle intervals and top kernels are computed from every kernel.
 """
 
 from __future__ import annotations
@@ -42,19 +41,6 @@ class Positions(NamedTuple):
 
 
 @dataclass(frozen=True)
-class Block:
-    """One block of an observed layer: rows of the step's kernel sequence, times in ns from the step's origin."""
-
-    layer: int
-    layer_kind: str
-    kind: str
-    kernels: int
-    start_ns: int
-    end_ns: int
-    busy_ns: int
-
-
-@dataclass(frozen=True)
 class Kernel:
     """A kernel the timeline draws: its start from the step's origin, duration, stream and kernel row."""
 
@@ -76,7 +62,6 @@ class StepDetail:
     gaps: list[tuple[int, int]] = field(default_factory=list)
     gap_count: int = 0
     top: list[tuple[str, int, int]] = field(default_factory=list)
-    blocks: list[Block] = field(default_factory=list)
 
 
 @dataclass
@@ -104,7 +89,7 @@ def run_detail(conn: sqlite3.Connection, run_id: int, steps: list[StepBreakdown]
 def _fill(detail: StepDetail, rows, at: Positions, cap: int) -> int:
     """Read one step's kernel rows into ``detail``; return how many kernels it embeds (at most ``cap``)."""
     step = detail.step
-    starts, durations, longest, totals = [], [], [], defaultdict(lambda: [0, 0])
+    count, longest, totals = 0, [], defaultdict(lambda: [0, 0])
     gaps, busy_until = [], None
     for index, row in enumerate(rows):
         start, length = row[at.ts], row[at.dur] or 0
@@ -114,8 +99,7 @@ def _fill(detail: StepDetail, rows, at: Positions, cap: int) -> int:
         if start > busy_until:
             gaps.append((busy_until, start))
         busy_until = max(busy_until, start + length)
-        starts.append(start)
-        durations.append(length)
+        count += 1
         total = totals[row[at.name]]
         total[0] += 1
         total[1] += length
@@ -127,7 +111,7 @@ def _fill(detail: StepDetail, rows, at: Positions, cap: int) -> int:
         gaps.append((busy_until, end))
     origin = detail.origin_ns
     detail.window_ns = max(end, busy_until) - origin
-    detail.kernel_count = len(starts)
+    detail.kernel_count = count
     detail.kernels = [Kernel(row[at.ts] - origin, length, row[at.stream_id], row[2:])
                       for length, _, row in sorted(longest, key=lambda item: (item[2][at.ts], -item[1]))]
     detail.gap_count = len(gaps)
@@ -135,19 +119,5 @@ def _fill(detail: StepDetail, rows, at: Positions, cap: int) -> int:
     detail.gaps = sorted((a - origin, b - origin) for a, b in kept)
     detail.top = sorted(((name, n, ns) for name, (n, ns) in totals.items()),
                         key=lambda item: (-item[2], str(item[0])))[:TOP_STEP_KERNELS]
-    detail.blocks = _blocks(step, starts, durations, origin)
     return len(detail.kernels)
 
-
-def _blocks(step: StepBreakdown, starts: list[int], durations: list[int], origin: int) -> list[Block]:
-    """Each block of each observed layer with its span and busy time (the sum of its kernels', as block_ns)."""
-    found = []
-    for number, layer in enumerate(step.layers, start=1):
-        for block in layer.blocks:
-            rows = range(block.first, block.last + 1)
-            found.append(Block(
-                layer=number, layer_kind=layer.kind, kind=block.kind, kernels=len(rows),
-                start_ns=starts[block.first] - origin,
-                end_ns=max(starts[i] + durations[i] for i in rows) - origin,
-                busy_ns=sum(durations[i] for i in rows)))
-    return found

@@ -20,12 +20,18 @@ from warehouse.report.tables import Table, block_table, step_table, step_top_ker
 def of(reports: list[Report]) -> dict:
     """What the inspector reads: the kernel fields' names and every run's steps."""
     fields = next((r.detail.fields for r in reports), [])
-    return {"fields": fields,
-            "runs": [{"id": text_of(r.run_id), "name": text_of(r.run_name), "steps": [_step(d) for d in r.detail.steps]}
-                     for r in reports if r.steps]}
+    return {"fields": fields, "runs": [_run(r) for r in reports if r.steps]}
 
 
-def _step(detail: StepDetail) -> dict:
+def _run(report: Report) -> dict:
+    layers = {}
+    for row in report.layers:
+        layers.setdefault((row["rank_id"], row["step_id"]), []).append(row)
+    return {"id": text_of(report.run_id), "name": text_of(report.run_name),
+            "steps": [_step(d, layers.get((d.step.rank_id, d.step.step_id), [])) for d in report.detail.steps]}
+
+
+def _step(detail: StepDetail, layers: list[dict]) -> dict:
     streams = sorted({k.stream for k in detail.kernels}, key=_stream_order)
     lane = {stream: index for index, stream in enumerate(streams)}
     breakdown = step_table([detail.step])
@@ -46,7 +52,7 @@ def _step(detail: StepDetail) -> dict:
         "note": note,
         "breakdown": {"headers": ["what", "value"], "rows": [list(pair) for pair in
                                                              zip(breakdown.headers, breakdown.text_rows()[0])]},
-        "layers": _text(block_table([detail])),
+        "layers": _text(block_table(layers, {(detail.step.rank_id, detail.step.step_id): detail.step.start_ns})),
         "top": _text(step_top_kernels(detail)),
         "lanes": [f"stream {text_of(stream)}" for stream in streams],
         "kernels": [[k.offset_ns, k.dur_ns, lane[k.stream], [text_of(v) for v in k.row]] for k in detail.kernels],

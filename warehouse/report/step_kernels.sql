@@ -1,8 +1,7 @@
 -- The kernel rows of every step of one run (step_kernel: the answering input's kernels inside
 -- each rank's step windows) with every field of the kernel table and the path of the input
--- they came from: what the HTML report's step inspector shows (timeline bars, operator card)
--- and what it reads the layers' times from. Ordered as kernel_sequence orders them (rank,
--- step, start, kernel id), so the layer segmentation's row numbers index these rows.
+-- they came from: what the HTML report's step inspector shows (timeline bars, operator card,
+-- idle intervals, top kernels). In device order per rank and step (start, then kernel id).
 select sk.rank_id as step_rank, sk.step_id as step_number, k.*, src.path as source_path
 from step_kernel as sk
 join kernel as k on k.id = sk.kernel_id

@@ -152,19 +152,40 @@ def pipeline_coverage(report: Report) -> Table:
                  columns, rows)
 
 
+def step_classes(report: Report) -> Table:
+    """The shape-strict step classes of each rank, heaviest (summed wall time) first, as ``step_classes`` gives them."""
+    rows = [[c["rank_id"], c["step_class"], c["structure"], c["step_count"], "yes" if c["is_derived"] else "no",
+             c["kernel_count"], c["wall_ns_sum"], c["wall_ns_mean"], c["wall_ns_p50"], c["wall_ns_p90"],
+             c["wall_ns_max"], c["bound_family"]] for c in report.step_classes]
+    columns = _columns("rank", "class", "structure", "steps", "derived steps", "kernels per step", ("wall sum ms", MS),
+                       ("wall mean ms", MS), ("wall p50 ms", MS), ("wall p90 ms", MS), ("wall max ms", MS),
+                       "bound family")
+    return Table("classes", "Step classes", "Step classes (steps alike kernel for kernel, shapes included; "
+                 "heaviest first)", columns, rows)
+
+
 def layer_blocks(report: Report) -> Table:
-    return block_table(report.detail.steps)
+    return block_table(report.layers, {(s.rank_id, s.step_id): s.start_ns for s in report.steps})
 
 
-def block_table(details: list[StepDetail]) -> Table:
-    """Each block of each observed layer of each step: its kernels, span from the step's start and busy time."""
-    rows = [[d.step.rank_id, d.step.step_id, b.layer, b.layer_kind, b.kind, b.kernels, b.start_ns, b.end_ns,
-             b.end_ns - b.start_ns, b.busy_ns]
-            for d in details for b in d.blocks]
-    columns = _columns("rank", "step", "layer", "layer kind", "block", "kernels", ("start ms", MS), ("end ms", MS),
-                       ("span ms", MS), ("block ms", MS))
-    return Table("layers", "Layers and blocks", "Layers and blocks (times from the step's start; block ms: "
-                 "the kernels' summed time)", columns, rows)
+def block_table(layers: list[dict], step_starts: dict) -> Table:
+    """Each block of each observed layer (rows of the ``layers`` query) with its times from its step's
+    start (``step_starts`` by rank and step; a step without one counts from its first layer)."""
+    first = {}
+    for row in layers:
+        key = (row["rank_id"], row["step_id"])
+        first[key] = min(first.get(key, row["start_ns"]), row["start_ns"])
+    rows = []
+    for row in layers:
+        key = (row["rank_id"], row["step_id"])
+        origin = step_starts.get(key) if step_starts.get(key) is not None else first[key]
+        rows.append([row["rank_id"], row["step_id"], row["layer_index"], row["layer_kind"], row["attention_family"],
+                     row["block_kind"], row["kernel_count"], row["block_start_ns"] - origin,
+                     row["block_end_ns"] - origin, row["block_end_ns"] - row["block_start_ns"], row["block_ns"]])
+    columns = _columns("rank", "step", "layer", "layer kind", "attention family", "block", "kernels", ("start ms", MS),
+                       ("end ms", MS), ("span ms", MS), ("block ms", MS))
+    return Table("layers", "Layers and blocks", "Layers and blocks (layers from 0; times from the step's start; "
+                 "block ms: its kernels' summed time)", columns, rows)
 
 
 def step_top_kernels(detail: StepDetail) -> Table:
@@ -229,5 +250,5 @@ def memory(report: Report) -> Table:
 def all_tables(report: Report) -> list[Table]:
     """Every chapter's table in report order (the evidence, which each writer lays out its own way, apart)."""
     return [summary(report), steps(report), step_percentiles(report), pipeline_coverage(report),
-            layer_blocks(report), findings(report), top_kernels(report), bound_families(report),
+            step_classes(report), layer_blocks(report), findings(report), top_kernels(report), bound_families(report),
             communication(report), memory(report)]
