@@ -102,7 +102,7 @@ def write_step_classes(conn: sqlite3.Connection) -> int:
 def steps_of(conn: sqlite3.Connection) -> Iterator[Step]:
     """Every step of every run and rank: the markers' windows, or the steps cut at selection kernels."""
     windows = {tuple(row[:3]): tuple(row[3:]) for row in conn.execute(WINDOWS_SQL)}
-    kernels = conn.execute(KERNELS_SQL).fetchall()
+    kernels = conn.execute(KERNELS_SQL)  # streamed: one step's kernels in memory at a time
     for key, group in groupby(kernels, key=lambda row: tuple(row[:3])):
         rows = [Kernel(row[3], row[4], _shape(row[5]), *row[6:10], tuple(row[10:])) for row in group]
         window = windows.pop(key)
