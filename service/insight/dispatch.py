@@ -14,7 +14,7 @@ import itertools
 import threading
 
 from service.db import get_db
-from service.insight import details, importer, project, source, timeline
+from service.insight import details, hotspot, importer, project, source, timeline, views
 from service.insight.protocol import InsightError, Params
 from warehouse.errors import WarehouseError
 
@@ -38,6 +38,12 @@ COMMANDS = {
     "source/details/computeworkload": details.compute_workload,
     "source/details/memoryGraph": details.memory_graph,
     "source/details/memoryTable": details.memory_table,
+    "source/api/line/dynamic": hotspot.api_line_dynamic,
+    "source/api/instructions/dynamic": hotspot.api_instructions_dynamic,
+    "source/details/roofline": views.roofline,
+    "source/details/interCoreLoadAnalysis": views.inter_core_load,
+    "source/queryTopWarpStallReason": views.stall_reasons,
+    "source/cache/cachelineRecords": views.cacheline_records,
 }
 ENVELOPE = ("id", "moduleName", "type", "command")
 #: error codes of an answer with result false

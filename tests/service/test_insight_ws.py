@@ -4,7 +4,9 @@ client (websockets' sync client) against the real process, through the frontend'
 Shapes are the real server's (Ascend/msinsight): the envelope of ``server/src/protocol/ProtocolUtil.cpp``
 (SetResponseJsonBaseInfo), the project commands of ``server/src/modules/global/protocol/GlobalProtocolUtil.cpp``
 and ``GlobalProtocol.cpp`` (moduleConfig/get), the import answer of
-``server/src/modules/timeline/protocol/TimelineProtocolUtil.cpp`` (ImportActionResponse).
+``server/src/modules/timeline/protocol/TimelineProtocolUtil.cpp`` (ImportActionResponse), the operator
+views of ``server/src/modules/source/protocol/SourceProtocolUtil.cpp`` (always compare/baseline/diff),
+``parser/DetailsMemoryParser.cpp`` (numbers as written, unit codes) and ``parser/SourceInstructionParser.cpp``.
 """
 
 from __future__ import annotations
@@ -137,18 +139,89 @@ def test_frontend_sequence_on_a_factory_profile(empty, root):
         # the project explorer now lists the card
         assert page.body("global", "files/getProjectExplorer", {}) == {"projectDirectoryList": [
             {"projectName": "warehouse", "fileName": [card], "children": imported["children"]}]}
+        views = operator_views(page, imported, {"rankId": card})
+        assert views["roofline"]["soc"] == "Ascend910B1"
+        assert views["roofline"]["data"][0]["rooflines"][0] == {
+            "bw": "1600.5", "bwName": "GM", "computility": "320.0", "computilityName": "Cube FP16",
+            "point": ["12.5", "100.25"], "ratio": ""}
+        assert views["baseInfo"]["compare"]["name"] == "add_custom"
+        assert views["baseInfo"]["compare"]["deviceId"] == "3" and views["baseInfo"]["compare"]["pid"] == "4242"
+        assert views["baseInfo"]["baseline"]["name"] == ""
+        assert [(s["subCoreName"], s["cycles"]["value"]["compare"])
+                for s in views["interCoreLoadAnalysis"]["opDetails"][0]["subCoreDetails"]] == [
+            ("vector0", 265838), ("cube0", 267206)]
+        chart = views["computeworkload"]["chartData"]["detailDataList"][0]
+        assert chart["compare"] == {"blockId": "0", "blockType": "cube0", "name": "Cube All Active", "unit": "PRE",
+                                    "value": "11.15", "originValue": "46050.0"}
+        assert (chart["baseline"]["value"], chart["diff"]["value"]) == ("-", "-")
+        assert [d["compare"] for d in views["queryTopWarpStallReason"]["data"]] == [
+            {"name": "WAIT_FLAG", "value": 598}, {"name": "BAR", "value": 12}]
+        assert views["code/file"]["fileContent"].startswith('#include "kernel_operator.h"')
+        # Line "5" and Cycles "20" are strings under INT columns: 0, as rapidjson's IsInt() says
+        assert [(line["Line"], line["Cycles"]) for line in views["api/line/dynamic"]["Lines"]] == [(4, 100), (0, 0)]
+        assert [i["Address"] for i in views["api/instructions/dynamic"]["Instructions"]] == ["0x1000", "0x1010"]
+        assert views["api/instructions/dynamic"]["Core"] == CORES[0]
+        l2 = views["memoryGraph"]["coreMemory"][0]["l2Cache"]
+        assert l2["compare"] == {"hitRatio": "90.550110", "hit": "66845", "totalRequest": "73821", "miss": "6976"}
+        row = views["memoryTable"]["memoryTable"][0]["tableDetail"][0]["row"][0]
+        assert row["compare"] == {"name": "L2 Cache Write", "value": ["21468", "4480", "25948", "82.734695"]}
+        assert views["cache/cachelineRecords"]["Cacheline Records"][0]["Cacheline Id"] == 7
+
+
+def operator_views(page: Page, imported: dict, card: dict) -> dict:
+    """The operator views' requests in the frontend's order, module source; their bodies by command."""
+    core, source = (imported["coreList"] or [""])[0], (imported["sourceList"] or [""])[0]
+    block = {}
+    bodies = {}
+    for command, params in [
+            ("details/roofline", {}), ("details/baseInfo", {"isCompared": False}),
+            ("details/interCoreLoadAnalysis", {}), ("details/computeworkload", {"isCompared": False}),
+            ("queryTopWarpStallReason", {"isCompared": False}), ("code/file", {"sourceName": source}),
+            ("api/line/dynamic", {"sourceName": source, "coreName": core}),
+            ("api/instructions/dynamic", {"coreName": core})]:
+        if command == "code/file" and not source:
+            continue
+        bodies[command.split("/")[-1] if command.startswith("details/") else command] = page.body(
+            "source", f"source/{command}", {**card, **params})
+    block_ids = bodies["computeworkload"]["blockIdList"]
+    block = {"blockId": block_ids[0]} if block_ids else {}
+    for command in ("details/memoryGraph", "details/memoryTable"):
+        bodies[command.split("/")[-1]] = page.body("source", f"source/{command}",
+                                                   {**card, **block, "showAs": "request", "isCompared": False})
+    if imported["hasCachelineRecords"]:
+        bodies["cache/cachelineRecords"] = page.body("source", "source/cache/cachelineRecords", card)
+    return bodies
 
 
 def test_real_profile_through_the_socket(empty, root, realdata):
     real = root / "op" / "visualize_data.bin"
     real.write_bytes((realdata / REAL_PROFILE).read_bytes())
     with serving(empty, root) as url, connect(url) as socket:
-        imported = open_sequence(Page(socket), real)
+        page = Page(socket)
+        imported = open_sequence(page, real)
         card = str(real.resolve())
         assert (imported["isBinary"], imported["isSimulation"], imported["coreList"], imported["sourceList"],
                 imported["hasCachelineRecords"]) == (True, False, [], [], False)
         assert imported["result"] == [{"cardName": REAL_NAME, "rankId": card, "cardPath": card, "result": True,
                                        "dataPathList": [card], "host": ""}]
+        views = operator_views(page, imported, {"rankId": card})
+        info = views["baseInfo"]["compare"]
+        assert (info["name"], info["soc"], info["opType"], info["blockDim"], info["mixBlockDim"], info["duration"],
+                info["deviceId"], info["pid"]) == (REAL_NAME, "Ascend910B4", "mix", "2", "4", "300.0660095214844",
+                                                   "0", "1112422")
+        assert views["computeworkload"]["blockIdList"] == ["0", "1"]
+        assert views["computeworkload"]["chartData"]["detailDataList"][0]["compare"] == {
+            "blockId": "0", "blockType": "cube0", "name": "Cube All Active", "unit": "PRE", "value": "11.15",
+            "originValue": "46050.0"}
+        l2 = views["memoryGraph"]["coreMemory"][0]["l2Cache"]["compare"]
+        assert views["memoryGraph"]["coreMemory"][0]["blockId"] == "0" and set(l2) == {
+            "hitRatio", "hit", "totalRequest", "miss"}
+        assert views["memoryTable"]["memoryTable"][0]["tableDetail"][0]["row"][0]["compare"] == {
+            "name": "L2 Cache Write", "value": ["21468", "4480", "25948", "82.734695"]}
+        # the on-board profile has no api.json, roofline or core-load blocks: the real server's empty bodies
+        assert views["api/instructions/dynamic"] == {"Instructions": []}
+        assert views["api/line/dynamic"] == {"Lines": []}
+        assert views["roofline"] == {"soc": "", "advice": "", "data": []}
 
 
 def test_errors_and_the_import_root(empty, root, tmp_path):
