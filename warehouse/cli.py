@@ -74,7 +74,13 @@ def cli():
 @click.option("--label", "labels", multiple=True, metavar="KEY=VALUE",
               callback=lambda ctx, param, value: _labels_module().checked(value),
               help="Attach a label to the run(s) the files join (repeatable; table run_label).")
-def ingest(paths, db_path, force, quiet, jobs, run_name, labels):
+@click.option("--engine", type=click.Choice(["sqlite", "spark"]), default="sqlite", show_default=True,
+              help="spark: ingest each run's ranks on Spark executors into a Parquet dataset (--out), not --db.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="With --engine spark: the dataset folder (new, or one this ingest wrote: new ranks are added).")
+@click.option("--master", default=None, metavar="URL",
+              help="With --engine spark: Spark's master URL (default: SPARK_MASTER, else local[*]).")
+def ingest(paths, db_path, force, quiet, jobs, run_name, labels, engine, out_dir, master):
     """Ingest profiler outputs (files or folders, walked recursively).
 
     Each file's kind is detected from its content; each file is one transaction.
@@ -84,7 +90,14 @@ def ingest(paths, db_path, force, quiet, jobs, run_name, labels):
     \b
     Example:
         warehouse ingest ./cluster_run --db run.db --run baseline
+        warehouse ingest /shared/run --engine spark --out /shared/run.parquet --master spark://head:7077
     """
+    if engine == "spark":
+        if out_dir is None:
+            raise click.UsageError("--engine spark writes a Parquet dataset: give --out DIR")
+        from warehouse.engines import spark_ingest
+
+        sys.exit(spark_ingest.main(paths, out_dir, master=master, run_name=run_name, quiet=quiet))
     from warehouse import ingest as ingest_frame, summary
 
     conn = db.connect(db_path)
