@@ -49,8 +49,8 @@ CLUSTER_EXPORTS = {
 
 def write_inputs(folder: Path) -> Path:
     """Every input format the warehouse reads, written by its factory under ``folder``."""
-    for rank in (0, 1):
-        RankDbFactory(path=folder / f"ascend_pytorch_profiler_{rank}.db", rank_id=rank)
+    for rank, tiling in ((0, "host"), (1, "sunk")):  # seed 002: host tiling every step on rank 0, sunk on rank 1
+        RankDbFactory(path=folder / f"ascend_pytorch_profiler_{rank}.db", rank_id=rank, tiling=tiling)
     OpProfileFactory(path=folder / "visualize_data.bin")
     write_trace(folder / "trace_view.json", 300, seed=1, rank=0)
     rank_folder = folder / "rank2_ascend_pt"
