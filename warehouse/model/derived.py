@@ -12,6 +12,7 @@ points at a deleted slice or kernel.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Mapping
 from pathlib import Path
 
 from warehouse import limits
@@ -21,6 +22,9 @@ from warehouse.model.classify import classify_source, split_statements
 HERE = Path(__file__).parent
 RUN_FACTS_SQL = (HERE / "run_facts.sql").read_text(encoding="utf-8")
 NAME_USE_SQL = split_statements((HERE / "name_use.sql").read_text(encoding="utf-8"))
+SLICE_NAME_COUNT_SQL = (HERE / "slice_name_count.sql").read_text(encoding="utf-8")
+SLICE_NAME_COUNT_INSERT = ("INSERT INTO temp._slice_name_count (source_id, string_id, row_count) VALUES (?, ?, ?) "
+                           "ON CONFLICT (source_id, string_id) DO UPDATE SET row_count = row_count + excluded.row_count")
 FORGET_SOURCE_SQL = split_statements((HERE / "forget_source.sql").read_text(encoding="utf-8"))
 
 
@@ -41,8 +45,18 @@ def count_names(conn: sqlite3.Connection, source_id: int) -> None:
     name index costs ~1.5 s per MB of a name and ~13 bytes of memory per character (a 10 MB name:
     14.6 s, 128 MB), which a hostile CSV field of 64 MB would otherwise cost."""
     params = {"source_id": source_id, "longest": limits.current().MAX_STRING_BYTES}
+    conn.execute(SLICE_NAME_COUNT_SQL)
     for statement in NAME_USE_SQL:
         conn.execute(statement, params)
+
+
+def note_slice_names(conn: sqlite3.Connection, source_id: int, counts: Mapping[int | None, int]) -> None:
+    """Record how many of the source's slices carry each name id (None: unnamed, not counted), as the
+    source counted them while writing them: :func:`count_names` then takes these counts instead of
+    reading the slices back (slice_name_count.sql)."""
+    conn.execute(SLICE_NAME_COUNT_SQL)
+    conn.executemany(SLICE_NAME_COUNT_INSERT,
+                     [(source_id, name_id, count) for name_id, count in counts.items() if name_id is not None])
 
 
 def after_source(conn: sqlite3.Connection, source_id: int) -> None:

@@ -1,9 +1,10 @@
 -- After an input's rows are in (migration 0012): the names of its kernels and API calls join the
 -- string table (its slices' names are interned already), so the name search finds them, and
 -- name_use counts the input's rows of each kind per name, so the search answers without scanning
--- rows. The slices are reached through the input's threads (the (thread_id, ts) index), the
--- kernels and API calls through their source_id indexes. Rows in key order, as the copy of a part
--- (warehouse/merge_name_use.sql) writes them.
+-- rows. The slices are counted by the source that wrote them when it did so
+-- (temp._slice_name_count, slice_name_count.sql), else reached through the input's threads (the
+-- (thread_id, ts) index); the kernels and API calls through their source_id indexes. Rows in key
+-- order, as the copy of a part (warehouse/merge_name_use.sql) writes them.
 -- A name longer than :longest bytes (MAX_STRING_BYTES) stays out of the string table, and so out
 -- of the search: its trigrams would cost the index seconds and memory per MB.
 INSERT OR IGNORE INTO string (value)
@@ -14,9 +15,14 @@ ORDER BY 1;
 
 INSERT INTO name_use (input_source_id, string_id, kind, row_count)
 SELECT :source_id, string_id, kind, row_count FROM (
-    SELECT s.name_id AS string_id, 'slice' AS kind, count(*) AS row_count
+    SELECT string_id, 'slice' AS kind, row_count
+    FROM temp._slice_name_count
+    WHERE source_id = :source_id
+    UNION ALL
+    SELECT s.name_id, 'slice', count(*)
     FROM thread AS t CROSS JOIN _slice AS s ON s.thread_id = t.id  -- this order: the planner would scan _slice
     WHERE t.source_id = :source_id AND s.name_id IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM temp._slice_name_count WHERE source_id = :source_id)
     GROUP BY s.name_id
     UNION ALL
     SELECT s.id, 'kernel', count(*)
@@ -33,3 +39,5 @@ SELECT :source_id, string_id, kind, row_count FROM (
     GROUP BY s.id
 )
 ORDER BY string_id, kind;
+
+DELETE FROM temp._slice_name_count WHERE source_id = :source_id;

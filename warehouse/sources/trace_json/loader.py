@@ -10,7 +10,7 @@ import gc
 import json
 import sqlite3
 from collections import Counter
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from pathlib import Path
 from typing import BinaryIO
 
@@ -19,7 +19,7 @@ import msgspec
 from warehouse import limits
 from warehouse.errors import IngestError
 from warehouse.interning import StringTable
-from warehouse.model import nesting
+from warehouse.model import derived, nesting
 from warehouse.sources.base import Outcome
 from warehouse.sources.trace_json import flows
 from warehouse.sources.trace_json.events import ANY, Event, flow_key, to_ns
@@ -27,6 +27,8 @@ from warehouse.sources.trace_json.framing import Framing
 
 #: the phase of an event (counted per batch, in C)
 PHASE = attrgetter("ph")
+#: the name id of a slice row (counted per batch, in C, for the name search's name_use)
+NAME_ID = itemgetter(4)
 
 
 class _Thread:
@@ -119,6 +121,7 @@ class Loader:
         )
         self.first_slice = self.next_slice
         self.counts: Counter[str] = Counter()  # events per phase
+        self.slice_names: Counter[int | None] = Counter()  # slices per name id
         self.rows = 0
         self.dropped = {"unmatched_end": 0, "unended_begin": 0}
         self.ignored: dict[str, int] = {}
@@ -282,6 +285,7 @@ class Loader:
         except (ValueError, TypeError, OverflowError) as exc:  # e.g. a ts string that is not a number
             raise IngestError(f"{label}: event {index}: {exc}") from None
         self.counts.update(map(PHASE, events))
+        self.slice_names.update(map(NAME_ID, slices))
         self.next_slice = next_id
         self.rows += len(slices) + len(counters)
         self._put(SLICE_INSERT, slices)
@@ -420,6 +424,7 @@ class Loader:
                 nesting.nest_thread(conn, thread.id, placed=True)
                 self.renested += 1
         self.rows += flows.insert_flows(conn, self.source_id)
+        derived.note_slice_names(conn, self.source_id, self.slice_names)
         if self.rank_id is not None:
             conn.execute("UPDATE process SET rank_id = ? WHERE source_id = ? AND rank_id IS NULL",
                          (self.rank_id, self.source_id))
