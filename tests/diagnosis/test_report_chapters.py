@@ -7,22 +7,22 @@ from __future__ import annotations
 import pytest
 from openpyxl import load_workbook
 
-from tests.diagnosis.timeline import STEPS, build, step_start
+from tests.diagnosis.timeline import STEPS, activities, build, step_start
 from warehouse.cli import cli
 from warehouse.report.tables import nearest_rank
 
 
 @pytest.fixture
 def written(warehouse_path, runner, tmp_path):
-    """The run's kernels, and its report as Markdown and as a workbook: (kernels, markdown, workbook)."""
-    kernels = build(warehouse_path)
+    """The run as written, and its report as Markdown and as a workbook: (written, markdown, workbook)."""
+    written = build(warehouse_path)
     result = runner.invoke(cli, ["analyze", "--db", str(warehouse_path)])  # the step classes and layers
     assert result.exit_code == 0, result.output
     outs = {suffix: tmp_path / f"report{suffix}" for suffix in (".md", ".xlsx")}
     for out in outs.values():
         result = runner.invoke(cli, ["report", "--db", str(warehouse_path), "-o", str(out)])
         assert result.exit_code == 0, result.output
-    return kernels, outs[".md"].read_text(encoding="utf-8"), load_workbook(outs[".xlsx"])
+    return written, outs[".md"].read_text(encoding="utf-8"), load_workbook(outs[".xlsx"])
 
 
 def table(markdown: str, title: str) -> list[list[str]]:
@@ -41,9 +41,10 @@ def records(sheet) -> list[dict]:
     return [dict(zip(rows[0], row)) for row in rows[1:]]
 
 
-def durations(kernels, rank) -> list[int]:
-    """Each step's duration on ``rank``: its start to the end of its last kernel (no preparing input)."""
-    return sorted(kernels[rank, step][-1]["ts"] + kernels[rank, step][-1]["dur"] - step_start(step) for step in STEPS)
+def durations(written, rank) -> list[int]:
+    """Each step's duration on ``rank``: its start to the end of its allreduce, its last device activity."""
+    return sorted(activities(written, rank, step)[-1]["ts"] + activities(written, rank, step)[-1]["dur"]
+                  - step_start(step) for step in STEPS)
 
 
 def test_nearest_rank_percentile():
@@ -53,12 +54,12 @@ def test_nearest_rank_percentile():
 
 
 def test_step_percentiles(written):
-    kernels, markdown, book = written
+    run, markdown, book = written
     rows = table(markdown, "Step time percentiles per rank")
     assert rows[0] == ["rank", "steps", "p50 ms", "p90 ms", "max ms", "mean ms"]
     expected = []
     for rank in (0, 1):
-        d = durations(kernels, rank)  # two steps: p50 the shorter, p90 and max the longer
+        d = durations(run, rank)  # two steps: p50 the shorter, p90 and max the longer
         assert d[0] < d[1]
         expected.append([str(rank), "2", f"{d[0] / 1e6:.3f}", f"{d[1] / 1e6:.3f}", f"{d[1] / 1e6:.3f}",
                          f"{sum(d) / 2e6:.3f}"])
@@ -68,7 +69,7 @@ def test_step_percentiles(written):
     found = records(sheet)
     assert [(r["rank"], r["steps"]) for r in found] == [(0, 2), (1, 2)]
     for record, rank in zip(found, (0, 1)):
-        d = durations(kernels, rank)
+        d = durations(run, rank)
         assert (record["p50 ms"], record["p90 ms"], record["max ms"]) == pytest.approx(
             (d[0] / 1e6, d[1] / 1e6, d[1] / 1e6))
         assert record["mean ms"] == pytest.approx(sum(d) / 2e6)
@@ -76,7 +77,8 @@ def test_step_percentiles(written):
 
 
 def test_pipeline_coverage(written):
-    kernels, markdown, book = written
+    run, markdown, book = written
+    kernels = run.kernels
     rows = table(markdown, "Pipeline coverage (kernel time with pipeline data; the families' shares of pipeline time)")
     assert rows[0] == ["rank", "kernels", "kernel ms", "with pipeline data", "their ms", "coverage", "cube", "vector",
                        "aic_mte", "aiv_mte", "scalar"]
@@ -100,7 +102,7 @@ def test_pipeline_coverage(written):
 
 
 def test_step_classes(written):
-    kernels, markdown, book = written
+    _, markdown, book = written
     rows = table(markdown, "Step classes (steps alike kernel for kernel, shapes included; heaviest first)")
     assert rows[0] == ["rank", "class", "structure", "steps", "derived steps", "kernels per step", "wall sum ms",
                        "wall mean ms", "wall p50 ms", "wall p90 ms", "wall max ms", "bound family"]
@@ -117,7 +119,8 @@ def test_step_classes(written):
 
 
 def test_layers_and_blocks(written):
-    kernels, markdown, book = written
+    run, markdown, book = written
+    kernels = run.kernels
     rows = table(markdown, "Layers and blocks (layers from 0; times from the step's start; block ms: its kernels' "
                            "summed time)")
     assert rows[0] == ["rank", "step", "layer", "layer kind", "attention family", "block", "kernels", "start ms",

@@ -1,11 +1,12 @@
 """The HTML report's step inspector in headless Chromium (issue 18 item 4): the timeline of a
-chosen step has one lane per stream and one bar per kernel, the bubble axis marks its idle
-intervals, a click on a bar opens the operator card with every field of that kernel's row,
-the zoom narrows the view, and a step past the embedding cap shows its longest kernels only.
+chosen step has one lane per stream and one bar per kernel, a lane for its HCCL operators, the
+bubble axis marks its idle intervals, a click on a bar opens the operator card with every field
+of that kernel's (or operator's) row, the zoom narrows the view, and a step past the embedding
+cap shows its longest kernels only.
 
 The run is tests/diagnosis/timeline.py's: two ranks, two steps, two dense layers of eight kernels
 per step spread over three streams, each kernel with a global task id past 2**53 (the card must
-show its digits).
+show its digits), and an allreduce after them.
 The page is driven by a script appended to a copy of the report: it selects a step through the
 controls' change events and clicks what ``document.elementFromPoint`` finds at a bar's centre,
 as a user's click would; Chromium's DOM after that is what the assertions read.
@@ -21,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.diagnosis.timeline import BIG_ID, STEP_NS, STREAMS, build, idle, step_start
+from tests.diagnosis.timeline import BIG_ID, STEP_NS, STREAMS, activities, build, idle, step_start
 from warehouse.cli import cli
 from warehouse.report import detail
 from warehouse.report.format import text_of
@@ -109,8 +110,8 @@ window.addEventListener("load", function () {
 def timeline(tmp_path, warehouse_path, runner, browse):
     """``timeline(rank_index, step_index, bar=None, buttons=())``: the DOM Chromium renders once the driver
     chose that step and clicked those buttons and that bar (the report is written at the first call);
-    ``.kernels``: the kernels as written."""
-    kernels = build(warehouse_path)
+    ``.written``: the run as written."""
+    written = build(warehouse_path)
     result = runner.invoke(cli, ["analyze", "--db", str(warehouse_path)])  # the layers
     assert result.exit_code == 0, result.output
     out = tmp_path / "report.html"
@@ -125,7 +126,7 @@ def timeline(tmp_path, warehouse_path, runner, browse):
         driven.write_text(page.replace("</body>", DRIVER.replace("DRIVE", drive)), encoding="utf-8")
         return Dom(browse(driven.as_uri()))
 
-    run.kernels = kernels
+    run.written = written
     return run
 
 
@@ -139,27 +140,30 @@ LABEL, PLOT = 110, 980
 
 def test_inspector_draws_the_chosen_steps_lanes_bars_and_idle_intervals(timeline):
     dom = timeline(1, 1)  # rank 1, step 2
-    kernels = timeline.kernels[1, 2]
+    kernels = timeline.written.kernels[1, 2]
+    allreduce = timeline.written.operators[1, 2]
     start = step_start(2)
     assert dom.options == {"wh-run": ["timeline (run_id 1)"], "wh-rank": ["rank 0", "rank 1"],
                            "wh-step": ["step 1", "step 2"]}
-    assert dom.texts["wh-note"] == "16 kernels in the step."
-    # one lane per stream, in stream order, then the bubble axis
-    assert len(dom.shapes_of("wh-lane")) == len(STREAMS)
+    assert dom.texts["wh-note"] == "16 kernels and 1 HCCL operators in the step."
+    # one lane per stream, in stream order, the HCCL operators' lane, then the bubble axis
+    assert len(dom.shapes_of("wh-lane")) == len(STREAMS) + 1
     labels = [s["text"] for s in dom.shapes if s["tag"] == "text"]
-    assert labels[:4] == ["stream 3", "stream 5", "stream 9", "bubble axis"]
-    # a bar per kernel, on its stream's lane, where and as long as it ran
+    assert labels[:5] == ["stream 3", "stream 5", "stream 9", "HCCL operators", "bubble axis"]
+    # a bar per kernel, on its stream's lane, where and as long as it ran, and the allreduce's on the last lane
     bars = dom.shapes_of("wh-bar")
-    assert [int(b["data-k"]) for b in bars] == list(range(16))
-    for bar, kernel in zip(bars, kernels):
-        assert float(bar["y"]) == 22 * STREAMS.index(kernel["stream_id"]) + 2
-        assert float(bar["x"]) == pytest.approx(x_of(kernel["ts"] - start), abs=1e-6)
-        assert float(bar["width"]) == pytest.approx(kernel["dur"] / STEP_NS * PLOT, abs=1e-6)
-    assert {b["fill"] for b in bars} == {"#4e79a7", "#59a14f", "#b07aa1"}  # aic, aiv, mix_cv
-    # the bubble axis: the idle intervals, head (50 us) and tail included
+    assert [int(b["data-k"]) for b in bars] == list(range(17))
+    lanes = [STREAMS.index(k["stream_id"]) for k in kernels] + [len(STREAMS)]
+    for bar, item, lane in zip(bars, kernels + [allreduce], lanes):
+        assert float(bar["y"]) == 22 * lane + 2
+        assert float(bar["x"]) == pytest.approx(x_of(item["ts"] - start), abs=1e-6)
+        assert float(bar["width"]) == pytest.approx(item["dur"] / STEP_NS * PLOT, abs=1e-6)
+    assert {b["fill"] for b in bars[:16]} == {"#4e79a7", "#59a14f", "#b07aa1"}  # aic, aiv, mix_cv
+    assert bars[16]["fill"] == "#e15759"  # communication
+    # the bubble axis: the idle intervals, head (50 us) and tail included; the allreduce is no idle time
     gaps = dom.shapes_of("wh-gap")
-    expected = idle(kernels, start)
-    assert len(gaps) == len(expected) == 17  # before the first, between each two, after the last
+    expected = idle(activities(timeline.written, 1, 2), start)
+    assert len(gaps) == len(expected) == 18  # before the first, between each two, after the last
     for gap, (a, b) in zip(gaps, expected):
         assert (float(gap["x"]), float(gap["width"])) == pytest.approx((x_of(a - start), (b - a) / STEP_NS * PLOT))
     # the step's breakdown, layers (two dense layers, an attention and an ffn block each) and top kernels
@@ -184,7 +188,7 @@ def test_inspector_draws_the_chosen_steps_lanes_bars_and_idle_intervals(timeline
 
 def test_a_click_on_a_bar_opens_its_operator_card_with_every_field_of_its_row(timeline, warehouse_path):
     dom = timeline(1, 1, bar=5)
-    kernel = timeline.kernels[1, 2][5]
+    kernel = timeline.written.kernels[1, 2][5]
     conn = sqlite3.connect(warehouse_path)
     conn.row_factory = sqlite3.Row
     row = conn.execute("SELECT k.*, s.path AS source_path FROM kernel AS k JOIN source AS s ON s.id = k.source_id "
@@ -202,15 +206,29 @@ def test_a_click_on_a_bar_opens_its_operator_card_with_every_field_of_its_row(ti
     assert [b["data-k"] for b in dom.shapes_of("wh-picked")] == ["5"]
 
 
+def test_a_click_on_the_allreduce_opens_the_card_of_its_communication_op_row(timeline, warehouse_path):
+    dom = timeline(1, 1, bar=16)
+    allreduce = timeline.written.operators[1, 2]
+    conn = sqlite3.connect(warehouse_path)
+    conn.row_factory = sqlite3.Row
+    row = conn.execute("SELECT c.*, s.path AS source_path FROM communication_op AS c "
+                       "JOIN source AS s ON s.id = c.source_id WHERE c.rank_id = 1 AND c.ts = ?",
+                       (allreduce["ts"],)).fetchone()
+    conn.close()
+    assert dom.tables["wh-card"][1:] == [[name, text_of(row[name])] for name in row.keys()]
+    assert dict(map(tuple, dom.tables["wh-card"][1:]))["name"] == "hcom_allReduce__2_0_1"
+    assert dom.texts["wh-card-hint"] == "Every field of the HCCL operator row (ts and dur in ns):"
+
+
 def test_zoom_narrows_the_timeline_to_the_middle_of_the_step(timeline):
     dom = timeline(0, 0, buttons=("wh-zoom-in", "wh-zoom-in"))  # rank 0, step 1: a quarter of the step
-    kernels = timeline.kernels[0, 1]
+    kernels = activities(timeline.written, 0, 1)  # the allreduce too
     start = step_start(1)
     low, high = STEP_NS * 3 / 8, STEP_NS * 5 / 8
     assert dom.texts["wh-view"] == "375.0 us - 625.0 us from the step's start"
     inside = [i for i, k in enumerate(kernels) if k["ts"] - start <= high and k["ts"] + k["dur"] - start >= low]
     bars = dom.shapes_of("wh-bar")
-    assert [int(b["data-k"]) for b in bars] == inside and 0 < len(inside) < 16
+    assert [int(b["data-k"]) for b in bars] == inside and 0 < len(inside) < 17
     # four times the scale: a kernel wholly in view is four times as wide as in the whole step's view
     whole = next(k for i, k in enumerate(kernels) if i in inside and k["ts"] - start >= low
                  and k["ts"] + k["dur"] - start <= high)
@@ -222,12 +240,14 @@ def test_zoom_narrows_the_timeline_to_the_middle_of_the_step(timeline):
 def test_a_step_past_the_cap_shows_its_longest_kernels_and_says_so(timeline, monkeypatch):
     monkeypatch.setattr(detail, "MAX_KERNELS_PER_STEP", 5)
     dom = timeline(0, 1)
-    kernels = timeline.kernels[0, 2]
-    # the durations grow with the kernel's position: the five longest are the last five, in start order
-    assert dom.texts["wh-note"] == "The timeline shows the 5 longest of the step's 16 kernels."
+    kernels = timeline.written.kernels[0, 2]
+    # the durations grow with the kernel's position: the five longest are the allreduce and the last four
+    # kernels, in start order
+    assert dom.texts["wh-note"] == "The timeline shows the 5 longest of the step's 16 kernels and 1 HCCL operators."
     bars = dom.shapes_of("wh-bar")
     start = step_start(2)
-    assert [float(b["x"]) for b in bars] == pytest.approx([x_of(k["ts"] - start) for k in kernels[11:]])
+    assert [float(b["x"]) for b in bars] == pytest.approx(
+        [x_of(k["ts"] - start) for k in kernels[12:] + [timeline.written.operators[0, 2]]])
     # the idle intervals and the layers still come from every kernel of the step
-    assert len(dom.shapes_of("wh-gap")) == len(idle(kernels, start))
+    assert len(dom.shapes_of("wh-gap")) == len(idle(activities(timeline.written, 0, 2), start))
     assert len(dom.tables["wh-layers"]) == 5

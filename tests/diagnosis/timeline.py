@@ -5,11 +5,13 @@ its step inspector: two ranks, two steps, two dense layers of eight kernels per 
 Kernel i of a step lasts BASE_NS + i us (+ 500 ns on rank 1, + 250 ns in step 2), a wider
 spacing after every fourth kernel; each carries pipeline fields (a cube or vector family time,
 none for the activation, which has no pipeline data), shapes, a metrics JSON and a global
-task id past 2**53 (a JavaScript number could not hold it).
+task id past 2**53 (a JavaScript number could not hold it). After the kernels, an allreduce
+(the rank db's COMMUNICATION_OP row) of ALLREDUCE_NS (+ 10 us on rank 1).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from factories import warehouse_rows as rows
@@ -23,18 +25,26 @@ STEP_NS = 1_000_000
 FIRST_NS = 50_000
 BASE_NS = 20_000
 BIG_ID = 2**60
+ALLREDUCE_NS = 100_000
+
+
+@dataclass
+class Written:
+    """Per (rank, step): the kernels as written (dicts with their ids) in start order, and the allreduce."""
+
+    kernels: dict = field(default_factory=dict)
+    operators: dict = field(default_factory=dict)
 
 
 def step_start(step: int) -> int:
     return step * 10 * STEP_NS
 
 
-def build(path: Path) -> dict:
-    """The run ``timeline`` in a new warehouse at ``path``: per (rank, step), the kernels as written
-    (dicts with their ids), in start order."""
+def build(path: Path) -> Written:
+    """The run ``timeline`` in a new warehouse at ``path``."""
     conn = db.connect(path)
     load_rules(conn)
-    written = {}
+    written = Written()
     with rows.bound(conn):
         run = rows.run_id("timeline")
         for rank in (0, 1):
@@ -43,7 +53,10 @@ def build(path: Path) -> dict:
             for step in STEPS:
                 start = step_start(step)
                 rows.StepFactory(rank_id=rank, step_id=step, start_ns=start, end_ns=start + STEP_NS, source_id=source)
-                written[rank, step] = _kernels(source, rank, step, start)
+                kernels = written.kernels[rank, step] = _kernels(source, rank, step, start)
+                written.operators[rank, step] = rows.CommunicationOpFactory(
+                    rank_id=rank, device_id=rank, source_id=source, name=f"hcom_allReduce__{step}_0_1",
+                    ts=kernels[-1]["ts"] + kernels[-1]["dur"] + 5_000, dur=ALLREDUCE_NS + 10_000 * rank, op_id=step)
     conn.close()
     return written
 
@@ -65,10 +78,15 @@ def _kernels(source: int, rank: int, step: int, start: int) -> list[dict]:
     return kernels
 
 
-def idle(kernels: list[dict], start: int) -> list[tuple[int, int]]:
-    """Where none of ``kernels`` (one step's, in start order, none overlapping) runs in [start, start + STEP_NS)."""
+def activities(written: Written, rank: int, step: int) -> list[dict]:
+    """The step's kernels and its allreduce, in start order."""
+    return written.kernels[rank, step] + [written.operators[rank, step]]
+
+
+def idle(items: list[dict], start: int) -> list[tuple[int, int]]:
+    """Where none of ``items`` (one step's, in start order, none overlapping) runs in [start, start + STEP_NS)."""
     gaps, busy = [], start
-    for k in kernels:
+    for k in items:
         if k["ts"] > busy:
             gaps.append((busy, k["ts"]))
         busy = max(busy, k["ts"] + k["dur"])

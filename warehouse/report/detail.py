@@ -1,11 +1,12 @@
 """What the HTML report's step inspector shows of each step beyond its breakdown (seed 004
-section 10): its longest kernels with every field of their kernel rows, the idle intervals of its
-device, and its top kernels.
+section 10): its longest kernels and HCCL operators with every field of their rows, the idle
+intervals of its device (where neither runs: the bubble axis), and its top kernels.
 
-One pass over the run's step kernels (``step_kernels.sql``), one step at a time: the report
-never holds a run's kernels at once. The timeline embeds at most :data:`MAX_KERNELS_PER_STEP`
-kernels of a step (its longest) and :data:`MAX_KERNELS_PER_RUN` of a run, so the file stays
-bounded on a big run; the idle intervals and top kernels are computed from every kernel.
+One pass over the run's step kernels (``step_kernels.sql``), one step at a time, merged in
+start order with the step's HCCL operators (``step_operators.sql``): the report never holds a
+run's kernels at once. The timeline embeds at most :data:`MAX_KERNELS_PER_STEP` kernels and
+operators of a step (its longest) and :data:`MAX_KERNELS_PER_RUN` of a run, so the file stays
+bounded on a big run; the idle intervals and top kernels are computed from all of them.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from typing import NamedTuple
 from warehouse.analysis.steps import StepBreakdown
 
 STEP_KERNELS_SQL = (Path(__file__).parent / "step_kernels.sql").read_text(encoding="utf-8")
-#: the longest kernels of a step the timeline embeds (every field of their rows)
+STEP_OPERATORS_SQL = (Path(__file__).parent / "step_operators.sql").read_text(encoding="utf-8")
+#: the longest kernels and HCCL operators of a step the timeline embeds (every field of their rows)
 MAX_KERNELS_PER_STEP = 400
 #: the kernels of a run the timeline embeds over all its steps (later steps get fewer, or none)
 MAX_KERNELS_PER_RUN = 20_000
@@ -40,14 +42,22 @@ class Positions(NamedTuple):
     name: int
 
 
-@dataclass(frozen=True)
-class Kernel:
-    """A kernel the timeline draws: its start from the step's origin, duration, stream and kernel row."""
+class Lane(str):
+    """The timeline's lane of the HCCL operators (a kernel's lane is its stream)."""
 
-    offset_ns: int
-    dur_ns: int
-    stream: object
+
+HCCL = Lane("HCCL")
+
+
+class Activity(NamedTuple):
+    """A kernel or HCCL operator: its start (absolute, or from the step's start once embedded),
+    duration, lane (the kernel's stream, or :data:`HCCL`), every field of its row, and its name."""
+
+    ts: int
+    dur: int
+    lane: object
     row: tuple
+    name: object = None
 
 
 @dataclass
@@ -58,7 +68,9 @@ class StepDetail:
     origin_ns: int | None = None
     window_ns: int = 0
     kernel_count: int = 0
-    kernels: list[Kernel] = field(default_factory=list)
+    operator_count: int = 0
+    #: the kernels and HCCL operators the timeline draws (the longest), times from the step's start
+    shown: list[Activity] = field(default_factory=list)
     gaps: list[tuple[int, int]] = field(default_factory=list)
     gap_count: int = 0
     top: list[tuple[str, int, int]] = field(default_factory=list)
@@ -66,45 +78,64 @@ class StepDetail:
 
 @dataclass
 class RunDetail:
-    """The steps of one run with the kernel table's field names (those of every :attr:`Kernel.row`)."""
+    """The steps of one run with the field names of a kernel's row and of an HCCL operator's."""
 
     fields: list[str]
+    operator_fields: list[str]
     steps: list[StepDetail]
 
 
 def run_detail(conn: sqlite3.Connection, run_id: int, steps: list[StepBreakdown]) -> RunDetail:
-    """Every step of ``steps`` (one run's, in order) with its kernels read once from the warehouse."""
+    """Every step of ``steps`` (one run's, in order) with its kernels and HCCL operators read once."""
     details = {(s.rank_id, s.step_id): StepDetail(s) for s in steps}
+    operators, operator_fields = _operators(conn, run_id)
     cursor = conn.execute(STEP_KERNELS_SQL, {"run_id": run_id})
     columns = [d[0] for d in cursor.description]
     at = Positions(*(columns.index(name) for name in Positions._fields))
     budget = MAX_KERNELS_PER_RUN
+    filled = set()
     for key, rows in groupby(cursor, key=lambda row: row[:2]):
-        detail = details.get(key)
-        if detail is not None:
-            budget -= _fill(detail, rows, at, min(MAX_KERNELS_PER_STEP, budget))
-    return RunDetail(columns[2:], list(details.values()))
+        if key in details:
+            budget -= _fill(details[key], rows, operators.get(key, []), at, min(MAX_KERNELS_PER_STEP, budget))
+            filled.add(key)
+    for key in operators.keys() & details.keys() - filled:  # steps with HCCL operators and no kernel
+        budget -= _fill(details[key], [], operators[key], at, min(MAX_KERNELS_PER_STEP, budget))
+    return RunDetail(columns[2:], operator_fields, list(details.values()))
 
 
-def _fill(detail: StepDetail, rows, at: Positions, cap: int) -> int:
-    """Read one step's kernel rows into ``detail``; return how many kernels it embeds (at most ``cap``)."""
+def _operators(conn: sqlite3.Connection, run_id: int) -> tuple[dict, list[str]]:
+    """The run's HCCL operators per (rank, step) as :class:`Activity`, and their row's field names."""
+    cursor = conn.execute(STEP_OPERATORS_SQL, {"run_id": run_id})
+    columns = [d[0] for d in cursor.description]
+    ts, dur = columns.index("ts"), columns.index("dur")
+    found = {}
+    for row in cursor:
+        found.setdefault(row[:2], []).append(Activity(row[ts], row[dur] or 0, HCCL, row[2:]))
+    return found, columns[2:]
+
+
+def _fill(detail: StepDetail, kernels, operators: list[Activity], at: Positions, cap: int) -> int:
+    """Read one step's kernel rows and HCCL operators into ``detail``; return how many kernels and
+    operators it embeds (at most ``cap``, the longest)."""
     step = detail.step
     count, longest, totals = 0, [], defaultdict(lambda: [0, 0])
+    activities = heapq.merge((Activity(row[at.ts], row[at.dur] or 0, row[at.stream_id], row[2:], row[at.name])
+                              for row in kernels), operators, key=lambda activity: activity.ts)
     gaps, busy_until = [], None
-    for index, row in enumerate(rows):
-        start, length = row[at.ts], row[at.dur] or 0
-        if detail.origin_ns is None:
-            detail.origin_ns = step.start_ns if step.start_ns is not None else start
+    for index, activity in enumerate(activities):
+        if busy_until is None:
+            detail.origin_ns = step.start_ns if step.start_ns is not None else activity.ts
             busy_until = detail.origin_ns
-        if start > busy_until:
-            gaps.append((busy_until, start))
-        busy_until = max(busy_until, start + length)
-        count += 1
-        total = totals[row[at.name]]
-        total[0] += 1
-        total[1] += length
+        if activity.ts > busy_until:
+            gaps.append((busy_until, activity.ts))
+        busy_until = max(busy_until, activity.ts + activity.dur)
+        if activity.lane is not HCCL:
+            count += 1
+            total = totals[activity.name]
+            total[0] += 1
+            total[1] += activity.dur
         if cap:
-            item = (length, -index, row)
+            item = (activity.dur, -index, activity)
             (heapq.heappush if len(longest) < cap else heapq.heappushpop)(longest, item)
     end = step.end_ns if step.end_ns is not None else busy_until
     if end > busy_until:
@@ -112,12 +143,12 @@ def _fill(detail: StepDetail, rows, at: Positions, cap: int) -> int:
     origin = detail.origin_ns
     detail.window_ns = max(end, busy_until) - origin
     detail.kernel_count = count
-    detail.kernels = [Kernel(row[at.ts] - origin, length, row[at.stream_id], row[2:])
-                      for length, _, row in sorted(longest, key=lambda item: (item[2][at.ts], -item[1]))]
+    detail.operator_count = len(operators)
+    detail.shown = [Activity(a.ts - origin, a.dur, a.lane, a.row)
+                    for _, _, a in sorted(longest, key=lambda item: (item[2].ts, -item[1]))]
     detail.gap_count = len(gaps)
     kept = sorted(gaps, key=lambda gap: gap[0] - gap[1])[:MAX_GAPS_PER_STEP]
     detail.gaps = sorted((a - origin, b - origin) for a, b in kept)
     detail.top = sorted(((name, n, ns) for name, (n, ns) in totals.items()),
                         key=lambda item: (-item[2], str(item[0])))[:TOP_STEP_KERNELS]
-    return len(detail.kernels)
-
+    return len(detail.shown)

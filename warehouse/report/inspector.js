@@ -1,8 +1,8 @@
 /* The HTML report's step inspector (seed 004 section 10), inlined into the report by
  * warehouse/report/html.py: choose a run, rank and step; see its breakdown, layers and top
- * kernels, a zoomable timeline of its kernels (one lane per stream) above the bubble axis
- * (the intervals where no kernel of the step runs), and, on a click on a kernel bar, the
- * operator card: every field of that kernel's row.
+ * kernels, a zoomable timeline of its kernels (one lane per stream, the HCCL operators in a
+ * lane of their own) above the bubble axis (the intervals where none of them runs), and, on a
+ * click on a bar, the operator card: every field of that kernel's (or operator's) row.
  *
  * The data is the JSON block #wh-steps, written by the report. Every value from it reaches
  * the page as text (textContent, setAttribute of a number or the report's own colours),
@@ -17,7 +17,7 @@
                   communication: "#e15759", aicpu: "#f28e2b" };
   var OTHER = "#9c9c9c", IDLE = "#bab0ac";
   var data = JSON.parse(document.getElementById("wh-steps").textContent);
-  var classField = data.fields.indexOf("op_class"), nameField = data.fields.indexOf("name");
+  var classField = data.fields.indexOf("op_class");
   var runSelect = byId("wh-run"), rankSelect = byId("wh-rank"), stepSelect = byId("wh-step");
   var step = null, view = [0, 1], picked = null;
 
@@ -114,8 +114,9 @@
       if (at === null) { return; }
       var bar = svg("rect", { class: index === picked ? "wh-bar wh-picked" : "wh-bar", "data-k": index, x: at.x,
                               y: kernel[2] * LANE + 2, width: at.width, height: LANE - 6,
-                              fill: COLOURS[kernel[3][classField]] || OTHER });
-      bar.appendChild(svg("title", {}, kernel[3][nameField] + " · " + duration(kernel[1])));
+                              fill: kernel[4] ? COLOURS.communication : COLOURS[kernel[3][classField]] || OTHER });
+      var fields = kernel[4] ? data.operatorFields : data.fields;
+      bar.appendChild(svg("title", {}, kernel[3][fields.indexOf("name")] + " · " + duration(kernel[1])));
       bar.addEventListener("click", function () { picked = index; card(kernel); draw(); });
       chart.appendChild(bar);
     });
@@ -147,10 +148,11 @@
     var table = byId("wh-card");
     clear(table);
     byId("wh-card-hint").textContent = kernel === null
-      ? "Click a kernel bar of the timeline: its card lists every field of its kernel row."
-      : "Every field of the kernel row (ts and dur in ns):";
+      ? "Click a bar of the timeline: its card lists every field of its kernel (or HCCL operator) row."
+      : "Every field of the " + (kernel[4] ? "HCCL operator" : "kernel") + " row (ts and dur in ns):";
     if (kernel === null) { return; }
-    fillTable(table, { headers: ["field", "value"], rows: data.fields.map(function (f, i) { return [f, kernel[3][i]]; }) });
+    var fields = kernel[4] ? data.operatorFields : data.fields;
+    fillTable(table, { headers: ["field", "value"], rows: fields.map(function (f, i) { return [f, kernel[3][i]]; }) });
   }
 
   function zoom(factor, centre) {

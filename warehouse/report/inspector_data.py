@@ -1,9 +1,10 @@
 """The data of the HTML report's step inspector (:file:`inspector.js`), as one JSON-ready dict.
 
 Per run, each step of each rank: its breakdown, layers and top kernels as the tables of
-:mod:`.tables` show them (text, so the three writers agree), its timeline (kernels as
-``[start ns from the step's start, duration ns, lane, fields]``, one lane per stream) and its
-idle intervals (the bubble axis). Every kernel field is the text :func:`text_of` makes of it
+:mod:`.tables` show them (text, so the three writers agree), its timeline (kernels and HCCL
+operators as ``[start ns from the step's start, duration ns, lane, fields, 1 for an operator]``,
+one lane per stream, the HCCL operators in a lane after them) and its idle intervals (the
+bubble axis). Every field is the text :func:`text_of` makes of it
 (an integer past 2**53 keeps its digits, which a JavaScript number would not; a BLOB is its hex),
 so the operator card shows the row exactly.
 """
@@ -12,15 +13,16 @@ from __future__ import annotations
 
 from warehouse.report import Report
 from warehouse.report import detail as limits
-from warehouse.report.detail import StepDetail
+from warehouse.report.detail import HCCL, StepDetail
 from warehouse.report.format import text_of
 from warehouse.report.tables import Table, block_table, step_table, step_top_kernels
 
 
 def of(reports: list[Report]) -> dict:
     """What the inspector reads: the kernel fields' names and every run's steps."""
-    fields = next((r.detail.fields for r in reports), [])
-    return {"fields": fields, "runs": [_run(r) for r in reports if r.steps]}
+    first = next((r.detail for r in reports), None)
+    return {"fields": first.fields if first else [], "operatorFields": first.operator_fields if first else [],
+            "runs": [_run(r) for r in reports if r.steps]}
 
 
 def _run(report: Report) -> dict:
@@ -32,17 +34,22 @@ def _run(report: Report) -> dict:
 
 
 def _step(detail: StepDetail, layers: list[dict]) -> dict:
-    streams = sorted({k.stream for k in detail.kernels}, key=_stream_order)
-    lane = {stream: index for index, stream in enumerate(streams)}
+    lanes = sorted({a.lane for a in detail.shown if a.lane is not HCCL}, key=_stream_order)
+    labels = [f"stream {text_of(stream)}" for stream in lanes]
+    if any(a.lane is HCCL for a in detail.shown):
+        lanes.append(HCCL)
+        labels.append("HCCL operators")
+    lane = {stream: index for index, stream in enumerate(lanes)}
     breakdown = step_table([detail.step])
-    shown = len(detail.kernels)
-    if shown == detail.kernel_count:
-        note = f"{shown:,} kernels in the step."
+    shown, ran = len(detail.shown), detail.kernel_count + detail.operator_count
+    what = f"{detail.kernel_count:,} kernels and {detail.operator_count:,} HCCL operators"
+    if shown == ran:
+        note = f"{what} in the step."
     elif shown:
-        note = f"The timeline shows the {shown:,} longest of the step's {detail.kernel_count:,} kernels."
+        note = f"The timeline shows the {shown:,} longest of the step's {what}."
     else:
-        note = (f"The step ran {detail.kernel_count:,} kernels; none is embedded: the report's budget of "
-                f"{limits.MAX_KERNELS_PER_RUN:,} kernels per run is spent on the steps before it.")
+        note = (f"The step ran {what}; none is embedded: the report's budget of "
+                f"{limits.MAX_KERNELS_PER_RUN:,} per run is spent on the steps before it.")
     if detail.gap_count > len(detail.gaps):
         note += f" The bubble axis marks the {len(detail.gaps):,} longest of {detail.gap_count:,} idle intervals."
     return {
@@ -54,8 +61,9 @@ def _step(detail: StepDetail, layers: list[dict]) -> dict:
                                                              zip(breakdown.headers, breakdown.text_rows()[0])]},
         "layers": _text(block_table(layers, {(detail.step.rank_id, detail.step.step_id): detail.step.start_ns})),
         "top": _text(step_top_kernels(detail)),
-        "lanes": [f"stream {text_of(stream)}" for stream in streams],
-        "kernels": [[k.offset_ns, k.dur_ns, lane[k.stream], [text_of(v) for v in k.row]] for k in detail.kernels],
+        "lanes": labels,
+        "kernels": [[a.ts, a.dur, lane[a.lane], [text_of(v) for v in a.row], int(a.lane is HCCL)]
+                    for a in detail.shown],
         "gaps": [list(gap) for gap in detail.gaps],
     }
 
