@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import sqlite3
 from html.parser import HTMLParser
 from pathlib import Path
@@ -251,3 +252,27 @@ def test_a_step_past_the_cap_shows_its_longest_kernels_and_says_so(timeline, mon
     # the idle intervals and the layers still come from every kernel of the step
     assert len(dom.shapes_of("wh-gap")) == len(idle(activities(timeline.written, 0, 2), start))
     assert len(dom.tables["wh-layers"]) == 5
+
+
+def test_the_run_budget_bounds_the_embedded_kernels_and_each_step_says_what_it_lacks(
+        warehouse_path, runner, tmp_path, monkeypatch):
+    build(warehouse_path)
+    monkeypatch.setattr(detail, "MAX_KERNELS_PER_STEP", 12)
+    monkeypatch.setattr(detail, "MAX_KERNELS_PER_RUN", 20)
+    out = tmp_path / "report.html"
+    result = runner.invoke(cli, ["report", "--db", str(warehouse_path), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    page = out.read_text(encoding="utf-8")
+    data = json.loads(re.search(r'<script type="application/json" id="wh-steps">(.*?)</script>', page, re.S)[1])
+    steps = data["runs"][0]["steps"]
+    # in run order (rank, then step): 12 of 17, the 8 left of the run's 20, then none
+    assert [(s["rank"], s["step"], len(s["kernels"])) for s in steps] == [
+        ("0", "1", 12), ("0", "2", 8), ("1", "1", 0), ("1", "2", 0)]
+    spent = ("The step ran 16 kernels and 1 HCCL operators; none is embedded: the report's budget of 20 per run is "
+             "spent on the steps before it.")
+    assert [s["note"] for s in steps] == [
+        "The timeline shows the 12 longest of the step's 16 kernels and 1 HCCL operators.",
+        "The timeline shows the 8 longest of the step's 16 kernels and 1 HCCL operators.", spent, spent]
+    # the idle intervals and top kernels still count every kernel; the page states both limits
+    assert all(len(s["gaps"]) == 18 and s["top"]["rows"][0][:2] == ["RmsNorm", "4"] for s in steps)
+    assert "The timeline embeds a step&#x27;s 12 longest kernels and HCCL operators at most, 20 per run" in page
