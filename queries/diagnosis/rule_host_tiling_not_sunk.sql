@@ -184,7 +184,8 @@ final as (
             when f.chip_class = 'a2_a3' and f.sunk_updates = 0 then 'high'
             else 'medium'
         end as confidence,
-        'Rank ' || f.rank_id || ': the host tiles ' || f.op_types || ' operator types again every step ('
+        'Rank ' || f.rank_id || ': the host tiles ' || f.op_types
+        || case when f.op_types = 1 then ' operator type' else ' operator types' end || ' again every step ('
         || format_ns(f.per_step_ns) || ' per step, ' || cast(round(100 * f.share, 1) as text) || '% of the step, over '
         || f.steps || ' steps) with the same shapes each time: '
         || case

@@ -21,13 +21,14 @@ STEP_NS = 1_000_000
 HOST_TILING_NS = sum(tiling_ns for _, _, tiling_ns, _ in TILED_OPS)
 
 
-def analysed(runner, tmp_path, tiling: str, chip: str | None = None):
+def analysed(runner, tmp_path, tiling, chip: str | None = None):
     """Ingest and analyse one rank db of the given tiling mode; return (the written db, the warehouse)."""
-    written = RankDbFactory(path=tmp_path / tiling / "ascend_pytorch_profiler_0.db", rank_id=0, tiling=tiling)
+    folder = tmp_path / "-".join((tiling,) if isinstance(tiling, str) else tiling)
+    written = RankDbFactory(path=folder / "ascend_pytorch_profiler_0.db", rank_id=0, tiling=tiling)
     if chip is not None:  # another device: what NPU_INFO says of it
         with sqlite3.connect(written.path) as raw:
             raw.execute("UPDATE NPU_INFO SET name = ?", (chip,))
-    warehouse_path = tmp_path / f"{tiling}.db"
+    warehouse_path = folder.with_suffix(".db")
     for command in (["ingest", str(written.path.parent), "--db", str(warehouse_path), "-q"],
                     ["analyze", "--db", str(warehouse_path)]):
         result = runner.invoke(cli, command)
@@ -161,3 +162,25 @@ def test_an_incomplete_sequence_is_not_taken_for_a_sunk_kernel(runner, tmp_path,
     else:  # the wait -> NOPs -> kernel anchor stays, marked incomplete
         assert [(k["nops"], k["update_slice_id"], k["record_slice_id"], k["complete"]) for k in found] == [
             (TILING_NOPS, None, None, 0)] * 6
+
+
+def test_an_operator_left_on_the_host_beside_sunk_ones_is_reported_without_the_advice_to_enable_it(runner, tmp_path):
+    # tiling sink is on: FusedInferAttentionScore is sunk, GroupedMatmul still tiles on the host every step
+    written, conn = analysed(runner, tmp_path, ("sunk", "host"))
+    [(finding_id, _, _, severity, confidence, message, numbers)] = tiling_findings(conn)
+    assert (severity, confidence) == ("medium", "medium")  # 12 us of 1 ms: 1.2 %
+    assert json.loads(numbers) == {
+        "steps": 3, "host_tiling_ns": 36_000, "host_tiling_ns_per_step": 12_000, "max_step_ns": 12_000,
+        "calls_per_step": 1, "share": 0.012, "op_types": 1, "dynamic_op_types": 0, "sunk_updates": 3,
+        "chip": "Ascend910B"}
+    assert message == (
+        "Rank 0: the host tiles 1 operator type again every step (12.000 us per step, 1.2% of the step, over 3 "
+        "steps) with the same shapes each time: tiling sink is already on for 3 kernels of this rank; these "
+        "operators lack AICPU tiling (TILING_ON_AICPU) or sit outside the static-shape graph.")
+    # step 3's 13 tasks of the sunk attention come first in TASK, then the matmul the host launched
+    assert [(table, row) for _, table, row, _, _ in evidence_of(conn, finding_id)] == [
+        ("cann_api", 2001), ("kernel", 17)]
+    assert raw_rows(written.path, "CANN_API", [2001]) == [("GroupedMatmul_Tiling", 12_000)]
+    assert raw_rows(written.path, "TASK", [17])[0][2] == "GroupedMatmul"
+    columns, rows = queries.get("tiling_sink_kernels").run(conn)
+    assert [row[columns.index("op_type")] for row in rows] == ["FusedInferAttentionScore"] * 3

@@ -241,8 +241,9 @@ TILING_THREAD, TILING_CONNECTION, TILING_TASK = global_tid(100, 102), 2000, 100
 NO_MODEL, TILING_MODEL, NO_CONTEXT, PID = 4294967295, 1, 4294967295, 3136493
 
 
-def add_tiling(tables: dict, ts0: int, device_id: int, mode: str, steps: int = 3) -> None:
-    """Add ``steps`` steps (ids from TILING_FIRST_STEP) running TILED_OPS, tiled as ``mode`` says.
+def add_tiling(tables: dict, ts0: int, device_id: int, mode, steps: int = 3) -> None:
+    """Add ``steps`` steps (ids from TILING_FIRST_STEP) running TILED_OPS, tiled as ``mode`` says
+    (one mode for all, or a tuple of one per operator of TILED_OPS: some sunk, some not).
 
     ``"host"`` and ``"host_dynamic"``: per operator, on the CANN worker thread, an acl call
     ``aclnn<Op>`` holding the host tiling call ``<Op>_Tiling`` (as real files name it) and the
@@ -253,7 +254,8 @@ def add_tiling(tables: dict, ts0: int, device_id: int, mode: str, steps: int = 3
     kernel's stream EVENT_WAIT, TILING_NOPS NOP tasks and the kernel, all of model TILING_MODEL.
     STRING_IDS is extended with the new names, SESSION_TIME_INFO to the last step's end.
     """
-    assert mode in ("host", "host_dynamic", "sunk"), mode
+    modes = (mode,) * len(TILED_OPS) if isinstance(mode, str) else tuple(mode)
+    assert len(modes) == len(TILED_OPS) and set(modes) <= {"host", "host_dynamic", "sunk"}, mode
     strings = _Strings()
     for string_id, value in tables["STRING_IDS"][1]:
         strings.ids[value] = string_id
@@ -280,11 +282,10 @@ def add_tiling(tables: dict, ts0: int, device_id: int, mode: str, steps: int = 3
     for k in range(steps):
         base = ts0 + TILING_BASE_NS + k * TILING_STEP_NS
         tables["STEP_TIME"][1].append((TILING_FIRST_STEP + k, base, base + TILING_STEP_NS))
-        seq = 128 * (k + 1) if mode == "host_dynamic" else 128
         for j, (op_type, name, tiling_ns, shapes) in enumerate(TILED_OPS):
             at = base + 10_000 + j * 300_000
-            shapes = shapes.format(seq=seq)
-            if mode == "sunk":
+            shapes = shapes.format(seq=128 * (k + 1) if modes[j] == "host_dynamic" else 128)
+            if modes[j] == "sunk":
                 device_task(at, at + 20_000, "KERNEL_AICPU", TILING_STREAM)
                 device_task(at + 1_000, at + 23_000, "EVENT_WAIT", MAIN_STREAM)
                 device_task(at + 20_500, at + 21_500, "MODEL_TASK_UPDATE", TILING_STREAM)
@@ -337,7 +338,7 @@ class RankDbFactory(factory.Factory):
     extra_table = True
     #: COMPUTE_TASK_INFO generation: "blockDim" (2025) or "blockNum" (current CANN)
     block_columns = "blockDim"
-    #: None, or the tiling of TILED_OPS in extra steps: "host", "host_dynamic" or "sunk" (add_tiling)
+    #: None, or the tiling of TILED_OPS in extra steps (add_tiling): "host", "host_dynamic", "sunk", or one per operator
     tiling = None
     tiling_steps = 3
 
