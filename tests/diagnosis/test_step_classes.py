@@ -7,6 +7,8 @@ import math
 from hashlib import blake2b
 
 from tests.diagnosis.text_run import GAP_US, HEAD_US, T0_US, K, Step, analysed, layer, matmul, norm, query, write_rank
+from warehouse.analysis.step_classes import Kernel, split_at_selection
+from warehouse.cli import cli
 
 FIA = K("FusedInferAttentionScore", core="MIX_AIC", pipeline={"aiv_vec": 10})
 PREFILL = "2048,1024;1024,1024"
@@ -146,3 +148,27 @@ def test_a_step_without_attention_or_moe_is_layered_on_its_matmuls(runner, tmp_p
         (first * 1000, (first + 3 * 105 + 100) * 1000), ((first + 4 * 105) * 1000, (first + 7 * 105 + 100) * 1000)]
     [step_class] = query(conn, "step_classes")
     assert step_class["structure"] == "4x matmul[matmul]"
+
+
+def test_the_cut_at_selection_kernels_on_hand_made_sequences():
+    def kernels(roles):
+        return [Kernel(i, f"k{i}", None, None, role, 1_000 * i, 100, (0,) * 5) for i, role in enumerate(roles)]
+
+    def cut(roles):
+        return [[k.kernel_id for k in part] for part in split_at_selection(kernels(roles))]
+
+    # a sampler of several kernels (and a cast between them) closes one step; the rows before the next
+    # anchor start the next step
+    assert cut(["attention", "selection", "data", "selection", "compute", "matmul", "selection"]) == [
+        [0, 1, 2, 3], [4, 5, 6]]
+    # a selection kernel first, and rows after the last one: three parts
+    assert cut(["selection", "matmul", "selection", "data"]) == [[0], [1, 2], [3]]
+
+
+def test_analysing_again_replaces_the_step_classes(runner, tmp_path, warehouse_path):
+    write_rank(tmp_path / "run", [Step(1_000, (matmul("3,4"),)), Step(1_000, (matmul("4,3"),))])
+    conn = analysed(runner, tmp_path / "run", warehouse_path)
+    before = conn.execute("SELECT * FROM step_class ORDER BY step_id").fetchall()
+    assert runner.invoke(cli, ["analyze", "--db", str(warehouse_path)]).exit_code == 0
+    assert conn.execute("SELECT * FROM step_class ORDER BY step_id").fetchall() == before
+    assert conn.execute("SELECT count(*) FROM layer_block").fetchone() == (2,)
