@@ -19,7 +19,7 @@ from pathlib import Path
 import factory
 import pytest
 
-from warehouse import audits, db
+from warehouse import audits, db, introspect
 from warehouse.cli import cli
 
 WAREHOUSE = str(Path(sys.executable).with_name("warehouse"))
@@ -86,7 +86,7 @@ def contents(path):
     conn = db.connect_readonly(path)
     paths = dict(conn.execute("SELECT id, path FROM source"))
     per_table = {}
-    for table in audits.tables_with_column(conn, "source_id"):
+    for table in introspect.tables_with_column(conn, "source_id"):
         for source_id, count in conn.execute(f'SELECT source_id, count(*) FROM "{table}" GROUP BY source_id'):
             per_table[(table, paths.get(source_id, source_id))] = count
     slices = conn.execute(
@@ -197,7 +197,7 @@ def test_a_writer_holding_the_lock_too_long_fails_the_ingest_clearly(runner, war
     assert result.exit_code == 1
     assert result.output == (
         f"Error: {trace}: the warehouse is busy: another process held its write lock for 0.05 s "
-        "(database is locked); nothing of this file was written, run the ingest again\n"
+        "(database is locked); nothing was written, run the ingest again\n"
     )
     warehouse_db.execute("ROLLBACK")
     assert warehouse_db.execute("SELECT count(*) FROM source").fetchone() == (0,)

@@ -18,7 +18,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from warehouse import db, output, sqlfiles
+from warehouse import db, introspect, output, sqlfiles
 from warehouse.errors import WarehouseError
 
 AUDITS_DIR = Path(__file__).resolve().parent / "_bundled" / "audits"
@@ -56,7 +56,7 @@ class Audit:
     def _expanded(self, conn: sqlite3.Connection) -> str:
         if self.per_table_column is None:
             return self.sql
-        tables = tables_with_column(conn, self.per_table_column)
+        tables = sorted(t for t in introspect.tables_with_column(conn, self.per_table_column) if t != "source")
         return "\nUNION ALL\n".join(f"SELECT * FROM ({self.sql.replace('{table}', table)})" for table in tables)
 
 
@@ -100,17 +100,6 @@ def _read(path: Path) -> Audit:
     if not description or not body:
         raise WarehouseError(f"{path}: an audit starts with a comment saying what it checks, then one SELECT")
     return Audit(path.stem, description, body, per_table[0] if per_table else None)
-
-
-def tables_with_column(conn: sqlite3.Connection, column: str) -> list[str]:
-    """The tables (not views, not ``source`` itself) that have a column of this name."""
-    return [
-        name for (name,) in conn.execute(
-            "SELECT m.name FROM sqlite_master AS m WHERE m.type = 'table' AND m.name != 'source' "
-            "AND EXISTS (SELECT 1 FROM pragma_table_info(m.name) AS c WHERE c.name = ?) ORDER BY m.name",
-            (column,),
-        )
-    ]
 
 
 def run_audit(conn: sqlite3.Connection, audit: Audit, *, examples: int = EXAMPLES) -> AuditResult:

@@ -14,6 +14,8 @@ import os
 import re
 import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,6 +82,36 @@ def connect(path: str | Path, *, migrate_schema: bool = True) -> sqlite3.Connect
     if migrate_schema:
         migrate(conn, label=str(path))
     return conn
+
+
+def begin(conn: sqlite3.Connection, what: object, again: str = "run the ingest again") -> None:
+    """Take the warehouse's write lock (``BEGIN IMMEDIATE``, waiting up to the busy timeout for
+    another writer).
+
+    :raises WarehouseError: naming ``what`` (the input or the task) and what to do (``again``) if
+        another process kept the lock all that time: nothing was written.
+    """
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        raise WarehouseError(
+            f"{what}: the warehouse is busy: another process held its write lock for {BUSY_TIMEOUT_S} s "
+            f"({exc}); nothing was written, {again}"
+        ) from None
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection, what: object,
+                again: str = "run the ingest again") -> Iterator[sqlite3.Connection]:
+    """One write transaction (:func:`begin`): committed when the block ends, rolled back when it raises."""
+    begin(conn, what, again)
+    try:
+        yield conn
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
 
 
 def _enable_wal(conn: sqlite3.Connection) -> None:

@@ -28,7 +28,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
-from warehouse import db
+from warehouse import db, introspect
 from warehouse import limits as limits_module
 from warehouse.errors import IngestError, SourceConflict, WarehouseError
 from warehouse.merge import merge_part
@@ -241,7 +241,7 @@ def ingest_file(
 
     kind = None
     bounds = limits_module.current()
-    _begin(conn, path)
+    db.begin(conn, path)
     deadline = _Deadline(conn, 0)
     try:
         worker = part.future.result() if part else None
@@ -355,18 +355,10 @@ def delete_source(conn: sqlite3.Connection, source_id: int) -> None:
     What was derived from its rows goes with them (:func:`warehouse.model.derived.forget_source`).
     """
     derived.forget_source(conn, source_id)
-    for table in _tables_with_source_id(conn):
-        conn.execute(f'DELETE FROM "{table}" WHERE source_id = ?', (source_id,))
+    for table in introspect.tables_with_column(conn, "source_id"):
+        if table != "source":
+            conn.execute(f'DELETE FROM "{table}" WHERE source_id = ?', (source_id,))
     conn.execute("DELETE FROM source WHERE id = ?", (source_id,))
-
-
-def _tables_with_source_id(conn: sqlite3.Connection) -> list[str]:
-    tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-    return [
-        table for table in tables
-        if table != "source"
-        and any(column[1] == "source_id" for column in conn.execute(f'PRAGMA table_info("{table}")'))
-    ]
 
 
 def _replaced_sources(conn: sqlite3.Connection, path: Path) -> list[int]:
@@ -472,26 +464,11 @@ def _elapsed(conn: sqlite3.Connection, source_id: int, started: int) -> int:
     return elapsed
 
 
-def _begin(conn: sqlite3.Connection, path: Path) -> None:
-    """Take the warehouse's write lock (waiting up to the busy timeout for another writer).
-
-    :raises WarehouseError: if another process kept it all that time (nothing of ``path`` is written).
-    """
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-    except sqlite3.OperationalError as exc:
-        raise WarehouseError(
-            f"{path}: the warehouse is busy: another process held its write lock for {db.BUSY_TIMEOUT_S} s "
-            f"({exc}); nothing of this file was written, run the ingest again"
-        ) from None
-
-
 def _record_failure(conn, path, kind, sha256, size, reason, started, runs: RunNamer) -> int:
-    _begin(conn, path)
-    conn.execute("DELETE FROM source WHERE path = ? AND status != 'ok'", (str(path),))
-    source_id = _insert_source(conn, path, kind, sha256, size, runs.run_of(path))
-    _finish(conn, source_id, "failed", reason, 0, started, {})
-    conn.execute("COMMIT")
+    with db.transaction(conn, path):
+        conn.execute("DELETE FROM source WHERE path = ? AND status != 'ok'", (str(path),))
+        source_id = _insert_source(conn, path, kind, sha256, size, runs.run_of(path))
+        _finish(conn, source_id, "failed", reason, 0, started, {})
     return source_id
 
 

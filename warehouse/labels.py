@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Mapping
 
+from warehouse import db
 from warehouse.errors import WarehouseError
 
 
@@ -59,7 +60,7 @@ def set_labels(conn: sqlite3.Connection, run_id: int, labels: Mapping[str, str] 
         return 0
     if conn.execute("SELECT 1 FROM run WHERE run_id = ?", (run_id,)).fetchone() is None:
         raise LabelError(f"no run {run_id} to label")
-    with conn:
+    with db.transaction(conn, f"labels of run {run_id}"):
         conn.executemany(
             "INSERT INTO run_label (run_id, key, value) VALUES (?, ?, ?) "
             "ON CONFLICT (run_id, key) DO UPDATE SET value = excluded.value",

@@ -25,7 +25,7 @@ from pathlib import Path
 from hypothesis import strategies as st
 
 from factories.rank_db import write_db
-from warehouse import audits, db
+from warehouse import audits, db, introspect
 from warehouse.ingest import FileResult, ingest_file
 
 #: an ingest of a small hostile file taking longer than this is a hang
@@ -118,7 +118,7 @@ def assert_clean_end(conn: sqlite3.Connection, path: Path, result: FileResult) -
         # an exception type the frame does not expect, or memory running out, is a bug, not a clear reason
         for symptom in ("internal error", "MemoryError", "out of memory"):
             assert symptom not in reason, reason[:300]
-        for table in audits.tables_with_column(conn, "source_id"):
+        for table in introspect.tables_with_column(conn, "source_id"):
             leftover = conn.execute(f'SELECT count(*) FROM "{table}" WHERE source_id = ?', (result.source_id,))
             assert leftover.fetchone()[0] == 0, table
     assert [row[0] for row in conn.execute("PRAGMA integrity_check")] == ["ok"]
