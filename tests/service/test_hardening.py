@@ -122,7 +122,7 @@ def test_import_is_refused_without_an_import_root(served_warehouse, tmp_path):
     (tmp_path / "x.json").write_text("[]")
     client = create_app({"DATABASE": str(served_warehouse["path"])}).test_client()
     response = insight(client, "import/action", {"path": [str(tmp_path / "x.json")]})
-    assert response.json["result"] is False and "disabled" in response.json["body"]["message"]
+    assert response.json["result"] is False and "disabled" in response.json["error"]["message"]
 
 
 @pytest.mark.parametrize("route", ["/api/v1/sql", "/api/v1/insight"])
