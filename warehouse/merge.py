@@ -20,6 +20,7 @@ import json
 import sqlite3
 from pathlib import Path
 
+from warehouse import introspect
 from warehouse.model.classify import load_rules, split_statements
 from warehouse.sources.base import Outcome, attach_readonly
 
@@ -66,12 +67,8 @@ def merge_part(conn: sqlite3.Connection, part_path: Path, source_id: int) -> Out
 
 def copied_tables(conn: sqlite3.Connection) -> dict[str, list[str]]:
     """Every table a source writes (it has a source_id column), with its columns, in schema order."""
-    tables = {}
-    for (table,) in conn.execute("SELECT name FROM main.sqlite_master WHERE type = 'table' ORDER BY rowid"):
-        columns = [row[1] for row in conn.execute(f'PRAGMA main.table_info("{table}")')]
-        if "source_id" in columns and table not in SPECIAL_TABLES:
-            tables[table] = columns
-    return tables
+    return {table: columns for table, columns in introspect.tables_with_column(conn, "source_id").items()
+            if table not in SPECIAL_TABLES}
 
 
 def _largest_id(conn: sqlite3.Connection, table: str) -> int:
@@ -85,8 +82,7 @@ def copy_statement(conn: sqlite3.Connection, table: str, columns: list[str], off
     expression ``source_id`` (the one file's parameter by default); with ``rowid_offset``, the hidden
     rowid of a table without an INTEGER PRIMARY KEY is kept, shifted by it."""
     references = dict(UNDECLARED_REFERENCES)
-    for row in conn.execute(f'PRAGMA main.foreign_key_list("{table}")'):
-        references[(table, row[3])] = row[2]
+    references.update({(table, column): target for column, target in introspect.references(conn, table).items()})
     values = []
     for column in columns:
         target = table if column == "id" else references.get((table, column))
