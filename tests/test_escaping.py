@@ -133,7 +133,9 @@ def test_html_report_shows_every_payload_as_text_and_adds_no_element(runner, hos
     attributes = {name for _, attrs in page.elements for name in attrs}
     assert tags <= REPORT_TAGS, tags - REPORT_TAGS
     assert attributes <= REPORT_ATTRIBUTES, attributes - REPORT_ATTRIBUTES
-    assert all(attrs["href"].startswith("#finding-") for tag, attrs in page.elements if "href" in attrs)
+    # the page's own anchors only: a finding, or a step in the inspector by run id and row number
+    assert all(re.fullmatch(r"#finding-\d+|#inspect-\d+-\d+", attrs["href"])
+               for tag, attrs in page.elements if "href" in attrs)
     assert all(re.fullmatch(r"background:#[0-9a-f]{6}", attrs["style"])
                for _, attrs in page.elements if "style" in attrs)
     # (c) Chromium runs nothing: the title is still the report's, its DOM holds only the report's

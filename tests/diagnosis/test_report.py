@@ -58,7 +58,7 @@ def test_report_html_names_the_slow_rank_and_collective_with_evidence(runner, wa
     # self-contained: the step inspector's script and data inline (no src), no reference outside the
     # page (only its own anchors)
     assert {"script", "svg", "select"} <= page.tags
-    assert page.external and all(ref.startswith("#finding-") for ref in page.external)
+    assert page.external and all(re.fullmatch(r"#finding-\d+|#inspect-1-\d+", ref) for ref in page.external)
     cells = page.cells
     assert cells[cells.index("slow rank") + 1] == "rank 3"
     assert (cells[cells.index("ranks") + 1], cells[cells.index("steps") + 1]) == ("8", "2")  # the run's own

@@ -101,6 +101,7 @@ window.addEventListener("load", function () {
   var drive = DRIVE;
   choose("wh-rank", drive.rank);
   choose("wh-step", drive.step);
+  if (drive.link !== null) { click(document.querySelector('a[href="' + drive.link + '"]')); }
   drive.buttons.forEach(function (id) { click(document.getElementById(id)); });
   if (drive.bar !== null) { click(document.querySelector('rect.wh-bar[data-k="' + drive.bar + '"]')); }
 });
@@ -109,20 +110,22 @@ window.addEventListener("load", function () {
 
 @pytest.fixture
 def timeline(tmp_path, warehouse_path, runner, browse):
-    """``timeline(rank_index, step_index, bar=None, buttons=())``: the DOM Chromium renders once the driver
-    chose that step and clicked those buttons and that bar (the report is written at the first call);
+    """``timeline(rank_index, step_index, bar=None, buttons=(), link=None)``: the DOM Chromium renders once
+    the driver chose that step and clicked that link, those buttons and that bar (the report is written
+    at the first call);
     ``.written``: the run as written."""
     written = build(warehouse_path)
     result = runner.invoke(cli, ["analyze", "--db", str(warehouse_path)])  # the layers
     assert result.exit_code == 0, result.output
     out = tmp_path / "report.html"
 
-    def run(rank: int, step: int, bar: int | None = None, buttons: tuple[str, ...] = ()) -> Dom:
+    def run(rank: int, step: int, bar: int | None = None, buttons: tuple[str, ...] = (),
+            link: str | None = None) -> Dom:
         if not out.exists():
             result = runner.invoke(cli, ["report", "--db", str(warehouse_path), "-o", str(out)])
             assert result.exit_code == 0, result.output
-        drive = json.dumps({"rank": rank, "step": step, "bar": bar, "buttons": list(buttons)})
-        driven = tmp_path / f"driven_{rank}_{step}_{bar}_{len(buttons)}.html"
+        drive = json.dumps({"rank": rank, "step": step, "bar": bar, "buttons": list(buttons), "link": link})
+        driven = tmp_path / f"driven_{rank}_{step}_{bar}_{len(buttons)}_{link is not None}.html"
         page = out.read_text(encoding="utf-8")
         driven.write_text(page.replace("</body>", DRIVER.replace("DRIVE", drive)), encoding="utf-8")
         return Dom(browse(driven.as_uri()))
@@ -219,6 +222,17 @@ def test_a_click_on_the_allreduce_opens_the_card_of_its_communication_op_row(tim
     assert dom.tables["wh-card"][1:] == [[name, text_of(row[name])] for name in row.keys()]
     assert dict(map(tuple, dom.tables["wh-card"][1:]))["name"] == "hcom_allReduce__2_0_1"
     assert dom.texts["wh-card-hint"] == "Every field of the HCCL operator row (ts and dur in ns):"
+
+
+def test_a_click_on_a_steps_rank_in_the_steps_table_opens_that_step(timeline):
+    # rows of the steps table: rank 0 steps 1 and 2, rank 1 steps 1 and 2; the fourth is rank 1's step 2
+    dom = timeline(0, 0, link="#inspect-1-3")
+    breakdown = dict(map(tuple, dom.tables["wh-breakdown"][1:]))
+    assert (breakdown["rank"], breakdown["step"]) == ("1", "2")
+    assert dom.options["wh-step"] == ["step 1", "step 2"]
+    assert len(dom.shapes_of("wh-bar")) == 17
+    assert float(dom.shapes_of("wh-bar")[16]["width"]) == pytest.approx(
+        timeline.written.operators[1, 2]["dur"] / STEP_NS * PLOT)  # rank 1's allreduce, not rank 0's
 
 
 def test_zoom_narrows_the_timeline_to_the_middle_of_the_step(timeline):

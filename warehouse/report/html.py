@@ -6,7 +6,8 @@ add up to the step (preparing / computing / communication not overlapped / free;
 overlapped communication lies inside computing), and one of head / main / tail where layers
 were observed; top kernels as bars. Each finding is an anchor (``#finding-N``) with its evidence rows.
 The step inspector (:mod:`.inspector_data` gives its JSON) comes first: a run, rank and step
-chosen, their breakdown, layers, top kernels, timeline and operator card.
+chosen (by its controls, or a click on a step's rank in a steps table), their breakdown, layers,
+top kernels, timeline and operator card.
 
 Every value that comes from an input or the warehouse (names, run names, step and rank ids, messages,
 notes, paths, numbers, anchors) goes through :func:`_e` (HTML-escaped, quotes included) wherever it
@@ -108,12 +109,14 @@ def _chapter(report: Report) -> list[str]:
 
 def _table(table: Table, run_id: int) -> str:
     head = "".join(f"<th>{_e(h)}</th>" for h in table.headers)
-    rows = "".join("<tr>" + "".join(_cell(table, i, c) for i, c in enumerate(row)) + "</tr>"
-                   for row in table.text_rows())
+    rows = "".join("<tr>" + "".join(_cell(table, r, i, c) for i, c in enumerate(row)) + "</tr>"
+                   for r, row in enumerate(table.text_rows()))
     return f'<h3 id="run{_e(run_id)}-{_e(table.key)}">{_e(table.title)}</h3>\n<table><tr>{head}</tr>{rows}</table>'
 
 
-def _cell(table: Table, column: int, text: str) -> str:
+def _cell(table: Table, row: int, column: int, text: str) -> str:
+    if column == 0 and table.links:
+        return f'<td><a href="#{_e(table.links[row])}">{_e(text)}</a></td>'
     if column == 0 and table.anchor:
         return f'<td><a href="#{_e(table.anchor + text)}">{_e(text)}</a></td>'
     return f"<td>{_e(text)}</td>"

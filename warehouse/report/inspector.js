@@ -56,31 +56,22 @@
     return ns >= 1e6 ? (ns / 1e6).toFixed(3) + " ms" : (ns / 1e3).toFixed(1) + " us";
   }
 
-  function run() { return data.runs[Number(runSelect.value)]; }
-
-  function ranks() {
+  function ranksOf(run) {
     var seen = [];
-    run().steps.forEach(function (s) { if (seen.indexOf(s.rank) < 0) { seen.push(s.rank); } });
+    run.steps.forEach(function (s) { if (seen.indexOf(s.rank) < 0) { seen.push(s.rank); } });
     return seen;
   }
 
-  function stepsOfRank() {
-    var rank = ranks()[Number(rankSelect.value)];
-    return run().steps.filter(function (s) { return s.rank === rank; });
-  }
+  function stepsOf(run, rank) { return run.steps.filter(function (s) { return s.rank === rank; }); }
 
-  function chooseRun() {
-    options(rankSelect, ranks().map(function (r) { return "rank " + r; }));
-    chooseRank();
-  }
-
-  function chooseRank() {
-    options(stepSelect, stepsOfRank().map(function (s) { return "step " + s.step; }));
-    chooseStep();
-  }
-
-  function chooseStep() {
-    step = stepsOfRank()[Number(stepSelect.value)];
+  function show(runIndex, rankIndex, stepIndex) {
+    var run = data.runs[Number(runIndex)], rank = ranksOf(run)[Number(rankIndex)];
+    runSelect.value = String(runIndex);
+    options(rankSelect, ranksOf(run).map(function (r) { return "rank " + r; }));
+    rankSelect.value = String(rankIndex);
+    options(stepSelect, stepsOf(run, rank).map(function (s) { return "step " + s.step; }));
+    stepSelect.value = String(stepIndex);
+    step = stepsOf(run, rank)[Number(stepIndex)];
     view = [0, Math.max(step.window, 1)];
     picked = null;
     byId("wh-note").textContent = step.note;
@@ -89,6 +80,18 @@
     fillTable(byId("wh-top"), step.top);
     card(null);
     draw();
+  }
+
+  /* "#inspect-{run id}-{row of the run's steps}": the link of a step's rank in a steps table */
+  function inspect(hash) {
+    var link = /^#inspect-(-?\d+)-(\d+)$/.exec(hash);
+    var runIndex = link ? data.runs.map(function (r) { return r.id; }).indexOf(link[1]) : -1;
+    var chosen = runIndex < 0 ? undefined : data.runs[runIndex].steps[Number(link[2])];
+    if (chosen === undefined) { return false; }
+    var run = data.runs[runIndex], rankIndex = ranksOf(run).indexOf(chosen.rank);
+    show(runIndex, rankIndex, stepsOf(run, chosen.rank).indexOf(chosen));
+    byId("inspector").scrollIntoView();
+    return true;
   }
 
   function x(t) { return LABEL + (t - view[0]) / (view[1] - view[0]) * PLOT; }
@@ -172,9 +175,9 @@
 
   if (!data.runs.length) { return; }
   options(runSelect, data.runs.map(function (r) { return r.name + " (run_id " + r.id + ")"; }));
-  runSelect.addEventListener("change", chooseRun);
-  rankSelect.addEventListener("change", chooseRank);
-  stepSelect.addEventListener("change", chooseStep);
+  runSelect.addEventListener("change", function () { show(runSelect.value, 0, 0); });
+  rankSelect.addEventListener("change", function () { show(runSelect.value, rankSelect.value, 0); });
+  stepSelect.addEventListener("change", function () { show(runSelect.value, rankSelect.value, stepSelect.value); });
   byId("wh-zoom-in").addEventListener("click", function () { zoom(0.5, (view[0] + view[1]) / 2); });
   byId("wh-zoom-out").addEventListener("click", function () { zoom(2, (view[0] + view[1]) / 2); });
   byId("wh-left").addEventListener("click", function () { pan(-0.25); });
@@ -186,5 +189,6 @@
     var at = view[0] + (event.clientX - box.left - LABEL) / PLOT * (view[1] - view[0]);
     zoom(event.deltaY < 0 ? 0.8 : 1.25, Math.min(Math.max(at, view[0]), view[1]));
   }, { passive: false });
-  chooseRun();
+  window.addEventListener("hashchange", function () { inspect(window.location.hash); });
+  if (!inspect(window.location.hash)) { show(0, 0, 0); }
 })();

@@ -70,6 +70,8 @@ class Table:
     rows: list[list]
     #: when set, each row's first cell names an anchor ``{anchor}{cell}`` (the HTML links it)
     anchor: str | None = None
+    #: when set, row i's first cell links to the page's ``#{links[i]}`` (the HTML; ``anchor`` aside)
+    links: list[str] | None = None
 
     @property
     def headers(self) -> list[str]:
@@ -106,7 +108,10 @@ def summary(report: Report) -> Table:
 
 
 def steps(report: Report) -> Table:
-    return step_table(report.steps)
+    """The steps chapter: each row's rank links to the step in the HTML's inspector (``#inspect-{run}-{row}``)."""
+    table = step_table(report.steps)
+    table.links = [f"inspect-{report.run_id}-{index}" for index in range(len(report.steps))]
+    return table
 
 
 def step_table(steps: list[StepBreakdown]) -> Table:
