@@ -25,8 +25,9 @@ STEP_KERNELS_SQL = (Path(__file__).parent / "step_kernels.sql").read_text(encodi
 STEP_OPERATORS_SQL = (Path(__file__).parent / "step_operators.sql").read_text(encoding="utf-8")
 #: the longest kernels and HCCL operators of a step the timeline embeds (every field of their rows)
 MAX_KERNELS_PER_STEP = 400
-#: the kernels of a run the timeline embeds over all its steps (later steps get fewer, or none)
-MAX_KERNELS_PER_RUN = 20_000
+#: the kernels of a run the timeline embeds over all its steps (later steps get fewer, or none):
+#: a kernel with every field as text takes 0.5-1 kB of the page, so a run adds 10 MB at most
+MAX_KERNELS_PER_RUN = 10_000
 #: the longest idle intervals of a step the bubble axis marks
 MAX_GAPS_PER_STEP = 400
 #: kernel names listed per step (by their summed time)
