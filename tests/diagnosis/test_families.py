@@ -7,7 +7,9 @@ each layer, and the step's structure carries it."""
 import pytest
 
 from tests.diagnosis.text_run import K, Step, analysed, layer, query, write_rank
-from warehouse.analysis.families import family_rules, resolve
+from tests.factories import warehouse_rows
+from warehouse.analysis.families import category_sets, family_rules, resolve
+from warehouse.model import classify
 
 FIA = K("FusedInferAttentionScore", core="MIX_AIC")
 COMPRESSOR = K("KvCompressor", core="AI_VECTOR_CORE")
@@ -76,3 +78,20 @@ def test_a_kernel_has_its_categories_as_a_set(runner, tmp_path, warehouse_path):
     # every kernel has its primary category in the set
     assert conn.execute("SELECT count(*) FROM kernel WHERE id NOT IN (SELECT kernel_id FROM kernel_category "
                         "WHERE kernel_category.category = kernel.category)").fetchone() == (0,)
+
+
+def test_a_new_category_set_line_reaches_the_kernels_sets(warehouse_db, tmp_path, monkeypatch):
+    """The sets file is versioned data: a new line (flash score also 'attention.dense') is in the
+    rules table and in every flash-score kernel's set at the next load, without a reclassification."""
+    original = classify.CATEGORY_SETS_FILE.read_text(encoding="utf-8").replace("version 1", "version 2")
+    patched = tmp_path / "kernel_category_sets.csv"
+    patched.write_text(original + "attention.flash_score,attention.dense\n", encoding="utf-8")
+    with warehouse_rows.bound(warehouse_db):
+        kernel = warehouse_rows.KernelFactory(name="FusedInferAttentionScore", category="attention.flash_score")
+    classify.load_rules(warehouse_db)
+    assert category_sets(warehouse_db)["attention.mla.preprocess"] == {"attention.mla"}
+    monkeypatch.setattr(classify, "CATEGORY_SETS_FILE", patched)
+    classify.load_rules(warehouse_db)
+    assert warehouse_db.execute("SELECT DISTINCT version FROM kernel_category_member").fetchall() == [(2,)]
+    assert warehouse_db.execute("SELECT category FROM kernel_category WHERE kernel_id = ? ORDER BY category",
+                                (kernel["id"],)).fetchall() == [("attention.dense",), ("attention.flash_score",)]
