@@ -3,6 +3,7 @@
 --     (process, thread, start, duration, depth, name).
 -- param slice_id (integer, required): The slice (slice.id).
 -- column flow_id: Identifier of the flow.
+-- column flow_key: The input's own id for the flow (trace 'id', connection id), as text.
 -- column name: Name of the flow event.
 -- column category: Category of the flow event.
 -- column from_id: Slice the arrow starts from.
@@ -20,7 +21,7 @@
 -- column to_depth: Its depth.
 -- column to_name: Its name.
 with flows as (
-    select id, name, category, slice_out, slice_in
+    select id, name, category, slice_out, slice_in, flow_key
     from flow
     where slice_out = :slice_id or slice_in = :slice_id
 ),
@@ -35,6 +36,7 @@ ends as (
 final as (
     select
         f.id as flow_id,
+        f.flow_key,
         f.name,
         f.category,
         f.slice_out as from_id,
@@ -56,7 +58,7 @@ final as (
     join ends as b on b.id = f.slice_in
 )
 
-select flow_id, name, category, from_id, from_process_id, from_thread_id, from_ts, from_dur, from_depth,
+select flow_id, flow_key, name, category, from_id, from_process_id, from_thread_id, from_ts, from_dur, from_depth,
     from_name, to_id, to_process_id, to_thread_id, to_ts, to_dur, to_depth, to_name
 from final
 order by coalesce(category, name), from_ts, flow_id

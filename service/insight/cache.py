@@ -1,5 +1,5 @@
 """What the timeline commands keep in memory per warehouse: threads' level-of-detail arrays,
-interned strings, and busy summaries of padded viewports.
+interned strings, busy summaries of padded viewports, and each source's time zero.
 
 Arrays per thread held in memory answer a window 100x faster than fetching its rows from
 SQLite (reference/STACK.md §4). A cache belongs to one warehouse file and one state of it:
@@ -50,6 +50,7 @@ class WarehouseCache:
         self.slices = 0
         self.strings: dict[int, str] = {0: ""}
         self.summaries: OrderedDict[tuple, tuple] = OrderedDict()
+        self.starts: dict[int, int] = {}
         self.lock = threading.Lock()
 
     def thread(self, conn, thread_id: int) -> ThreadLod:
@@ -78,6 +79,17 @@ class WarehouseCache:
             row = one(conn, "insight_string", string_id=string_id)
             text = self.strings[string_id] = row["value"] if row else ""
         return text
+
+    def start(self, conn, source_id: int) -> int:
+        """Time zero of a source's timeline: its earliest slice start (0 when it has none)."""
+        with self.lock:
+            found = self.starts.get(source_id)
+        if found is None:
+            row = one(conn, "insight_source_start", source_id=source_id)
+            found = row["start_ns"] if row and row["start_ns"] is not None else 0
+            with self.lock:
+                self.starts[source_id] = found
+        return found
 
     def summary(self, key: tuple, compute):
         """A busy summary by key, computed by ``compute()`` when not held."""

@@ -1,12 +1,17 @@
 """The timeline commands: unit/threadTraces, unit/threadTracesSummary, unit/flows, unit/threadDetail.
 
 ``processId``/``threadId`` (``pid``/``tid`` in flows and details) are the warehouse's
-process and thread ids as strings; times are the warehouse's integer ns. The level of
+process and thread ids as strings. Times, asked and answered, are integer ns relative to the
+input's earliest slice start, as the MindStudio Insight server's are relative to its minimum
+timestamp (Ascend/msinsight ``server/src/modules/timeline/core/RenderEngine.cpp``,
+QueryThreadTraces): absolute epoch nanoseconds pass 2**53, which a browser cannot hold. Only
+threadDetail's ``rawStartTime``/``rawEndTime`` are absolute, as decimal strings. The level of
 detail (what is merged at ``timePerPx``) is :mod:`service.insight.lod`'s.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 
 import msgspec
@@ -22,6 +27,10 @@ MAX_ITEMS = 20_000
 TILE_BUCKETS = 2048
 #: times are clamped to +-2**62 ns (year 2116) so that window arithmetic stays in 64 bits
 LIMIT_NS = 1 << 62
+#: pixels a summary asked without timePerPx is drawn on
+SUMMARY_PIXELS = 1000
+#: the category whose slices make a thread a Python call stack
+PYTHON_FUNCTION = "python_function"
 #: threadDetail's text fields and the args keys they are read from (torch_npu, CANN, kineto)
 DETAIL_ARGS = {
     "inputShapes": ("Input Dims", "Input Shapes", "input_shapes"),
@@ -38,11 +47,16 @@ def _clamp(ns: int) -> int:
     return min(max(ns, -LIMIT_NS), LIMIT_NS)
 
 
-def _window(params: Params) -> tuple[int, int, float]:
-    start, end = _clamp(params.integer("startTime")), _clamp(params.integer("endTime"))
-    if end < start:
-        raise InsightError(f"endTime {end} is before startTime {start}")
-    return start, end, min(params.positive("timePerPx"), float(LIMIT_NS))
+def _window(params: Params, zero: int, *, tpp_required: bool = True) -> tuple[int, int, float]:
+    """The asked window in absolute ns (the params are relative to ``zero``) and its ns per pixel
+    (without ``timePerPx``, when not required: the window on SUMMARY_PIXELS pixels)."""
+    relative = params.integer("startTime"), params.integer("endTime")
+    if relative[1] < relative[0]:
+        raise InsightError(f"endTime {relative[1]} is before startTime {relative[0]}")
+    start, end = _clamp(relative[0] + zero), _clamp(relative[1] + zero)
+    if tpp_required or params.values.get("timePerPx") not in (None, ""):
+        return start, end, min(params.positive("timePerPx"), float(LIMIT_NS))
+    return start, end, max(1.0, (end - start) / SUMMARY_PIXELS)
 
 
 def _cache() -> cache.WarehouseCache:
@@ -61,15 +75,20 @@ def _thread(conn, params: Params, thread_id: int, process_id: int | None) -> dic
 
 
 def thread_traces(conn, params: Params) -> dict:
-    """The slices of one thread in a window at ``timePerPx``: ``data[depth]`` = that depth's items."""
+    """The slices of one thread in a window at ``timePerPx``: ``data[depth]`` = that depth's items,
+    with the thread's depth count (``maxDepth``), the answer's (``currentMaxDepth``) and whether the
+    thread holds Python functions (UnitThreadTracesResponse)."""
     process_id = params.integer("processId")
     thread_id = params.integer("threadId")
-    start, end, tpp = _window(params)
-    _thread(conn, params, thread_id, process_id)
+    row = _thread(conn, params, thread_id, process_id)
     store = _cache()
+    zero = store.start(conn, row["source_id"])
+    start, end, tpp = _window(params, zero)
     thread = store.thread(conn, thread_id)
-    return {"data": screen_rows(thread, thread.screen(start, end, tpp, MAX_ITEMS), str(thread_id),
-                                lambda string_id: store.string(conn, string_id))}
+    text = functools.partial(store.string, conn)
+    data = screen_rows(thread, thread.screen(start, end, tpp, MAX_ITEMS), str(thread_id), text, zero)
+    python = any(text(int(c)) == PYTHON_FUNCTION for c in np.unique(thread.category_id))
+    return {"maxDepth": thread.depths, "currentMaxDepth": len(data), "havePythonFunction": python, "data": data}
 
 
 class TraceRow(msgspec.Struct, gc=False):
@@ -85,29 +104,32 @@ class TraceRow(msgspec.Struct, gc=False):
     id: str
 
 
-def screen_rows(thread: lod.ThreadLod, items: lod.Items, thread_key: str, text) -> list[list[TraceRow]]:
-    """Items as the seed's rows, one list per depth (depth = index); ``text(id)`` gives a string."""
+def screen_rows(thread: lod.ThreadLod, items: lod.Items, thread_key: str, text, zero: int = 0) -> list[list[TraceRow]]:
+    """Items as the seed's rows, one list per depth (depth = index), times relative to ``zero``;
+    ``text(id)`` gives a string."""
     data: list[list[TraceRow]] = [[] for _ in range(int(items.depth.max()) + 1 if len(items) else 0)]
     name_ids, category_ids = thread.name_id[items.longest], thread.category_id[items.longest]
     strings = {int(i): text(int(i)) for i in np.unique(np.concatenate([name_ids, category_ids]))}
     for start, end, depth, slice_id, name_id, category_id in zip(
             items.start.tolist(), items.end.tolist(), items.depth.tolist(), thread.ids[items.longest].tolist(),
             name_ids.tolist(), category_ids.tolist()):
-        data[depth].append(TraceRow(strings[name_id], end - start, start, end, depth, thread_key,
+        data[depth].append(TraceRow(strings[name_id], end - start, start - zero, end - zero, depth, thread_key,
                                     strings[category_id], str(slice_id)))
     return data
 
 
 def thread_traces_summary(conn, params: Params) -> dict:
-    """The busy intervals of a process over [startTime, endTime] at ``timePerPx``."""
+    """The busy intervals of a process over [startTime, endTime] at ``timePerPx`` (optional, as for
+    the real server: the window on SUMMARY_PIXELS pixels without it)."""
     process_id = params.integer("processId")
-    start, end, tpp = _window(params)
     threads = rows(conn, "insight_process_threads", process_id=process_id)
     if not threads:
         raise InsightError(f"unknown process {process_id}")
     cards.check_source(conn, params, threads[0]["source_id"], f"process {process_id}")
     thread_ids = [t["thread_id"] for t in threads if t["thread_id"] is not None]
     store = _cache()
+    zero = store.start(conn, threads[0]["source_id"])
+    start, end, tpp = _window(params, zero, tpp_required=False)
     width = lod.bucket_width(tpp)
     tile = width * TILE_BUCKETS
     # the viewport padded by half its span on each side, out to whole tiles: pans and re-requests hit the cache
@@ -121,32 +143,35 @@ def thread_traces_summary(conn, params: Params) -> dict:
     starts, ends = store.summary((process_id, width, first, last), compute)
     keep = (ends > start) | (starts >= start)
     keep &= starts <= end
-    return {"data": [{"startTime": s, "duration": e - s}
+    return {"data": [{"startTime": s - zero, "duration": e - s}
                      for s, e in zip(starts[keep].tolist(), ends[keep].tolist())]}
 
 
-def _end(prefix: str, row: dict, card_key: str) -> dict:
+def _end(prefix: str, row: dict, card_key: str, zero: int) -> dict:
     return {"pid": str(row[f"{prefix}_process_id"]), "tid": str(row[f"{prefix}_thread_id"]),
-            "timestamp": row[f"{prefix}_ts"], "duration": row[f"{prefix}_dur"], "depth": row[f"{prefix}_depth"],
+            "timestamp": row[f"{prefix}_ts"] - zero, "duration": row[f"{prefix}_dur"],
+            "depth": row[f"{prefix}_depth"],
             "name": row[f"{prefix}_name"] or "", "id": str(row[f"{prefix}_id"]), "metaType": "", "rankId": card_key}
 
 
 def flows(conn, params: Params) -> dict:
-    """The arrows at one slice (``id``), grouped by category."""
+    """The arrows at one slice (``id``), grouped by category; a flow's id is the input's own."""
     slice_id = params.integer("id")
-    detail = _slice(conn, params, slice_id)
+    detail, thread = _slice(conn, params, slice_id)
+    zero = _cache().start(conn, thread["source_id"])
     card_key = params.text("rankId", required=False, aliases=("cardId",)) or ""
     groups: dict[str, list] = {}
     for row in rows(conn, "insight_slice_flows", slice_id=detail["id"]):
         cat = row["category"] or row["name"] or ""
         groups.setdefault(cat, []).append({
-            "title": row["name"] or "flow", "cat": cat, "id": str(row["flow_id"]),
-            "from": _end("from", row, card_key), "to": _end("to", row, card_key)})
+            "title": row["name"] or "flow", "cat": cat, "id": row["flow_key"] or str(row["flow_id"]),
+            "from": _end("from", row, card_key, zero), "to": _end("to", row, card_key, zero)})
     return {"unitAllFlows": [{"cat": cat, "flows": items} for cat, items in groups.items()]}
 
 
-def _slice(conn, params: Params, slice_id: int) -> dict:
-    """The slice ``slice_id``, checked against ``tid``/``pid`` and the card when the request gives them."""
+def _slice(conn, params: Params, slice_id: int) -> tuple[dict, dict]:
+    """The slice ``slice_id`` and its thread, checked against ``tid``/``pid`` and the card when the
+    request gives them."""
     detail = one(conn, "insight_slice_detail", slice_id=slice_id)
     if detail is None:
         raise InsightError(f"unknown slice {slice_id}")
@@ -158,25 +183,28 @@ def _slice(conn, params: Params, slice_id: int) -> dict:
         raise InsightError(f"slice {slice_id} is not in process {process_id}")
     thread = one(conn, "insight_thread", thread_id=detail["thread_id"])
     cards.check_source(conn, params, thread["source_id"], f"slice {slice_id}")
-    return detail
+    return detail, thread
 
 
 def thread_detail(conn, params: Params) -> dict:
-    """One slice's details: by ``id``, else the slice of ``tid`` at ``depth`` covering ``startTime``."""
+    """One slice's details: by ``id``, else the slice of ``tid`` at ``depth`` covering ``startTime``
+    (relative); ``rawStartTime``/``rawEndTime`` are its absolute start and end as decimal strings."""
     slice_id = params.integer("id", required=False)
     if slice_id is None:
         thread_id = params.integer("tid", aliases=("threadId",))
         depth, at = params.integer("depth"), params.integer("startTime")
-        _thread(conn, params, thread_id, params.integer("pid", required=False, aliases=("processId",)))
+        thread = _thread(conn, params, thread_id, params.integer("pid", required=False, aliases=("processId",)))
+        at = _clamp(at + _cache().start(conn, thread["source_id"]))
         found = one(conn, "insight_slice_at", thread_id=thread_id, depth=depth, ts=at)
         if found is None:
             return {"emptyFlag": True, "data": {}}
         slice_id = found["id"]
-    detail = _slice(conn, params, slice_id)
+    detail, _ = _slice(conn, params, slice_id)
     args = detail["args"] or ""
     return {"emptyFlag": False, "data": {
         "selfTime": detail["self_time"], "args": args, "title": detail["name"] or "", "duration": detail["dur"],
-        "cat": detail["category"] or "", **_arg_fields(args)}}
+        "cat": detail["category"] or "", "rawStartTime": str(detail["ts"]),
+        "rawEndTime": str(detail["ts"] + detail["dur"]), **_arg_fields(args)}}
 
 
 def _arg_fields(args: str) -> dict:

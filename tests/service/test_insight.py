@@ -87,16 +87,23 @@ def refusal(client, command: str, params: dict | None = None) -> str:
 # ---- timeline --------------------------------------------------------------------------------
 
 
+# Timeline times are relative to the input's earliest slice (the trace's parent at 1000 us: time
+# zero is 1_000_000 ns), as the real server's are to its minimum timestamp (Ascend/msinsight
+# server/src/modules/timeline/core/RenderEngine.cpp, QueryThreadTraces).
+
+
 def test_thread_traces_rows_by_depth(client, warehouse):
     parent_id, thread, process = warehouse["ids"]["parent"]
     child_id = warehouse["ids"]["child"][0]
-    data = body(client, "unit/threadTraces", {
+    answer = body(client, "unit/threadTraces", {
         "cardId": "", "processId": str(process), "threadId": str(thread), "metaType": "",
-        "startTime": 0, "endTime": 2_000_000, "timePerPx": 1, "dataSource": {"remote": "127.0.0.1"}})["data"]
-    assert data == [
-        [{"name": "parent", "duration": 50_000, "startTime": 1_000_000, "endTime": 1_050_000, "depth": 0,
+        "startTime": 0, "endTime": 1_000_000, "timePerPx": 1, "dataSource": {"remote": "127.0.0.1"}})
+    # UnitThreadTracesResponse (TimelineProtocolUtil.cpp): the thread's depths, the answer's, Python functions
+    assert (answer["maxDepth"], answer["currentMaxDepth"], answer["havePythonFunction"]) == (2, 2, True)
+    assert answer["data"] == [
+        [{"name": "parent", "duration": 50_000, "startTime": 0, "endTime": 50_000, "depth": 0,
           "threadId": str(thread), "cname": "python_function", "id": str(parent_id)}],
-        [{"name": "child", "duration": 10_000, "startTime": 1_010_000, "endTime": 1_020_000, "depth": 1,
+        [{"name": "child", "duration": 10_000, "startTime": 10_000, "endTime": 20_000, "depth": 1,
           "threadId": str(thread), "cname": "cpu_op", "id": str(child_id)}],
     ]
 
@@ -104,31 +111,37 @@ def test_thread_traces_rows_by_depth(client, warehouse):
 def test_thread_traces_merge_below_a_pixel(client, warehouse):
     _, thread, process = warehouse["ids"]["parent"]
     # 20 us per pixel: the 10 us child is narrow but alone; the 50 us parent is wide
-    data = body(client, "unit/threadTraces", {"processId": process, "threadId": thread, "startTime": 1_040_000,
-                                              "endTime": 3_000_000, "timePerPx": 20_000.0})["data"]
+    data = body(client, "unit/threadTraces", {"processId": process, "threadId": thread, "startTime": 40_000,
+                                              "endTime": 2_000_000, "timePerPx": 20_000.0})["data"]
     assert [[(r["name"], r["startTime"], r["endTime"]) for r in depth] for depth in data] == [
-        [("parent", 1_000_000, 1_050_000)]]  # the child ends before the window
+        [("parent", 0, 50_000)]]  # the child ends before the window
 
 
 def test_thread_traces_of_the_operator_trace_block(client, warehouse):
+    # the operator profile's own time zero: its trace block's first event (1 us)
     block0, thread, process = warehouse["ids"]["block0"]
-    data = body(client, "unit/threadTraces", {"processId": str(process), "threadId": str(thread),
-                                              "startTime": 0, "endTime": 100_000, "timePerPx": 50})["data"]
-    assert [[(r["name"], r["startTime"], r["duration"], r["depth"]) for r in depth] for depth in data] == [
-        [("block0", 1_000, 20_000, 0)], [("MOV_XD_IMM", 2_000, 5_000, 1)]]
+    answer = body(client, "unit/threadTraces", {"processId": str(process), "threadId": str(thread),
+                                                "startTime": 0, "endTime": 100_000, "timePerPx": 50})
+    assert [[(r["name"], r["startTime"], r["duration"], r["depth"]) for r in depth] for depth in answer["data"]] == [
+        [("block0", 0, 20_000, 0)], [("MOV_XD_IMM", 1_000, 5_000, 1)]]
+    assert answer["havePythonFunction"] is False
 
 
 def test_thread_traces_summary_is_the_busy_union(client, warehouse):
     _, _, python = warehouse["ids"]["parent"]
     assert body(client, "unit/threadTracesSummary", {
-        "processId": str(python), "startTime": 0, "endTime": 2_000_000, "timePerPx": 1000})["data"] == [
-        {"startTime": 1_000_000, "duration": 50_000}]
-    # the same again (from the padded-viewport cache), and a window left of the slices
+        "processId": str(python), "startTime": 0, "endTime": 1_000_000, "timePerPx": 1000})["data"] == [
+        {"startTime": 0, "duration": 50_000}]
+    # the same again (from the padded-viewport cache); without timePerPx (the real server needs none);
+    # a window left of the slices
     assert body(client, "unit/threadTracesSummary", {
-        "processId": str(python), "startTime": 0, "endTime": 2_000_000, "timePerPx": 1000})["data"] == [
-        {"startTime": 1_000_000, "duration": 50_000}]
+        "processId": str(python), "startTime": 0, "endTime": 1_000_000, "timePerPx": 1000})["data"] == [
+        {"startTime": 0, "duration": 50_000}]
     assert body(client, "unit/threadTracesSummary", {
-        "processId": str(python), "startTime": 0, "endTime": 999_000, "timePerPx": 1})["data"] == []
+        "processId": str(python), "startTime": 0, "endTime": 1_000_000})["data"] == [
+        {"startTime": 0, "duration": 50_000}]
+    assert body(client, "unit/threadTracesSummary", {
+        "processId": str(python), "startTime": -1_000_000, "endTime": -1_000, "timePerPx": 1})["data"] == []
 
 
 def test_flows_of_a_slice(client, warehouse):
@@ -140,11 +153,12 @@ def test_flows_of_a_slice(client, warehouse):
     assert len(flows) == 1 and flows[0]["cat"] == "async_npu"
     (flow,) = flows[0]["flows"]
     assert set(flow) == {"title", "cat", "id", "from", "to"}
-    assert (flow["title"], flow["cat"]) == ("torch_to_npu", "async_npu")
-    assert flow["from"] == {"pid": str(python), "tid": str(child_thread), "timestamp": 1_010_000,
+    # the input's own flow id (the trace's "id": 42)
+    assert (flow["title"], flow["cat"], flow["id"]) == ("torch_to_npu", "async_npu", "42")
+    assert flow["from"] == {"pid": str(python), "tid": str(child_thread), "timestamp": 10_000,
                             "duration": 10_000, "depth": 1, "name": "child", "id": str(child_id),
                             "metaType": "", "rankId": ""}
-    assert flow["to"] == {"pid": str(device), "tid": str(kernel_thread), "timestamp": 1_100_000,
+    assert flow["to"] == {"pid": str(device), "tid": str(kernel_thread), "timestamp": 100_000,
                           "duration": 5_000, "depth": 0, "name": "kernel", "id": str(kernel_id),
                           "metaType": "", "rankId": ""}
     # the kernel sees the same arrow
@@ -156,13 +170,13 @@ def test_thread_detail_by_id_and_by_place(client, warehouse):
     parent_id, thread, process = warehouse["ids"]["parent"]
     expected = {"emptyFlag": False, "data": {
         "selfTime": 40_000, "args": "", "title": "parent", "duration": 50_000, "cat": "python_function",
-        "inputShapes": "", "inputDataTypes": "", "inputFormats": "", "outputShapes": "", "outputDataTypes": "",
+        "rawStartTime": "1000000", "rawEndTime": "1050000", "inputShapes": "", "inputDataTypes": "", "inputFormats": "", "outputShapes": "", "outputDataTypes": "",
         "outputFormats": "", "attrInfo": ""}}
     assert body(client, "unit/threadDetail", {"rankId": "", "pid": str(process), "tid": str(thread),
                                               "id": str(parent_id), "depth": 0, "timePerPx": 30.1}) == expected
-    # a click at depth 0, 1.03 ms: the parent, found without its id
-    assert body(client, "unit/threadDetail", {"tid": str(thread), "depth": 0, "startTime": 1_030_000}) == expected
-    assert body(client, "unit/threadDetail", {"tid": str(thread), "depth": 1, "startTime": 1_030_000}) == {
+    # a click at depth 0, 30 us in: the parent, found without its id
+    assert body(client, "unit/threadDetail", {"tid": str(thread), "depth": 0, "startTime": 30_000}) == expected
+    assert body(client, "unit/threadDetail", {"tid": str(thread), "depth": 1, "startTime": 30_000}) == {
         "emptyFlag": True, "data": {}}
 
 
@@ -206,9 +220,9 @@ def test_extreme_windows_stay_in_64_bits(client, warehouse):
     window = {"startTime": -(1 << 63), "endTime": (1 << 63) - 1, "timePerPx": 1e300}
     traces = body(client, "unit/threadTraces", {"processId": process, "threadId": thread, **window})["data"]
     assert [[(r["name"], r["startTime"], r["endTime"]) for r in d] for d in traces] == [
-        [("parent", 1_000_000, 1_050_000)], [("child", 1_010_000, 1_020_000)]]
+        [("parent", 0, 50_000)], [("child", 10_000, 20_000)]]
     assert body(client, "unit/threadTracesSummary", {"processId": process, **window})["data"] == [
-        {"startTime": 1_000_000, "duration": 50_000}]
+        {"startTime": 0, "duration": 50_000}]
 
 
 def test_threads_past_the_cache_budget_are_read_again(warehouse):
@@ -231,7 +245,7 @@ def test_thread_must_be_in_the_process_and_the_card(client, warehouse):
         f"thread {thread} is not in process {op_process}")
     # the operator's trace is part of its card; the torch trace is not
     assert body(client, "unit/threadTraces", {"cardId": "add_custom", "processId": op_process,
-                                              "threadId": op_thread, **window}) == {"data": []}
+                                              "threadId": op_thread, **window})["data"][0][0]["name"] == "block0"
     assert refusal(client, "unit/threadTraces", {"cardId": "add_custom", "processId": process, "threadId": thread,
                                                  **window}) == f"thread {thread} is not part of card 'add_custom'"
     assert refusal(client, "unit/threadTracesSummary", {"cardId": "nope", "processId": process, **window}) == (

@@ -80,14 +80,23 @@ def test_slice_at(timeline, depth, ts, expected):
 def test_slice_flows_give_both_ends(timeline):
     conn = timeline["conn"]
     expected = [{
-        "flow_id": timeline["flow"]["id"], "name": "f", "category": "async",
-        "from_id": timeline["second"]["id"], "from_process_id": timeline["process"]["id"],
+        "flow_id": timeline["flow"]["id"], "flow_key": timeline["flow"]["flow_key"], "name": "f",
+        "category": "async", "from_id": timeline["second"]["id"], "from_process_id": timeline["process"]["id"],
         "from_thread_id": timeline["main"]["id"], "from_ts": 50, "from_dur": 30, "from_depth": 1, "from_name": "b",
         "to_id": timeline["remote"]["id"], "to_process_id": timeline["process"]["id"],
         "to_thread_id": timeline["other"]["id"], "to_ts": 60, "to_dur": 10, "to_depth": 0, "to_name": "remote"}]
     assert run(conn, "insight_slice_flows", slice_id=timeline["second"]["id"]) == expected
     assert run(conn, "insight_slice_flows", slice_id=timeline["remote"]["id"]) == expected
     assert run(conn, "insight_slice_flows", slice_id=timeline["first"]["id"]) == []
+
+
+def test_source_start_is_the_earliest_slice_of_the_input(timeline):
+    conn = timeline["conn"]
+    source_id = conn.execute("SELECT source_id FROM thread WHERE id = ?", (timeline["main"]["id"],)).fetchone()[0]
+    with warehouse_rows.bound(conn):  # an earlier slice on the other thread of the same input
+        SliceFactory(thread_id=timeline["other"]["id"], ts=-7, dur=1, name="early")
+    assert run(conn, "insight_source_start", source_id=source_id) == [{"start_ns": -7}]
+    assert run(conn, "insight_source_start", source_id=-1) == [{"start_ns": None}]
 
 
 def test_cards_are_ok_sources_with_a_card(warehouse_db):
