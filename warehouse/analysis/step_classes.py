@@ -145,7 +145,7 @@ def layer_family(layer: Layer, kernels: list[Kernel], sets: dict[str, frozenset[
 def describe(layers: list[Layer], families: list[str | None]) -> str:
     """The step's structure: each layer as kind[blocks], consecutive equal layers counted."""
     tokens = [
-        f"{layer.kind}[" + "+".join(f"{b.kind}:{family}" if b.kind == "attention" else b.kind for b in layer.blocks) + "]"
+        f"{layer.kind}[{'+'.join(f'{b.kind}:{family}' if b.kind == 'attention' else b.kind for b in layer.blocks)}]"
         for layer, family in zip(layers, families)
     ]
     if not tokens:
