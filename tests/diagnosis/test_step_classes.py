@@ -7,7 +7,10 @@ import math
 from hashlib import blake2b
 
 from tests.diagnosis.text_run import GAP_US, HEAD_US, T0_US, K, Step, analysed, layer, matmul, norm, query, write_rank
+from tests.diagnosis import cluster as synth
+from warehouse.analysis import findings
 from warehouse.analysis.step_classes import Kernel, split_at_selection
+from warehouse.model.classify import load_rules
 from warehouse.cli import cli
 
 FIA = K("FusedInferAttentionScore", core="MIX_AIC", pipeline={"aiv_vec": 10})
@@ -172,3 +175,23 @@ def test_analysing_again_replaces_the_step_classes(runner, tmp_path, warehouse_p
     assert runner.invoke(cli, ["analyze", "--db", str(warehouse_path)]).exit_code == 0
     assert conn.execute("SELECT * FROM step_class ORDER BY step_id").fetchall() == before
     assert conn.execute("SELECT count(*) FROM layer_block").fetchone() == (2,)
+
+
+def test_rank_db_cluster_with_a_moe_layer(warehouse_db):
+    """The synthetic cluster's rank dbs (tests/diagnosis/cluster.py): two dense layers, then the MoE
+    kernels, which join the second layer (an moe layer); both steps of a rank in one class, ranks alike."""
+    load_rules(warehouse_db)
+    cluster = synth.build(warehouse_db, ranks=2, steps=(1, 2), moe=True)
+    findings.analyze(warehouse_db)
+    structure = "1x dense[attention:gqa_or_mha+ffn], 1x moe[attention:gqa_or_mha+moe]"
+    rows = query(warehouse_db, "step_classes")
+    assert [(r["rank_id"], r["structure"], r["step_count"], r["kernel_count"], r["wall_ns_sum"]) for r in rows] == [
+        (rank, structure, 2, 20, 2 * synth.STEP_NS) for rank in (0, 1)]
+    assert rows[0]["step_class"] == rows[1]["step_class"]  # same kernels and shapes on both ranks
+    blocks = [r for r in query(warehouse_db, "layers", rank_id=1, step_id=2) if r["layer_kind"] == "moe"]
+    # the second layer's attention is row 10, its first moe row 16: the moe block starts at (10 + 16 + 1) // 2
+    kernels = cluster.kernels[1, 2]
+    assert [(r["layer_index"], r["block_kind"], r["kernel_count"], r["block_ns"], r["attention_family"],
+             r["first_kernel_id"], r["last_kernel_id"]) for r in blocks] == [
+        (1, "attention", 5, 5 * synth.KERNEL_NS, "gqa_or_mha", kernels[8]["id"], kernels[12]["id"]),
+        (1, "moe", 7, 7 * synth.KERNEL_NS, "gqa_or_mha", kernels[13]["id"], kernels[19]["id"])]
