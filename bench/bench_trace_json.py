@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import os
 import subprocess
 import sys
 import time
@@ -59,11 +60,11 @@ print(json.dumps({"status": failed[0].status if failed else "ok", "error": faile
 JSON_LOAD = """
 import gzip, json, resource, sys, time
 path = sys.argv[1]
-started = time.perf_counter()
+started = time.perf_counter(); cpu = time.process_time()
 with (gzip.open(path) if path.endswith(".gz") else open(path, "rb")) as stream:
     events = json.load(stream)
 elapsed = time.perf_counter() - started
-print(json.dumps({"events": len(events), "seconds": elapsed,
+print(json.dumps({"events": len(events), "seconds": elapsed, "cpu_seconds": time.process_time() - cpu,
                   "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
@@ -110,6 +111,7 @@ def main() -> None:
             print(f"generated {file} ({file.stat().st_size / 1e6:.0f} MB) in {time.perf_counter() - started:.1f} s")
     events *= len(files)
     warehouse = options.dir / "warehouse.db"
+    load_before = os.getloadavg()[0]  # the 2 cores are shared: the figures need the load they ran at
     runs = []
     for _ in range(1 if options.profile else options.repeat):
         for stale in options.dir.glob("warehouse.db*"):
@@ -129,8 +131,10 @@ def main() -> None:
     if options.floor if options.floor is not None else not options.big and options.ranks == 1:
         floor = min((child(JSON_LOAD, str(trace)) for _ in range(options.repeat)), key=lambda run: run["seconds"])
         lines.append(f"- `json.load` alone on the same file (best of {options.repeat}): {floor['seconds']:.2f} s "
-                     f"({events / floor['seconds']:,.0f} events/s), peak RSS {floor['peak_rss_mb']:.0f} MB; "
-                     f"ingest / json.load = **{ingest['seconds'] / floor['seconds']:.2f}x**")
+                     f"(CPU {floor['cpu_seconds']:.2f} s, {events / floor['seconds']:,.0f} events/s), peak RSS "
+                     f"{floor['peak_rss_mb']:.0f} MB; ingest / json.load = **{ingest['seconds'] / floor['seconds']:.2f}x** "
+                     f"wall, **{ingest['cpu_seconds'] / floor['cpu_seconds']:.2f}x** CPU")
+    lines.append(f"- load average (1 min) {load_before:.1f} before the runs, {os.getloadavg()[0]:.1f} after")
     print("\n".join(lines))
     if options.record:
         command = "`.venv/bin/python bench/bench_trace_json.py " + " ".join(sys.argv[1:]) + "`"
