@@ -235,7 +235,7 @@ def test_a_click_on_a_steps_rank_in_the_steps_table_opens_that_step(timeline):
         timeline.written.operators[1, 2]["dur"] / STEP_NS * PLOT)  # rank 1's allreduce, not rank 0's
 
 
-def test_zoom_narrows_the_timeline_to_the_middle_of_the_step(timeline):
+def test_zoom_narrows_the_timeline_to_the_middle_of_the_step_and_pans(timeline):
     dom = timeline(0, 0, buttons=("wh-zoom-in", "wh-zoom-in"))  # rank 0, step 1: a quarter of the step
     kernels = activities(timeline.written, 0, 1)  # the allreduce too
     start = step_start(1)
@@ -250,6 +250,12 @@ def test_zoom_narrows_the_timeline_to_the_middle_of_the_step(timeline):
     bar = bars[inside.index(kernels.index(whole))]
     assert float(bar["width"]) == pytest.approx(4 * whole["dur"] / STEP_NS * PLOT)
     assert float(bar["x"]) == pytest.approx(LABEL + (whole["ts"] - start - low) / (high - low) * PLOT)
+    # "later >" moves the view a quarter of its width on; the axis says where it is
+    later = timeline(0, 0, buttons=("wh-zoom-in", "wh-zoom-in", "wh-right"))
+    assert later.texts["wh-view"] == "437.5 us - 687.5 us from the step's start"
+    low, high = low + STEP_NS / 16, high + STEP_NS / 16
+    assert [int(b["data-k"]) for b in later.shapes_of("wh-bar")] == [
+        i for i, k in enumerate(kernels) if k["ts"] - start <= high and k["ts"] + k["dur"] - start >= low]
 
 
 def test_a_step_past_the_cap_shows_its_longest_kernels_and_says_so(timeline, monkeypatch):
