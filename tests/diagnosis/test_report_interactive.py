@@ -23,7 +23,9 @@ from pathlib import Path
 
 import pytest
 
+from factories import warehouse_rows as rows
 from tests.diagnosis.timeline import BIG_ID, STEP_NS, STREAMS, activities, build, idle, step_start
+from warehouse import db
 from warehouse.cli import cli
 from warehouse.report import detail
 from warehouse.report.format import text_of
@@ -274,17 +276,37 @@ def test_a_step_past_the_cap_shows_its_longest_kernels_and_says_so(timeline, mon
     assert len(dom.tables["wh-layers"]) == 5
 
 
-def test_the_run_budget_bounds_the_embedded_kernels_and_each_step_says_what_it_lacks(
-        warehouse_path, runner, tmp_path, monkeypatch):
+def test_a_step_without_device_rows_says_its_timeline_is_empty(warehouse_path, runner, tmp_path):
     build(warehouse_path)
-    monkeypatch.setattr(detail, "MAX_KERNELS_PER_STEP", 12)
-    monkeypatch.setattr(detail, "MAX_KERNELS_PER_RUN", 20)
+    conn = db.connect(warehouse_path)
+    with rows.bound(conn):  # step 3 of rank 0: a window in the rank db, nothing ran in it
+        source = conn.execute("SELECT id FROM source WHERE rank_id = 0").fetchone()[0]
+        rows.StepFactory(rank_id=0, step_id=3, start_ns=step_start(3), end_ns=step_start(3) + STEP_NS,
+                         source_id=source)
+    conn.close()
+    steps = embedded(runner, warehouse_path, tmp_path)
+    empty = next(s for s in steps if (s["rank"], s["step"]) == ("0", "3"))
+    assert empty["note"] == "No kernel or HCCL operator of the step is in the warehouse: the timeline is empty."
+    assert (empty["kernels"], empty["lanes"], empty["gaps"]) == ([], [], [])
+
+
+def embedded(runner, warehouse_path, tmp_path) -> list[dict]:
+    """The steps of the first run in the data block of the HTML report on ``warehouse_path``."""
     out = tmp_path / "report.html"
     result = runner.invoke(cli, ["report", "--db", str(warehouse_path), "-o", str(out)])
     assert result.exit_code == 0, result.output
     page = out.read_text(encoding="utf-8")
     data = json.loads(re.search(r'<script type="application/json" id="wh-steps">(.*?)</script>', page, re.S)[1])
-    steps = data["runs"][0]["steps"]
+    return data["runs"][0]["steps"]
+
+
+def test_the_run_budget_bounds_the_embedded_kernels_and_each_step_says_what_it_lacks(
+        warehouse_path, runner, tmp_path, monkeypatch):
+    build(warehouse_path)
+    monkeypatch.setattr(detail, "MAX_KERNELS_PER_STEP", 12)
+    monkeypatch.setattr(detail, "MAX_KERNELS_PER_RUN", 20)
+    steps = embedded(runner, warehouse_path, tmp_path)
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
     # in run order (rank, then step): 12 of 17, the 8 left of the run's 20, then none
     assert [(s["rank"], s["step"], len(s["kernels"])) for s in steps] == [
         ("0", "1", 12), ("0", "2", 8), ("1", "1", 0), ("1", "2", 0)]

@@ -43,7 +43,9 @@ def _step(detail: StepDetail, layers: list[dict]) -> dict:
     breakdown = step_table([detail.step])
     shown, ran = len(detail.shown), detail.kernel_count + detail.operator_count
     what = f"{detail.kernel_count:,} kernels and {detail.operator_count:,} HCCL operators"
-    if shown == ran:
+    if not ran:
+        note = "No kernel or HCCL operator of the step is in the warehouse: the timeline is empty."
+    elif shown == ran:
         note = f"{what} in the step."
     elif shown:
         note = f"The timeline shows the {shown:,} longest of the step's {what}."
