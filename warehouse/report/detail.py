@@ -43,11 +43,12 @@ class Positions(NamedTuple):
     name: int
 
 
-class Lane(str):
-    """The timeline's lane of the HCCL operators (a kernel's lane is its stream)."""
+class Lane:
+    """The timeline's lane of the HCCL operators (a kernel's lane is its stream): an object of its own,
+    equal to no stream an input could name."""
 
 
-HCCL = Lane("HCCL")
+HCCL = Lane()
 
 
 class Activity(NamedTuple):
