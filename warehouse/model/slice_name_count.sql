@@ -4,8 +4,11 @@
 -- slice counts from here when there are any, else from its slices, and then forgets them.
 -- TEMP: derived within the input's transaction, never kept; a rollback takes it back too.
 CREATE TEMP TABLE IF NOT EXISTS _slice_name_count (
+    -- Input whose slices were counted (source.id).
     source_id INTEGER NOT NULL,
+    -- The slices' name (string.id).
     string_id INTEGER NOT NULL,
+    -- Number of the input's slices with that name.
     row_count INTEGER NOT NULL,
     PRIMARY KEY (source_id, string_id)
 )
