@@ -118,8 +118,7 @@
       var bar = svg("rect", { class: index === picked ? "wh-bar wh-picked" : "wh-bar", "data-k": index, x: at.x,
                               y: kernel[2] * LANE + 2, width: at.width, height: LANE - 6,
                               fill: kernel[4] ? COLOURS.communication : COLOURS[kernel[3][classField]] || OTHER });
-      var fields = kernel[4] ? data.operatorFields : data.fields;
-      bar.appendChild(svg("title", {}, kernel[3][fields.indexOf("name")] + " · " + duration(kernel[1])));
+      bar.appendChild(svg("title", {}, kernel[3][fieldsOf(kernel).indexOf("name")] + " · " + duration(kernel[1])));
       bar.addEventListener("click", function () { picked = index; card(kernel); draw(); });
       chart.appendChild(bar);
     });
@@ -154,9 +153,12 @@
       ? "Click a bar of the timeline: its card lists every field of its kernel (or HCCL operator) row."
       : "Every field of the " + (kernel[4] ? "HCCL operator" : "kernel") + " row (ts and dur in ns):";
     if (kernel === null) { return; }
-    var fields = kernel[4] ? data.operatorFields : data.fields;
-    fillTable(table, { headers: ["field", "value"], rows: fields.map(function (f, i) { return [f, kernel[3][i]]; }) });
+    fillTable(table, { headers: ["field", "value"],
+                       rows: fieldsOf(kernel).map(function (f, i) { return [f, kernel[3][i]]; }) });
   }
+
+  /* the names of a bar's fields: an HCCL operator's row (kernel[4] is 1) or a kernel's */
+  function fieldsOf(kernel) { return kernel[4] ? data.operatorFields : data.fields; }
 
   function zoom(factor, centre) {
     var whole = Math.max(step.window, 1);
