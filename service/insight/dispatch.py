@@ -14,7 +14,7 @@ import itertools
 import threading
 
 from service.db import get_db
-from service.insight import details, hotspot, importer, project, source, timeline, views
+from service.insight import details, hotspot, importer, project, selection, source, timeline, views
 from service.insight.protocol import InsightError, Params
 from warehouse.errors import WarehouseError
 
@@ -31,6 +31,7 @@ COMMANDS = {
     "unit/threadTraces": timeline.thread_traces,
     "unit/flows": timeline.flows,
     "unit/threadDetail": timeline.thread_detail,
+    "unit/threads": selection.threads,
     "source/code/file": source.code_file,
     "source/api/line": source.api_line,
     "source/api/instructions": source.api_instructions,

@@ -47,7 +47,7 @@ def _clamp(ns: int) -> int:
     return min(max(ns, -LIMIT_NS), LIMIT_NS)
 
 
-def _window(params: Params, zero: int, *, tpp_required: bool = True) -> tuple[int, int, float]:
+def window(params: Params, zero: int, *, tpp_required: bool = True) -> tuple[int, int, float]:
     """The asked window in absolute ns (the params are relative to ``zero``) and its ns per pixel
     (without ``timePerPx``, when not required: the window on SUMMARY_PIXELS pixels)."""
     relative = params.integer("startTime"), params.integer("endTime")
@@ -64,7 +64,8 @@ def _cache() -> cache.WarehouseCache:
     return cache.for_warehouse(current_app.config["DATABASE"], budget)
 
 
-def _thread(conn, params: Params, thread_id: int, process_id: int | None) -> dict:
+def thread_checked(conn, params: Params, thread_id: int, process_id: int | None) -> dict:
+    """The thread ``thread_id``, checked against the process and the card the request names."""
     thread = one(conn, "insight_thread", thread_id=thread_id)
     if thread is None:
         raise InsightError(f"unknown thread {thread_id}")
@@ -74,16 +75,21 @@ def _thread(conn, params: Params, thread_id: int, process_id: int | None) -> dic
     return thread
 
 
+def zero_of(conn, thread: dict) -> int:
+    """Time zero of a thread's input (its earliest slice start)."""
+    return _cache().start(conn, thread["source_id"])
+
+
 def thread_traces(conn, params: Params) -> dict:
     """The slices of one thread in a window at ``timePerPx``: ``data[depth]`` = that depth's items,
     with the thread's depth count (``maxDepth``), the answer's (``currentMaxDepth``) and whether the
     thread holds Python functions (UnitThreadTracesResponse)."""
     process_id = params.integer("processId")
     thread_id = params.integer("threadId")
-    row = _thread(conn, params, thread_id, process_id)
+    row = thread_checked(conn, params, thread_id, process_id)
     store = _cache()
-    zero = store.start(conn, row["source_id"])
-    start, end, tpp = _window(params, zero)
+    zero = zero_of(conn, row)
+    start, end, tpp = window(params, zero)
     thread = store.thread(conn, thread_id)
     text = functools.partial(store.string, conn)
     data = screen_rows(thread, thread.screen(start, end, tpp, MAX_ITEMS), str(thread_id), text, zero)
@@ -128,8 +134,8 @@ def thread_traces_summary(conn, params: Params) -> dict:
     cards.check_source(conn, params, threads[0]["source_id"], f"process {process_id}")
     thread_ids = [t["thread_id"] for t in threads if t["thread_id"] is not None]
     store = _cache()
-    zero = store.start(conn, threads[0]["source_id"])
-    start, end, tpp = _window(params, zero, tpp_required=False)
+    zero = zero_of(conn, threads[0])
+    start, end, tpp = window(params, zero, tpp_required=False)
     width = lod.bucket_width(tpp)
     tile = width * TILE_BUCKETS
     # the viewport padded by half its span on each side, out to whole tiles: pans and re-requests hit the cache
@@ -158,7 +164,7 @@ def flows(conn, params: Params) -> dict:
     """The arrows at one slice (``id``), grouped by category; a flow's id is the input's own."""
     slice_id = params.integer("id")
     detail, thread = _slice(conn, params, slice_id)
-    zero = _cache().start(conn, thread["source_id"])
+    zero = zero_of(conn, thread)
     card_key = params.text("rankId", required=False, aliases=("cardId",)) or ""
     groups: dict[str, list] = {}
     for row in rows(conn, "insight_slice_flows", slice_id=detail["id"]):
@@ -193,8 +199,8 @@ def thread_detail(conn, params: Params) -> dict:
     if slice_id is None:
         thread_id = params.integer("tid", aliases=("threadId",))
         depth, at = params.integer("depth"), params.integer("startTime")
-        thread = _thread(conn, params, thread_id, params.integer("pid", required=False, aliases=("processId",)))
-        at = _clamp(at + _cache().start(conn, thread["source_id"]))
+        thread = thread_checked(conn, params, thread_id, params.integer("pid", required=False, aliases=("processId",)))
+        at = _clamp(at + zero_of(conn, thread))
         found = one(conn, "insight_slice_at", thread_id=thread_id, depth=depth, ts=at)
         if found is None:
             return {"emptyFlag": True, "data": {}}

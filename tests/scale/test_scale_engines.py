@@ -61,6 +61,7 @@ PARAMS = {
     "insight_source_start": {"source_id": Lookup("SELECT min(source_id) FROM thread")},
     "insight_string": {"string_id": Lookup("SELECT min(id) FROM string")},
     "insight_thread": {"thread_id": BUSIEST_THREAD},
+    "insight_thread_names": {"thread_id": BUSIEST_THREAD, "start_ns": 0, "end_ns": 2**62},
     "insight_thread_slices": {"thread_id": BUSIEST_THREAD},
     "memory_curve": {"rank_id": 0},
     "op_core_load": {"source_id": OP_PROFILE},

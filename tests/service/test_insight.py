@@ -187,6 +187,30 @@ def test_thread_detail_reads_shapes_and_types_from_args(client, warehouse):
         "[[2, 3]]", "float16", '{"axis": 1}', 5_000)
 
 
+def test_threads_sums_the_selection_by_name(client, warehouse):
+    # UnitThreadsResponse (TimelineProtocolUtil.cpp): per name, wall and self time, occurrences, the threads
+    parent_id, thread, process = warehouse["ids"]["parent"]
+    _, kernel_thread, device = warehouse["ids"]["kernel"]
+    selection = {"rankId": "", "startTime": 0, "endTime": 1_000_000, "metadataList": [
+        {"tid": str(thread), "pid": str(process), "metaType": "TEXT"},
+        {"tid": str(kernel_thread), "pid": str(device), "metaType": "TEXT"}]}
+    assert body(client, "unit/threads", selection) == {"emptyFlag": False, "data": [
+        {"title": "parent", "wallDuration": 50_000, "occurrences": 1, "avgWallDuration": 50_000.0,
+         "selfTime": 40_000, "tid": [str(thread)], "pid": str(process), "metaType": "TEXT"},
+        {"title": "child", "wallDuration": 10_000, "occurrences": 1, "avgWallDuration": 10_000.0,
+         "selfTime": 10_000, "tid": [str(thread)], "pid": str(process), "metaType": "TEXT"},
+        {"title": "kernel", "wallDuration": 5_000, "occurrences": 1, "avgWallDuration": 5_000.0,
+         "selfTime": 5_000, "tid": [str(kernel_thread)], "pid": str(device), "metaType": "TEXT"}]}
+    # the older frontend's tid/pid; a range after the parent's end and before the kernel: nothing
+    only = body(client, "unit/threads", {"tid": str(thread), "pid": str(process), "startTime": 15_000,
+                                         "endTime": 16_000})
+    assert [(d["title"], d["occurrences"]) for d in only["data"]] == [("parent", 1), ("child", 1)]
+    assert body(client, "unit/threads", {"tid": str(thread), "startTime": 60_000, "endTime": 90_000}) == {
+        "emptyFlag": True, "data": []}
+    assert refusal(client, "unit/threads", {"metadataList": "x", "startTime": 0, "endTime": 1}).startswith(
+        "parameter metadataList: expected a list")
+
+
 @pytest.mark.parametrize(
     "command,params,message",
     (
