@@ -361,3 +361,24 @@ def _group_table(catalog, state: dict, name: str, kind: str, folder: Path) -> di
 def _entry(kind: str, name: str, rows: int, partition: str | None, partitions: list[str], columns: list[dict]) -> dict:
     return {"kind": kind, "path": export.folder_name(name), "rows": rows, "partitioned_by": partition,
             "partitions": partitions, "columns": [{k: c[k] for k in ("name", "sqlite_type", "type")} for c in columns]}
+
+
+def main(paths, out: str | Path, *, master: str | None, run_name: str | None, quiet: bool) -> int:
+    """``warehouse ingest --engine spark``: ingest, say what landed and what failed; the exit code
+    (1 if a group failed, as the local ingest's when a file failed)."""
+    import click
+
+    groups = []
+    manifest = spark_ingest(paths, out, master=master, run_name=run_name, on_group=groups.append)
+    for group in groups:
+        rank = "no rank" if group["rank"] is None else f"rank {group['rank']}"
+        if not quiet:
+            click.echo(f"group {group['group']} ({group['run_root']}, {rank}): {group['status']}, "
+                       f"{len(group['files'])} files")
+        for error in group["errors"]:
+            click.echo(f"error: {error}", err=True)
+    failed = sum(group["status"] == "failed" for group in groups)
+    if not quiet:
+        click.echo(f"{len(groups) - failed} groups landed, {failed} failed, "
+                   f"{len(manifest[STATE]['groups']) - len(groups)} already in {out}")
+    return 1 if failed else 0

@@ -2,11 +2,14 @@
 views that span a run's ranks, computed by Spark over the dataset.
 
 A group (one run's rank, :mod:`warehouse.engines.spark_ingest`) writes the tables of its inputs'
-rows and the views that can be taken per rank: a view whose every GROUP BY and window PARTITION
-BY keeps ``rank_id`` apart, over such relations only. A view that compares ranks (``step_compute``:
-the median over a step's ranks) is *run-wide*: it is computed once all groups have landed, by
-Spark, from the view's own SQL transpiled as the named queries are (:mod:`warehouse.engines.base`),
-and written partitioned by rank in the export's layout. The other relations read no input's rows
+rows and the views that are row by row over them: no aggregate, no GROUP BY, no window, reading
+tables only (``slice``, ``counter``, the holdings of summaries), so each of their rows comes from
+rows of one group. Every other view over inputs' rows is *run-wide*: an aggregate or a window may
+compare ranks (``step_compute``: the median over a step's ranks) or an input that holds several
+ranks' rows (a cluster analysis) with a rank's own (``summary_answer``: which input answers). They
+are computed once all groups have landed, by Spark, from the view's own SQL transpiled as the
+named queries are (:mod:`warehouse.engines.base`), and written partitioned by rank in the
+export's layout. The other relations read no input's rows
 (``run``, ``run_history``, the classification rules, the strings): the driver writes them.
 """
 
@@ -36,19 +39,18 @@ def classify(conn: sqlite3.Connection, inputs: set[str]) -> tuple[list[str], lis
     for name, sql in conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'view' ORDER BY rowid"):
         tree = sqlglot.parse_one(sql, read="sqlite")
         reads = {table.name for table in tree.find_all(exp.Table)}
-        if reads & set(run_wide):
+        if not reads & (per_group | set(run_wide)):
+            continue  # no input's rows: the driver's
+        if reads & inputs == reads & (per_group | set(run_wide)) and _row_by_row(tree):
+            per_group.add(name)
+        else:
             run_wide.append(name)
-        elif reads & per_group:
-            (per_group.add(name) if _per_rank(tree) else run_wide.append(name))
     return sorted(per_group), run_wide
 
 
-def _per_rank(tree: exp.Expression) -> bool:
-    """Whether every grouping and window partition of the view keeps ``rank_id`` apart."""
-    keys = [group.expressions for group in tree.find_all(exp.Group)]
-    keys += [window.args.get("partition_by") or [] for window in tree.find_all(exp.Window)]
-    return all(any(isinstance(key, exp.Column) and key.name == export.PARTITION_COLUMN for key in group)
-               for group in keys)
+def _row_by_row(tree: exp.Expression) -> bool:
+    """Whether the view computes each row from single rows: no aggregate, grouping or window."""
+    return not any(tree.find(kind) for kind in (exp.AggFunc, exp.Group, exp.Window))
 
 
 def compute(engine, out: Path, catalog: sqlite3.Connection, names: list[str]) -> dict[str, dict]:
@@ -62,9 +64,10 @@ def compute(engine, out: Path, catalog: sqlite3.Connection, names: list[str]) ->
     for name in names:
         body = sqlglot.parse_one(_view_sql(catalog, name), read="sqlite").expression.sql("sqlite")
         frame = engine.spark.sql(transpile(body, engine.dialect, schema, {}, engine.rewrite))
-        declared = {c["name"]: c for c in export.columns_of(catalog, name, "view")}
-        columns = [{"name": field.name, "sqlite_type": declared[field.name]["sqlite_type"],
-                    "type": ARROW_TYPES[field.dataType.typeName()]} for field in frame.schema.fields]
+        fields = {field.name: field for field in frame.schema.fields}  # a star takes the export's rowid too
+        columns = [{"name": c["name"], "sqlite_type": c["sqlite_type"],
+                    "type": ARROW_TYPES[fields[c["name"]].dataType.typeName()]}
+                   for c in export.columns_of(catalog, name, "view")]
         frame = frame.select(*[frame[c["name"]].cast(SPARK_CASTS[c["type"]]).alias(c["name"]) for c in columns])
         folder = out / export.folder_name(name)
         shutil.rmtree(folder, ignore_errors=True)
