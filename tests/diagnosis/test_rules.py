@@ -7,7 +7,7 @@ import pytest
 
 from tests.diagnosis import cluster as synth
 from tests.factories import warehouse_rows as rows
-from warehouse import db
+from warehouse import db, queries
 from warehouse.analysis import findings
 
 PROBLEM_TYPES = set(findings.RULES) - {"kernel_hotspot"}
@@ -34,6 +34,16 @@ def evidence(conn, finding_id):
     return [dict(zip(columns, row)) for row in conn.execute(sql, (finding_id,))]
 
 
+def test_every_rule_file_is_a_rule_with_the_output_contract():
+    files = sorted(queries.QUERIES_DIR.glob("*/rule_*.sql"))
+    assert [f"rule_{name}" for name in findings.RULES] == [path.stem for path in files]
+    assert "host_tiling_not_sunk" in findings.RULES and "slow_rank_suspected" in findings.RULES
+    for path in files:
+        declared = tuple(column.name for column in queries.get(path.stem).columns)
+        assert declared == findings.RULE_COLUMNS, path
+        assert set(findings.FINDING_COLUMNS) | set(findings.EVIDENCE_COLUMNS) | {"finding_key"} == set(declared)
+
+
 def test_a_healthy_cluster_has_no_problem_findings(warehouse_db):
     analysed(warehouse_db)
     assert {f["finding_type"] for f in found(warehouse_db)} == {"kernel_hotspot"}
@@ -43,8 +53,8 @@ def test_a_healthy_cluster_has_no_problem_findings(warehouse_db):
 def test_slow_rank_and_slow_collective_are_the_only_high_findings(warehouse_db):
     analysed(warehouse_db, slow_rank=3, slow_collective=(2, 5))
     high = [(f["finding_type"], f["rank_id"], f["step_id"]) for f in found(warehouse_db) if f["severity"] == "high"]
-    assert high == [("slow_rank_suspected", 3, 1), ("slow_rank_suspected", 3, 2),
-                    ("communication_collective_slow", 5, 2)]
+    assert high == [("communication_collective_slow", 5, 2), ("slow_rank_suspected", 3, 1),
+                    ("slow_rank_suspected", 3, 2)]
 
 
 def test_slow_rank_numbers_and_evidence_point_at_its_kernels(warehouse_db):
@@ -335,12 +345,12 @@ def test_two_runs_in_one_warehouse_are_never_added_together(warehouse_db):
     findings.analyze(warehouse_db)
     problems = [(f["run_id"], f["finding_type"], f["rank_id"], f["step_id"], f["severity"])
                 for f in found(warehouse_db) if f["finding_type"] != "kernel_hotspot"]
-    assert problems == [
-        (slow.run_id, "slow_rank_suspected", 3, 1, "high"), (slow.run_id, "slow_rank_suspected", 3, 2, "high"),
+    assert problems == [  # in the order of the rules (their file names)
         (slow.run_id, "communication_collective_slow", 3, 1, "low"),
         (slow.run_id, "communication_collective_slow", 3, 2, "low"),
         # the slow run is slower than the run before it (2.78 ms against 1.98 ms a step): a regression of it alone
-        (slow.run_id, "run_regression", None, None, "medium")]
+        (slow.run_id, "run_regression", None, None, "medium"),
+        (slow.run_id, "slow_rank_suspected", 3, 1, "high"), (slow.run_id, "slow_rank_suspected", 3, 2, "high")]
     first = found(warehouse_db, "slow_rank_suspected")[0]
     # the run's own median and collectives: rank 3 of the healthy run is not added in
     assert json.loads(first["numbers"]) == {"compute_ns": 2_400_000, "median_ns": 1_600_000.0, "ratio": 1.5,
@@ -399,10 +409,10 @@ def test_the_text_export_alone_answers_like_the_rank_db(warehouse_db):
     findings.analyze(warehouse_db)
     high = [(f["finding_type"], f["run_id"], f["rank_id"], f["step_id"], f["confidence"])
             for f in found(warehouse_db) if f["severity"] == "high"]
-    assert high == [("slow_rank_suspected", built.run_id, 3, 1, "high"),
-                    ("slow_rank_suspected", built.run_id, 3, 2, "high"),
-                    # no Notify Wait tasks without a rank db: the wait share is unknown, confidence medium
-                    ("communication_collective_slow", built.run_id, 5, 2, "medium")]
+    assert high == [# no Notify Wait tasks without a rank db: the wait share is unknown, confidence medium
+                    ("communication_collective_slow", built.run_id, 5, 2, "medium"),
+                    ("slow_rank_suspected", built.run_id, 3, 1, "high"),
+                    ("slow_rank_suspected", built.run_id, 3, 2, "high")]
     slow = [f for f in found(warehouse_db, "communication_collective_slow") if f["severity"] == "high"][0]
     numbers = json.loads(slow["numbers"])
     assert (numbers["ranks"], numbers["min_ns"], numbers["max_ns"], numbers["slow_rank_wait_share"]) == (

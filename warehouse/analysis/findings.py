@@ -21,27 +21,16 @@ from datetime import datetime, timezone
 from warehouse import queries
 from warehouse.analysis.step_classes import write_step_classes
 
-#: the finding types, in the order the report lists them; each is the query rule_<type>
-RULES = (
-    "slow_rank_suspected",
-    "communication_collective_slow",
-    "dp_workload_imbalance",
-    "ep_load_imbalance_suspected",
-    "reduced_work_or_dummy_rank",
-    "host_bound_gaps",
-    "host_device_synchronization",
-    "host_tiling_not_sunk",
-    "gc_pauses",
-    "memory_peak_near_capacity",
-    "aicpu_operators",
-    "kernel_hotspot",
-    "op_low_l2_hit",
-    "op_low_compute_ratio",
-    "run_regression",
-)
+#: the finding types, one per rule file ``queries/<view>/rule_<type>.sql`` (a new rule is one new
+#: file); the report orders findings by severity, then type
+RULES = tuple(sorted(path.stem.removeprefix("rule_") for path in queries.QUERIES_DIR.glob("*/rule_*.sql")))
 FINDING_COLUMNS = ("run_id", "rank_id", "step_id", "subject", "severity", "confidence", "message", "numbers")
 EVIDENCE_COLUMNS = ("evidence_source_id", "evidence_table", "evidence_source_row", "evidence_slice_id",
                     "evidence_kernel_id", "evidence_note")
+#: the columns every rule query declares, in this order (tests/diagnosis/test_rules.py checks each file)
+RULE_COLUMNS = ("finding_key", "run_id", "rank_id", "step_id", "subject", "severity",
+                "confidence", "message", "numbers", "evidence_table", "evidence_source_id", "evidence_source_row",
+                "evidence_slice_id", "evidence_kernel_id", "evidence_note")
 
 
 @dataclass
