@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from service.insight.protocol import InsightError, Params, rows
+from service.insight.protocol import InsightError, Params, one, rows
 
 OPERATOR_KIND = "op_profile"
 #: a card's kind -> the project tree's node type (ParseFileType of the real server)
@@ -74,6 +74,10 @@ def check_source(conn, params: Params, source_id: int, what: str) -> None:
     """
     card_id = params.text("cardId", required=False, aliases=("rankId",))
     if card_id is None:
+        return
+    # any input is named by its path (import/action's rankId), operator profiles by their card too
+    source = one(conn, "insight_source", source_id=source_id)
+    if source is not None and card_id in (source["path"], str(source_id)):
         return
     card = named(conn, card_id)
     if card["sourceId"] != source_id:

@@ -25,6 +25,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from factories.op_profile import CODE_PATH, CORES, OpProfileFactory
+from factories.trace_json import EventFactory, TraceFileFactory
 from warehouse import db
 
 STARTUP_TIMEOUT_S = 30
@@ -222,6 +223,59 @@ def test_real_profile_through_the_socket(empty, root, realdata):
         assert views["api/instructions/dynamic"] == {"Instructions": []}
         assert views["api/line/dynamic"] == {"Lines": []}
         assert views["roofline"] == {"soc": "", "advice": "", "data": []}
+
+
+def test_timeline_of_an_imported_trace(empty, root):
+    # a trace's rankId is its path (import/action), accepted by every timeline command (issue 19 item 4);
+    # times are relative to its earliest slice (RenderEngine.cpp QueryThreadTraces): 5000 us is 0
+    trace = TraceFileFactory(path=root / "op" / "trace_view.json", events=[
+        EventFactory(name="step", pid=10, tid=1, ts="5000.000", dur=100.0, cat="python_function"),
+        EventFactory(name="matmul", pid=10, tid=1, ts="5010.000", dur=30.0, cat="cpu_op"),
+        {"ph": "s", "id": 77, "cat": "async_npu", "name": "launch", "pid": 10, "tid": 1, "ts": "5011.000"},
+        EventFactory(name="kernel", pid=20, tid=2, ts="5060.000", dur=20.0, cat="kernel"),
+        {"ph": "f", "id": 77, "cat": "async_npu", "name": "launch", "pid": 20, "tid": 2, "ts": "5061.000",
+         "bp": "e"}])
+    with serving(empty, root) as url, connect(url) as socket:
+        page = Page(socket)
+        imported = open_sequence(page, trace)
+        card = str(trace.resolve())
+        assert (imported["isBinary"], imported["result"][0]["rankId"]) == (False, card)
+        conn = db.connect_readonly(empty)
+        try:
+            ids = {name: row for name, *row in conn.execute(
+                "SELECT s.name, s.id, s.thread_id, t.process_id FROM slice AS s JOIN thread AS t "
+                "ON t.id = s.thread_id")}
+        finally:
+            conn.close()
+        step, thread, process = ids["step"]
+        kernel, kernel_thread, device = ids["kernel"]
+        traces = page.body("timeline", "unit/threadTraces", {
+            "rankId": card, "processId": str(process), "threadId": str(thread), "startTime": 0,
+            "endTime": 200_000, "timePerPx": 1})
+        assert (traces["maxDepth"], traces["currentMaxDepth"], traces["havePythonFunction"]) == (2, 2, True)
+        assert [[(r["name"], r["startTime"], r["endTime"]) for r in depth] for depth in traces["data"]] == [
+            [("step", 0, 100_000)], [("matmul", 10_000, 40_000)]]
+        assert page.body("timeline", "unit/threadTracesSummary", {
+            "rankId": card, "processId": str(device), "startTime": 0, "endTime": 200_000})["data"] == [
+            {"startTime": 60_000, "duration": 20_000}]
+        (flows,) = page.body("timeline", "unit/flows", {"rankId": card, "id": str(ids["matmul"][0])})["unitAllFlows"]
+        (flow,) = flows["flows"]
+        assert (flow["id"], flow["from"]["timestamp"], flow["to"]["timestamp"], flow["to"]["id"]) == (
+            "77", 10_000, 60_000, str(kernel))
+        detail = page.body("timeline", "unit/threadDetail", {"rankId": card, "tid": str(thread), "depth": 0,
+                                                             "startTime": 50_000})
+        assert (detail["data"]["title"], detail["data"]["rawStartTime"], detail["data"]["selfTime"]) == (
+            "step", "5000000", 70_000)
+        selection = page.body("timeline", "unit/threads", {"rankId": card, "startTime": 0, "endTime": 200_000,
+                                                           "metadataList": [{"tid": str(kernel_thread),
+                                                                             "pid": str(device), "metaType": ""}]})
+        assert selection["data"] == [{"title": "kernel", "wallDuration": 20_000, "occurrences": 1,
+                                      "avgWallDuration": 20_000.0, "selfTime": 20_000, "tid": [str(kernel_thread)],
+                                      "pid": str(device), "metaType": ""}]
+        other = page.send("timeline", "unit/threadTraces", {"rankId": "/elsewhere.json", "processId": str(process),
+                                                             "threadId": str(thread), "startTime": 0, "endTime": 1,
+                                                             "timePerPx": 1})
+        assert other["error"]["message"].startswith("unknown card '/elsewhere.json'")
 
 
 def test_errors_and_the_import_root(empty, root, tmp_path):
