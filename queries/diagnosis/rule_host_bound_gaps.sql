@@ -7,8 +7,8 @@
 --     than min_share of the step; severity high from high_share. When gaps end right before
 --     a tiling-dependent operator (tiling reads input values on the host before each launch:
 --     FusedInferAttentionScore, IncreFlashAttention, PromptFlashAttention, GroupedMatmul,
---     MoeInitRouting, NonZero, Unique), the message advises tiling sink (seed 002:
---     ge.tiling_schedule_optimize=1 moves tiling to the device's AICPU in static graphs).
+--     MoeInitRouting, NonZero, Unique), the message says so and that tiling sink (seed 002)
+--     helps only where their shapes are static; rule host_tiling_not_sunk checks that and advises.
 --     Confidence high when every flagged gap has a host call inside it and the step has no
 --     unexplained idle time, medium otherwise. Evidence: the longest gaps, each as the kernel
 --     that ended it and the host call that ran in it.
@@ -184,8 +184,9 @@ final as (
         || '% of ' || case when f.step_id = -1 then 'it' else 'the step' end || ') in ' || f.host_gaps
         || ' gaps while the host was launching: host-bound; '
         || case
-            when f.tiling_gaps > 0 then f.tiling_gaps || ' gaps end before tiling-dependent operators: enable tiling sink'
-                || ' (ge.tiling_schedule_optimize=1, static shapes) so their tiling runs on the device.'
+            when f.tiling_gaps > 0 then f.tiling_gaps || ' gaps end before tiling-dependent operators, tiled on the host'
+                || ' before each launch: where their shapes are static, tiling sink moves that to the device'
+                || ' (finding host_tiling_not_sunk says where it applies).'
             else 'reduce per-launch host work (graph mode / aclgraph, fewer small operators, taskset binding).'
         end as message,
         json_object(
