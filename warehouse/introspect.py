@@ -26,5 +26,12 @@ def tables_with_column(conn: sqlite3.Connection, column: str) -> dict[str, list[
 
 
 def references(conn: sqlite3.Connection, table: str) -> dict[str, str]:
-    """``column -> referenced table`` for the foreign keys the schema declares on ``table``."""
-    return {key.column: key.other_table for key in sqlite_utils.Database(conn).table(table).foreign_keys}
+    """``column -> referenced table`` for the columns of ``table`` holding another table's ids: the
+    foreign keys it declares and its rows of ``column_reference`` (migration 0014: the references
+    SQLite could not declare on a table that already existed)."""
+    database = sqlite_utils.Database(conn)
+    found = {key.column: key.other_table for key in database.table(table).foreign_keys}
+    if database.table("column_reference").exists():
+        found.update(conn.execute("SELECT column_name, referenced_table FROM main.column_reference "
+                                  "WHERE table_name = ?", (table,)).fetchall())
+    return found

@@ -11,7 +11,8 @@ at SQLite's copy speed.
 
 The statements are built from the schema (every table with a ``source_id`` column, its
 columns and foreign keys), so a new migration's tables are copied without a change here;
-columns that hold ids without declaring a foreign key are listed in ``UNDECLARED_REFERENCES``.
+columns that hold ids without a foreign key clause are declared in the schema's ``column_reference``
+table (migration 0014; :func:`warehouse.introspect.references` reads both).
 """
 
 from __future__ import annotations
@@ -29,14 +30,6 @@ HERE = Path(__file__).parent
 STRINGS_STATEMENTS = split_statements((HERE / "merge_strings.sql").read_text(encoding="utf-8"))
 NAME_USE_SQL = (HERE / "merge_name_use.sql").read_text(encoding="utf-8")
 
-#: (table, column) -> the table whose ids the column holds, where the schema does not say so
-UNDECLARED_REFERENCES = {
-    ("_slice", "parent_id"): "_slice",
-    ("flow", "slice_out"): "_slice",
-    ("flow", "slice_in"): "_slice",
-    **{(table, "slice_id"): "_slice"
-       for table in ("cann_api", "communication_op", "communication_task", "kernel", "pytorch_api")},
-}
 #: tables with a source_id that are not copied row by row (the file's source row is the caller's)
 SPECIAL_TABLES = ("source",)
 
@@ -81,8 +74,7 @@ def copy_statement(conn: sqlite3.Connection, table: str, columns: list[str], off
     referenced table), strings mapped through ``temp.merge_string``, ``source_id`` set to the SQL
     expression ``source_id`` (the one file's parameter by default); with ``rowid_offset``, the hidden
     rowid of a table without an INTEGER PRIMARY KEY is kept, shifted by it."""
-    references = dict(UNDECLARED_REFERENCES)
-    references.update({(table, column): target for column, target in introspect.references(conn, table).items()})
+    references = {(table, column): target for column, target in introspect.references(conn, table).items()}
     values = []
     for column in columns:
         target = table if column == "id" else references.get((table, column))
