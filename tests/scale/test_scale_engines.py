@@ -58,6 +58,7 @@ PARAMS = {
                          "ts": Lookup("SELECT ts FROM _slice WHERE depth = 1 ORDER BY thread_id, ts LIMIT 1")},
     "insight_slice_detail": {"slice_id": FLOW_SLICE},
     "insight_slice_flows": {"slice_id": FLOW_SLICE},
+    "insight_source": {"source_id": OP_PROFILE},
     "insight_source_start": {"source_id": Lookup("SELECT min(source_id) FROM thread")},
     "insight_string": {"string_id": Lookup("SELECT min(id) FROM string")},
     "insight_thread": {"thread_id": BUSIEST_THREAD},
