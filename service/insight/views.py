@@ -9,7 +9,8 @@ level = int(10 * sigmoid(z)), 0 when the deviation is 0; a vector operator's cor
 ``protocol/SourceProtocolUtil.cpp`` (the cacheline records are block 0x0E's JSON object as it is).
 A missing or unreadable block answers the empty body, as the real handlers do. The stall reasons
 (block 0x0F) are ``{unit: "count", data: [{compare, baseline, diff}]}`` of ``{name, value}`` as the
-frontend reads them (``modules/.../TopWarpStallReason/index.tsx``), baseline and diff 0 without one.
+frontend reads them (``modules/.../TopWarpStallReason/index.tsx``), baseline and diff 0 without a
+baseline (``isCompared`` with ``baselineRankId``: its counts and compare minus baseline).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import re
 import statistics
 import struct
 
-from service.insight import cards
+from service.insight import cards, compare
 from service.insight.details import BASE_INFO, block_doc, field
 from service.insight.hotspot import api_block
 from service.insight.protocol import Params
@@ -128,14 +129,22 @@ def _leveled(sub: dict, stats: dict) -> dict:
 
 
 def stall_reasons(conn, params: Params) -> dict:
-    """The top warp stall reasons (block 0x0F): name and count, in the block's order."""
+    """The top warp stall reasons (block 0x0F): name and count, in the block's order; in compare
+    mode the baseline's count of the same reason and the difference."""
     source_id = cards.operator(conn, params)
+    baseline_id = compare.baseline_source(conn, params)
+    counts = _stall_counts(conn, source_id)
+    baseline = {} if baseline_id is None else _stall_counts(conn, baseline_id)
+    return {"unit": "count", "data": [
+        {"compare": {"name": name, "value": value}, "baseline": {"name": name, "value": baseline.get(name, 0)},
+         "diff": {"name": name, "value": value - baseline.get(name, 0) if baseline_id is not None else 0}}
+        for name, value in counts.items()]}
+
+
+def _stall_counts(conn, source_id: int) -> dict[str, int]:
     table = block_doc(conn, source_id, STALL_REASONS).get("top_stall_reason_table")
     table = table if isinstance(table, dict) else {}
-    return {"unit": "count", "data": [
-        {"compare": {"name": name, "value": _integer(value) if isinstance(value, str) else 0},
-         "baseline": {"name": name, "value": 0}, "diff": {"name": name, "value": 0}}
-        for name, value in table.items()]}
+    return {name: _integer(value) if isinstance(value, str) else 0 for name, value in table.items()}
 
 
 def cacheline_records(conn, params: Params) -> dict:

@@ -139,6 +139,23 @@ def test_stall_reasons_and_cacheline_records(client):
          "Miss": {"Address Range": ["0x180", "0x200"], "Value": ["4", "0.25"]}}]}
 
 
+def test_stall_reasons_in_compare_mode(tmp_path):
+    current = OpProfileFactory(path=tmp_path / "a.bin", blocks=[
+        json_block(0x0F, {"top_stall_reason_table": {"WAIT_FLAG": 598, "BAR": 12}})])
+    baseline = OpProfileFactory(path=tmp_path / "b.bin", blocks=[
+        json_block(0x0F, {"top_stall_reason_table": {"WAIT_FLAG": 600}})])
+    conn = db.connect(tmp_path / "w.db")
+    try:
+        assert [r.status for r in ingest.ingest_paths(conn, [current.path, baseline.path])] == ["ok", "ok"]
+    finally:
+        conn.close()
+    client = create_app({"TESTING": True, "DATABASE": str(tmp_path / "w.db")}).test_client()
+    answer = body(client, "source/queryTopWarpStallReason", {
+        "rankId": str(current.path), "isCompared": True, "baselineRankId": str(baseline.path)})
+    assert [(d["compare"]["value"], d["baseline"]["value"], d["diff"]["value"]) for d in answer["data"]] == [
+        (598, 600, -2), (12, 0, 12)]
+
+
 def test_views_of_a_profile_without_their_blocks(tmp_path):
     client = served(tmp_path, [json_block(0x0F, {"top_stall_reason_table": {}})])
     assert body(client, "source/details/roofline") == {"soc": "", "advice": "", "data": []}
