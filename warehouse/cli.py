@@ -443,7 +443,8 @@ def serve(db_path, host, port, token, import_root, threads, insight_port):
             insight = insight_ws.create_server(app, host=host, port=insight_port)
         except OSError as exc:
             server.close()
-            raise click.ClickException(f"cannot listen on {host}:{insight_port}: {exc.strerror or exc}") from None
+            reason = os.strerror(exc.errno) if exc.errno else str(exc)
+            raise click.ClickException(f"cannot listen on {host}:{insight_port}: {reason}") from None
         threading.Thread(target=insight.serve_forever, name="insight-ws", daemon=True).start()
         bound = insight.socket.getsockname()
         click.echo(f"MindStudio Insight protocol on ws://{bound[0]}:{bound[1]}/ (its page: index.html?port={bound[1]})",

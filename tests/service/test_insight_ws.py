@@ -16,6 +16,7 @@ import json
 import os
 import re
 import selectors
+import socket as socket_module
 import subprocess
 import sys
 import time
@@ -301,6 +302,18 @@ def test_errors_and_the_import_root(empty, root, tmp_path):
         socket.send("{not json")
         assert json.loads(socket.recv(timeout=30))["error"]["message"].startswith("the frame is not JSON")
         assert page.body("global", "heartCheck", {}) == {}
+
+
+def test_a_busy_insight_port_is_one_line(empty, root):
+    with socket_module.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-c", "from warehouse.cli import cli; cli()", "serve", "--db",
+                               str(empty), "--port", "0", "--insight-port", str(port)],
+                              capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [f"Error: cannot listen on 127.0.0.1:{port}: Address already in use"]
 
 
 def test_token_is_read_from_the_query_string(empty, root):
