@@ -279,6 +279,43 @@ def test_timeline_of_an_imported_trace(empty, root):
         assert other["error"]["message"].startswith("unknown card '/elsewhere.json'")
 
 
+REAL_RANK_DB = "msinsight/pytorch/db/level0/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db"
+
+
+def test_real_rank_timeline_in_relative_times(empty, root, realdata):
+    # a rank db's epoch-ns times (1.7e18, past 2**53) come back from its earliest slice: the seed's
+    # window 0..289326 finds the first slices (issue 19 item 3)
+    rank = root / "op" / "ascend_pytorch_profiler_0.db"
+    rank.write_bytes((realdata / REAL_RANK_DB).read_bytes())
+    with serving(empty, root) as url, connect(url) as socket:
+        page = Page(socket)
+        imported = page.body("timeline", "import/action", {"projectName": "p", "path": [str(rank)],
+                                                           "projectAction": 0, "isConflict": False})
+        card = str(rank.resolve())
+        assert [(r["rankId"], r["result"]) for r in imported["result"]] == [(card, True)]
+        conn = db.connect_readonly(empty)
+        try:
+            thread, process, first_ts, first_dur = conn.execute(
+                "SELECT s.thread_id, t.process_id, s.ts, s.dur FROM slice AS s JOIN thread AS t ON t.id = s.thread_id "
+                "ORDER BY s.ts, s.id LIMIT 1").fetchone()
+        finally:
+            conn.close()
+        assert first_ts > 2 ** 53
+        traces = page.body("timeline", "unit/threadTraces", {"rankId": card, "processId": str(process),
+                                                             "threadId": str(thread), "startTime": 0,
+                                                             "endTime": 289326, "timePerPx": 1})
+        top = traces["data"][0][0]
+        assert (top["startTime"], top["duration"]) == (0, first_dur)
+        times = [r[key] for depth in traces["data"] for r in depth for key in ("startTime", "endTime")]
+        assert times and max(times) < 2 ** 53 and all(r["startTime"] <= 289326 and r["endTime"] >= 0
+                                                      for depth in traces["data"] for r in depth)
+        summary = page.body("timeline", "unit/threadTracesSummary", {"rankId": card, "processId": str(process),
+                                                                     "startTime": 0, "endTime": 289326})
+        assert summary["data"][0]["startTime"] == 0
+        detail = page.body("timeline", "unit/threadDetail", {"rankId": card, "id": top["id"]})["data"]
+        assert detail["rawStartTime"] == str(first_ts)
+
+
 def test_errors_and_the_import_root(empty, root, tmp_path):
     outside = OpProfileFactory(path=tmp_path / "outside.bin")
     with serving(empty, root) as url, connect(url) as socket:
