@@ -71,12 +71,16 @@ def compute(engine, out: Path, catalog: sqlite3.Connection, names: list[str]) ->
         frame = frame.select(*[frame[c["name"]].cast(SPARK_CASTS[c["type"]]).alias(c["name"]) for c in columns])
         folder = out / export.folder_name(name)
         shutil.rmtree(folder, ignore_errors=True)
-        rows = frame.count()
-        partition = export.partition_column([{**c, "pk": False} for c in columns]) if rows else None
+        partition = export.partition_column([{**c, "pk": False} for c in columns])
         if partition:
             frame.repartition(partition).write.partitionBy(partition).parquet(str(folder))
-            (folder / "_SUCCESS").unlink(missing_ok=True)
         else:
+            frame.coalesce(1).write.parquet(str(folder))
+        (folder / "_SUCCESS").unlink(missing_ok=True)
+        rows = _rows_written(folder)
+        if not rows:  # one file of no rows, unpartitioned, as the export writes it
+            shutil.rmtree(folder, ignore_errors=True)
+            partition = None
             export.write_relation(catalog, name, folder, columns, None)
         partitions = sorted(p.name for p in folder.iterdir() if p.is_dir())
         entries[name] = {"kind": "view", "path": export.folder_name(name), "rows": rows, "partitioned_by": partition,
@@ -85,6 +89,13 @@ def compute(engine, out: Path, catalog: sqlite3.Connection, names: list[str]) ->
         reader = engine.spark.read.option("basePath", str(folder)).parquet(str(folder)) if rows else frame
         reader.createOrReplaceTempView(name)
     return entries
+
+
+def _rows_written(folder: Path) -> int:
+    """The rows of the Parquet files under ``folder``, from their footers."""
+    import pyarrow.parquet as pq
+
+    return sum(pq.ParquetFile(path).metadata.num_rows for path in folder.glob("**/*.parquet")) if folder.is_dir() else 0
 
 
 def _view_sql(conn: sqlite3.Connection, name: str) -> str:

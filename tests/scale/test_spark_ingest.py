@@ -1,0 +1,206 @@
+"""The Spark ingest (``warehouse ingest --engine spark``) in Spark local mode, against the local ingest.
+
+The demo cluster and the real samples are ingested both ways: every relation of the Spark
+dataset holds the rows of ``warehouse export`` of the SQLite ingest of the same files (ids
+and strings included; only the clock's columns differ), and every named query answers on it
+as on SQLite (the comparison of tests/scale/test_scale_engines.py). A second ingest into the
+same folder adds ranks without touching the files of the ranks it had, and ends equal to the
+local ingest of the same two steps; a failing rank is recorded with the local ingest's reason
+and the others land. One Spark session (conftest's, local[2]) serves the module.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from factories.rank_db import RankDbFactory
+from tests.scale.test_scale_engines import NAMES, assert_same_answer, params_for
+from warehouse import db, demo, export, ingest, queries
+from warehouse.engines import spark_ingest
+
+pytestmark = pytest.mark.slow
+
+REALDATA = Path("/work/shared/realdata")
+#: (relation, column) -> the clock's values: when a row was written, how long it took
+VOLATILE = {"ingested_at", "elapsed_ns", "created_at", "applied_at"}
+#: named queries also run on the Spark engine over the Spark dataset (all run on DuckDB)
+SPARK_QUERIES = ("step_time", "top_kernels", "runs")
+
+
+def build_both(folder: Path, steps: list[list[Path]], spark) -> dict:
+    """The same inputs ingested locally (each step an ingest into one warehouse, then exported)
+    and on Spark (each step an ingest into one dataset)."""
+    conn = db.connect(folder / "warehouse.db")
+    for paths in steps:
+        results = ingest.ingest_paths(conn, paths)
+        assert [r.error for r in results if r.status == "failed"] == []
+    conn.close()
+    export.export_parquet(folder / "warehouse.db", folder / "export")
+    for paths in steps:
+        spark_ingest.spark_ingest(paths, folder / "dataset", spark=spark)
+    return {"db": folder / "warehouse.db", "export": folder / "export", "dataset": folder / "dataset"}
+
+
+@pytest.fixture(scope="module")
+def demo_run(tmp_path_factory, spark_session) -> dict:
+    folder = tmp_path_factory.mktemp("spark-demo")
+    return build_both(folder, [[demo.write_inputs(folder / "inputs")]], spark_session)
+
+
+@pytest.fixture(scope="module")
+def real_run(tmp_path_factory, spark_session) -> dict:
+    folder = tmp_path_factory.mktemp("spark-real")
+    shutil.copytree(REALDATA, folder / "inputs")
+    return build_both(folder, [[folder / "inputs"]], spark_session)
+
+
+def rank_folder(run: Path, rank: int, **options) -> Path:
+    """One torch_npu rank folder of ``run`` holding its rank db (the byte-exact factory's)."""
+    path = run / f"rank{rank}_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / f"ascend_pytorch_profiler_{rank}.db"
+    path.parent.mkdir(parents=True)
+    RankDbFactory(path=path, rank_id=rank, **options)
+    return path.parent.parent
+
+
+@pytest.fixture(scope="module")
+def grown_run(tmp_path_factory, spark_session) -> dict:
+    """Ranks 0 and 1 ingested, then the run folder with rank 2 added; the first dataset's files."""
+    folder = tmp_path_factory.mktemp("spark-grow")
+    run = folder / "run"
+    first = [rank_folder(run, 0), rank_folder(run, 1)]
+    dataset = folder / "dataset"
+    spark_ingest.spark_ingest(first, dataset, spark=spark_session)
+    before = files_of(dataset)
+    rank_folder(run, 2)
+    shutil.rmtree(dataset)
+    both = build_both(folder, [first, [run]], spark_session)
+    return {**both, "before": before}
+
+
+def files_of(folder: Path) -> dict[str, tuple[int, bytes]]:
+    """Every Parquet file of a dataset: its modification time and its bytes."""
+    return {str(p.relative_to(folder)): (p.stat().st_mtime_ns, p.read_bytes()) for p in folder.rglob("*.parquet")}
+
+
+def relation_rows(folder: Path, entry: dict) -> list[str]:
+    """A relation's rows (partition key included, clock columns left out), sorted, as text."""
+    import duckdb
+
+    names = [c["name"] for c in entry["columns"] if c["name"] not in VOLATILE]
+    glob = folder / entry["path"] / ("*/*.parquet" if entry["partitioned_by"] else "*.parquet")
+    select = ", ".join(f'"{name}"' for name in names)
+    with duckdb.connect() as conn:
+        rows = conn.sql(f"SELECT {select} FROM read_parquet('{glob}', hive_partitioning = true)").fetchall()
+    return sorted(map(repr, rows))
+
+
+def assert_same_dataset(run: dict) -> None:
+    theirs = json.loads((run["export"] / export.MANIFEST).read_text(encoding="utf-8"))["tables"]
+    mine = json.loads((run["dataset"] / export.MANIFEST).read_text(encoding="utf-8"))["tables"]
+    assert sorted(mine) == sorted(theirs)
+    for name, entry in theirs.items():
+        for key in ("kind", "path", "rows", "partitioned_by", "partitions", "columns"):
+            assert mine[name][key] == entry[key], f"{name}.{key}"
+        assert relation_rows(run["dataset"], mine[name]) == relation_rows(run["export"], entry), name
+
+
+def test_demo_cluster_dataset_holds_the_exports_rows(demo_run):
+    assert_same_dataset(demo_run)
+    manifest = json.loads((demo_run["dataset"] / export.MANIFEST).read_text(encoding="utf-8"))
+    groups = manifest[spark_ingest.STATE]["groups"]
+    # the operator profile (a run of its own) and the six ranks of the cluster run, one group each
+    assert [(g["rank"], len(g["files"]), g["status"]) for g in groups] == [
+        (None, 1, "ok"), *[(rank, 3, "ok") for rank in range(4)], *[(rank, 3, "ok") for rank in (4, 5)]]
+    # each rank's rows are in its own partition folder, one file per group that wrote them
+    assert sorted(p.name for p in (demo_run["dataset"] / "kernel" / "rank_id=3").iterdir()) == ["part-g000004.parquet"]
+
+
+def test_real_samples_dataset_holds_the_exports_rows(real_run):
+    assert_same_dataset(real_run)
+
+
+@pytest.fixture(scope="module")
+def engines(demo_run, real_run):
+    from warehouse.engines.duckdb import DuckDBEngine
+
+    opened = {"demo": DuckDBEngine(demo_run["dataset"]), "real": DuckDBEngine(real_run["dataset"])}
+    yield opened
+    for engine in opened.values():
+        engine.close()
+
+
+@pytest.mark.parametrize("which", ["demo", "real"])
+@pytest.mark.parametrize("name", NAMES)
+def test_every_named_query_answers_as_sqlite(engines, demo_run, real_run, which, name):
+    run = {"demo": demo_run, "real": real_run}[which]
+    conn = sqlite3.connect(f"file:{run['db']}?mode=ro", uri=True)
+    try:
+        values = params_for(conn, name)
+        expected = queries.get(name).run(conn, values)[1]
+    finally:
+        conn.close()
+    assert_same_answer(engines[which], name, values, expected)
+
+
+@pytest.mark.parametrize("name", SPARK_QUERIES)
+def test_spark_engine_answers_on_the_dataset(demo_run, spark_session, name):
+    from warehouse.engines.spark import SparkEngine
+
+    conn = sqlite3.connect(f"file:{demo_run['db']}?mode=ro", uri=True)
+    expected = queries.get(name).run(conn, {})[1]
+    conn.close()
+    assert expected, f"{name} has no rows on the demo cluster"
+    assert_same_answer(SparkEngine(demo_run["dataset"], spark=spark_session), name, {}, expected)
+
+
+def test_a_second_ingest_adds_a_rank_and_rewrites_no_other(grown_run):
+    assert_same_dataset(grown_run)  # as the local ingest of ranks 0-1, then of the run folder
+    after = files_of(grown_run["dataset"])
+    first_groups = {path: state for path, state in grown_run["before"].items() if "part-g00000" in path}
+    assert first_groups and all(path.endswith(("g000000.parquet", "g000001.parquet")) for path in first_groups)
+    for path, state in first_groups.items():
+        assert after[path] == state, f"{path} was rewritten"
+    assert (grown_run["dataset"] / "kernel" / "rank_id=2" / "part-g000002.parquet").exists()
+    groups = json.loads((grown_run["dataset"] / export.MANIFEST).read_text(encoding="utf-8"))[spark_ingest.STATE]
+    assert [(g["group"], g["rank"], g["status"]) for g in groups["groups"]] == [(0, 0, "ok"), (1, 1, "ok"),
+                                                                              (2, 2, "ok")]
+
+
+def test_a_failing_rank_is_recorded_and_the_others_land(tmp_path, spark_session):
+    run = tmp_path / "run"
+    good = [rank_folder(run, 0), rank_folder(run, 2)]
+    bad = rank_folder(run, 1)
+    bad_file = next(bad.rglob("*.db"))
+    bad_file.write_bytes(bad_file.read_bytes()[:bad_file.stat().st_size // 2])  # a rank db cut in half
+    conn = db.connect(tmp_path / "local.db")
+    local = {r.path: r for r in ingest.ingest_paths(conn, [bad])}
+    conn.close()
+    assert local[bad_file].status == "failed"
+    assert local[bad_file].error.startswith(f"{bad_file}: sqlite_master: unreadable")
+
+    manifest = spark_ingest.spark_ingest([run], tmp_path / "dataset", spark=spark_session)
+    groups = manifest[spark_ingest.STATE]["groups"]
+    assert [(g["rank"], g["status"]) for g in groups] == [(0, "ok"), (1, "failed"), (2, "ok")]
+    assert groups[1]["errors"] == [local[bad_file].error]  # file and place, as the local ingest says them
+    assert sorted(p.name for p in (tmp_path / "dataset" / "kernel").iterdir()) == ["rank_id=0", "rank_id=2"]
+    assert manifest["tables"]["source"]["partitions"] == ["rank_id=0", "rank_id=2"]
+
+    # fixed, the next ingest retries the failed rank alone
+    shutil.rmtree(bad)
+    rank_folder(run, 1)
+    manifest = spark_ingest.spark_ingest([run], tmp_path / "dataset", spark=spark_session)
+    groups = manifest[spark_ingest.STATE]["groups"]
+    assert [(g["group"], g["rank"], g["status"]) for g in groups] == [(0, 0, "ok"), (2, 2, "ok"), (3, 1, "ok")]
+    assert manifest["tables"]["source"]["partitions"] == ["rank_id=0", "rank_id=1", "rank_id=2"]
+
+
+def test_a_folder_of_something_else_is_refused_in_one_line(tmp_path, spark_session):
+    (tmp_path / "dataset").mkdir()
+    (tmp_path / "dataset" / "notes.txt").write_text("mine", encoding="utf-8")
+    with pytest.raises(spark_ingest.WarehouseError, match="not empty and not a dataset of the Spark ingest"):
+        spark_ingest.spark_ingest([tmp_path], tmp_path / "dataset", spark=spark_session)
