@@ -152,7 +152,7 @@ def test_a_warehouse_made_before_0012_gets_the_index_and_the_counts(warehouse_pa
         warehouse_rows.PytorchApiFactory(name="npu_fusion_attention_FlashAttention")
         warehouse_rows.CannApiFactory(name="aclnnFlashAttentionScore")
         warehouse_rows.PytorchApiFactory(name="aten::add")
-    assert [m.version for m in db.migrate(conn)] == [12]
+    assert [m.version for m in db.migrate(conn, migrations=db.available_migrations()[:12])] == [12]
     conn.close()
     index_is_exact(warehouse_path)
     # each slice factory's thread is an input of its own: the name is used by 3 inputs of the run

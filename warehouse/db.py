@@ -23,7 +23,7 @@ from warehouse import sqlfiles
 from warehouse.errors import WarehouseError
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "_bundled" / "migrations"
-BOOKKEEPING_SQL = (Path(__file__).parent / "schema_migrations.sql").read_text(encoding="utf-8")
+BOOKKEEPING_SQL = sqlfiles.text(Path(__file__).parent / "schema_migrations.sql")
 MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 
 #: Seconds a writer waits for another writer's lock before failing.

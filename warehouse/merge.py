@@ -21,14 +21,14 @@ import json
 import sqlite3
 from pathlib import Path
 
-from warehouse import introspect
-from warehouse.model.classify import load_rules, split_statements
+from warehouse import introspect, sqlfiles
+from warehouse.model.classify import load_rules
 from warehouse.sources.base import Outcome, attach_readonly
 
 SCHEMA = "part"
 HERE = Path(__file__).parent
-STRINGS_STATEMENTS = split_statements((HERE / "merge_strings.sql").read_text(encoding="utf-8"))
-NAME_USE_SQL = (HERE / "merge_name_use.sql").read_text(encoding="utf-8")
+STRINGS_STATEMENTS = sqlfiles.statements(HERE / "merge_strings.sql")
+NAME_USE_SQL = sqlfiles.text(HERE / "merge_name_use.sql")
 
 #: tables with a source_id that are not copied row by row (the file's source row is the caller's)
 SPECIAL_TABLES = ("source",)

@@ -52,7 +52,7 @@ def text(path: Path) -> str:
 
 def statements(path: Path) -> tuple[str, ...]:
     """The file's statements, in order (see :func:`split`)."""
-    return _split_cached(text(path))
+    return split(text(path))
 
 
 @lru_cache(maxsize=256)
@@ -60,14 +60,10 @@ def _read(path: Path, mtime_ns: int, size: int) -> str:
     return path.read_text(encoding="utf-8")
 
 
-@lru_cache(maxsize=256)
-def _split_cached(script: str) -> tuple[str, ...]:
-    return tuple(split(script))
-
-
-def split(script: str) -> list[str]:
+@lru_cache(maxsize=512)
+def split(script: str) -> tuple[str, ...]:
     """The statements of a SQL script, each complete per ``sqlite3.complete_statement``;
-    chunks holding only comments are dropped."""
+    chunks holding only comments are dropped (cached by the script's text)."""
     found, current = [], []
     for line in script.splitlines(keepends=True):
         current.append(line)
@@ -76,7 +72,7 @@ def split(script: str) -> list[str]:
             if any(part.strip() and not part.lstrip().startswith("--") for part in current):
                 found.append(chunk.strip())
             current = []
-    return found
+    return tuple(found)
 
 
 def header_lines(script: str) -> list[str]:

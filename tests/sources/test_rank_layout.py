@@ -3,7 +3,7 @@
 import json
 
 from tests.factories.cluster_outputs import ProfFolderFactory, info_json
-from warehouse.sources.rank_layout import device_from_layout, rank_from_layout
+from warehouse.sources.kit.rank_layout import device_from_layout, rank_from_layout
 
 
 def test_profiler_info_beats_the_folder_name_and_its_content_beats_its_name(tmp_path):

@@ -1,9 +1,8 @@
 """Sources produce raw rows only and import no other format's module (issue 16, item 6).
 
 Every module under ``warehouse/sources`` is parsed with :mod:`ast`: a format module (one of
-``SOURCES``, with its own subpackage) may import from ``base``, ``rank_layout``, ``kit`` and its
-own subpackage, nothing else of ``warehouse.sources``; the kit and the two shared modules import
-no format module at all. ``warehouse/sources/__init__.py``, the registry, imports them all.
+``SOURCES``, with its own subpackage) may import from ``base``, ``kit`` and its own subpackage,
+nothing else of ``warehouse.sources``; the kit and ``base`` import no format module at all. ``warehouse/sources/__init__.py``, the registry, imports them all.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from warehouse.sources import SOURCES
 PACKAGE = "warehouse.sources"
 ROOT = Path(warehouse.sources.__file__).parent
 #: what every module of warehouse.sources may import
-SHARED = frozenset({"base", "rank_layout", "kit"})
+SHARED = frozenset({"base", "kit"})
 #: (importing format, imported format) -> why
 EXCEPTIONS = {
     ("op_profile", "trace_json"): "an operator profile embeds a trace JSON (its 0x02 block), read by the trace source",
@@ -112,6 +111,6 @@ def test_the_kit_is_no_format_and_every_format_is_outside_it():
         defined = {node.targets[0].id for node in ast.parse(path.read_text(encoding="utf-8")).body
                    if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)}
         assert "KIND" not in defined, path
-    # every module of warehouse.sources is a format's, the kit's or one of the two shared modules
+    # every module of warehouse.sources is a format's, the kit's or base
     owners = {_owner(_module_name(path)) for path in _modules()}
     assert owners <= formats | SHARED, owners - formats - SHARED

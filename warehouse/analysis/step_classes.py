@@ -30,11 +30,11 @@ from hashlib import blake2b
 from itertools import groupby
 from pathlib import Path
 
+from warehouse import sqlfiles
 from warehouse.analysis.families import category_sets, resolve
 from warehouse.analysis.segment import ANCHOR_ROLES, Layer, segment
-from warehouse.model.classify import split_statements
 
-WINDOWS_SQL, KERNELS_SQL = split_statements(Path(__file__).with_name("step_classes.sql").read_text(encoding="utf-8"))
+WINDOWS_SQL, KERNELS_SQL = sqlfiles.statements(Path(__file__).with_name("step_classes.sql"))
 #: the scope label hashed with every class (classes of whole steps)
 SCOPE_LABEL = "step"
 #: shape texts that mean the input wrote none

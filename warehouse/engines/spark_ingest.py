@@ -9,7 +9,7 @@ in the layout ``warehouse export`` writes (hive-partitioned by ``rank_id``, a
 
 **Groups.** Files are walked as the local ingest walks them; a group is a stretch of
 consecutive files of one run (:func:`warehouse.model.runs.run_root`) and one rank (the rank
-their folders say, :func:`warehouse.sources.rank_layout.rank_from_layout`; none for a run's
+their folders say, :func:`warehouse.sources.kit.rank_layout.rank_from_layout`; none for a run's
 rank-less files). A rank's files lie together in every profiler's layout, so a rank is one
 group; views are computed per group, which is exact for the views that are per run and rank.
 
@@ -48,7 +48,7 @@ from warehouse.engines import spark_parts, spark_views
 from warehouse.errors import IngestError, WarehouseError, require_extra
 from warehouse.model.classify import load_rules
 from warehouse.model.runs import RunNamer, run_root
-from warehouse.sources.rank_layout import rank_from_layout
+from warehouse.sources.kit.rank_layout import rank_from_layout
 
 #: the manifest's key for what the Spark ingest keeps between runs
 STATE = "ingest"

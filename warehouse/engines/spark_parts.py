@@ -22,9 +22,9 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-from warehouse import db, export, ingest
+from warehouse import db, export, ingest, sqlfiles
 from warehouse.merge import SCHEMA, copied_tables, copy_statement
-from warehouse.model.classify import load_rules, split_statements
+from warehouse.model.classify import load_rules
 from warehouse.sources.base import attach_readonly
 
 #: the file name of a group's Parquet files, in every folder it writes to
@@ -32,7 +32,7 @@ GROUP_FILE = "part-g{group:06d}.parquet"
 
 
 #: name_use renumbered in the model layer's order (the part's string ids had another)
-NAME_USE_ORDER = split_statements((Path(__file__).parent / "spark_name_use.sql").read_text(encoding="utf-8"))
+NAME_USE_ORDER = sqlfiles.statements(Path(__file__).parent / "spark_name_use.sql")
 
 
 def group_file(group: int) -> str:

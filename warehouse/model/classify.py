@@ -22,8 +22,10 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from warehouse import sqlfiles
+
 HERE = Path(__file__).parent
-CLASSIFY_SQL = (HERE / "classify.sql").read_text(encoding="utf-8")
+CLASSIFY_SQL = sqlfiles.text(HERE / "classify.sql")
 SIGNATURES_FILE = HERE / "kernel_signatures.csv"
 CORE_CLASSES_FILE = HERE / "kernel_core_classes.csv"
 CATEGORY_SETS_FILE = HERE / "kernel_category_sets.csv"
@@ -88,19 +90,7 @@ def classify_all(conn: sqlite3.Connection) -> int:
     return len(sources)
 
 
-def split_statements(script: str) -> list[str]:
-    """The statements of a SQL script, to run one by one with ``execute`` inside the caller's
-    transaction (``executescript`` would commit it first)."""
-    statements, current = [], ""
-    for line in script.splitlines(keepends=True):
-        current += line
-        if sqlite3.complete_statement(current):
-            statements.append(current.strip())
-            current = ""
-    return statements
-
-
-CLASSIFY_STATEMENTS = split_statements(CLASSIFY_SQL)
+CLASSIFY_STATEMENTS = sqlfiles.split(CLASSIFY_SQL)
 
 
 def _replace(conn: sqlite3.Connection, table: str, columns: tuple[str, ...], rows: list[tuple]) -> None:

@@ -15,17 +15,17 @@ import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
 
-from warehouse import limits
+from warehouse import limits, sqlfiles
 from warehouse.model import nesting
-from warehouse.model.classify import classify_source, split_statements
+from warehouse.model.classify import classify_source
 
 HERE = Path(__file__).parent
-RUN_FACTS_SQL = (HERE / "run_facts.sql").read_text(encoding="utf-8")
-NAME_USE_SQL = split_statements((HERE / "name_use.sql").read_text(encoding="utf-8"))
-SLICE_NAME_COUNT_SQL = (HERE / "slice_name_count.sql").read_text(encoding="utf-8")
+RUN_FACTS_SQL = sqlfiles.text(HERE / "run_facts.sql")
+NAME_USE_SQL = sqlfiles.statements(HERE / "name_use.sql")
+SLICE_NAME_COUNT_SQL = sqlfiles.text(HERE / "slice_name_count.sql")
 SLICE_NAME_COUNT_INSERT = ("INSERT INTO temp._slice_name_count (source_id, string_id, row_count) VALUES (?, ?, ?) "
                            "ON CONFLICT (source_id, string_id) DO UPDATE SET row_count = row_count + excluded.row_count")
-FORGET_SOURCE_SQL = split_statements((HERE / "forget_source.sql").read_text(encoding="utf-8"))
+FORGET_SOURCE_SQL = sqlfiles.statements(HERE / "forget_source.sql")
 
 
 def after_rows(conn: sqlite3.Connection, source_id: int, *, nest: bool = False) -> None:

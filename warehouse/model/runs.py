@@ -14,7 +14,7 @@ import re
 import sqlite3
 from pathlib import Path
 
-from warehouse.sources.rank_layout import PROFILER_INFO
+from warehouse.sources.kit.rank_layout import PROFILER_INFO
 
 #: how many folders above a file are searched for the run's layout
 SEARCH_DEPTH = 6

@@ -19,10 +19,11 @@ from itertools import groupby
 from pathlib import Path
 from typing import NamedTuple
 
+from warehouse import sqlfiles
 from warehouse.analysis.steps import StepBreakdown
 
-STEP_KERNELS_SQL = (Path(__file__).parent / "step_kernels.sql").read_text(encoding="utf-8")
-STEP_OPERATORS_SQL = (Path(__file__).parent / "step_operators.sql").read_text(encoding="utf-8")
+STEP_KERNELS_SQL = sqlfiles.text(Path(__file__).parent / "step_kernels.sql")
+STEP_OPERATORS_SQL = sqlfiles.text(Path(__file__).parent / "step_operators.sql")
 #: the longest kernels and HCCL operators of a step the timeline embeds (every field of their rows)
 MAX_KERNELS_PER_STEP = 400
 #: the kernels of a run the timeline embeds over all its steps (later steps get fewer, or none):

@@ -25,7 +25,7 @@ zeros), and the wait and synchronization ratios (``wait_ratio`` and
 
 Version drift: a table the file lacks adds no rows, a column it lacks reads as NULL;
 ``source.detail`` lists the tables read, missing and ignored and the missing columns.
-The rank is the folder layout's (:func:`~warehouse.sources.rank_layout.rank_from_layout`),
+The rank is the folder layout's (:func:`~warehouse.sources.kit.rank_layout.rank_from_layout`),
 as for the text export's files.
 """
 
@@ -38,11 +38,11 @@ from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome
 from warehouse.sources.kit.sqlite_input import Failure, attached, copy_table, detect_input, input_tables
 from warehouse.sources.kit.text import UNKNOWN_RANK, source_rank
-from warehouse.sources.rank_layout import rank_from_layout
+from warehouse.sources.kit.rank_layout import rank_from_layout
 
 KIND = "analysis_db"
 
-SQL_DIR = Path(__file__).with_suffix("")
+SQL_DIR = Path(__file__).parent
 #: the name torch_npu gives the file (claimed even when unreadable, so that it fails rather than is skipped)
 FILE_NAME = "analysis.db"
 

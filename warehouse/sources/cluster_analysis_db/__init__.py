@@ -42,7 +42,7 @@ from warehouse.sources.kit.sqlite_input import Failure, attached, copy_table, de
 
 KIND = "cluster_analysis_db"
 
-SQL_DIR = Path(__file__).with_suffix("")
+SQL_DIR = Path(__file__).parent
 #: the name msprof-analyze gives the file (claimed even when unreadable, so that it fails rather than is skipped)
 FILE_NAME = "cluster_analysis.db"
 

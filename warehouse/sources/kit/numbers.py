@@ -5,7 +5,7 @@ SQLite's INTEGER is a signed 64-bit number. A larger Python int fails the insert
 big", with a traceback on stderr when callback tracebacks are on, as Datasette turns them on), so
 every source bounds its integers before they reach SQLite and fails the input with a reason that
 names the file and the field instead. Kept apart from :mod:`~warehouse.sources.kit.text` so that
-:mod:`~warehouse.sources.rank_layout`, which that module imports, can use it too.
+:mod:`~warehouse.sources.kit.rank_layout`, which that module imports, can use it too.
 """
 
 from __future__ import annotations

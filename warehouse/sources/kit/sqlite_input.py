@@ -101,15 +101,31 @@ def attached(conn: sqlite3.Connection, path: Path, views: Iterable[str]) -> Iter
                 conn.execute(f"DETACH DATABASE {SCHEMA}")
 
 
-def create_input_view(conn: sqlite3.Connection, table: str, wanted: tuple[str, ...]) -> list[str]:
+def create_input_view(conn: sqlite3.Connection, table: str, wanted: Iterable[str], *, dense: bool = False,
+                      schema: str = SCHEMA) -> list[str]:
     """A temp view ``in_<table>`` with exactly the expected columns (NULL where the file has none)
-    and ``_row``, the input rowid; returns the expected columns the file lacks."""
-    present = {row[1] for row in conn.execute(f'PRAGMA {SCHEMA}.table_info("{table}")')}
-    columns = ["rowid AS _row"] + [f'"{name}"' if name in present else f'NULL AS "{name}"' for name in wanted]
-    conn.execute(f'CREATE TEMP VIEW "in_{table}" AS SELECT {", ".join(columns)} FROM {SCHEMA}."{table}"')
-    return [name for name in wanted if name not in present]
+    and ``_row``, the input rowid; returns the expected columns the file lacks.
 
-
+    An expected column may be written ``name=first|second``: the view's ``name`` is the first of
+    those the file has (versions of the profiler renamed columns). With ``dense``, the rows are
+    first copied to a temp table where ``_row`` numbers them 1, 2, ... in rowid order. ``schema`` is
+    where the input is attached.
+    """
+    present = {row[1] for row in conn.execute(f'PRAGMA {schema}.table_info("{table}")')}
+    columns, missing = ["rowid AS _row"], []
+    for spec in wanted:
+        name, _, alternatives = spec.partition("=")
+        found = next((c for c in (alternatives.split("|") if alternatives else [name]) if c in present), None)
+        columns.append(f'"{found}" AS "{name}"' if found else f'NULL AS "{name}"')
+        if found is None:
+            missing.append(name)
+    body = f'SELECT {", ".join(columns)} FROM {schema}."{table}"'
+    if dense:
+        numbered = ", ".join(["row_number() OVER (ORDER BY rowid) AS _row"] + columns[1:])
+        conn.execute(f'CREATE TEMP TABLE "dense_{table}" AS SELECT {numbered} FROM {schema}."{table}"')
+        body = f'SELECT * FROM temp."dense_{table}"'
+    conn.execute(f'CREATE TEMP VIEW "in_{table}" AS {body}')
+    return missing
 def copy_table(conn: sqlite3.Connection, path: Path, table: str, wanted: tuple[str, ...], statement: Path,
                params: dict, failures: list[Failure], view: str | None = None) -> tuple[int, list[str]]:
     """Run the ``statement`` file over the input view of ``table`` (also named ``in_<view>`` when given);

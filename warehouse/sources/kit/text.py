@@ -28,7 +28,7 @@ from typing import Any
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome, open_binary, read_head
 from warehouse.sources.kit.numbers import INT64_DIGITS, int64, whole
-from warehouse.sources.rank_layout import rank_from_layout
+from warehouse.sources.kit.rank_layout import rank_from_layout
 
 #: Values the exports write for "no value".
 MISSING = frozenset({"", "N/A", "NA", "n/a", "None", "null", "NULL", "-"})
@@ -438,7 +438,7 @@ def _number(value):
 
 
 def rank_of(path: str | Path) -> int:
-    """The rank a file belongs to (:func:`~warehouse.sources.rank_layout.rank_from_layout`), else -1."""
+    """The rank a file belongs to (:func:`~warehouse.sources.kit.rank_layout.rank_from_layout`), else -1."""
     found = rank_from_layout(path)
     return found[0] if found else UNKNOWN_RANK
 

@@ -35,7 +35,7 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
-from warehouse import limits
+from warehouse import limits, sqlfiles
 from warehouse.errors import IngestError, SourceConflict
 from warehouse.sources.base import (
     SQLITE_MAGIC,
@@ -48,11 +48,12 @@ from warehouse.sources.base import (
     sqlite_snapshot,
 )
 from warehouse.sources.kit.numbers import int64, whole
-from warehouse.sources.rank_layout import rank_from_layout
+from warehouse.sources.kit.rank_layout import rank_from_layout
+from warehouse.sources.kit.sqlite_input import create_input_view
 
 KIND = "rank_db"
 
-SQL_DIR = Path(__file__).with_suffix("")
+SQL_DIR = Path(__file__).parent
 SCHEMA = "rank_db_src"
 #: rank_id of a file that says nothing of its rank (RANK_DEVICE_MAP writes -1 when unset)
 UNKNOWN_RANK = -1
@@ -334,33 +335,15 @@ def claim(conn: sqlite3.Connection, path, source_id: int) -> None:
 
 
 def _create_input_views(conn: sqlite3.Connection, tables: set[str], renumbered: frozenset[str] = frozenset()) -> None:
-    """One temp view ``in_<TABLE>`` per input table, with exactly the expected columns.
-
-    A table in ``renumbered`` is first copied to a temp table whose ``_row`` numbers its rows
-    densely in rowid order.
-    """
+    """One temp view ``in_<TABLE>`` per input table, with exactly the expected columns (an absent
+    table as an empty view). A table in ``renumbered`` gets dense ``_row`` numbers (its rows 1, 2, ...
+    in rowid order)."""
     for table, wanted in INPUT_COLUMNS.items():
         if table in tables:
-            present = {row[1] for row in conn.execute(f'PRAGMA {SCHEMA}.table_info("{table}")')}
-            columns = ["rowid AS _row"] + [_column_expr(spec, present) for spec in wanted]
-            body = f'SELECT {", ".join(columns)} FROM {SCHEMA}."{table}"'
-            if table in renumbered:
-                dense = ["row_number() OVER (ORDER BY rowid) AS _row"] + columns[1:]
-                conn.execute(f'CREATE TEMP TABLE "rank_db_dense_{table}" AS '
-                             f'SELECT {", ".join(dense)} FROM {SCHEMA}."{table}"')
-                body = f'SELECT * FROM temp."rank_db_dense_{table}"'
+            create_input_view(conn, table, wanted, dense=table in renumbered, schema=SCHEMA)
         else:
             columns = ["NULL AS _row"] + [f'NULL AS "{spec.split("=")[0]}"' for spec in wanted]
-            body = f'SELECT {", ".join(columns)} WHERE 0'
-        conn.execute(f'CREATE TEMP VIEW "in_{table}" AS {body}')
-
-
-def _column_expr(spec: str, present: set[str]) -> str:
-    name, _, alternatives = spec.partition("=")
-    for candidate in (alternatives.split("|") if alternatives else [name]):
-        if candidate in present:
-            return f'"{candidate}" AS "{name}"'
-    return f'NULL AS "{name}"'
+            conn.execute(f'CREATE TEMP VIEW "in_{table}" AS SELECT {", ".join(columns)} WHERE 0')
 
 
 def _slice_bases(conn: sqlite3.Connection, tables: set[str], renumbered: frozenset[str] = frozenset()) -> dict[str, int]:
@@ -370,7 +353,7 @@ def _slice_bases(conn: sqlite3.Connection, tables: set[str], renumbered: frozens
     for table in SLICE_TABLES:
         low, high = (None, None)
         if table in renumbered:
-            low, high = conn.execute(f'SELECT MIN(_row), MAX(_row) FROM temp."rank_db_dense_{table}"').fetchone()
+            low, high = conn.execute(f'SELECT MIN(_row), MAX(_row) FROM temp."dense_{table}"').fetchone()
         elif table in tables:
             low, high = conn.execute(f'SELECT MIN(rowid), MAX(rowid) FROM {SCHEMA}."{table}"').fetchone()
         bases[f"base_{table.lower()}"] = next_id - (low or 0)
@@ -481,12 +464,11 @@ def _run_phase(conn: sqlite3.Connection, path: Path, phase: str, tables: set[str
     """Run a phase's statement files; return the rows they added to warehouse tables."""
     rows = 0
     for file in sorted(SQL_DIR.glob(f"{phase}_*.sql")):
-        text = file.read_text(encoding="utf-8")
-        for sql in _instances(text):
-            reads = _header(sql, "reads")
+        for sql in _instances(sqlfiles.text(file)):
+            reads = sqlfiles.field(sql, "reads")
             if reads and not set(reads) <= tables:
                 continue
-            for statement in _statements(sql):
+            for statement in sqlfiles.split(sql):
                 before = conn.total_changes  # (cursor.rowcount is -1 for WITH ... INSERT)
                 try:
                     conn.execute(statement, params)
@@ -504,7 +486,7 @@ def _instances(text: str) -> list[str]:
     ``{kind}`` the word after the colon: one statement serves tables of the same shape.
     """
     copies = []
-    for entry in _header(text, "each"):
+    for entry in sqlfiles.field(text, "each"):
         table, _, kind = entry.partition(":")
         copies.append(text.replace("{INPUT}", table).replace("{input}", table.lower()).replace("{kind}", kind))
     return copies or [text]
@@ -517,26 +499,8 @@ def _counts(statement: str) -> bool:
     return bool(target) and not target[1].startswith("temp.") and target[1] != "string"
 
 
-def _header(sql: str, key: str) -> list[str]:
-    match = re.search(rf"^-- {key}: (.+)$", sql, re.MULTILINE)
-    return match[1].split() if match else []
-
-
-def _statements(sql: str) -> list[str]:
-    """Split a file into statements (each complete per sqlite3.complete_statement)."""
-    statements, current = [], []
-    for line in sql.splitlines(keepends=True):
-        current.append(line)
-        text = "".join(current)
-        if sqlite3.complete_statement(text):
-            if any(line.strip() and not line.lstrip().startswith("--") for line in current):
-                statements.append(text)
-            current = []
-    return statements
-
-
 def _run_script(conn: sqlite3.Connection, name: str) -> None:
-    for statement in _statements((SQL_DIR / name).read_text(encoding="utf-8")):
+    for statement in sqlfiles.statements(SQL_DIR / name):
         conn.execute(statement)
 
 
@@ -544,7 +508,7 @@ def _drop_scratch(conn: sqlite3.Connection) -> None:
     for table in INPUT_COLUMNS:
         conn.execute(f'DROP VIEW IF EXISTS temp."in_{table}"')
     for table in SLICE_TABLES:
-        conn.execute(f'DROP TABLE IF EXISTS temp."rank_db_dense_{table}"')
+        conn.execute(f'DROP TABLE IF EXISTS temp."dense_{table}"')
     _run_script(conn, "teardown.sql")
 
 

@@ -61,7 +61,7 @@ from pathlib import Path
 
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome, open_binary, read_head
-from warehouse.sources.rank_layout import rank_from_layout
+from warehouse.sources.kit.rank_layout import rank_from_layout
 from warehouse.sources.trace_json.framing import WS
 from warehouse.sources.trace_json.loader import Loader
 

@@ -15,6 +15,8 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
+from warehouse import sqlfiles
+
 SQL_DIR = Path(__file__).parent
 #: the schema name of the scratch database
 SCHEMA = "trace_flows"
@@ -36,7 +38,7 @@ def create_staging(conn: sqlite3.Connection) -> None:
             conn.execute(f"PRAGMA {SCHEMA}.cache_size = -8192")
         finally:
             os.unlink(path)
-    conn.execute((SQL_DIR / "flow_event_table.sql").read_text(encoding="utf-8"))
+    conn.execute(sqlfiles.text(SQL_DIR / "flow_event_table.sql"))
     conn.execute(f"DELETE FROM {SCHEMA}._trace_flow_event")
 
 
@@ -52,8 +54,7 @@ def insert_flows(conn: sqlite3.Connection, source_id: int) -> int:
     key = None
     started = False  # an s of this key was seen
     source = source_name = None  # the slice (and name) of the chain's latest s or t
-    for category, flow_key, phase, name, slice_id in conn.execute(
-            (SQL_DIR / "flow_events.sql").read_text(encoding="utf-8")):
+    for category, flow_key, phase, name, slice_id in conn.execute(sqlfiles.text(SQL_DIR / "flow_events.sql")):
         if (category, flow_key) != key:
             key, started, source, source_name = (category, flow_key), False, None, None
         if phase == 0:

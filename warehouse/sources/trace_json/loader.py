@@ -16,7 +16,7 @@ from typing import BinaryIO
 
 import msgspec
 
-from warehouse import limits
+from warehouse import limits, sqlfiles
 from warehouse.errors import IngestError
 from warehouse.interning import StringTable
 from warehouse.model import derived, nesting
@@ -90,7 +90,7 @@ class _StringIds(dict):
 
 
 STEP_PREFIX = "ProfilerStep#"
-STEPS_SQL = (Path(__file__).parent / "steps.sql").read_text(encoding="utf-8")
+STEPS_SQL = sqlfiles.text(Path(__file__).parent / "steps.sql")
 SLICE_INSERT = ("INSERT INTO _slice (id, thread_id, ts, dur, name_id, category_id, depth, parent_id, args, "
                 "source_id, source_row) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULLIF(NULLIF(CAST(? AS TEXT), '{}'), ''), ?, ?)")
 COUNTER_INSERT = "INSERT INTO _counter (track_id, ts, value, source_id) VALUES (?, ?, ?, ?)"
