@@ -20,6 +20,7 @@ import socket as socket_module
 import subprocess
 import sys
 import time
+import urllib.request
 
 import pytest
 from websockets.exceptions import InvalidStatus
@@ -36,16 +37,17 @@ REAL_NAME = "MatmulLeakyreluCustom_0a4ecf73240c8db04ac5059db7c787a7_2_mix_aic"
 
 @contextlib.contextmanager
 def serving(db_path, root, token=None):
-    """A running ``warehouse serve`` with the WebSocket on a free port: yields its ws:// URL."""
+    """A running ``warehouse serve`` with the WebSocket on a free port: yields its ws:// URL and its REST API's."""
     command = [sys.executable, "-c", "from warehouse.cli import cli; cli()", "serve", "--db", str(db_path),
                "--port", "0", "--insight-port", "0", "--import-root", str(root)]
     command += ["--token", token] if token else []
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        said = _read_until(process, rb"ws://(127\.0\.0\.1:\d+)/.* on http://")
+        said = _read_until(process, rb"ws://(127\.0\.0\.1:\d+)/.* on http://\S+/api/v1")
         found = re.search(rb"ws://(127\.0\.0\.1:\d+)/", said)
         assert found, f"no WebSocket within {STARTUP_TIMEOUT_S} s; the server said {said!r}"
-        yield f"ws://{found[1].decode()}/"
+        rest = re.search(rb" on (http://\S+/api/v1)", said)
+        yield f"ws://{found[1].decode()}/", rest[1].decode()
     finally:
         process.kill()
         process.wait(timeout=10)
@@ -125,7 +127,7 @@ def open_sequence(page: Page, profile_path) -> dict:
 
 def test_frontend_sequence_on_a_factory_profile(empty, root):
     profile = OpProfileFactory(path=root / "op" / "visualize_data.bin")
-    with serving(empty, root) as url, connect(url + "?port=1") as socket:
+    with serving(empty, root) as (url, rest), connect(url + "?port=1") as socket:
         page = Page(socket)
         imported = open_sequence(page, profile.path)
         card = str(profile.path.resolve())
@@ -168,6 +170,15 @@ def test_frontend_sequence_on_a_factory_profile(empty, root):
         row = views["memoryTable"]["memoryTable"][0]["tableDetail"][0]["row"][0]
         assert row["compare"] == {"name": "L2 Cache Write", "value": ["21468", "4480", "25948", "82.734695"]}
         assert views["cache/cachelineRecords"]["Cacheline Records"][0]["Cacheline Id"] == 7
+        # POST /api/v1/insight answers the same bodies (one dispatcher)
+        for command, key in (("source/details/memoryGraph", "memoryGraph"), ("source/details/baseInfo", "baseInfo"),
+                             ("source/api/line/dynamic", "api/line/dynamic")):
+            params = {"rankId": card, "blockId": "0", "sourceName": CODE_PATH, "coreName": CORES[0]}
+            request = urllib.request.Request(f"{rest}/insight", headers={"Content-Type": "application/json"},
+                                             data=json.dumps({"id": 1, "moduleName": "source", "type": "request",
+                                                              "command": command, "params": params}).encode())
+            with urllib.request.urlopen(request, timeout=30) as response:
+                assert json.loads(response.read())["body"] == views[key]
 
 
 def operator_views(page: Page, imported: dict, card: dict) -> dict:
@@ -198,7 +209,7 @@ def operator_views(page: Page, imported: dict, card: dict) -> dict:
 def test_real_profile_through_the_socket(empty, root, realdata):
     real = root / "op" / "visualize_data.bin"
     real.write_bytes((realdata / REAL_PROFILE).read_bytes())
-    with serving(empty, root) as url, connect(url) as socket:
+    with serving(empty, root) as (url, rest), connect(url) as socket:
         page = Page(socket)
         imported = open_sequence(page, real)
         card = str(real.resolve())
@@ -236,7 +247,7 @@ def test_timeline_of_an_imported_trace(empty, root):
         EventFactory(name="kernel", pid=20, tid=2, ts="5060.000", dur=20.0, cat="kernel"),
         {"ph": "f", "id": 77, "cat": "async_npu", "name": "launch", "pid": 20, "tid": 2, "ts": "5061.000",
          "bp": "e"}])
-    with serving(empty, root) as url, connect(url) as socket:
+    with serving(empty, root) as (url, rest), connect(url) as socket:
         page = Page(socket)
         imported = open_sequence(page, trace)
         card = str(trace.resolve())
@@ -287,7 +298,7 @@ def test_real_rank_timeline_in_relative_times(empty, root, realdata):
     # window 0..289326 finds the first slices (issue 19 item 3)
     rank = root / "op" / "ascend_pytorch_profiler_0.db"
     rank.write_bytes((realdata / REAL_RANK_DB).read_bytes())
-    with serving(empty, root) as url, connect(url) as socket:
+    with serving(empty, root) as (url, rest), connect(url) as socket:
         page = Page(socket)
         imported = page.body("timeline", "import/action", {"projectName": "p", "path": [str(rank)],
                                                            "projectAction": 0, "isConflict": False})
@@ -318,7 +329,7 @@ def test_real_rank_timeline_in_relative_times(empty, root, realdata):
 
 def test_errors_and_the_import_root(empty, root, tmp_path):
     outside = OpProfileFactory(path=tmp_path / "outside.bin")
-    with serving(empty, root) as url, connect(url) as socket:
+    with serving(empty, root) as (url, rest), connect(url) as socket:
         page = Page(socket)
         refused = page.send("timeline", "unit/flows", {})
         assert (refused["result"], refused["error"]["code"], refused["error"]["message"]) == (
@@ -354,7 +365,7 @@ def test_a_busy_insight_port_is_one_line(empty, root):
 
 
 def test_token_is_read_from_the_query_string(empty, root):
-    with serving(empty, root, token="s3cret") as url:
+    with serving(empty, root, token="s3cret") as (url, _):
         with pytest.raises(InvalidStatus) as refused:
             connect(url + "?port=1").close()
         assert refused.value.response.status_code == 401
