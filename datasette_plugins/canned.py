@@ -37,7 +37,7 @@ def canned_queries() -> dict[str, dict]:
 
 @lru_cache(maxsize=1)
 def _translated() -> dict[str, dict]:
-    return {name: canned_query(query) for name, query in queries.registry().items()}
+    return {name: canned_query(query) for name, query in queries.catalog().items()}
 
 
 def canned_query(query: queries.Query) -> dict:

@@ -58,7 +58,7 @@ PAGES_BY_SLUG = {page.slug: page for page in PAGES}
 
 def available(page: Page) -> bool:
     """True when every named query the page reads is in the registry."""
-    names = queries.registry()
+    names = queries.catalog()
     return all(name in names for name in page.queries)
 
 
@@ -80,7 +80,7 @@ async def render_page(datasette, request):
     page = PAGES_BY_SLUG.get(request.url_vars["slug"])
     if page is None or not is_warehouse(datasette, database):
         raise NotFound(f"no page {request.url_vars['slug']!r} for database {database!r}")
-    missing = [name for name in page.queries if name not in queries.registry()]
+    missing = [name for name in page.queries if name not in queries.catalog()]
     config = {
         "page": page.slug,
         "database": database,

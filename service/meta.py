@@ -19,7 +19,7 @@ def health():
 
     :raise 503: if the warehouse cannot be opened.
     """
-    return {"status": "ok", "schema_version": db.schema_version(get_db()), "queries": len(queries.registry())}
+    return {"status": "ok", "schema_version": db.schema_version(get_db()), "queries": len(queries.catalog())}
 
 
 @bp.get("/openapi.json")

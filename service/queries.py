@@ -16,7 +16,7 @@ OPENAPI_TYPES = {"integer": "integer", "real": "number", "text": "string", "bool
 @bp.get("/queries")
 def catalog():
     """Every named query: name, view, title, description, params, columns."""
-    return {"queries": [_entry(q) for q in queries.registry().values()]}
+    return {"queries": [_entry(q) for q in queries.catalog().values()]}
 
 
 @bp.get("/queries/<name>")
@@ -26,7 +26,7 @@ def run(name: str):
     :raise 404: if no query has that name.
     :raise 400: on an unknown, missing or badly typed parameter.
     """
-    query = queries.get(name)
+    query = queries.published(name)
     values = {k: v for k, v in request.args.items() if k not in results.RESERVED}
     repeated = [k for k in values if len(request.args.getlist(k)) > 1]
     if repeated:
@@ -65,7 +65,7 @@ def openapi_paths() -> dict:
             "responses": {**results.page_responses(), "404": {"$ref": "#/components/responses/Error"}},
         }},
     }
-    for query in queries.registry().values():
+    for query in queries.catalog().values():
         parameters = [_parameter(p.describe()) for p in query.params]
         paths[f"/queries/{query.name}"] = {"get": {
             "operationId": f"query_{query.name}",

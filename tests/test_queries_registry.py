@@ -52,7 +52,7 @@ def test_every_query_file_loads(path):
 
 def test_registry_names_are_unique_and_match_files():
     registry = queries.load()
-    assert sorted(registry) == sorted(p.stem for p in queries.QUERIES_DIR.glob("*/*.sql"))
+    assert sorted(registry) == sorted(p.stem for p in queries.QUERIES_DIR.glob("*/*.sql") if not p.name.startswith("_"))
 
 
 def test_header_is_parsed(tmp_path):
@@ -251,10 +251,28 @@ def test_text_param_with_choices(tmp_path):
 
 def test_docs_queries_md_is_generated_from_the_headers():
     page = Path(__file__).resolve().parent.parent / "docs" / "queries.md"
-    assert page.read_text(encoding="utf-8") == queries.markdown(queries.registry()), (
+    assert page.read_text(encoding="utf-8") == queries.markdown(queries.catalog()), (
         "docs/queries.md is stale: run `warehouse queries --format markdown > docs/queries.md`")
-    for name in queries.registry():
-        assert f"\n## {name}\n" in page.read_text(encoding="utf-8")
+    for name, query in queries.registry().items():
+        assert (f"\n## {name}\n" in page.read_text(encoding="utf-8")) == query.public, name
+
+
+def test_internal_queries_are_files_run_by_name_but_not_in_the_catalog(tmp_path):
+    write(tmp_path, GOOD)
+    internal = tmp_path / "_protocol"
+    internal.mkdir()
+    (internal / "protocol_rows.sql").write_text(GOOD, encoding="utf-8")
+    loaded = queries.load(tmp_path)
+    assert {name: query.public for name, query in loaded.items()} == {"slices_by_name": True, "protocol_rows": False}
+    # the repository's: the operator-view protocol's queries (service/insight) are internal
+    registry, catalog = queries.registry(), queries.catalog()
+    internal_names = {name for name, query in registry.items() if not query.public}
+    assert internal_names and all(name.startswith("insight_") for name in internal_names)
+    assert internal_names.isdisjoint(catalog) and set(catalog) | internal_names == set(registry)
+    name = sorted(internal_names)[0]
+    assert queries.get(name).view == "_insight"
+    with pytest.raises(queries.UnknownQuery, match=f"no query named '{name}'"):
+        queries.published(name)
 
 
 @pytest.mark.parametrize("dialect", ("duckdb", "postgres", "spark"))

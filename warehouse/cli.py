@@ -316,9 +316,9 @@ def list_queries(fmt):
     from warehouse import queries
 
     if fmt == "markdown":
-        click.echo(queries.markdown(queries.registry()), nl=False)
+        click.echo(queries.markdown(queries.catalog()), nl=False)
         return
-    catalog = [q.describe() for q in queries.registry().values()]
+    catalog = [q.describe() for q in queries.catalog().values()]
     if fmt == "json":
         click.echo(json.dumps(catalog, indent=2))
         return
@@ -357,7 +357,7 @@ def query(name, db_path, params, fmt, engine, data_dir, master, time_limit, max_
         if not sep:
             raise click.BadParameter(f"{item!r} is not KEY=VALUE", param_hint="-p")
         values[key.strip()] = value
-    selected = queries.get(name)
+    selected = queries.published(name)
     if engine == "sqlite":
         from warehouse import limits
 

@@ -124,6 +124,12 @@ class Query:
     columns: tuple[Column, ...]
     sql: str = field(repr=False)
 
+    @property
+    def public(self) -> bool:
+        """In the public catalog (CLI, REST, OpenAPI, Datasette, docs); a query in a folder whose
+        name starts with ``_`` (``queries/_insight/``) is internal: another module's, run by name."""
+        return not self.view.startswith("_")
+
     def bind(self, values: dict | None) -> dict:
         """The full parameter dict for sqlite3: each value converted, defaults filled in.
 
@@ -285,9 +291,10 @@ def _check_body(body: str, params: list[Param], columns: list[Column]) -> None:
 
 
 def load(directory: Path = QUERIES_DIR) -> dict[str, Query]:
-    """Every query under ``directory``, by name (file names are unique across folders).
+    """Every query under ``directory``, by name (file names are unique across folders), internal
+    ones included (:attr:`Query.public`).
 
-    Files whose name starts with ``_`` are helpers, not published queries.
+    Files whose name starts with ``_`` are helpers (included by queries), not queries.
 
     :raises QueryError: naming the first broken file, or two files with the same name.
     """
@@ -331,8 +338,25 @@ def _cell(text: str) -> str:
 
 @lru_cache(maxsize=1)
 def registry() -> dict[str, Query]:
-    """The repository's queries, loaded and checked once per process."""
+    """The repository's queries, internal ones included, loaded and checked once per process."""
     return load()
+
+
+def catalog() -> dict[str, Query]:
+    """The public queries: what the CLI, the REST API, its OpenAPI document, Datasette and
+    docs/queries.md list and serve."""
+    return {name: query for name, query in registry().items() if query.public}
+
+
+def published(name: str) -> Query:
+    """The public query ``name`` (what a user may run by name).
+
+    :raises UnknownQuery: if no public query has that name (an internal one included).
+    """
+    query = get(name)
+    if not query.public:
+        raise UnknownQuery(f"no query named {name!r} (see `warehouse queries`)")
+    return query
 
 
 def get(name: str) -> Query:

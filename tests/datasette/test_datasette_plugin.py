@@ -22,8 +22,8 @@ DB = "profile"
 
 def test_every_named_query_is_a_canned_query_with_title_and_parameters(get):
     listed = {q["name"]: q for q in get(f"/{DB}.json").json()["queries"]}
-    assert set(listed) == set(queries.registry())
-    for name, query in queries.registry().items():
+    assert set(listed) == set(queries.catalog())
+    for name, query in queries.catalog().items():
         assert listed[name]["title"] == query.title
         assert listed[name]["params"] == [p.name for p in query.params]
         assert html.escape(query.description) in listed[name]["description_html"]

@@ -21,11 +21,17 @@ def test_queries_lists_the_catalog(runner):
 
 def test_queries_json_has_every_query_with_params_and_columns(runner):
     catalog = json.loads(runner.invoke(cli, ["queries", "--format", "json"]).output)
-    assert [q["name"] for q in catalog] == list(queries.registry())
+    assert [q["name"] for q in catalog] == list(queries.catalog())
+    assert "insight_op_run" in queries.registry() and "insight_op_run" not in {q["name"] for q in catalog}
     slices = next(q for q in catalog if q["name"] == "timeline_slices")
     assert slices["params"][0] == {"name": "thread_id", "type": "integer", "required": True, "default": None,
                                    "meaning": "Thread to show (thread.id)."}
     assert slices["sql"].startswith("with bounds as")
+
+
+def test_an_internal_query_is_not_run_by_name(runner, warehouse_path):
+    result = runner.invoke(cli, ["query", "insight_op_run", "--db", str(warehouse_path), "-p", "source_id=1"])
+    assert result.exit_code == 1 and "no query named 'insight_op_run'" in result.output
 
 
 def test_query_runs_with_text_params(runner, rows, warehouse_path):

@@ -70,7 +70,7 @@ def test_injection_through_every_named_query_parameter_is_a_4xx_or_a_normal_answ
     nothing changes."""
     client, before = hardened["client"], _sha256(hardened["path"])
     tried = 0
-    for query in queries.registry().values():
+    for query in queries.catalog().values():
         for param in query.params:
             for hostile in INJECTIONS + TRAVERSALS + [str(hardened["outside"])]:
                 args = {p.name: _valid(p) for p in query.params if p.required}

@@ -1,4 +1,4 @@
-"""The named queries of queries/insight/ on exact rows (timeline) and on an ingested operator profile."""
+"""The named queries of queries/_insight/ (internal: not in the public catalog) on exact rows (timeline) and on an ingested operator profile."""
 
 from __future__ import annotations
 

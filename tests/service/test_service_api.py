@@ -32,7 +32,7 @@ def test_health(client):
     response = client.get(f"{API}/health")
     assert response.status_code == 200
     assert response.get_json() == {"status": "ok", "schema_version": db.available_migrations()[-1].version,
-                                   "queries": len(queries.registry())}
+                                   "queries": len(queries.catalog())}
 
 
 def test_health_without_a_warehouse_is_a_json_503(tmp_path):
@@ -43,7 +43,7 @@ def test_health_without_a_warehouse_is_a_json_503(tmp_path):
 def test_openapi_document_validates_and_lists_every_query(client):
     document = client.get(f"{API}/openapi.json").get_json()
     validate(document)
-    for name in queries.registry():
+    for name in queries.catalog():
         assert f"/queries/{name}" in document["paths"]
     assert {"/health", "/openapi.json", "/sources", "/queries", "/queries/{name}", "/sql"} <= set(document["paths"])
     slices = document["paths"]["/queries/timeline_slices"]["get"]
@@ -74,7 +74,7 @@ def test_sources(client):
 
 def test_catalog(client):
     catalog = {q["name"]: q for q in client.get(f"{API}/queries").get_json()["queries"]}
-    assert set(catalog) == set(queries.registry())
+    assert set(catalog) == set(queries.catalog())
     top = catalog["top_kernels"]
     assert top["view"] == "kernels"
     assert [(p["name"], p["type"], p["required"], p["default"]) for p in top["params"]] == [
@@ -114,6 +114,7 @@ def test_csv(client):
     "url,status,code",
     (
         ("/queries/nope", 404, "not_found"),
+        ("/queries/insight_op_run?source_id=1", 404, "not_found"),  # internal: the insight protocol's
         ("/queries/top_kernels?rank_id=zero", 400, "bad_parameter"),
         ("/queries/top_kernels?colour=red", 400, "bad_parameter"),
         ("/queries/top_kernels?rank_id=1&rank_id=2", 400, "bad_parameter"),
