@@ -87,8 +87,5 @@ final as (
     where m.position is null or m.position <= :evidence_limit
 )
 
-select
-    finding_key, run_id, rank_id, step_id, subject, severity, confidence, message, numbers, evidence_table,
-    evidence_source_id, evidence_source_row, evidence_slice_id, evidence_kernel_id, evidence_note
-from final
+-- include: _rule_output
 order by run_id, rank_id, step_id, position

@@ -41,6 +41,7 @@ def test_every_rule_file_is_a_rule_with_the_output_contract():
     for path in files:
         declared = tuple(column.name for column in queries.get(path.stem).columns)
         assert declared == findings.RULE_COLUMNS, path
+        assert "-- include: _rule_output" in path.read_text(encoding="utf-8"), path  # the answer written once
         assert set(findings.FINDING_COLUMNS) | set(findings.EVIDENCE_COLUMNS) | {"finding_key"} == set(declared)
 
 
