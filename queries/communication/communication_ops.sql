@@ -11,7 +11,7 @@
 -- column total_ns: Summed duration in ns.
 -- column avg_ns: Mean duration in ns (rounded).
 -- column max_ns: Longest operator in ns.
-with ops as (
+with items as (
     -- the type as the input states it, else the name less its instance suffix ('hcom_allReduce__868_0_1':
     -- a level0 rank db writes 'N/A', kernel_details.csv no type), so both exports name it alike
     select
@@ -25,19 +25,4 @@ with ops as (
     where (:run_id is null or run_id = :run_id) and (:rank_id is null or rank_id = :rank_id)
 ),
 
-final as (
-    select
-        run_id,
-        rank_id,
-        name,
-        count(*) as count,
-        sum(dur) as total_ns,
-        cast(round(avg(dur)) as integer) as avg_ns,
-        max(dur) as max_ns
-    from ops
-    group by run_id, rank_id, name
-)
-
-select run_id, rank_id, name, count, total_ns, avg_ns, max_ns
-from final
-order by run_id, rank_id, total_ns desc, name
+-- include: _count_total_mean_max

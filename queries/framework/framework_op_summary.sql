@@ -11,26 +11,11 @@
 -- column total_ns: Summed duration in ns.
 -- column avg_ns: Mean duration in ns (rounded).
 -- column max_ns: Longest call in ns.
-with calls as (
+with items as (
     select s.run_id, p.rank_id, p.name, p.dur
     from pytorch_api as p
     join source as s on s.id = p.source_id
     where p.type = :type and (:run_id is null or s.run_id = :run_id) and (:rank_id is null or p.rank_id = :rank_id)
 ),
 
-final as (
-    select
-        run_id,
-        rank_id,
-        name,
-        count(*) as count,
-        sum(dur) as total_ns,
-        cast(round(avg(dur)) as integer) as avg_ns,
-        max(dur) as max_ns
-    from calls
-    group by run_id, rank_id, name
-)
-
-select run_id, rank_id, name, count, total_ns, avg_ns, max_ns
-from final
-order by run_id, rank_id, total_ns desc, name
+-- include: _count_total_mean_max
