@@ -423,3 +423,22 @@ def test_the_text_export_alone_answers_like_the_rank_db(warehouse_db):
     rows_ = evidence(warehouse_db, slow["id"])
     assert [(r["table_name"], r["kernel_id"]) for r in rows_[:1]] == [("kernel", built.ops[5, 2]["id"])]
     assert {r["kernel_id"] for r in rows_} == {built.ops[rank, 2]["id"] for rank in range(8)}
+
+
+def test_an_analysis_waiting_on_another_writer_fails_clearly_and_keeps_the_findings(warehouse_db, warehouse_path,
+                                                                                    monkeypatch):
+    analysed(warehouse_db, slow_rank=3)
+    before = found(warehouse_db)
+    monkeypatch.setattr(db, "BUSY_TIMEOUT_S", 0.05)
+    other = db.connect(warehouse_path)
+    other.execute("BEGIN IMMEDIATE")
+    warehouse_db.execute("PRAGMA busy_timeout = 50")
+    try:
+        with pytest.raises(db.WarehouseError) as caught:
+            findings.analyze(warehouse_db)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert str(caught.value) == ("warehouse analyze: the warehouse is busy: another process held its write lock for "
+                                 "0.05 s (database is locked); nothing was written, run warehouse analyze again")
+    assert found(warehouse_db) == before and not warehouse_db.in_transaction

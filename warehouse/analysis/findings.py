@@ -18,7 +18,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from warehouse import queries
+from warehouse import db, queries
 from warehouse.analysis.step_classes import write_step_classes
 
 #: the finding types, one per rule file ``queries/<view>/rule_<type>.sql`` (a new rule is one new
@@ -72,8 +72,7 @@ def analyze(conn: sqlite3.Connection, params: dict[str, dict] | None = None) -> 
     params = params or {}
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
     counts = {}
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with db.transaction(conn, "warehouse analyze", again="run warehouse analyze again"):
         for table in ("finding_evidence", "finding", "analysis_run"):
             conn.execute(f"DELETE FROM {table}")
         analysis_run_id = conn.execute("INSERT INTO analysis_run (started_at, rules) VALUES (?, ?)",
@@ -86,10 +85,6 @@ def analyze(conn: sqlite3.Connection, params: dict[str, dict] | None = None) -> 
         conn.execute("UPDATE analysis_run SET finding_count = ? WHERE id = ?",
                      (sum(counts.values()), analysis_run_id))
         write_step_classes(conn)  # the step classes and layers the report and the steps queries read
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
     return counts
 
 
