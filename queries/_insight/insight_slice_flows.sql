@@ -1,6 +1,7 @@
 -- title: Insight slice flows
 -- description: The arrows that start or end at one slice, each with both of its ends
---     (process, thread, start, duration, depth, name).
+--     (process, thread, time, duration, depth, name). An end's time is its flow event's own
+--     (trace s/t/f ts), the bound slice's start when the input gives none (a rank db).
 -- param slice_id (integer, required): The slice (slice.id).
 -- column flow_id: Identifier of the flow.
 -- column flow_key: The input's own id for the flow (trace 'id', connection id), as text.
@@ -9,19 +10,19 @@
 -- column from_id: Slice the arrow starts from.
 -- column from_process_id: Its process.
 -- column from_thread_id: Its thread.
--- column from_ts: Its start in ns.
+-- column from_ts: Time in ns of the flow event the arrow starts from (else the slice's start).
 -- column from_dur: Its duration in ns.
 -- column from_depth: Its depth.
 -- column from_name: Its name.
 -- column to_id: Slice the arrow points to.
 -- column to_process_id: Its process.
 -- column to_thread_id: Its thread.
--- column to_ts: Its start in ns.
+-- column to_ts: Time in ns of the flow event the arrow points to (else the slice's start).
 -- column to_dur: Its duration in ns.
 -- column to_depth: Its depth.
 -- column to_name: Its name.
 with flows as (
-    select id, name, category, slice_out, slice_in, flow_key
+    select id, name, category, slice_out, slice_in, flow_key, ts_out, ts_in
     from flow
     where slice_out = :slice_id or slice_in = :slice_id
 ),
@@ -42,14 +43,14 @@ final as (
         f.slice_out as from_id,
         a.process_id as from_process_id,
         a.thread_id as from_thread_id,
-        a.ts as from_ts,
+        coalesce(f.ts_out, a.ts) as from_ts,
         a.dur as from_dur,
         a.depth as from_depth,
         a.name as from_name,
         f.slice_in as to_id,
         b.process_id as to_process_id,
         b.thread_id as to_thread_id,
-        b.ts as to_ts,
+        coalesce(f.ts_in, b.ts) as to_ts,
         b.dur as to_dur,
         b.depth as to_depth,
         b.name as to_name

@@ -121,8 +121,8 @@ class Level:
 class ThreadLod:
     """One thread's slices (arrays sorted by depth, ts) and its power-of-two levels."""
 
-    def __init__(self, ids, ts, dur, depth, name_id, category_id):
-        self.ids, self.dur, self.name_id, self.category_id = ids, dur, name_id, category_id
+    def __init__(self, ids, ts, dur, depth, name_id, category_id, cname_id):
+        self.ids, self.dur, self.name_id, self.category_id, self.cname_id = ids, dur, name_id, category_id, cname_id
         self.depths = int(depth.max()) + 1 if len(depth) else 0
         # every slice counts 1: a broadcast view, no memory
         raw = Items(ts, ts + dur, depth, np.arange(len(ts), dtype=np.int32), np.broadcast_to(np.int64(1), len(ts)))
@@ -132,12 +132,12 @@ class ThreadLod:
 
     @classmethod
     def from_rows(cls, rows: list[tuple]) -> ThreadLod:
-        """From rows (id, ts, dur, depth, name_id, category_id) in any order (sorted here by
-        depth, ts, longest first, id: numpy sorts faster than SQLite)."""
-        table = np.array(rows, dtype=np.int64).reshape(-1, 6)
+        """From rows (id, ts, dur, depth, name_id, category_id, cname_id) in any order (sorted here
+        by depth, ts, longest first, id: numpy sorts faster than SQLite)."""
+        table = np.array(rows, dtype=np.int64).reshape(-1, 7)
         order = np.lexsort((table[:, 0], -table[:, 2], table[:, 1], table[:, 3]))
         # ids, times and durations in 64 bits; depths and string ids fit in 32
-        return cls(*(np.ascontiguousarray(table[order, i], dtype=np.int64 if i < 3 else np.int32) for i in range(6)))
+        return cls(*(np.ascontiguousarray(table[order, i], dtype=np.int64 if i < 3 else np.int32) for i in range(7)))
 
     def __len__(self) -> int:
         return len(self.ids)

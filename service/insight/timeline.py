@@ -112,15 +112,16 @@ class TraceRow(msgspec.Struct, gc=False):
 
 def screen_rows(thread: lod.ThreadLod, items: lod.Items, thread_key: str, text, zero: int = 0) -> list[list[TraceRow]]:
     """Items as the seed's rows, one list per depth (depth = index), times relative to ``zero``;
-    ``text(id)`` gives a string."""
+    ``cname`` is the input's own ("" when it has none, as the real server's empty column); ``text(id)``
+    gives a string."""
     data: list[list[TraceRow]] = [[] for _ in range(int(items.depth.max()) + 1 if len(items) else 0)]
-    name_ids, category_ids = thread.name_id[items.longest], thread.category_id[items.longest]
-    strings = {int(i): text(int(i)) for i in np.unique(np.concatenate([name_ids, category_ids]))}
-    for start, end, depth, slice_id, name_id, category_id in zip(
+    name_ids, cname_ids = thread.name_id[items.longest], thread.cname_id[items.longest]
+    strings = {int(i): text(int(i)) for i in np.unique(np.concatenate([name_ids, cname_ids]))}
+    for start, end, depth, slice_id, name_id, cname_id in zip(
             items.start.tolist(), items.end.tolist(), items.depth.tolist(), thread.ids[items.longest].tolist(),
-            name_ids.tolist(), category_ids.tolist()):
+            name_ids.tolist(), cname_ids.tolist()):
         data[depth].append(TraceRow(strings[name_id], end - start, start - zero, end - zero, depth, thread_key,
-                                    strings[category_id], str(slice_id)))
+                                    strings[cname_id], str(slice_id)))
     return data
 
 

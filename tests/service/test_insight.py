@@ -17,10 +17,11 @@ from warehouse import db, ingest
 
 API = "/api/v1/insight"
 
-#: a trace: a parent and its child on (100, 1), a kernel on (200, 7), an arrow from the child to the kernel
+#: a trace: a parent (with the trace viewers' color name "good") and its child on (100, 1), a kernel on
+#: (200, 7), an arrow from 2 us into the child to 1 us into the kernel
 TRACE_EVENTS = [
     {"ph": "M", "name": "process_name", "pid": 100, "tid": 0, "args": {"name": "Python"}},
-    EventFactory(name="parent", pid=100, tid=1, ts="1000.000", dur=50.0, cat="python_function"),
+    EventFactory(name="parent", pid=100, tid=1, ts="1000.000", dur=50.0, cat="python_function", cname="good"),
     EventFactory(name="child", pid=100, tid=1, ts="1010.000", dur=10.0, cat="cpu_op"),
     EventFactory(name="kernel", pid=200, tid=7, ts="1100.000", dur=5.0, cat="kernel",
                  args={"Input Dims": "[[2, 3]]", "Input type": "float16", "Attr Info": {"axis": 1}}),
@@ -98,13 +99,14 @@ def test_thread_traces_rows_by_depth(client, warehouse):
     answer = body(client, "unit/threadTraces", {
         "cardId": "", "processId": str(process), "threadId": str(thread), "metaType": "",
         "startTime": 0, "endTime": 1_000_000, "timePerPx": 1, "dataSource": {"remote": "127.0.0.1"}})
-    # UnitThreadTracesResponse (TimelineProtocolUtil.cpp): the thread's depths, the answer's, Python functions
+    # UnitThreadTracesResponse (TimelineProtocolUtil.cpp): the thread's depths, the answer's, Python functions;
+    # cname is the input's own (RenderEngine.cpp QueryThreadTraces: the slice table's cname column), "" without
     assert (answer["maxDepth"], answer["currentMaxDepth"], answer["havePythonFunction"]) == (2, 2, True)
     assert answer["data"] == [
         [{"name": "parent", "duration": 50_000, "startTime": 0, "endTime": 50_000, "depth": 0,
-          "threadId": str(thread), "cname": "python_function", "id": str(parent_id)}],
+          "threadId": str(thread), "cname": "good", "id": str(parent_id)}],
         [{"name": "child", "duration": 10_000, "startTime": 10_000, "endTime": 20_000, "depth": 1,
-          "threadId": str(thread), "cname": "cpu_op", "id": str(child_id)}],
+          "threadId": str(thread), "cname": "", "id": str(child_id)}],
     ]
 
 
@@ -155,10 +157,12 @@ def test_flows_of_a_slice(client, warehouse):
     assert set(flow) == {"title", "cat", "id", "from", "to"}
     # the input's own flow id (the trace's "id": 42)
     assert (flow["title"], flow["cat"], flow["id"]) == ("torch_to_npu", "async_npu", "42")
-    assert flow["from"] == {"pid": str(python), "tid": str(child_thread), "timestamp": 10_000,
+    # each end at its flow event's own time (RenderEngine.cpp/FlowAnalyzer.cpp: the flow point's
+    # timestamp minus the minimum), not at the start of the slice it binds to
+    assert flow["from"] == {"pid": str(python), "tid": str(child_thread), "timestamp": 12_000,
                             "duration": 10_000, "depth": 1, "name": "child", "id": str(child_id),
                             "metaType": "", "rankId": ""}
-    assert flow["to"] == {"pid": str(device), "tid": str(kernel_thread), "timestamp": 100_000,
+    assert flow["to"] == {"pid": str(device), "tid": str(kernel_thread), "timestamp": 101_000,
                           "duration": 5_000, "depth": 0, "name": "kernel", "id": str(kernel_id),
                           "metaType": "", "rankId": ""}
     # the kernel sees the same arrow

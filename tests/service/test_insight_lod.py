@@ -21,7 +21,7 @@ SLICES = [
 
 
 def thread(slices=SLICES) -> lod.ThreadLod:
-    return lod.ThreadLod.from_rows([(i, ts, dur, depth, i, i) for i, ts, dur, depth in slices])
+    return lod.ThreadLod.from_rows([(i, ts, dur, depth, i, i, 0) for i, ts, dur, depth in slices])
 
 
 def shown(lod_thread: lod.ThreadLod, items: lod.Items) -> list[tuple]:

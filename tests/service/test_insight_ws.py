@@ -272,8 +272,9 @@ def test_timeline_of_an_imported_trace(empty, root):
             {"startTime": 60_000, "duration": 20_000}]
         (flows,) = page.body("timeline", "unit/flows", {"rankId": card, "id": str(ids["matmul"][0])})["unitAllFlows"]
         (flow,) = flows["flows"]
+        # the flow events' own times (s at 5011 us, f at 5061 us), the slices they bind to by id
         assert (flow["id"], flow["from"]["timestamp"], flow["to"]["timestamp"], flow["to"]["id"]) == (
-            "77", 10_000, 60_000, str(kernel))
+            "77", 11_000, 61_000, str(kernel))
         detail = page.body("timeline", "unit/threadDetail", {"rankId": card, "tid": str(thread), "depth": 0,
                                                              "startTime": 50_000})
         assert (detail["data"]["title"], detail["data"]["rawStartTime"], detail["data"]["selfTime"]) == (

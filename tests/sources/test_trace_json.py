@@ -182,13 +182,14 @@ def test_flows_bind_to_enclosing_and_next_slices(warehouse_db, tmp_path):
     ]
     load(warehouse_db, TraceFileFactory(path=tmp_path / "t.json", events=events))
     flows = warehouse_db.execute(
-        "SELECT o.name, i.name, f.name, f.category, f.flow_key FROM flow AS f "
+        "SELECT o.name, i.name, f.name, f.category, f.flow_key, f.ts_out, f.ts_in FROM flow AS f "
         "JOIN slice AS o ON o.id = f.slice_out JOIN slice AS i ON i.id = f.slice_in ORDER BY i.ts"
     ).fetchall()
+    # each arrow keeps its events' own times, not the bound slices' starts (the f at 180 us binds to kernel3 at 200)
     assert flows == [
-        ("launch", "kernel1", "torch_to_npu", "async_npu", "7"),
-        ("op", "kernel2", "HostToDevice", "HostToDevice", "h1"),
-        ("op", "kernel3", "HostToDevice", "HostToDevice", "h1"),
+        ("launch", "kernel1", "torch_to_npu", "async_npu", "7", ns(12_000), ns(105_000)),
+        ("op", "kernel2", "HostToDevice", "HostToDevice", "h1", ns(40_000), ns(130_000)),
+        ("op", "kernel3", "HostToDevice", "HostToDevice", "h1", ns(40_000), ns(180_000)),
     ]
 
 
@@ -205,10 +206,29 @@ def test_flow_steps_chain_and_id2_keys(warehouse_db, tmp_path):
     ]
     load(warehouse_db, TraceFileFactory(path=tmp_path / "t.json", events=events))
     flows = warehouse_db.execute(
-        "SELECT o.name, i.name, f.flow_key FROM flow AS f JOIN slice AS o ON o.id = f.slice_out "
+        "SELECT o.name, i.name, f.flow_key, f.ts_out, f.ts_in FROM flow AS f JOIN slice AS o ON o.id = f.slice_out "
         "JOIN slice AS i ON i.id = f.slice_in ORDER BY o.ts"
     ).fetchall()
-    assert flows == [("a", "b", "0x1"), ("b", "c", "0x1")]
+    # a t ends one arrow and starts the next at its own time
+    assert flows == [("a", "b", "0x1", ns(1_000), ns(101_000)), ("b", "c", "0x1", ns(101_000), ns(201_000))]
+
+
+def test_cname_is_kept_per_slice(warehouse_db, tmp_path):
+    """An event's "cname" (the color name trace viewers draw it with) is kept per slice, for X, B/E and
+    instants alike; a slice without one has none."""
+    events = [
+        EventFactory(name="x", ts=us(0), dur=10.0, cname="good"),
+        EventFactory(name="plain", ts=us(20_000), dur=10.0),
+        EventFactory(ph="B", name="be", ts=us(40_000), dur=None, cname="bad"),
+        EventFactory(ph="E", name="be", ts=us(45_000), dur=None),
+        EventFactory(ph="i", name="mark", ts=us(50_000), dur=None, cname="terrible"),
+    ]
+    load(warehouse_db, TraceFileFactory(path=tmp_path / "t.json", events=events))
+    rows = warehouse_db.execute(
+        "SELECT n.value, c.value FROM _slice AS s JOIN string AS n ON n.id = s.name_id "
+        "LEFT JOIN string AS c ON c.id = s.cname_id ORDER BY s.ts"
+    ).fetchall()
+    assert rows == [("x", "good"), ("plain", None), ("be", "bad"), ("mark", "terrible")]
 
 
 # --- counters, metadata, async ----------------------------------------------------------------

@@ -27,6 +27,7 @@ class Event(msgspec.Struct, gc=False):
     id: int | str | None = None
     id2: dict[str, int | str] | None = None
     bp: str | None = None
+    cname: str | None = None
     args: msgspec.Raw = msgspec.Raw(b"")
 
 

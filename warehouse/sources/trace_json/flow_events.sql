@@ -1,4 +1,5 @@
--- The flow events of the trace just read, each bound to a slice of its thread, in the order
+-- The flow events of the trace just read (with their own ts: an arrow is drawn from and to the
+-- points its events were written at), each bound to a slice of its thread, in the order
 -- the pairing walks them: by (category, flow_key), then time (s before t before f at equal ts),
 -- which is the staging table's primary key (no sort).
 -- enclosing = 1 binds to the deepest slice containing ts. Slices nest, so that slice is the
@@ -14,6 +15,7 @@ SELECT
     e.flow_key,
     e.phase,
     e.name,
+    e.ts,
     CASE
         WHEN e.enclosing = 1 THEN coalesce(
             (

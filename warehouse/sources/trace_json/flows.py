@@ -47,25 +47,26 @@ def insert_flows(conn: sqlite3.Connection, source_id: int) -> int:
 
     flow_events.sql binds every event to a slice and sorts them by (category, flow_key, ts).
     Per key, an ``s`` starts a chain; every later ``t``/``f`` gets an arrow from the chain's
-    latest ``s``/``t``; events before the first ``s`` or bound to no slice make no arrow.
+    latest ``s``/``t``; events before the first ``s`` or bound to no slice make no arrow. Each
+    arrow keeps its two events' own times (``ts_out``, ``ts_in``) beside the slices they bind to.
     """
     flows = []
     total = 0
     key = None
     started = False  # an s of this key was seen
-    source = source_name = None  # the slice (and name) of the chain's latest s or t
-    for category, flow_key, phase, name, slice_id in conn.execute(sqlfiles.text(SQL_DIR / "flow_events.sql")):
+    source = source_name = source_ts = None  # the slice (name, ts) of the chain's latest s or t
+    for category, flow_key, phase, name, ts, slice_id in conn.execute(sqlfiles.text(SQL_DIR / "flow_events.sql")):
         if (category, flow_key) != key:
-            key, started, source, source_name = (category, flow_key), False, None, None
+            key, started, source, source_name, source_ts = (category, flow_key), False, None, None, None
         if phase == 0:
-            started, source, source_name = True, slice_id, name
+            started, source, source_name, source_ts = True, slice_id, name, ts
             continue
         if not started:
             continue
         if source is not None and slice_id is not None:
-            flows.append((source_id, source, slice_id, source_name or name, category or None, flow_key))
+            flows.append((source_id, source, slice_id, source_name or name, category or None, flow_key, source_ts, ts))
         if phase == 1:
-            source, source_name = slice_id, name
+            source, source_name, source_ts = slice_id, name, ts
         if len(flows) >= 65536:
             total += _write_flows(conn, flows)
             flows = []
@@ -73,6 +74,6 @@ def insert_flows(conn: sqlite3.Connection, source_id: int) -> int:
 
 
 def _write_flows(conn: sqlite3.Connection, flows: list) -> int:
-    conn.executemany("INSERT INTO flow (source_id, slice_out, slice_in, name, category, flow_key) "
-                     "VALUES (?, ?, ?, ?, ?, ?)", flows)
+    conn.executemany("INSERT INTO flow (source_id, slice_out, slice_in, name, category, flow_key, ts_out, ts_in) "
+                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", flows)
     return len(flows)

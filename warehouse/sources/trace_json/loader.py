@@ -1,6 +1,6 @@
 """Loading: decoded events -> rows (processes, threads, slices with their nesting, counters, metadata).
 
-Bounded (:mod:`warehouse.limits`): a name or category longer than ``MAX_STRING_BYTES`` and more
+Bounded (:mod:`warehouse.limits`): a name, category or cname longer than ``MAX_STRING_BYTES`` and more
 than ``MAX_OPEN_EVENTS`` ``B``/``b`` events open at once fail the file, naming the event.
 """
 
@@ -81,7 +81,7 @@ class _StringIds(dict):
 
     def __missing__(self, value: str) -> int:
         if self.longest and len(value) * 4 > self.longest and len(value.encode("utf-8")) > self.longest:
-            raise ValueError(f"a name or category of {len(value.encode('utf-8'))} bytes, over the limit of "
+            raise ValueError(f"a name, category or cname of {len(value.encode('utf-8'))} bytes, over the limit of "
                              f"{self.longest} (WAREHOUSE_MAX_STRING_BYTES)")
         found = self[value] = self.table.id(value)
         if value.startswith(STEP_PREFIX):
@@ -92,7 +92,8 @@ class _StringIds(dict):
 STEP_PREFIX = "ProfilerStep#"
 STEPS_SQL = sqlfiles.text(Path(__file__).parent / "steps.sql")
 SLICE_INSERT = ("INSERT INTO _slice (id, thread_id, ts, dur, name_id, category_id, depth, parent_id, args, "
-                "source_id, source_row) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULLIF(NULLIF(CAST(? AS TEXT), '{}'), ''), ?, ?)")
+                "source_id, source_row, cname_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULLIF(NULLIF(CAST(? AS TEXT), '{}'), ''), "
+                "?, ?, ?)")
 COUNTER_INSERT = "INSERT INTO _counter (track_id, ts, value, source_id) VALUES (?, ?, ?, ?)"
 PROCESS_INSERT = "INSERT INTO process (id, source_id, rank_id, pid) VALUES (?, ?, ?, ?)"
 THREAD_INSERT = "INSERT INTO thread (id, process_id, source_id, tid) VALUES (?, ?, ?, ?)"
@@ -254,7 +255,7 @@ class Loader:
                     if dur > thread.max_dur:
                         thread.max_dur = dur
                     slices.append((next_id, thread.id, ts, dur, ids[event.name], ids[event.cat], depth, parent,
-                                   event.args, source_id, index))
+                                   event.args, source_id, index, ids[event.cname]))
                     next_id += 1
                 elif ph == "C":
                     self._counter(event, index, counters)
@@ -298,7 +299,7 @@ class Loader:
         if dur > thread.max_dur:
             thread.max_dur = dur
         return (slice_id, thread.id, ts, dur, self.string_ids[event.name], self.string_ids[event.cat], 0, None,
-                event.args if args is None else args, self.source_id, index)
+                event.args if args is None else args, self.source_id, index, self.string_ids[event.cname])
 
     def _async_thread(self, event: Event) -> _Thread:
         key = flow_key(event)
