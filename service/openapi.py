@@ -6,6 +6,8 @@ from importlib.metadata import PackageNotFoundError, version
 
 from flask import Flask
 
+from service.results import BIG_INTEGER_RULE
+
 ERROR_SCHEMA = {
     "type": "object",
     "required": ["error"],
@@ -35,7 +37,8 @@ def document(app: Flask) -> dict:
         paths.update(module.openapi_paths())
     doc = {
         "openapi": "3.0.3",
-        "info": {"title": "Ascend profiling warehouse API", "version": _version()},
+        "info": {"title": "Ascend profiling warehouse API", "version": _version(),
+                 "description": BIG_INTEGER_RULE},
         "servers": [{"url": API_PREFIX}],
         "paths": paths,
         "components": {
