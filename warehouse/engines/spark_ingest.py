@@ -115,7 +115,9 @@ def spark_ingest(paths, out: str | Path, *, master: str | None = None, spark=Non
             if new:
                 from warehouse.engines.spark import session
 
-                spark = spark or session(master)
+                if spark is None:
+                    spark = session(master)
+                    spark.sparkContext.setLogLevel("ERROR")  # Spark's warnings are not the ingest's news
                 _ingest_groups(spark, out, catalog, state, new, strings, RunNamer(catalog, files, run_name))
             for group in new:
                 if on_group:
