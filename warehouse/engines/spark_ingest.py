@@ -11,7 +11,9 @@ in the layout ``warehouse export`` writes (hive-partitioned by ``rank_id``, a
 consecutive files of one run (:func:`warehouse.model.runs.run_root`) and one rank (the rank
 their folders say, :func:`warehouse.sources.kit.rank_layout.rank_from_layout`; none for a run's
 rank-less files). A rank's files lie together in every profiler's layout, so a rank is one
-group; views are computed per group, which is exact for the views that are per run and rank.
+group. A group writes its tables and the views that are row by row over them; the views that
+aggregate (and may compare ranks) are computed by Spark once the groups landed
+(:mod:`warehouse.engines.spark_views`).
 
 **Ids (the scheme).** Two Spark jobs. The first ingests every group into its part and returns
 each table's largest id and rowid and the strings the part interned, in its order. The driver
