@@ -140,10 +140,11 @@ def test_an_empty_warehouse_exports_every_table_and_every_query_runs(warehouse_d
     from warehouse import queries
 
     manifest = export.export_parquet(warehouse_db_path(warehouse_db), tmp_path / "out")
-    # the schema's own data (the documented precedence between inputs) is the only content
+    # the schema's own data (the documented precedence between inputs, the declared references) is the only content
     assert manifest["tables"]["fact_precedence"]["rows"] == 21
+    assert manifest["tables"]["column_reference"]["rows"] == 8
     assert all(table["rows"] == 0 and table["partitioned_by"] is None
-               for name, table in manifest["tables"].items() if name != "fact_precedence")
+               for name, table in manifest["tables"].items() if name not in ("fact_precedence", "column_reference"))
     engine = DuckDBEngine(tmp_path / "out")
     for query in queries.registry().values():
         values = {p.name: 1 if p.type in ("integer", "real", "boolean") else "x" for p in query.params if p.required}
