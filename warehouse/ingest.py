@@ -34,7 +34,7 @@ from warehouse.errors import IngestError, SourceConflict, WarehouseError
 from warehouse.merge import merge_part
 from warehouse.model import derived
 from warehouse.model.runs import RunNamer
-from warehouse.parts import MIN_PART_BYTES, PART_FOLDER_PREFIX, PartPool
+from warehouse.parts import MIN_PART_BYTES, PART_FOLDER_PREFIX, PartPool, drop_part_indexes
 from warehouse.sources import SOURCES, detect_source
 from warehouse.sources.base import Outcome
 
@@ -168,6 +168,7 @@ def _ingest_part(path: Path, part_path: Path, hashed: tuple[int, str]) -> FileRe
     """
     conn = db.connect(part_path)
     try:
+        drop_part_indexes(conn)
         conn.execute("PRAGMA journal_mode = MEMORY")
         conn.execute("PRAGMA synchronous = OFF")
         return ingest_file(conn, path, hashed=hashed)

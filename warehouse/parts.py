@@ -5,6 +5,10 @@ machine with several cores, the other cores would idle. Workers run the whole in
 a file (detect, parse, insert, nest, classify) into a fresh warehouse file of their own;
 the parent copies each finished part into the warehouse (:mod:`warehouse.merge`), in the
 order the files were named, so the result is the same as ingesting them one by one.
+
+A part is written once and read once, row by row in rowid order, by the parent's copy (which
+fills the warehouse's own indexes): its secondary indexes are dropped when it is made
+(:func:`drop_part_indexes`), but the one the worker's nesting reads.
 """
 
 from __future__ import annotations
@@ -15,11 +19,16 @@ import multiprocessing
 import os
 import shutil
 import signal
+import sqlite3
 import tempfile
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import TypeVar
+
+import sqlite_utils
+
+from warehouse.merge import copied_tables
 
 T = TypeVar("T")
 
@@ -31,6 +40,8 @@ PART_FOLDER_PREFIX = ".warehouse-parts-"
 OWNER_FILE = "owner.pid"
 #: prctl option: the signal a process gets when its parent dies (Linux)
 PR_SET_PDEATHSIG = 1
+#: indexes a part keeps: nesting walks each thread's slices in (ts, dur) order
+PART_INDEXES_KEPT = frozenset({"_slice_thread_ts"})
 
 
 def default_jobs() -> int:
@@ -71,6 +82,18 @@ class PartPool:
     def __exit__(self, *exc_info) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
         self._folder.cleanup()
+
+
+def drop_part_indexes(conn: sqlite3.Connection) -> None:
+    """In a new, empty part: drop the indexes made by CREATE INDEX on the tables the parent copies,
+    but ``PART_INDEXES_KEPT`` (keys and UNIQUE constraints stay: they decide what the rows are).
+    A part holds one input, so a per-input index finds what a scan would; keeping the others up
+    as the rows go in cost the worker 15-20 % of its CPU on a rank db."""
+    database = sqlite_utils.Database(conn)
+    for table in copied_tables(conn):
+        for index in database.table(table).indexes:
+            if index.origin == "c" and index.name not in PART_INDEXES_KEPT:
+                conn.execute(f'DROP INDEX main."{index.name}"')
 
 
 def _die_with(parent: int) -> None:
