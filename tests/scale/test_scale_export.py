@@ -148,7 +148,9 @@ def test_an_empty_warehouse_exports_every_table_and_every_query_runs(warehouse_d
     engine = DuckDBEngine(tmp_path / "out")
     for query in queries.registry().values():
         values = {p.name: 1 if p.type in ("integer", "real", "boolean") else "x" for p in query.params if p.required}
-        assert engine.run(query, values)[1] == [], query.name
+        # an aggregate without groups answers one row of NULL, as SQLite does
+        expected = [(None,)] if query.name == "insight_source_start" else []
+        assert engine.run(query, values)[1] == expected, query.name
 
 
 def test_a_value_that_does_not_fit_its_type_fails_and_leaves_no_folder(warehouse_db, tmp_path):
