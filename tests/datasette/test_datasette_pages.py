@@ -15,6 +15,9 @@ from tests.datasette.dom import Dom
 from warehouse import db
 from warehouse.schema_docs import read_docs
 
+# each test drives headless Chromium against a running Datasette: seconds each
+pytestmark = pytest.mark.slow
+
 def test_table_page_shows_its_rows_before_the_column_descriptions(server, browse):
     """The kernel table documents every column: the descriptions wait in one closed <details>
     (one click opens it), the rows come without scrolling past them."""

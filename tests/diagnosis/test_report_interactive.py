@@ -30,6 +30,9 @@ from warehouse.cli import cli
 from warehouse.report import detail
 from warehouse.report.format import text_of
 
+# each test drives headless Chromium over a generated report: seconds each
+pytestmark = pytest.mark.slow
+
 # Chromium as the Datasette page tests drive it: their ``browse`` fixture, reused as it is
 _spec = importlib.util.spec_from_file_location("datasette_page_fixtures",
                                                Path(__file__).parent.parent / "datasette" / "conftest.py")
