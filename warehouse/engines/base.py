@@ -16,7 +16,8 @@ into another engine's SQL with sqlglot and keeps SQLite's meaning where the dial
 - **A real written as text** (``CAST(x AS TEXT)``, ``'...' || x``) has 15 significant digits
   and always a point in SQLite (``214748364800.0``); each engine defines ``sqlite_real_text``
   to write it the same way.
-- **LIKE** is case-insensitive for ASCII in SQLite: it becomes ``ILIKE``.
+- **LIKE** is case-insensitive for ASCII in SQLite: it becomes ``ILIKE``, its ``NOT`` and
+  ``ESCAPE`` kept (sqlglot holds them as arguments of the LIKE node).
 - **group_concat over an ordered input** (a CTE or subquery ending in ORDER BY) concatenates
   in that order in SQLite; elsewhere the order is only kept when the aggregate says it, so the
   input's ORDER BY is moved into the aggregate.
@@ -119,7 +120,7 @@ def transpile(sql: str, dialect: str, schema: dict, param_types: dict[str, str],
         _ordered_group_concat(tree)
         _warehouse_functions(tree)
         for like in list(tree.find_all(exp.Like)):
-            like.replace(exp.ILike(this=like.this, expression=like.expression))
+            like.replace(exp.ILike(**like.args))  # NOT and ESCAPE are the node's own arguments
         if rewrite is not None:
             tree = rewrite(tree)
         return tree.sql(dialect=dialect, unsupported_level=ErrorLevel.RAISE)
