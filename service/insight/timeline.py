@@ -93,7 +93,7 @@ def thread_traces(conn, params: Params) -> dict:
     thread = store.thread(conn, thread_id)
     text = functools.partial(store.string, conn)
     data = screen_rows(thread, thread.screen(start, end, tpp, MAX_ITEMS), str(thread_id), text, zero)
-    python = any(text(int(c)) == PYTHON_FUNCTION for c in np.unique(thread.category_id))
+    python = any(text(c) == PYTHON_FUNCTION for c in thread.categories)
     return {"maxDepth": thread.depths, "currentMaxDepth": len(data), "havePythonFunction": python, "data": data}
 
 
