@@ -5,7 +5,9 @@ processes of ``--threads`` threads in all, each thread a run of top-level slices
 children and 8 grandchildren (13 slices per top slice, log-normal durations, gaps between
 top slices), and a few thousand very long slices (a thread's max_dur far above the typical).
 Then, through POST /api/v1/insight on Flask's test client (the whole request path but the
-socket), prints p50/p95/p99 in ms of:
+socket), prints p50/p95/p99 in ms of the following. The protocol's times are relative to the
+input's time zero (its earliest slice start, named query ``insight_source_start``), so the
+windows sent are the absolute ones minus it: each answer holds the slices of the window timed.
 
 - unit/threadTraces at 2,000 px over windows of 1 ms, 32 ms, 320 ms and a thread's whole
   span, at random positions on random threads (arrays warm; the cold build is printed apart);
@@ -141,6 +143,8 @@ def main() -> None:
     client = app.test_client()
     rng = random.Random(1)
     process_of = {t: p for p, ts in processes.items() for t in ts}
+    zero_of = time_zeros(conn)
+    print(f"time zero of the input(s): {sorted(set(zero_of.values()))} ns (subtracted from every window sent)")
 
     def post(command: str, params: dict) -> dict:
         response = client.post("/api/v1/insight", json={"id": 1, "moduleName": "timeline", "type": "request",
@@ -168,12 +172,15 @@ def main() -> None:
 
         def request():
             thread, start, end = window(size)
+            zero = zero_of[thread]
             body = post("unit/threadTraces", {"processId": str(process_of[thread]), "threadId": str(thread),
-                                              "startTime": start, "endTime": end,
+                                              "startTime": start - zero, "endTime": end - zero,
                                               "timePerPx": (end - start) / SCREEN_PX})
             rows_seen.append(sum(len(d) for d in body["data"]))
 
         figures = timed(request, args.requests)
+        if not any(rows_seen):
+            raise SystemExit(f"every {label} answer was empty: the windows missed the slices")
         print(f"  {label:>12}: {figures}  rows/answer p50 {statistics.median(rows_seen):.0f}")
 
     print(f"\nlevel of detail alone (ThreadLod.screen), {SCREEN_PX} px:")
@@ -205,16 +212,25 @@ def main() -> None:
             last = max(spans[t][1] for t in processes[process])
             if not cached:
                 store.summaries.clear()
-            post("unit/threadTracesSummary", {"processId": str(process), "startTime": first, "endTime": last,
-                                              "timePerPx": (last - first) / SCREEN_PX})
+            zero = zero_of[processes[process][0]]
+            post("unit/threadTracesSummary", {"processId": str(process), "startTime": first - zero,
+                                              "endTime": last - zero, "timePerPx": (last - first) / SCREEN_PX})
 
         label = "viewport cached" if cached else "fresh (no cached summary)"
         print(f"  {label:>26}: {timed(summary, args.requests, indent=30)}")
     if args.concurrent:
-        concurrent(args, spans, processes, process_of)
+        concurrent(args, spans, processes, process_of, zero_of)
 
 
-def concurrent(args, spans: dict, processes: dict, process_of: dict) -> None:
+def time_zeros(conn: sqlite3.Connection) -> dict[int, int]:
+    """Each thread's time zero in the protocol: its input's earliest slice start (``insight_source_start``)."""
+    source_of = dict(conn.execute("SELECT id, source_id FROM thread"))
+    start = queries.get("insight_source_start")
+    zeros = {source: start.run(conn, {"source_id": source})[1][0][0] for source in set(source_of.values())}
+    return {thread: zeros[source] or 0 for thread, source in source_of.items()}
+
+
+def concurrent(args, spans: dict, processes: dict, process_of: dict, zero_of: dict) -> None:
     """``warehouse serve`` in a subprocess; ``args.concurrent`` clients over keep-alive sockets."""
     command = str(Path(sys.executable).parent / "warehouse")
     server = subprocess.Popen([command, "serve", "--db", str(args.db), "--port", "0",
@@ -237,20 +253,21 @@ def concurrent(args, spans: dict, processes: dict, process_of: dict) -> None:
 
         warm = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
         for thread in spans:  # every thread's arrays read once: what is measured is the warm service
+            first = spans[thread][0] - zero_of[thread]
             post(warm, "unit/threadTraces", {"processId": process_of[thread], "threadId": thread,
-                                             "startTime": spans[thread][0], "endTime": spans[thread][0] + 1,
-                                             "timePerPx": 1})
+                                             "startTime": first, "endTime": first + 1, "timePerPx": 1})
 
         def client(seed: int) -> None:
             rng = random.Random(seed)
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
             for i in range(args.requests // 2):
                 thread = rng.choice(list(spans))
-                first, last = spans[thread]
+                zero = zero_of[thread]
+                first, last = spans[thread][0] - zero, spans[thread][1] - zero
                 if i % 10 == 9:
                     process = process_of[thread]
-                    lo = min(spans[t][0] for t in processes[process])
-                    hi = max(spans[t][1] for t in processes[process])
+                    lo = min(spans[t][0] for t in processes[process]) - zero
+                    hi = max(spans[t][1] for t in processes[process]) - zero
                     samples.append(post(conn, "unit/threadTracesSummary", {
                         "processId": process, "startTime": lo, "endTime": hi, "timePerPx": (hi - lo) / SCREEN_PX}))
                     continue
