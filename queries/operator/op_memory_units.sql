@@ -1,7 +1,9 @@
 -- title: Operator memory paths
 -- description: Traffic of one operator profile on each memory path (memory heat map,
 --     block 0x08) over its cores: requests, bandwidth and the highest share of the peak
---     bandwidth (invalid -1 figures left out).
+--     bandwidth (invalid -1 figures left out). Enum codes first, in numeric order, then names: the
+--     column keeps each value as the input typed it and an export holds them as text, so the order
+--     is spelled on the text (codes by length, then digits) to read the same on every engine.
 -- param source_id (integer, required): The operator profile (op_runs.source_id).
 -- column memory_path: Memory path: an enum code in real files, a name in the seed.
 -- column blocks: Number of cores with figures for the path.
@@ -26,7 +28,9 @@ final as (
         max(bandwidth_gb_s) as max_bandwidth_gb_s,
         avg(bandwidth_bytes_per_s) as avg_bandwidth_bytes_per_s,
         max(bandwidth_bytes_per_s) as max_bandwidth_bytes_per_s,
-        max(case when peak_ratio >= 0 then peak_ratio end) as max_peak_ratio
+        max(case when peak_ratio >= 0 then peak_ratio end) as max_peak_ratio,
+        cast(memory_path as text) as path_text,
+        case when ltrim(cast(memory_path as text), '0123456789') = '' then 1 else 0 end as is_code
     from paths
     group by memory_path
 )
@@ -35,4 +39,4 @@ select
     memory_path, blocks, requests, avg_bandwidth_gb_s, max_bandwidth_gb_s, avg_bandwidth_bytes_per_s,
     max_bandwidth_bytes_per_s, max_peak_ratio
 from final
-order by memory_path
+order by is_code desc, case when is_code = 1 then length(path_text) end, path_text

@@ -163,6 +163,12 @@ def assert_same_answer(engine: Engine, name: str, values: dict, expected: list[t
     """The engine's rows equal SQLite's as multisets, and in the same order on the ORDER BY keys."""
     query = queries.get(name)
     columns, got = engine.run(query, values)
+    assert_same_rows(query, columns, got, expected)
+
+
+def assert_same_rows(query, columns: list[str], got: list[tuple], expected: list[tuple]) -> None:
+    """:func:`assert_same_answer` on rows an engine gave."""
+    name = query.name
     assert columns == [c.name for c in query.columns]
     assert len(got) == len(expected), f"{name}: {len(got)} rows, SQLite has {len(expected)}"
     for mine, theirs in zip(sorted(got, key=sort_key), sorted(expected, key=sort_key)):
@@ -173,6 +179,32 @@ def assert_same_answer(engine: Engine, name: str, values: dict, expected: list[t
         for position, (mine, theirs) in enumerate(zip(got, expected)):
             assert same_row([mine[i] for i in project], [theirs[i] for i in project]), (
                 f"{name}: row {position} out of order on {keys}")
+
+
+def assert_answers_as_on_sqlite(engine: Engine, db_path, name: str) -> None:
+    """Query ``name`` answers on ``engine`` as on the SQLite warehouse ``db_path``
+    (:func:`assert_same_rows`), and row for row in SQLite's order when the query orders on
+    expressions; parameters from :data:`PARAMS` looked up in ``db_path``. A required parameter with nothing to look it up from is refused alike."""
+    query = queries.get(name)
+    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    try:
+        values = params_for(conn, name)
+        unbound = [p.name for p in query.params if p.required and values.get(p.name) is None]
+        if unbound:
+            with pytest.raises(queries.QueryError, match=f"parameter {unbound[0]} is required"):
+                query.run(conn, values)
+            with pytest.raises(queries.QueryError, match=f"parameter {unbound[0]} is required"):
+                engine.run(query, values)
+            return
+        expected = query.run(conn, values)[1]
+    finally:
+        conn.close()
+    columns, got = engine.run(query, values)
+    assert_same_rows(query, columns, got, expected)
+    # ordered on expressions (not only output columns): the order of whole rows is compared
+    if sqlglot.parse_one(query.sql, read="sqlite").args.get("order") is not None and not order_columns(query):
+        for position, (mine, theirs) in enumerate(zip(got, expected)):
+            assert same_row(mine, theirs), f"{name}: row {position} is {mine}, SQLite's {theirs}"
 
 
 def order_columns(query) -> list[str]:
