@@ -264,13 +264,13 @@ def test_internal_queries_are_files_run_by_name_but_not_in_the_catalog(tmp_path)
     (internal / "protocol_rows.sql").write_text(GOOD, encoding="utf-8")
     loaded = queries.load(tmp_path)
     assert {name: query.public for name, query in loaded.items()} == {"slices_by_name": True, "protocol_rows": False}
-    # the repository's: the operator-view protocol's queries (service/insight) are internal
+    # the repository's: the operator-view protocol's queries (service/insight) and warehouse compare's are internal
     registry, catalog = queries.registry(), queries.catalog()
     internal_names = {name for name, query in registry.items() if not query.public}
-    assert internal_names and all(name.startswith("insight_") for name in internal_names)
+    assert {registry[name].view for name in internal_names} == {"_insight", "_compare"}
+    assert all(name.startswith(registry[name].view[1:] + "_") for name in internal_names)
     assert internal_names.isdisjoint(catalog) and set(catalog) | internal_names == set(registry)
     name = sorted(internal_names)[0]
-    assert queries.get(name).view == "_insight"
     with pytest.raises(queries.UnknownQuery, match=f"no query named '{name}'"):
         queries.published(name)
 

@@ -1,4 +1,5 @@
-"""Two runs side by side (issue 17): ``warehouse compare --db X BASE RUN``.
+"""Two runs side by side (issue 17): ``warehouse compare --db X BASE RUN``, or on a Parquet
+dataset (``warehouse export``, the Spark ingest) with ``--engine duckdb|spark --data DIR``.
 
 The answers are the named queries of ``queries/compare/`` (``compare_step_time``,
 ``compare_kernels``, ``compare_communication``, ``compare_memory``), run with
@@ -6,6 +7,10 @@ The answers are the named queries of ``queries/compare/`` (``compare_step_time``
 This module resolves the two runs (names or ids), prints the top rows of each answer, and
 writes a self-contained report (HTML or Markdown) naming the top regressions and
 improvements, each with its evidence rows in both runs (input path and row).
+
+Every row it reads comes from a named query (the evidence and the run names from the internal
+ones of ``queries/_compare/``), run through a :data:`Runner`: :func:`sqlite_runner` over a
+warehouse, :func:`engine_runner` over an engine, so a dataset gives the answers SQLite gives.
 
 Every value that comes from an input or the warehouse goes through :func:`_e` (HTML) or
 :func:`warehouse.report.markdown.md` (Markdown): a hostile kernel name is shown as text.
@@ -15,14 +20,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
 from warehouse import output, queries
 from warehouse.errors import WarehouseError
-from warehouse.labels import labels_of
-from warehouse.model import runs
 from warehouse.report.format import ms, text_of
 from warehouse.report.markdown import code, md
 
@@ -41,6 +45,10 @@ EVIDENCE_ROWS = 3
 #: communication metrics where a larger value is worse (bandwidth: a smaller one)
 WORSE_WHEN_LARGER = {"mean_time_ns", "mean_elapse_ns", "mean_transit_ns", "mean_wait_ns",
                      "mean_synchronization_ns"}
+
+
+#: runs a named query with its parameters: ``run(name, values) -> (columns, rows)``
+Runner = Callable[[str, dict], tuple[list[str], list[tuple]]]
 
 
 class CompareError(WarehouseError):
@@ -85,31 +93,44 @@ class Comparison:
     improvements: list[Item] = field(default_factory=list)
 
 
-def resolve_pair(conn: sqlite3.Connection, base: str, run: str) -> tuple[Run, Run]:
-    """The two runs a user named (names or ids).
+def sqlite_runner(conn: sqlite3.Connection) -> Runner:
+    """Named queries on a SQLite warehouse."""
+    return lambda name, values: queries.get(name).run(conn, values)
+
+
+def engine_runner(engine) -> Runner:
+    """Named queries on an engine over a Parquet dataset (:mod:`warehouse.engines`)."""
+    return lambda name, values: engine.run(queries.get(name), values)
+
+
+def resolve_pair(run_query: Runner, base: str, run: str) -> tuple[Run, Run]:
+    """The two runs a user named: a run's name, else its id.
 
     :raises CompareError: one line naming the unknown run and the runs there are.
     """
+    names = dict(run_query("compare_run_names", {})[1])
     found = []
     for named in (base, run):
-        try:
-            run_id = runs.resolve(conn, named)
-        except ValueError as exc:
-            raise CompareError(str(exc)) from None
-        name = conn.execute("SELECT name FROM run WHERE run_id = ?", (run_id,)).fetchone()[0]
-        found.append(Run(run_id, name, labels_of(conn, run_id)))
+        matches = [run_id for run_id, name in names.items() if name == str(named)]
+        if not matches and str(named).isdigit() and int(named) in names:
+            matches = [int(named)]
+        if not matches:
+            raise CompareError(f"no run {named!r} in this warehouse (runs: {', '.join(names.values()) or 'none'})")
+        labels = {key: value for *_, key, value in run_query("run_labels", {"run_id": matches[0]})[1]
+                  if key is not None}
+        found.append(Run(matches[0], names[matches[0]], labels))
     return found[0], found[1]
 
 
-def compare(conn: sqlite3.Connection, base: Run, run: Run, *, evidence: bool = True) -> Comparison:
+def compare(run_query: Runner, base: Run, run: Run, *, evidence: bool = True) -> Comparison:
     """Every compare answer of ``run`` against ``base``; with ``evidence``, the regressions and improvements."""
     answers = {}
     for name, title in QUERIES:
-        columns, rows = queries.get(name).run(conn, {"base_run_id": base.run_id, "run_id": run.run_id})
+        columns, rows = run_query(name, {"base_run_id": base.run_id, "run_id": run.run_id})
         answers[name] = Answer(name, title, columns, rows)
     comparison = Comparison(base, run, answers)
     if evidence:
-        _pick(conn, comparison)
+        _pick(run_query, comparison)
     return comparison
 
 
@@ -151,14 +172,14 @@ def write_report(comparison: Comparison, database: str, out: Path) -> Path:
 
 # -- regressions and improvements -----------------------------------------------------------
 
-def _pick(conn: sqlite3.Connection, comparison: Comparison) -> None:
+def _pick(run_query: Runner, comparison: Comparison) -> None:
     base, run = comparison.base.run_id, comparison.run.run_id
     answers = comparison.answers
     for row in answers["compare_step_time"].dicts():
         if row["scope"] == "overall" and row["component"] == "duration" and row["difference_ns"]:
             item = Item("step time", "mean step duration (every rank)",
                         f"{ms(row['base_ns'])} ms → {ms(row['run_ns'])} ms ({_signed_ms(row['difference_ns'])})",
-                        _step_evidence(conn, base), _step_evidence(conn, run))
+                        _step_evidence(run_query, base), _step_evidence(run_query, run))
             (comparison.regressions if row["difference_ns"] > 0 else comparison.improvements).append(item)
     kernels = answers["compare_kernels"].dicts()
     for rows, bucket in ((kernels, comparison.regressions), (list(reversed(kernels)), comparison.improvements)):
@@ -170,7 +191,7 @@ def _pick(conn: sqlite3.Connection, comparison: Comparison) -> None:
             bucket.append(Item(
                 "kernel", f"{text_of(row['name'])} ({row['matched_by']})",
                 f"{_signed_ms(added)} in all ({row['base_count']} → {row['run_count']} executions{ratio})",
-                _kernel_evidence(conn, base, row), _kernel_evidence(conn, run, row)))
+                _kernel_evidence(run_query, base, row), _kernel_evidence(run_query, run, row)))
     worse, better = [], []
     for row in answers["compare_communication"].dicts():
         metric = row["metric"]
@@ -184,7 +205,7 @@ def _pick(conn: sqlite3.Connection, comparison: Comparison) -> None:
         item = Item("communication", f"{text_of(row['op_type'])} group {text_of(row['group_name'])}, {scope}: {metric}",
                     f"{_value(metric, row['base_value'])} → {_value(metric, row['run_value'])} "
                     f"({row['ratio']:.2f}x)",
-                    _communication_evidence(conn, base, row), _communication_evidence(conn, run, row))
+                    _communication_evidence(run_query, base, row), _communication_evidence(run_query, run, row))
         (worse if regressed else better).append(item)
     comparison.regressions += worse[:REPORT_ITEMS]
     comparison.improvements += better[:REPORT_ITEMS]
@@ -194,85 +215,38 @@ def _pick(conn: sqlite3.Connection, comparison: Comparison) -> None:
             continue
         item = Item("memory", f"rank {text_of(row['rank_id'])} {text_of(row['component'])}: {row['metric']}",
                     f"{_bytes(row['base_bytes'])} → {_bytes(row['run_bytes'])}",
-                    _memory_evidence(conn, base, row), _memory_evidence(conn, run, row))
+                    _memory_evidence(run_query, base, row), _memory_evidence(run_query, run, row))
         (grew if row["difference_bytes"] > 0 else shrank).append(item)
     comparison.regressions += grew[:REPORT_ITEMS]
     comparison.improvements += shrank[:REPORT_ITEMS]
 
 
-def _rows(conn: sqlite3.Connection, sql: str, params: tuple) -> list[dict]:
-    cursor = conn.execute(sql, params)
-    columns = [c[0] for c in cursor.description]
-    return [dict(zip(columns, row)) for row in cursor.fetchall()]
+def _rows(run_query: Runner, name: str, values: dict) -> list[dict]:
+    columns, rows = run_query(name, values)
+    return [dict(zip(columns, row)) for row in rows]
 
 
-def _step_evidence(conn, run_id: int) -> list[dict]:
-    return _rows(conn, f"""
-        SELECT s.path, u.source_row AS row, CASE WHEN u.source_id IS NOT NULL
-               THEN 'step_trace_time' ELSE 'step' END AS table_name, a.rank_id, a.step_id,
-               a.duration_ns AS value, 'step duration (ns)' AS what
-        FROM step_answer AS a
-        LEFT JOIN step_summary AS u ON u.run_id = a.run_id AND u.rank_id = a.rank_id AND u.step_id = a.step_id
-        LEFT JOIN answer_source AS t ON t.run_id = a.run_id AND t.rank_id = a.rank_id AND t.fact = 'timeline'
-        LEFT JOIN step AS st ON st.source_id = t.source_id AND st.rank_id = a.rank_id AND st.step_id = a.step_id
-        LEFT JOIN source AS s ON s.id = coalesce(u.source_id, st.source_id)
-        WHERE a.run_id = ? ORDER BY a.duration_ns DESC, a.rank_id, a.step_id LIMIT {EVIDENCE_ROWS}""", (run_id,))
+def _step_evidence(run_query: Runner, run_id: int) -> list[dict]:
+    return _rows(run_query, "compare_step_evidence", {"run_id": run_id, "limit": EVIDENCE_ROWS})
 
 
-def _kernel_evidence(conn, run_id: int, row: dict) -> list[dict]:
-    exact = row["matched_by"] != "name"
-    found = _rows(conn, f"""
-        SELECT s.path, k.source_row AS row, 'kernel' AS table_name, k.rank_id, k.step_id, k.dur AS value,
-               'duration (ns)' AS what
-        FROM kernel_answer AS k JOIN source AS s ON s.id = k.source_id
-        WHERE k.run_id = ? AND k.name = ? AND (? = 0 OR (coalesce(k.op_type, '') = coalesce(?, '')
-              AND coalesce(k.input_shapes, '') = coalesce(?, '')))
-        ORDER BY k.dur DESC, k.id LIMIT {EVIDENCE_ROWS}""",
-        (run_id, row["name"], int(exact), row["op_type"], row["input_shapes"]))
-    if found:
-        return found
-    return _rows(conn, f"""
-        SELECT s.path, sl.source_row AS row, 'slice' AS table_name, src.rank_id, NULL AS step_id, sl.dur AS value,
-               'duration (ns)' AS what
-        FROM slice AS sl JOIN source AS src ON src.id = sl.source_id JOIN source AS s ON s.id = sl.source_id
-        WHERE src.run_id = ? AND sl.name = ? AND sl.category IN ('kernel', 'Kernel')
-        ORDER BY sl.dur DESC, sl.id LIMIT {EVIDENCE_ROWS}""", (run_id, row["name"]))
+def _kernel_evidence(run_query: Runner, run_id: int, row: dict) -> list[dict]:
+    return _rows(run_query, "compare_kernel_evidence", {
+        "run_id": run_id, "name": row["name"], "exact": row["matched_by"] != "name", "op_type": row["op_type"],
+        "input_shapes": row["input_shapes"], "limit": EVIDENCE_ROWS})
 
 
-def _communication_evidence(conn, run_id: int, row: dict) -> list[dict]:
-    rank_filter = "" if row["rank_id"] is None else f" AND t.rank_id = {int(row['rank_id'])}"
+def _communication_evidence(run_query: Runner, run_id: int, row: dict) -> list[dict]:
+    values = {"run_id": run_id, "op_type": row["op_type"], "name_like": _like_prefix(row["op_type"]),
+              "rank_id": row["rank_id"], "group_name": row["group_name"], "limit": EVIDENCE_ROWS}
     if row["metric"] == "mean_time_ns":
-        return _rows(conn, f"""
-            SELECT s.path, t.source_row AS row, t.table_name, t.rank_id, NULL AS step_id, t.dur AS value,
-                   'duration (ns)' AS what
-            FROM hccl_operator AS t JOIN source AS s ON s.id = t.source_id
-            WHERE t.run_id = ? AND (t.op_type = ? OR t.name LIKE ? ESCAPE '\\') {rank_filter}
-              AND (t.group_name IS ? OR ? IS NULL)
-            ORDER BY t.dur DESC LIMIT {EVIDENCE_ROWS}""",
-            (run_id, row["op_type"], _like_prefix(row["op_type"]), row["group_name"], row["group_name"]))
-    column = {"mean_elapse_ns": "elapse_ns", "mean_transit_ns": "transit_ns", "mean_wait_ns": "wait_ns",
-              "mean_synchronization_ns": "synchronization_ns"}.get(row["metric"])
-    table, value = ("communication_time_answer", column) if column else ("communication_bandwidth_answer",
-                                                                         "transit_bytes")
-    return _rows(conn, f"""
-        SELECT s.path, t.source_row AS row, '{table}' AS table_name, t.rank_id, t.step_id, t.{value} AS value,
-               '{value}' AS what
-        FROM {table} AS t JOIN source AS s ON s.id = t.source_id
-        WHERE t.run_id = ? AND (t.op_name = ? OR t.op_name LIKE ? ESCAPE '\\') {rank_filter}
-          AND t.group_name IS ?
-        ORDER BY t.{value} DESC LIMIT {EVIDENCE_ROWS}""",
-        (run_id, row["op_type"], _like_prefix(row["op_type"]), row["group_name"]))
+        return _rows(run_query, "compare_hccl_evidence", values)
+    return _rows(run_query, "compare_communication_evidence", {**values, "metric": row["metric"]})
 
 
-def _memory_evidence(conn, run_id: int, row: dict) -> list[dict]:
-    column = "total_allocated_bytes" if row["metric"] == "peak_allocated_bytes" else "total_reserved_bytes"
-    return _rows(conn, f"""
-        SELECT s.path, m.source_row AS row, 'memory_record' AS table_name, m.rank_id, NULL AS step_id,
-               m.{column} AS value, '{column}' AS what
-        FROM memory_record AS m JOIN answer_source AS a ON a.source_id = m.source_id AND a.fact = 'memory'
-        JOIN source AS s ON s.id = m.source_id
-        WHERE a.run_id = ? AND m.rank_id IS ? AND m.component IS ?
-        ORDER BY m.{column} DESC, m.ts LIMIT 1""", (run_id, row["rank_id"], row["component"]))
+def _memory_evidence(run_query: Runner, run_id: int, row: dict) -> list[dict]:
+    return _rows(run_query, "compare_memory_evidence", {
+        "run_id": run_id, "metric": row["metric"], "rank_id": row["rank_id"], "component": row["component"]})
 
 
 def _like_prefix(op_type) -> str:

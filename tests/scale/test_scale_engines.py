@@ -33,8 +33,23 @@ CODE_FILE = Lookup("SELECT min(file) FROM code_line")
 CODE_CORE = Lookup("SELECT min(core) FROM code_line")
 BUSIEST_THREAD = Lookup("SELECT thread_id FROM _slice GROUP BY thread_id ORDER BY count(*) DESC, thread_id LIMIT 1")
 FLOW_SLICE = Lookup("SELECT min(slice_out) FROM flow")
+HCCL_ROW = "FROM hccl_operator WHERE op_type IS NOT NULL ORDER BY dur DESC, source_id, source_row LIMIT 1"
+TIME_ROW = "FROM communication_time_answer WHERE group_name IS NOT NULL ORDER BY source_id, source_row LIMIT 1"
+MEMORY_ROW = ("FROM memory_record AS m JOIN answer_source AS a ON a.source_id = m.source_id AND a.fact = 'memory' "
+              "ORDER BY m.source_id, m.source_row LIMIT 1")
 #: per query, the parameters that make it return rows on the factory warehouse
 PARAMS = {
+    "compare_communication_evidence": {
+        "run_id": Lookup(f"SELECT run_id {TIME_ROW}"), "metric": "mean_elapse_ns",
+        "op_type": Lookup(f"SELECT op_name {TIME_ROW}"), "name_like": "none", "group_name": Lookup(f"SELECT group_name {TIME_ROW}")},
+    "compare_hccl_evidence": {"run_id": Lookup(f"SELECT run_id {HCCL_ROW}"), "op_type": Lookup(f"SELECT op_type {HCCL_ROW}"),
+                              "name_like": Lookup(f"SELECT op_type || '\\_%' {HCCL_ROW}")},
+    "compare_kernel_evidence": {"run_id": Lookup("SELECT run_id FROM kernel_answer ORDER BY dur DESC, id LIMIT 1"),
+                                "name": Lookup("SELECT name FROM kernel_answer ORDER BY dur DESC, id LIMIT 1")},
+    "compare_memory_evidence": {"run_id": Lookup(f"SELECT a.run_id {MEMORY_ROW}"), "metric": "peak_allocated_bytes",
+                                "rank_id": Lookup(f"SELECT m.rank_id {MEMORY_ROW}"),
+                                "component": Lookup(f"SELECT m.component {MEMORY_ROW}")},
+    "compare_step_evidence": {"run_id": Lookup("SELECT min(run_id) FROM step_answer")},
     "ep_load_balance": {"op_type": "MatMul", "threshold": 0.5},
     "free_analysis": {"min_gap_ns": 0},
     "finding_evidence": {"finding_id": Lookup("SELECT min(id) FROM finding")},

@@ -1,0 +1,46 @@
+-- title: Compare: kernel evidence
+-- description: The longest executions of a kernel in a run (every rank) with their input and row:
+--     the answering input's kernels, matched by name and, when exact, by operator type and input
+--     shapes too; in a run without kernel rows for it (a GPU kineto trace), its 'kernel' slices.
+-- param run_id (integer, required): The run.
+-- param name (text, required): The kernel name.
+-- param exact (boolean, default false): Also match op_type and input_shapes.
+-- param op_type (text, default null): Operator type (with exact).
+-- param input_shapes (text, default null): Input shapes (with exact).
+-- param limit (integer, default 3): How many executions.
+-- column path: Input file.
+-- column row: Row of the input.
+-- column table_name: Table of the evidence row.
+-- column rank_id: Rank.
+-- column step_id: Step (null for a slice).
+-- column value: Duration, in ns.
+-- column what: What value is.
+with kernels as (
+    select s.path, k.source_row as row, 'kernel' as table_name, k.rank_id, k.step_id, k.dur as value, k.id
+    from kernel_answer as k
+    join source as s on s.id = k.source_id
+    where k.run_id = :run_id and k.name = :name
+        and (:exact = 0 or (coalesce(k.op_type, '') = coalesce(:op_type, '')
+            and coalesce(k.input_shapes, '') = coalesce(:input_shapes, '')))
+),
+
+slices as (
+    select s.path, sl.source_row as row, 'slice' as table_name, s.rank_id, null as step_id, sl.dur as value, sl.id
+    from slice as sl
+    join source as s on s.id = sl.source_id
+    where s.run_id = :run_id and sl.name = :name and sl.category in ('kernel', 'Kernel')
+        and not exists (select 1 from kernels)
+),
+
+final as (
+    select path, row, table_name, rank_id, step_id, value, id
+    from kernels
+    union all
+    select path, row, table_name, rank_id, step_id, value, id
+    from slices
+)
+
+select path, row, table_name, rank_id, step_id, value, 'duration (ns)' as what
+from final
+order by value desc, id
+limit :limit
