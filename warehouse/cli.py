@@ -539,7 +539,12 @@ def report(db_path, out, run):
 @click.option("--output", "-o", "out", default=None, type=click.Path(dir_okay=False),
               help="Also write a report: .html (one self-contained page) or .md.")
 @click.option("--top", default=10, show_default=True, type=click.IntRange(min=1), help="Rows printed per answer.")
-def compare_command(db_path, base, run, fmt, out, top):
+@click.option("--engine", type=click.Choice(("sqlite", "duckdb", "spark")), default="sqlite", show_default=True,
+              help="duckdb/spark: compare on a Parquet dataset (--data), the same answers as on SQLite.")
+@click.option("--data", "data_dir", type=click.Path(exists=True, file_okay=False), default=None,
+              help="The folder `warehouse export` or `warehouse ingest --engine spark` wrote (with --engine duckdb|spark).")
+@click.option("--master", default=None, help="Spark master URL (default: $SPARK_MASTER, else local[*]).")
+def compare_command(db_path, base, run, fmt, out, top, engine, data_dir, master):
     """Compare two runs (names or ids): step time, kernels, communication, memory.
 
     Prints the top rows of the named queries compare_step_time, compare_kernels,
@@ -549,18 +554,26 @@ def compare_command(db_path, base, run, fmt, out, top):
     \b
     Example:
         warehouse compare --db runs.db baseline after_fix -o compare.html
+        warehouse compare --engine duckdb --data runs.parquet baseline after_fix
     """
     from warehouse import compare
 
-    if not Path(db_path).exists():
-        raise click.ClickException(f"{db_path}: no such warehouse")
-    conn = db.connect_readonly(db_path)
+    if engine == "sqlite":
+        if not Path(db_path).exists():
+            raise click.ClickException(f"{db_path}: no such warehouse")
+        where, run_query = db_path, compare.sqlite_runner(db.connect_readonly(db_path))
+    else:
+        from warehouse import engines
+
+        if data_dir is None:
+            raise click.BadParameter(f"--engine {engine} reads a Parquet dataset: give its folder", param_hint="--data")
+        where, run_query = data_dir, compare.engine_runner(engines.open_engine(engine, data_dir, master=master))
     try:
-        base_run, this_run = compare.resolve_pair(conn, base, run)
+        base_run, this_run = compare.resolve_pair(run_query, base, run)
     except compare.CompareError as exc:
-        raise click.ClickException(f"{db_path}: {exc}") from None
-    comparison = compare.compare(conn, base_run, this_run, evidence=out is not None)
+        raise click.ClickException(f"{where}: {exc}") from None
+    comparison = compare.compare(run_query, base_run, this_run, evidence=out is not None)
     click.echo(compare.render_text(comparison, fmt, top=top), nl=False)
     if out is not None:
-        written = compare.write_report(comparison, Path(db_path).name, Path(out))
+        written = compare.write_report(comparison, Path(where).name, Path(out))
         click.echo(f"wrote {written}", err=True)
