@@ -3,9 +3,7 @@
 The demo cluster and the real samples are ingested both ways: every relation of the Spark
 dataset holds the rows of ``warehouse export`` of the SQLite ingest of the same files (ids
 and strings included; only the clock's columns differ), and every named query answers on it
-as on the export (the comparison of tests/scale/test_scale_engines.py, same engine), and, on the
-demo cluster, as on SQLite. (On the real samples two queries, trend_kernel and op_memory_units,
-answer otherwise on DuckDB than on SQLite over any export: an engine gap, not the ingest's.) A second ingest into the
+(DuckDB) as on that SQLite warehouse (the comparison of tests/scale/test_scale_engines.py). A second ingest into the
 same folder adds ranks without touching the files of the ranks it had, and ends equal to the
 local ingest of the same two steps; a failing rank is recorded with the local ingest's reason
 and the others land. One Spark session (conftest's, local[2]) serves the module.
@@ -21,9 +19,8 @@ from pathlib import Path
 import pytest
 
 from factories.rank_db import RankDbFactory
-from tests.scale.test_scale_engines import NAMES, assert_same_answer, params_for
+from tests.scale.test_scale_engines import NAMES, assert_answers_as_on_sqlite, assert_same_answer
 from warehouse import db, demo, export, ingest, queries
-from warehouse.queries import QueryError
 from warehouse.engines import spark_ingest
 
 pytestmark = pytest.mark.slow
@@ -127,11 +124,10 @@ def test_real_samples_dataset_holds_the_exports_rows(real_run):
 
 @pytest.fixture(scope="module")
 def engines(demo_run, real_run):
-    """DuckDB over each Spark dataset and over the export of the same files' SQLite ingest."""
+    """DuckDB over each Spark dataset."""
     from warehouse.engines.duckdb import DuckDBEngine
 
-    opened = {(which, data): DuckDBEngine(run[data]) for which, run in (("demo", demo_run), ("real", real_run))
-              for data in ("dataset", "export")}
+    opened = {which: DuckDBEngine(run["dataset"]) for which, run in (("demo", demo_run), ("real", real_run))}
     yield opened
     for engine in opened.values():
         engine.close()
@@ -141,21 +137,7 @@ def engines(demo_run, real_run):
 @pytest.mark.parametrize("name", NAMES)
 def test_every_named_query_answers_as_on_the_sqlite_ingest(engines, demo_run, real_run, which, name):
     run = {"demo": demo_run, "real": real_run}[which]
-    query = queries.get(name)
-    conn = sqlite3.connect(f"file:{run['db']}?mode=ro", uri=True)
-    try:
-        values = params_for(conn, name)
-        unbound = [p.name for p in query.params if p.required and values.get(p.name) is None]
-        if unbound:  # nothing here to look the parameter up from (the real samples' operator profile has no code)
-            with pytest.raises(QueryError, match=f"parameter {unbound[0]} is required"):
-                engines[which, "dataset"].run(query, values)
-            return
-        expected = query.run(conn, values)[1] if which == "demo" else None
-    finally:
-        conn.close()
-    assert_same_answer(engines[which, "dataset"], name, values, engines[which, "export"].run(query, values)[1])
-    if which == "demo":
-        assert_same_answer(engines[which, "dataset"], name, values, expected)
+    assert_answers_as_on_sqlite(engines[which], run["db"], name)
 
 
 @pytest.mark.parametrize("name", SPARK_QUERIES)
