@@ -23,6 +23,8 @@ CASES = (
     ("a REAL literal makes a real division", "select 1.0 * a / b from t where a = 7", [(3.5,)]),
     ("a typed parameter divides as its type", "select a / (:p + 2) from t where a = 7", [(3,)]),
     ("LIKE ignores ASCII case", "select s from t where s like 'ab%' order by s", [("ABd",), ("abc",)]),
+    ("NOT LIKE stays negated", "select s from t where s not like 'ab%' order by s", [("x",)]),
+    ("LIKE keeps its ESCAPE", "select s from t where s || '_' like 'x\\_' escape '\\'", [("x",)]),
     ("NULL sorts first ascending", "select s from t order by s limit 2", [(None,), ("ABd",)]),
     ("a real as text is spelled as SQLite does", "select cast(x as text), 'x=' || x from t where a = 1",
      [("214748364800.0", "x=214748364800.0")]),
