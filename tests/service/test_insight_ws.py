@@ -30,6 +30,9 @@ from factories.op_profile import CODE_PATH, CORES, OpProfileFactory
 from factories.trace_json import EventFactory, TraceFileFactory
 from warehouse import db
 
+# each test runs `warehouse serve` in a child process and the frontend's sequence over its socket: seconds each
+pytestmark = pytest.mark.slow
+
 STARTUP_TIMEOUT_S = 30
 REAL_PROFILE = "msinsight/server_test_data/test_bin_mix/visualize_data.bin"
 REAL_NAME = "MatmulLeakyreluCustom_0a4ecf73240c8db04ac5059db7c787a7_2_mix_aic"
