@@ -3,7 +3,8 @@
 The demo cluster and the real samples are ingested both ways: every relation of the Spark
 dataset holds the rows of ``warehouse export`` of the SQLite ingest of the same files (ids
 and strings included; only the clock's columns differ), and every named query answers on it
-(DuckDB) as on that SQLite warehouse (the comparison of tests/scale/test_scale_engines.py). A second ingest into the
+(DuckDB) as on that SQLite warehouse (the comparison of tests/scale/test_scale_engines.py), and so does
+``warehouse compare`` (answers and report), on DuckDB and Spark. A second ingest into the
 same folder adds ranks without touching the files of the ranks it had, and ends equal to the
 local ingest of the same two steps; a failing rank is recorded with the local ingest's reason
 and the others land. One Spark session (conftest's, local[2]) serves the module.
@@ -20,7 +21,7 @@ import pytest
 
 from factories.rank_db import RankDbFactory
 from tests.scale.test_scale_engines import NAMES, assert_answers_as_on_sqlite, assert_same_answer
-from warehouse import db, demo, export, ingest, queries
+from warehouse import compare, db, demo, export, ingest, queries
 from warehouse.engines import spark_ingest
 
 pytestmark = pytest.mark.slow
@@ -197,3 +198,24 @@ def test_a_folder_of_something_else_is_refused_in_one_line(tmp_path, spark_sessi
     (tmp_path / "dataset" / "notes.txt").write_text("mine", encoding="utf-8")
     with pytest.raises(spark_ingest.WarehouseError, match="not empty and not a dataset of the Spark ingest"):
         spark_ingest.spark_ingest([tmp_path], tmp_path / "dataset", spark=spark_session)
+
+
+def compare_texts(run_query, base: str, run: str) -> tuple[str, str]:
+    """``warehouse compare``'s printed answers (JSON) and its Markdown report, evidence included."""
+    comparison = compare.compare(run_query, *compare.resolve_pair(run_query, base, run))
+    return compare.render_text(comparison, "json"), compare.render_markdown(comparison, "data")
+
+
+@pytest.mark.parametrize("pair", [("level0", "level1"),  # Ascend rank dbs: kernel, step, communication evidence
+                                  ("worker0.1623143089861.pt.trace.json.gz",  # GPU traces: slice evidence
+                                   "worker0.1623143566756.pt.trace.json.gz")])
+def test_compare_on_the_dataset_answers_as_on_the_sqlite_ingest(real_run, engines, spark_session, pair):
+    from warehouse.engines.spark import SparkEngine
+
+    conn = sqlite3.connect(f"file:{real_run['db']}?mode=ro", uri=True)
+    expected = compare_texts(compare.sqlite_runner(conn), *pair)
+    conn.close()
+    assert "| kernel |" in expected[1] or "| slice |" in expected[1]
+    assert compare_texts(compare.engine_runner(engines["real"]), *pair) == expected
+    spark = SparkEngine(real_run["dataset"], spark=spark_session)
+    assert compare_texts(compare.engine_runner(spark), *pair) == expected
