@@ -7,8 +7,10 @@ row counts cached), on loopback only.
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 from datasette.utils import tilde_encode
@@ -30,12 +32,24 @@ SETTINGS = {
 }
 
 
+def _fold_the_log(db_path: str | Path) -> None:
+    """Copy what the write-ahead log holds into the file: an immutable reader reads the file
+    alone, so rows a writer has not checkpointed yet (a process still open, or one that died)
+    would be missing from every page. Best effort: a writer holding the file keeps its log."""
+    try:
+        with closing(sqlite3.connect(db_path, timeout=1)) as conn:
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    except sqlite3.Error:
+        pass
+
+
 def datasette_argv(db_path: str | Path, *, host: str = "127.0.0.1", port: int = 8001) -> list[str]:
     """The command line that serves ``db_path`` with Datasette (``python -m datasette serve ...``).
 
     :raises WarehouseError: if ``db_path`` is not a warehouse this code can read.
     """
     db.connect_readonly(db_path).close()
+    _fold_the_log(db_path)
     argv = [sys.executable, "-m", "datasette", "serve", "--immutable", str(Path(db_path).resolve()),
             "--host", host, "--port", str(port)]
     for name, value in SETTINGS.items():

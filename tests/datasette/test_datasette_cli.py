@@ -14,6 +14,7 @@ import urllib.request
 import pytest
 
 from datasette_plugins import launch
+from warehouse import db
 from warehouse.cli import cli
 
 
@@ -77,3 +78,17 @@ def test_a_few_runaway_queries_leave_the_others_answered(server):
         thread.join(timeout=30)
     waits.sort()
     assert waits[int(len(waits) * 0.9) - 1] < 1.0, waits
+
+
+def test_the_served_file_holds_what_the_write_ahead_log_held(tmp_path):
+    path = tmp_path / "warehouse.db"
+    writer = db.connect(path)
+    writer.execute("PRAGMA wal_autocheckpoint = 0")
+    writer.execute("INSERT INTO string (value) VALUES ('FlashAttentionScore')")
+    immutable = f"{path.resolve().as_uri()}?immutable=1"
+    read = "SELECT count(*) FROM sqlite_master WHERE name = 'string'"
+    assert sqlite3.connect(immutable, uri=True).execute(read).fetchone() == (0,)  # the file alone: empty
+    launch.datasette_argv(path)
+    with sqlite3.connect(immutable, uri=True) as served:
+        assert served.execute("SELECT value FROM string").fetchall() == [("FlashAttentionScore",)]
+    writer.close()
