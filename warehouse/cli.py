@@ -80,7 +80,10 @@ def cli():
               help="With --engine spark: the dataset folder (new, or one this ingest wrote: new ranks are added).")
 @click.option("--master", default=None, metavar="URL",
               help="With --engine spark: Spark's master URL (default: SPARK_MASTER, else local[*]).")
-def ingest(paths, db_path, force, quiet, jobs, run_name, labels, engine, out_dir, master):
+@click.option("--answers-first", is_flag=True,
+              help="Stage the rank dbs first: step_time, communication_ops, top_kernels and slow_ranks answer "
+                   "within seconds, then the full ingest follows (query meanwhile from another shell).")
+def ingest(paths, db_path, force, quiet, jobs, run_name, labels, engine, out_dir, master, answers_first):
     """Ingest profiler outputs (files or folders, walked recursively).
 
     Each file's kind is detected from its content; each file is one transaction.
@@ -104,6 +107,8 @@ def ingest(paths, db_path, force, quiet, jobs, run_name, labels, engine, out_dir
     for stale, size in _parts().sweep_stale(Path(db_path).absolute().parent):
         click.echo(f"removed {stale}: the parts ({size / 1e6:.1f} MB) of an ingest that was killed", err=True)
     files = list(ingest_frame.discover(paths, exclude=ingest_frame.warehouse_files(conn)))
+    if answers_first and not force:
+        _first_answers(conn, files, jobs, run_name, quiet)
     show_bar = not quiet and sys.stderr.isatty()
     with click.progressbar(length=len(files), label="ingesting", file=sys.stderr, hidden=not show_bar,
                            item_show_func=_short_name) as bar:
@@ -118,6 +123,25 @@ def ingest(paths, db_path, force, quiet, jobs, run_name, labels, engine, out_dir
     for result in failed:
         click.echo(f"error: {result.error}", err=True)
     sys.exit(1 if failed else 0)
+
+
+def _first_answers(conn, files, jobs, run_name, quiet) -> None:
+    """Stage 1 of ``ingest --answers-first`` (:mod:`warehouse.staged.first`); stage 2 is the ingest that follows."""
+    import time
+
+    from warehouse.staged import first
+
+    started = time.perf_counter()
+    kinds = first.kinds_of(files)
+    why_not = first.unstageable(conn, kinds)
+    if why_not:
+        click.echo(f"warehouse: --answers-first: {why_not}", err=True)
+        return
+    results = first.stage_paths(conn, files, kinds, jobs=jobs, run_name=run_name)
+    if not quiet:
+        staged = sum(result.status == "staged" for result in results)
+        click.echo(f"first answers ready in {time.perf_counter() - started:.1f} s: {staged} rank dbs staged "
+                   f"(step_time, communication_ops, top_kernels, slow_ranks answer now); the full ingest follows")
 
 
 def _labels_module():
@@ -164,12 +188,19 @@ def info(db_path, as_json):
     """
     from warehouse import summary
 
+    from warehouse.staged import progress
+
     conn = db.connect_readonly(db_path)
     facts = summary.describe(conn)
+    waiting = progress.waiting_runs(conn)
+    if waiting:  # ingest --answers-first: what has its first answers only
+        facts["staged_runs"] = waiting
     if as_json:
         click.echo(json.dumps(facts, indent=2))
     else:
         click.echo(summary.describe_text(facts))
+        if waiting:
+            click.echo(progress.describe_text(waiting))
 
 
 def bounds_options(function):

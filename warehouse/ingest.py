@@ -36,6 +36,7 @@ from warehouse.model import derived
 from warehouse.model.runs import RunNamer
 from warehouse.parts import MIN_PART_BYTES, PART_FOLDER_PREFIX, PartPool, drop_part_indexes
 from warehouse.sources import SOURCES, detect_source
+from warehouse.staged import store as staged_store
 from warehouse.sources.base import Outcome
 
 HASH_CHUNK_BYTES = 1 << 20
@@ -206,7 +207,8 @@ def _known(conn: sqlite3.Connection, sha256: str, path: Path) -> int | None:
     """The source holding this content from this path already, if any (the same bytes at another
     path are another input: another rank's or another run's file)."""
     row = conn.execute(
-        "SELECT id FROM source WHERE sha256 = ? AND path = ? AND status = 'ok' ORDER BY id DESC LIMIT 1",
+        "SELECT id FROM source WHERE sha256 = ? AND path = ? AND status = 'ok' AND stage IS NULL "
+        "ORDER BY id DESC LIMIT 1",
         (sha256, str(path)),
     ).fetchone()
     return row[0] if row else None
@@ -254,8 +256,12 @@ def ingest_file(
         kind = module.KIND if module else None
         if worker and worker.status == "failed":
             raise IngestError(worker.error)
+        staged = staged_source(conn, path)
         replaced = _replaced_sources(conn, path)
-        source_id = _insert_source(conn, path, kind, sha256, size, runs.run_of(path))
+        if staged:  # its staged rows go now; the file lands in its source row (warehouse.staged)
+            staged_store.forget(conn, staged[0])
+        source_id = _insert_source(conn, path, kind, sha256, size, runs.run_of(path),
+                                   source_id=staged[0] if staged else None)
         if module is None:
             _finish(conn, source_id, "skipped", f"{path}: no source reads this kind of file", 0, started, {})
             conn.execute("COMMIT")
@@ -368,7 +374,7 @@ def _replaced_sources(conn: sqlite3.Connection, path: Path) -> list[int]:
     Failed and skipped records of it are dropped at once; rows of an ``ok`` record are
     dropped only once the new version is in (so a failing new version loses nothing).
     """
-    rows = conn.execute("SELECT id, status FROM source WHERE path = ?", (str(path),)).fetchall()
+    rows = conn.execute("SELECT id, status FROM source WHERE path = ? AND stage IS NULL", (str(path),)).fetchall()
     replaced = []
     for source_id, status in rows:
         if status != "ok":
@@ -379,13 +385,21 @@ def _replaced_sources(conn: sqlite3.Connection, path: Path) -> list[int]:
 
 
 def _insert_source(conn: sqlite3.Connection, path: Path, kind: str | None, sha256: str, size: int,
-                   run_id: int) -> int:
+                   run_id: int, *, source_id: int | None = None, stage: str | None = None) -> int:
+    """A new ``ok`` source row (the id a staged file holds, when given)."""
     now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     return conn.execute(
-        "INSERT INTO source (path, kind, sha256, size_bytes, status, ingested_at, run_id) "
-        "VALUES (?, ?, ?, ?, 'ok', ?, ?)",
-        (str(path), kind, sha256, size, now, run_id),
+        "INSERT INTO source (id, path, kind, sha256, size_bytes, status, ingested_at, run_id, stage) "
+        "VALUES (?, ?, ?, ?, ?, 'ok', ?, ?, ?)",
+        (source_id, str(path), kind, sha256, size, now, run_id, stage),
     ).lastrowid
+
+
+def staged_source(conn: sqlite3.Connection, path: Path) -> tuple[int, str] | None:
+    """``(id, stage)`` of the source row stage 1 of ``warehouse ingest --answers-first`` gave
+    ``path`` (:mod:`warehouse.staged`), if its full ingest is still to come."""
+    return conn.execute("SELECT id, stage FROM source WHERE path = ? AND stage IS NOT NULL ORDER BY id LIMIT 1",
+                        (str(path),)).fetchone()
 
 
 def _finish(conn, source_id, status, error, rows, started, detail, *, outcome: Outcome | None = None,
@@ -466,9 +480,18 @@ def _elapsed(conn: sqlite3.Connection, source_id: int, started: int) -> int:
 
 
 def _record_failure(conn, path, kind, sha256, size, reason, started, runs: RunNamer) -> int:
+    """Record why ``path`` failed. A staged rank db keeps its first answers, its reason beside them;
+    a file staged without answers fails in the source row it holds."""
     with db.transaction(conn, path):
+        staged = staged_source(conn, path)
+        if staged and staged[1] == "answers":
+            conn.execute("UPDATE source SET error = ? WHERE id = ?", (reason, staged[0]))
+            return staged[0]
         conn.execute("DELETE FROM source WHERE path = ? AND status != 'ok'", (str(path),))
-        source_id = _insert_source(conn, path, kind, sha256, size, runs.run_of(path))
+        if staged:
+            staged_store.forget(conn, staged[0])
+        source_id = _insert_source(conn, path, kind, sha256, size, runs.run_of(path),
+                                   source_id=staged[0] if staged else None)
         _finish(conn, source_id, "failed", reason, 0, started, {})
     return source_id
 

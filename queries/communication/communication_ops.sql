@@ -1,7 +1,9 @@
 -- title: Communication operators
 -- description: HCCL operator time per run, rank and operator type: how often each collective
 --     ran and how long it took, from the rank's HCCL operators whichever export holds them
---     (hccl_operator: COMMUNICATION_OP of a rank db, or the HCCL rows of kernel_details.csv).
+--     (hccl_operator: COMMUNICATION_OP of a rank db, or the HCCL rows of kernel_details.csv),
+--     summed per rank and type by hccl_total (a rank db staged by ingest --answers-first
+--     answers the same as once fully ingested).
 -- param run_id (integer, default null): Only this run; every run when null.
 -- param rank_id (integer, default null): Only this rank; every rank when null.
 -- column run_id: Run.
@@ -12,17 +14,26 @@
 -- column avg_ns: Mean duration in ns (rounded).
 -- column max_ns: Longest operator in ns.
 with items as (
-    -- the type as the input states it, else the name less its instance suffix ('hcom_allReduce__868_0_1':
-    -- a level0 rank db writes 'N/A', kernel_details.csv no type), so both exports name it alike
-    select
-        run_id,
-        rank_id,
-        coalesce(
-            nullif(op_type, 'N/A'), case when instr(name, '__') > 0 then substr(name, 1, instr(name, '__')) end, name
-        ) as name,
-        dur
-    from hccl_operator
+    -- per rank and operator type (hccl_total names the type: as stated, else the name less its
+    -- instance suffix); the mean over the operators with a duration, as avg(dur) over the rows
+    select run_id, rank_id, name, count, timed, total_ns, max_ns
+    from hccl_total
     where (:run_id is null or run_id = :run_id) and (:rank_id is null or rank_id = :rank_id)
 ),
 
--- include: _count_total_mean_max
+final as (
+    select
+        run_id,
+        rank_id,
+        name,
+        sum(count) as count,
+        sum(total_ns) as total_ns,
+        cast(round(1.0 * sum(total_ns) / nullif(sum(timed), 0)) as integer) as avg_ns,
+        max(max_ns) as max_ns
+    from items
+    group by run_id, rank_id, name
+)
+
+select run_id, rank_id, name, count, total_ns, avg_ns, max_ns
+from final
+order by run_id, rank_id, total_ns desc, name

@@ -1,9 +1,10 @@
 -- title: Top kernels
 -- description: The device kernels that took the most time in each run, grouped by name and
 --     class, with their share of the run's kernel time in scope (one rank, or every rank of
---     the run). Kernels are the answering input's (kernel_answer: the db export and the text
---     export of a rank give the same answer); HCCL operators are not kernels here
---     (communication_ops and hccl_sum show them).
+--     the run). Kernels are the answering input's (kernel_answer, summed per rank by
+--     kernel_total: the db export and the text export of a rank give the same answer, and a
+--     rank db staged by ingest --answers-first the same as once fully ingested); HCCL
+--     operators are not kernels here (communication_ops and hccl_sum show them).
 -- param run_id (integer, default null): Only this run; every run when null.
 -- param rank_id (integer, default null): Only this rank; every rank when null.
 -- param limit (integer, default 20): How many kernels to return per run.
@@ -16,20 +17,21 @@
 -- column max_ns: Longest execution in ns.
 -- column ratio: total_ns as a fraction of the run's kernel time in scope (0-1).
 with kernels as (
-    select run_id, name, op_class, dur
-    from kernel_answer
+    select run_id, name, op_class, count, timed, total_ns, max_ns
+    from kernel_total
     where (:run_id is null or run_id = :run_id) and (:rank_id is null or rank_id = :rank_id)
 ),
 
 grouped as (
+    -- the mean over the kernels with a duration, as avg(dur) over the rows
     select
         run_id,
         name,
         op_class,
-        count(*) as count,
-        sum(dur) as total_ns,
-        cast(round(avg(dur)) as integer) as avg_ns,
-        max(dur) as max_ns
+        sum(count) as count,
+        sum(total_ns) as total_ns,
+        cast(round(1.0 * sum(total_ns) / nullif(sum(timed), 0)) as integer) as avg_ns,
+        max(max_ns) as max_ns
     from kernels
     group by run_id, name, op_class
 ),

@@ -1,0 +1,150 @@
+"""ingest --answers-first (issue 21 item 1): the four cluster answers after stage 1 equal their rows
+after a full ingest, and after stage 2 the warehouse equals a plain full ingest table by table
+(bench/compare_warehouses.py's comparison), on factory rank dbs, the demo cluster's rank dbs and the
+real samples; a staged rank whose full ingest fails keeps its first answers and says why."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+from factories.rank_db import RankDbFactory
+
+from warehouse import db, ingest, queries
+from warehouse.cli import cli
+from warehouse.staged import first
+from warehouse.synth.plan import UNITS_PER_STEP
+from warehouse.synth.rank_db import write_rank
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from compare_warehouses import compare  # noqa: E402
+
+ANSWERS = ("step_time", "communication_ops", "top_kernels", "slow_ranks")
+
+
+def answers(conn: sqlite3.Connection) -> dict[str, list[tuple]]:
+    return {name: queries.get(name).run(conn)[1] for name in ANSWERS}
+
+
+def stage_one(conn: sqlite3.Connection, folder: Path, jobs: int = 1) -> list[ingest.FileResult]:
+    files = list(ingest.discover([folder], exclude=ingest.warehouse_files(conn)))
+    kinds = first.kinds_of(files)
+    assert first.unstageable(conn, kinds) is None
+    return first.stage_paths(conn, files, kinds, jobs=jobs)
+
+
+def assert_staged_as_full(tmp_path: Path, folder: Path, jobs: int = 1) -> dict[str, list[tuple]]:
+    """Full ingest into one warehouse, stage 1 then stage 2 into another: the same answers after
+    stage 1, the same warehouse after stage 2. Returns the answers."""
+    full_path, staged_path = tmp_path / "full.db", tmp_path / "staged.db"
+    full = db.connect(full_path)
+    assert all(r.status == "ok" for r in ingest.ingest_paths(full, [folder]))
+    expected = answers(full)
+    staged = db.connect(staged_path)
+    results = stage_one(staged, folder, jobs)
+    ranks = sum(r.status == "staged" for r in results)
+    assert ranks == full.execute("SELECT count(*) FROM source WHERE kind = 'rank_db'").fetchone()[0] > 0
+    # nothing of the rank dbs but their answers is in yet
+    assert staged.execute("SELECT count(*) FROM kernel").fetchone() == (0,)
+    assert staged.execute("SELECT count(*) FROM staged_kernel").fetchone()[0] > 0
+    assert answers(staged) == expected
+    assert all(r.status in ("ok", "unchanged") for r in ingest.ingest_paths(staged, [folder], jobs=jobs))
+    assert answers(staged) == expected
+    staged.close()
+    full.close()
+    lines = compare(full_path, staged_path)
+    assert [line for line in lines if line.startswith("DIFF")] == []
+    assert any(line.startswith("same staged_kernel: 0 rows") for line in lines)
+    return expected
+
+
+def test_factory_cluster_staged_as_full(tmp_path):
+    folder = tmp_path / "cluster"
+    for rank in range(3):
+        RankDbFactory(path=folder / f"rank{rank}_ascend_pt" / "ASCEND_PROFILER_OUTPUT"
+                      / f"ascend_pytorch_profiler_{rank}.db", rank_id=rank, tiling="host" if rank == 1 else None)
+    got = assert_staged_as_full(tmp_path, folder)
+    assert {row[1] for row in got["step_time"]} == {0, 1, 2}
+    assert got["communication_ops"] and got["top_kernels"]
+    assert {row[1] for row in got["slow_ranks"]} == {0, 1, 2}
+
+
+def test_demo_rank_dbs_staged_as_full_in_workers(tmp_path):
+    folder = tmp_path / "demo"
+    for rank in range(4):
+        write_rank(folder, rank, UNITS_PER_STEP)
+    got = assert_staged_as_full(tmp_path, folder, jobs=2)
+    assert {row[1] for row in got["step_time"]} == {0, 1, 2, 3}
+    # the demo's rank 3 is the slow one
+    assert [row[1] for row in got["slow_ranks"] if row[6]] and got["top_kernels"][0][3] > 0
+
+
+@pytest.mark.parametrize("level", ["level0", "level1"])
+def test_real_samples_staged_as_full(tmp_path, realdata, level):
+    folder = tmp_path / level
+    shutil.copytree(realdata / "msinsight" / "pytorch" / "db" / level, folder)
+    got = assert_staged_as_full(tmp_path, folder)
+    # analysis.db answers step_time (stage 1 ingests it whole), the staged rank dbs the rest
+    assert {row[-1] for row in got["step_time"]} == {"analysis_db"}
+    assert all(row[3] is not None for row in got["step_time"])  # the staged step markers
+    assert {row[1] for row in got["communication_ops"]} == {0, 1}
+
+
+def test_staged_rank_whose_full_ingest_fails_keeps_its_answers(tmp_path):
+    folder = tmp_path / "cluster"
+    paths = [folder / f"rank{rank}" / f"ascend_pytorch_profiler_{rank}.db" for rank in range(2)]
+    for rank, path in enumerate(paths):
+        RankDbFactory(path=path, rank_id=rank)
+    conn = db.connect(tmp_path / "w.db")
+    stage_one(conn, folder)
+    before = answers(conn)
+    with sqlite3.connect(paths[1]) as broken:  # an interval ending before it starts: the full ingest refuses it
+        broken.execute("UPDATE STEP_TIME SET endNs = startNs - 1 WHERE rowid = 1")
+    results = ingest.ingest_paths(conn, [folder])
+    assert [r.status for r in results] == ["ok", "failed"]
+    assert "STEP_TIME" in results[1].error and str(paths[1]) in results[1].error
+    row = conn.execute("SELECT status, stage, error, rank_id FROM source WHERE path = ?", (str(paths[1]),)).fetchone()
+    assert row[:2] == ("ok", "answers") and row[2] == results[1].error and row[3] == 1
+    assert answers(conn) == before
+    assert conn.execute("SELECT count(*) FROM staged_kernel WHERE rank_id = 0").fetchone() == (0,)
+
+
+def test_cli_answers_first_and_info(tmp_path, runner):
+    folder = tmp_path / "cluster"
+    for rank in range(2):
+        RankDbFactory(path=folder / f"rank{rank}_ascend_pt" / f"ascend_pytorch_profiler_{rank}.db", rank_id=rank)
+    staged_path = tmp_path / "staged.db"
+    conn = db.connect(staged_path)
+    stage_one(conn, folder)
+    conn.close()
+    shown = runner.invoke(cli, ["info", "--db", str(staged_path)])
+    assert shown.exit_code == 0, shown.output
+    assert "0 ranks complete, 2 with first answers only" in shown.output
+    done = runner.invoke(cli, ["ingest", str(folder), "--db", str(staged_path), "--answers-first", "-j", "1"])
+    assert done.exit_code == 0, done.output
+    assert "first answers ready in" in done.output and "0 rank dbs staged" in done.output
+    fresh = tmp_path / "fresh.db"
+    done = runner.invoke(cli, ["ingest", str(folder), "--db", str(fresh), "--answers-first", "-j", "1"])
+    assert done.exit_code == 0 and "2 rank dbs staged" in done.output
+    shown = runner.invoke(cli, ["info", "--db", str(fresh)])
+    assert "first answers only" not in shown.output
+    assert sqlite3.connect(fresh).execute("SELECT count(*) FROM source WHERE stage IS NOT NULL").fetchone() == (0,)
+
+
+def test_files_that_would_reorder_rows_are_not_staged(tmp_path, runner):
+    folder = tmp_path / "cluster"
+    RankDbFactory(path=folder / "rank0" / "ascend_pytorch_profiler_0.db", rank_id=0)
+    text = folder / "rank0" / "step_trace_time.csv"
+    text.write_text("Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble,"
+                    "Communication(Not Overlapped and Exclude Receive),Preparing\n1,1,0,0,0,0,1,0,0,0\n",
+                    encoding="utf-8")
+    conn = db.connect(tmp_path / "w.db")
+    files = list(ingest.discover([folder]))
+    why = first.unstageable(conn, first.kinds_of(files))
+    assert why is not None and why.startswith(f"{text}: a step_trace_time_csv input")
+    done = runner.invoke(cli, ["ingest", str(folder), "--db", str(tmp_path / "cli.db"), "--answers-first"])
+    assert done.exit_code == 0, done.output
+    assert "first answers ready" not in done.output

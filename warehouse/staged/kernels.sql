@@ -1,0 +1,48 @@
+-- Stage 1, in the scratch warehouse, once the groups are classified (kernel_groups.sql, then
+-- warehouse.model.classify.classify_source on :group_source): every kernel of the rank db with
+-- what the answers read of it (step, name, type, class, start, duration), its class its group's.
+-- Where the group's class depends on AIV time (communication without it, mix_comm_aiv with it)
+-- the kernel's own PMU rows decide: AIV time > 0 when one of the AIV metrics fact_kernel.sql
+-- pivots rounds to more than 0 (PMU values are times, never negative). The step is the one whose
+-- window holds the kernel's start, as fact_kernel.sql finds it.
+-- Parameters :source_id, :group_source, :rank_id.
+
+UPDATE temp.staged_group SET
+    without_aiv = (
+        SELECT op_class FROM kernel WHERE source_id = :group_source AND slice_id = staged_group.id AND aiv_ns IS NULL
+    ),
+    with_aiv = (
+        SELECT op_class FROM kernel WHERE source_id = :group_source AND slice_id = staged_group.id AND aiv_ns = 1
+    );
+
+INSERT INTO kernel (source_id, origin, rank_id, step_id, name, op_type, op_class, ts, dur)
+SELECT
+    :source_id,
+    'rank_db',
+    :rank_id,
+    (
+        SELECT CASE WHEN CAST(t.startNs AS INTEGER) < st.end_ns THEN st.step_id END
+        FROM temp.rank_db_step AS st
+        WHERE st.start_ns <= CAST(t.startNs AS INTEGER)
+        ORDER BY st.start_ns DESC LIMIT 1
+    ),
+    g.name,
+    g.op_type,
+    CASE
+        WHEN g.without_aiv IS g.with_aiv THEN g.without_aiv
+        WHEN EXISTS (
+            SELECT 1
+            FROM in_TASK_PMU_INFO AS p
+            JOIN in_STRING_IDS AS m ON m.id = p.name
+            WHERE p.globalTaskId = t.globalTaskId AND CAST(ROUND(p.value) AS INTEGER) > 0
+                AND m.value IN ('aiv_total_time', 'aiv_vec_time', 'aiv_mte2_time', 'aiv_mte3_time', 'aiv_scalar_time')
+        ) THEN g.with_aiv
+        ELSE g.without_aiv
+    END,
+    CAST(t.startNs AS INTEGER),
+    CAST(t.endNs AS INTEGER) - CAST(t.startNs AS INTEGER)
+FROM in_TASK AS t
+JOIN in_COMPUTE_TASK_INFO AS c ON c.globalTaskId = t.globalTaskId
+JOIN temp.staged_group AS g
+    ON g.name_id IS c.name AND g.op_type_id IS c.opType AND g.task_type_id IS c.taskType
+    AND g.timeline_type_id IS t.taskType;
