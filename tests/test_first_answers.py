@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from factories.rank_db import RankDbFactory
 
-from warehouse import db, ingest, queries
+from warehouse import db, demo, ingest, queries
 from warehouse.cli import cli
 from warehouse.staged import first
 from warehouse.synth.plan import UNITS_PER_STEP
@@ -31,9 +31,7 @@ def answers(conn: sqlite3.Connection) -> dict[str, list[tuple]]:
 
 def stage_one(conn: sqlite3.Connection, folder: Path, jobs: int = 1) -> list[ingest.FileResult]:
     files = list(ingest.discover([folder], exclude=ingest.warehouse_files(conn)))
-    kinds = first.kinds_of(files)
-    assert first.unstageable(conn, kinds) is None
-    return first.stage_paths(conn, files, kinds, jobs=jobs)
+    return first.stage_paths(conn, files, jobs=jobs)
 
 
 def assert_staged_as_full(tmp_path: Path, folder: Path, jobs: int = 1) -> dict[str, list[tuple]]:
@@ -45,7 +43,7 @@ def assert_staged_as_full(tmp_path: Path, folder: Path, jobs: int = 1) -> dict[s
     expected = answers(full)
     staged = db.connect(staged_path)
     results = stage_one(staged, folder, jobs)
-    ranks = sum(r.status == "staged" for r in results)
+    ranks = sum(r.status == "staged" and r.kind == "rank_db" for r in results)
     assert ranks == full.execute("SELECT count(*) FROM source WHERE kind = 'rank_db'").fetchone()[0] > 0
     # nothing of the rank dbs but their answers is in yet
     assert staged.execute("SELECT count(*) FROM kernel").fetchone() == (0,)
@@ -134,17 +132,27 @@ def test_cli_answers_first_and_info(tmp_path, runner):
     assert sqlite3.connect(fresh).execute("SELECT count(*) FROM source WHERE stage IS NOT NULL").fetchone() == (0,)
 
 
-def test_files_that_would_reorder_rows_are_not_staged(tmp_path, runner):
-    folder = tmp_path / "cluster"
-    RankDbFactory(path=folder / "rank0" / "ascend_pytorch_profiler_0.db", rank_id=0)
-    text = folder / "rank0" / "step_trace_time.csv"
-    text.write_text("Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble,"
-                    "Communication(Not Overlapped and Exclude Receive),Preparing\n1,1,0,0,0,0,1,0,0,0\n",
-                    encoding="utf-8")
-    conn = db.connect(tmp_path / "w.db")
-    files = list(ingest.discover([folder]))
-    why = first.unstageable(conn, first.kinds_of(files))
-    assert why is not None and why.startswith(f"{text}: a step_trace_time_csv input")
-    done = runner.invoke(cli, ["ingest", str(folder), "--db", str(tmp_path / "cli.db"), "--answers-first"])
-    assert done.exit_code == 0, done.output
-    assert "first answers ready" not in done.output
+def test_demo_cluster_with_text_ranks_lands_as_a_plain_ingest(tmp_path):
+    """The demo's text-export ranks and operator profile are held for stage 2; the db ranks answer
+    at once, and the warehouse ends as a plain ingest of the whole folder."""
+    folder = demo.write_inputs(tmp_path / "demo")
+    full_path, staged_path = tmp_path / "full.db", tmp_path / "staged.db"
+    full = db.connect(full_path)
+    ingest.ingest_paths(full, [folder])
+    staged = db.connect(staged_path)
+    results = stage_one(staged, folder)
+    by_kind = {(r.kind, r.status) for r in results}
+    assert ("rank_db", "staged") in by_kind and ("kernel_details_csv", "pending") in by_kind
+    assert not {r.status for r in results} - {"staged", "pending"}
+    db_ranks = set(demo.DB_RANKS)
+    for name in ("step_time", "communication_ops"):
+        assert [row for row in answers(staged)[name] if row[1] in db_ranks] == \
+            [row for row in answers(full)[name] if row[1] in db_ranks]
+    # pending files hold their ids: an earlier failure of one is dropped, as a plain ingest drops it
+    assert staged.execute("SELECT count(*) FROM source WHERE stage = 'pending'").fetchone()[0] == \
+        sum(r.status == "pending" for r in results)
+    ingest.ingest_paths(staged, [folder])
+    assert answers(staged) == answers(full)
+    staged.close()
+    full.close()
+    assert [line for line in compare(full_path, staged_path) if line.startswith("DIFF")] == []

@@ -83,7 +83,10 @@ def cli():
 @click.option("--answers-first", is_flag=True,
               help="Stage the rank dbs first: step_time, communication_ops, top_kernels and slow_ranks answer "
                    "within seconds, then the full ingest follows (query meanwhile from another shell).")
-def ingest(paths, db_path, force, quiet, jobs, run_name, labels, engine, out_dir, master, answers_first):
+@click.option("--answers-only", is_flag=True,
+              help="Stop after the first answers of --answers-first; a later ingest of the same paths adds the rest.")
+def ingest(paths, db_path, force, quiet, jobs, run_name, labels, engine, out_dir, master, answers_first,
+           answers_only):
     """Ingest profiler outputs (files or folders, walked recursively).
 
     Each file's kind is detected from its content; each file is one transaction.
@@ -107,8 +110,10 @@ def ingest(paths, db_path, force, quiet, jobs, run_name, labels, engine, out_dir
     for stale, size in _parts().sweep_stale(Path(db_path).absolute().parent):
         click.echo(f"removed {stale}: the parts ({size / 1e6:.1f} MB) of an ingest that was killed", err=True)
     files = list(ingest_frame.discover(paths, exclude=ingest_frame.warehouse_files(conn)))
-    if answers_first and not force:
+    if (answers_first or answers_only) and not force:
         _first_answers(conn, files, jobs, run_name, quiet)
+        if answers_only:
+            sys.exit(0)
     show_bar = not quiet and sys.stderr.isatty()
     with click.progressbar(length=len(files), label="ingesting", file=sys.stderr, hidden=not show_bar,
                            item_show_func=_short_name) as bar:
@@ -132,14 +137,9 @@ def _first_answers(conn, files, jobs, run_name, quiet) -> None:
     from warehouse.staged import first
 
     started = time.perf_counter()
-    kinds = first.kinds_of(files)
-    why_not = first.unstageable(conn, kinds)
-    if why_not:
-        click.echo(f"warehouse: --answers-first: {why_not}", err=True)
-        return
-    results = first.stage_paths(conn, files, kinds, jobs=jobs, run_name=run_name)
+    results = first.stage_paths(conn, files, jobs=jobs, run_name=run_name)
     if not quiet:
-        staged = sum(result.status == "staged" for result in results)
+        staged = sum(result.status == "staged" and result.kind == "rank_db" for result in results)
         click.echo(f"first answers ready in {time.perf_counter() - started:.1f} s: {staged} rank dbs staged "
                    f"(step_time, communication_ops, top_kernels, slow_ranks answer now); the full ingest follows")
 

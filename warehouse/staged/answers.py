@@ -27,6 +27,7 @@ from warehouse.sources import rank_db
 from warehouse.sources.base import attach_readonly, sqlite_snapshot
 
 HERE = Path(__file__).parent
+SCRATCH_SQL = sqlfiles.statements(HERE / "scratch.sql")
 SCRATCH_RANK_SQL = sqlfiles.statements(HERE / "scratch_rank.sql")
 KERNEL_GROUPS_SQL = sqlfiles.statements(HERE / "kernel_groups.sql")
 KERNELS_SQL = sqlfiles.statements(HERE / "kernels.sql")
@@ -59,6 +60,8 @@ def scratch() -> sqlite3.Connection:
     global _scratch
     if _scratch is None:
         _scratch = db.connect(":memory:")
+        for statement in SCRATCH_SQL:
+            _scratch.execute(statement)
         load_rules(_scratch)  # once: classify_source then finds them current
     return _scratch
 

@@ -4,18 +4,18 @@ in the order a plain ingest gives them, and the cluster answers are there when i
 - A rank db is *staged*: its answers are computed from the raw file (:mod:`warehouse.staged.answers`,
   in the worker pool of :mod:`warehouse.parts` with ``jobs`` > 1) and written with its source row,
   ``stage = 'answers'`` (:func:`warehouse.staged.store.write_answers`), one transaction per rank.
-  Its sha256 is left empty: stage 2 reads the file whole anyway and fills it (hashing 64 rank dbs
-  would cost seconds of the first answers' budget).
-- ``analysis.db`` (the profiler's step summary, which answers step_time where it exists) and a file
-  no source reads or that fails at once go in as a plain ingest takes them (they are small, and
-  write no table a rank db writes).
-- Any other file is *pending*: its source row is reserved (``stage = 'pending'``), for stage 2.
+- An ``analysis.db`` is staged too: its step summary (StepTraceTime, which answers step_time where
+  it exists) goes into ``step_trace_time`` by the analysis.db source's own statement
+  (:func:`warehouse.staged.store.write_step_summary`); its communication tables come in stage 2.
+- Any other file is *pending*: its source row is held (``stage = 'pending'``) for stage 2; what it
+  answers comes then.
 
-Stage 2 is :func:`warehouse.ingest.ingest_paths` over the same files: each staged or pending file
-lands in the source row it holds, its staged rows dropped in that transaction, so source ids and
-every table's rows end as a plain ingest writes them. That holds only while no file of the ingest
-writes the tables analysis.db writes (a text export's step_trace_time.csv, a cluster analysis): their
-rows would land in another order, so such an ingest is not staged (:func:`unstageable`).
+A staged file's sha256 is left empty: stage 2 reads every file whole anyway and fills it (hashing
+64 rank dbs would cost seconds of the first answers' budget).
+
+Stage 2 is :func:`warehouse.ingest.ingest_paths` over the same files: each lands in the source row
+it holds, its staged rows dropped in that transaction, so source ids and every table's rows end as
+a plain ingest writes them (stage 1 writes no row a plain ingest keeps).
 """
 
 from __future__ import annotations
@@ -35,18 +35,11 @@ from warehouse.sources import detect_source
 from warehouse.staged import answers as staged_answers
 from warehouse.staged import store
 
-#: kinds ingested whole in stage 1 (besides files no source reads)
-WHOLE_KINDS = frozenset({"analysis_db"})
-STAGED_KIND = "rank_db"
-
-
-def kinds_of(files: list[Path]) -> dict[Path, str | None]:
-    """Each file's kind (:func:`kind_of`)."""
-    return {path: kind_of(path) for path in files}
+RANK_DB, ANALYSIS_DB = "rank_db", "analysis_db"
 
 
 def kind_of(path: Path) -> str | None:
-    """The kind of input ``path`` is, None when no source reads it (or detection failed: the plain
+    """The kind of input ``path`` is, None when no source reads it (or detection failed: stage 2's
     ingest of the file then records why)."""
     try:
         module = detect_source(path)
@@ -55,95 +48,84 @@ def kind_of(path: Path) -> str | None:
     return module.KIND if module else None
 
 
-def unstageable(conn: sqlite3.Connection, kinds: dict[Path, str | None]) -> str | None:
-    """Why these files cannot be staged (a file of a kind that writes analysis.db's tables), else None."""
-    sharing = {row[0] for row in conn.execute(
-        "SELECT kind FROM fact_precedence WHERE fact IN (SELECT fact FROM fact_precedence WHERE kind = ?) "
-        "AND kind != ?", ("analysis_db", "analysis_db"))}
-    clashing = sorted(path for path, kind in kinds.items() if kind in sharing)
-    if clashing:
-        return (f"{clashing[0]}: a {kinds[clashing[0]]} input writes the tables analysis.db writes, so staging would "
-                f"change the order of their rows ({len(clashing)} such files): ingested whole")
-    return None
-
-
 def stage_paths(
     conn: sqlite3.Connection,
     files: list[Path],
-    kinds: dict[Path, str | None],
     *,
     jobs: int = 1,
     run_name: str | None = None,
     on_file: Callable[[FileResult], None] | None = None,
 ) -> list[FileResult]:
-    """Stage 1 over ``files`` (as :func:`warehouse.ingest.discover` lists them, ``kinds`` as
-    :func:`kinds_of` gives them, :func:`unstageable` None), in their order.
+    """Stage 1 over ``files`` (as :func:`warehouse.ingest.discover` lists them), in their order.
 
-    A staged rank's result has status ``staged``, a reserved file's ``pending``; the files
-    ingested whole report as :func:`warehouse.ingest.ingest_file` does. A rank db whose answers
-    cannot be computed is reserved (its full ingest in stage 2 then says why it fails).
+    A staged file's result has status ``staged``, a held file's ``pending``, a file the warehouse
+    holds already (staged, or whole: stage 2 then finds it unchanged or replaces it) ``unchanged``.
+    A rank db whose answers cannot be computed, or an analysis.db whose step summary cannot be
+    read, is held (its full ingest in stage 2 then says why it fails).
     """
+    kinds = {path: kind_of(path) for path in files}
     runs = RunNamer(conn, files, run_name)
-    todo = [path for path in files if kinds[path] == STAGED_KIND and _stageable(conn, path)]
+    held = {path: _held(conn, path) for path in files}
+    todo = [path for path in files if kinds[path] == RANK_DB and held[path] is None]
     results = []
     with PartPool(jobs) if jobs > 1 and len(todo) > 1 else _InProcess() as pool:
         futures = {path: pool.submit(staged_answers.pooled, path)[0] for path in todo}
         for path in files:
             started = time.perf_counter_ns()
-            kind = kinds[path]
-            if path in futures:
-                result = _stage(conn, path, futures.pop(path).result(), runs, started)
-            elif kind == STAGED_KIND or kind not in WHOLE_KINDS and kind is not None:
-                result = _reserve(conn, path, kind, runs, started)
+            if held[path] is not None:
+                result = FileResult(path, "unchanged", kinds[path], source_id=held[path])
             else:
-                result = ingest.ingest_file(conn, path, runs=runs)
+                result = _stage(conn, path, kinds[path], futures.pop(path, None), runs)
+            result.elapsed_ns = time.perf_counter_ns() - started
             results.append(result)
             if on_file:
                 on_file(result)
     return results
 
 
-def _stageable(conn: sqlite3.Connection, path: Path) -> bool:
-    """Whether a rank db is to be staged now: not staged already, nor in the warehouse whole
-    (stage 2 then finds it unchanged, or re-ingests a changed file as a plain ingest does)."""
-    return not conn.execute("SELECT 1 FROM source WHERE path = ? AND status = 'ok'", (str(path),)).fetchone()
+def _held(conn: sqlite3.Connection, path: Path) -> int | None:
+    """The ok source row (staged or whole) the warehouse has for ``path`` already, if any."""
+    row = conn.execute("SELECT id FROM source WHERE path = ? AND status = 'ok' ORDER BY id LIMIT 1",
+                       (str(path),)).fetchone()
+    return row[0] if row else None
 
 
-def _stage(conn, path: Path, answers: staged_answers.RankAnswers, runs: RunNamer, started: int) -> FileResult:
-    if answers.error:
-        return _reserve(conn, path, STAGED_KIND, runs, started)
+def _stage(conn, path: Path, kind: str | None, future: Future | None, runs: RunNamer) -> FileResult:
+    """``path``'s source row with what stage 1 has of it, in one transaction."""
+    answers = future.result() if future else None
     size = os.stat(path).st_size
     try:
         with db.transaction(conn, path):
-            source_id = _new_source(conn, path, STAGED_KIND, size, runs, "answers")
-            rows = store.write_answers(conn, source_id, answers)
+            conn.execute("DELETE FROM source WHERE path = ? AND status != 'ok'", (str(path),))
+            stage = "answers" if kind in (RANK_DB, ANALYSIS_DB) else "pending"
+            source_id = ingest._insert_source(conn, path, kind, "", size, runs.run_of(path), stage=stage)
+            rows = _first_rows(conn, path, kind, source_id, answers)
+            if rows is None:
+                conn.execute("UPDATE source SET stage = 'pending' WHERE id = ?", (source_id,))
     except BaseException:
         runs.forget(path)  # the run it may have made was rolled back with it
         raise
-    return FileResult(path, "staged", STAGED_KIND, rows, time.perf_counter_ns() - started, source_id=source_id,
-                      size_bytes=size)
+    finally:
+        ingest._detach_inputs(conn)  # what the step summary's copy attached
+    status = "pending" if rows is None else "staged"
+    return FileResult(path, status, kind, rows or 0, source_id=source_id, size_bytes=size)
 
 
-def _reserve(conn, path: Path, kind: str | None, runs: RunNamer, started: int) -> FileResult:
-    """A source row held for ``path``'s stage 2 (none if it holds one already, staged or whole)."""
-    held = conn.execute("SELECT id FROM source WHERE path = ? AND status = 'ok' ORDER BY id LIMIT 1",
-                        (str(path),)).fetchone()
-    if held:
-        return FileResult(path, "unchanged", kind, source_id=held[0])
-    size = os.stat(path).st_size
-    try:
-        with db.transaction(conn, path):
-            source_id = _new_source(conn, path, kind, size, runs, "pending")
-    except BaseException:
-        runs.forget(path)
-        raise
-    return FileResult(path, "pending", kind, 0, time.perf_counter_ns() - started, source_id=source_id, size_bytes=size)
-
-
-def _new_source(conn, path: Path, kind: str | None, size: int, runs: RunNamer, stage: str) -> int:
-    """The staged file's source row (earlier failed or skipped records of it dropped, as a plain ingest does)."""
-    conn.execute("DELETE FROM source WHERE path = ? AND status != 'ok'", (str(path),))
-    return ingest._insert_source(conn, path, kind, "", size, runs.run_of(path), stage=stage)
+def _first_rows(conn, path: Path, kind: str | None, source_id: int,
+                answers: staged_answers.RankAnswers | None) -> int | None:
+    """Write what stage 1 has of the file; the rows written, None when it has nothing of it."""
+    if kind == RANK_DB and answers is not None and answers.error is None:
+        return store.write_answers(conn, source_id, answers)
+    if kind == ANALYSIS_DB:
+        conn.execute("SAVEPOINT step_summary")  # a summary that cannot be read leaves nothing behind
+        try:
+            rows = store.write_step_summary(conn, path, source_id)
+        except Exception:  # noqa: BLE001 - held for stage 2, whose full ingest records the reason
+            conn.execute("ROLLBACK TO step_summary")
+            rows = None
+        conn.execute("RELEASE step_summary")
+        return rows
+    return None
 
 
 class _InProcess:

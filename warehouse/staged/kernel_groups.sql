@@ -6,9 +6,10 @@
 -- time is mix_comm_aiv), each pointing at a slice categorised by the group's TASK type, so the
 -- classification runs per group, not per row. Parameter :group_source.
 
+-- The ids are declared INTEGER as the input's columns are, so the kernels find their group by its key.
 CREATE TEMP TABLE staged_group (
-    id INTEGER PRIMARY KEY, name_id, op_type_id, task_type_id, timeline_type_id, name TEXT, op_type TEXT,
-    task_type TEXT, without_aiv TEXT, with_aiv TEXT
+    id INTEGER PRIMARY KEY, name_id INTEGER, op_type_id INTEGER, task_type_id INTEGER, timeline_type_id INTEGER,
+    name TEXT, op_type TEXT, task_type TEXT, without_aiv TEXT, with_aiv TEXT
 );
 
 CREATE UNIQUE INDEX temp.staged_group_key ON staged_group (name_id, op_type_id, task_type_id, timeline_type_id);

@@ -4,7 +4,8 @@
 -- Where the group's class depends on AIV time (communication without it, mix_comm_aiv with it)
 -- the kernel's own PMU rows decide: AIV time > 0 when one of the AIV metrics fact_kernel.sql
 -- pivots rounds to more than 0 (PMU values are times, never negative). The step is the one whose
--- window holds the kernel's start, as fact_kernel.sql finds it.
+-- window holds the kernel's start, as fact_kernel.sql finds it. CROSS JOIN keeps SQLite's order:
+-- the tasks in turn, each kernel's info by its key, its group by the group's key.
 -- Parameters :source_id, :group_source, :rank_id.
 
 UPDATE temp.staged_group SET
@@ -42,7 +43,7 @@ SELECT
     CAST(t.startNs AS INTEGER),
     CAST(t.endNs AS INTEGER) - CAST(t.startNs AS INTEGER)
 FROM in_TASK AS t
-JOIN in_COMPUTE_TASK_INFO AS c ON c.globalTaskId = t.globalTaskId
-JOIN temp.staged_group AS g
+CROSS JOIN in_COMPUTE_TASK_INFO AS c ON c.globalTaskId = t.globalTaskId
+CROSS JOIN temp.staged_group AS g
     ON g.name_id IS c.name AND g.op_type_id IS c.opType AND g.task_type_id IS c.taskType
     AND g.timeline_type_id IS t.taskType;

@@ -1,5 +1,9 @@
 """The staged rows of one input in the warehouse: written by stage 1, dropped by stage 2.
 
+A rank db's are its answers (``staged_step``, ``staged_kernel``, ``staged_hccl``); an analysis.db's
+its step summary, in ``step_trace_time`` as its full ingest writes it (rows of the staged source id,
+deleted and written again, in the ingest's order, by stage 2).
+
 Both run inside the caller's transaction: stage 1 writes a rank's answers with its source row in
 one short transaction; stage 2 drops them in the transaction that lands the file's full ingest,
 so at every moment a rank answers from exactly one of the two (migration 0016).
@@ -11,6 +15,10 @@ import sqlite3
 from pathlib import Path
 
 from warehouse import sqlfiles
+from warehouse.sources import analysis_db
+from warehouse.sources.kit.rank_layout import rank_from_layout
+from warehouse.sources.kit.sqlite_input import attached, copy_table
+from warehouse.sources.kit.text import UNKNOWN_RANK, source_rank
 from warehouse.staged.answers import RankAnswers
 
 FORGET_SQL = sqlfiles.statements(Path(__file__).parent / "forget.sql")
@@ -33,6 +41,21 @@ def write_answers(conn: sqlite3.Connection, source_id: int, answers: RankAnswers
         "VALUES (?, ?, ?, ?, ?, ?, ?)", [(source_id, *row) for row in answers.hccl])
     rows = len(answers.steps) + len(answers.kernels) + len(answers.hccl)
     conn.execute("UPDATE source SET row_count = ? WHERE id = ?", (rows, source_id))
+    return rows
+
+
+def write_step_summary(conn: sqlite3.Connection, path: Path, source_id: int) -> int:
+    """Copy the staged analysis.db's StepTraceTime into ``step_trace_time`` as its full ingest does
+    (the analysis.db source's statement and converters); returns the rows written.
+
+    :raises IngestError: when the file or its StepTraceTime cannot be read (naming the file).
+    """
+    rank_id = (rank_from_layout(path) or (UNKNOWN_RANK, "unset"))[0]
+    file, wanted = analysis_db.INPUT_TABLES["StepTraceTime"]
+    with attached(conn, path, ["StepTraceTime"]) as failures:
+        rows, _ = copy_table(conn, path, "StepTraceTime", wanted, analysis_db.SQL_DIR / file,
+                             {"source_id": source_id, "rank_id": rank_id}, failures)
+    conn.execute("UPDATE source SET rank_id = ?, row_count = ? WHERE id = ?", (source_rank(rank_id), rows, source_id))
     return rows
 
 
