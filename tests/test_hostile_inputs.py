@@ -298,6 +298,7 @@ EVENT_A = b'{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1}'
 EVENT_B = b'{"ph":"X","name":"b","pid":1,"tid":1,"ts":2,"dur":1}'
 
 
+@pytest.mark.slow  # gigabytes streamed or megabytes built: seconds
 def test_two_gb_of_spaces_between_two_events_fail_fast_in_bounded_memory(kept, tmp_path):
     trace = gzip_repeating(tmp_path / "spaces" / "trace_view.json.gz", b"[" + EVENT_A + b",", b" ", 2 << 30,
                            EVENT_B + b"]")
@@ -308,6 +309,7 @@ def test_two_gb_of_spaces_between_two_events_fail_fast_in_bounded_memory(kept, t
     kept()
 
 
+@pytest.mark.slow  # gigabytes streamed or megabytes built: seconds
 def test_a_300_mb_name_fails_at_the_event_cap(kept, tmp_path):
     trace = gzip_repeating(tmp_path / "name" / "trace_view.json.gz", b'[{"ph":"X","name":"', b"k", 300 << 20,
                            b'","pid":1,"tid":1,"ts":1,"dur":1}]')
@@ -365,6 +367,7 @@ def test_a_gzip_past_the_decompressed_cap_fails(kept, tmp_path):
 # --- operator profile -------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # gigabytes streamed or megabytes built: seconds
 def test_a_3_gb_unknown_block_in_a_small_bin_gz_fails_from_its_header(kept, tmp_path):
     size = 3 << 30
     binary = gzip_repeating(tmp_path / "op" / "visualize_data.bin.gz", block_header(0x30, size), b"\0", size, b"")
@@ -389,6 +392,7 @@ def test_200k_cores_by_500_lines_fail_before_their_rows_are_made(kept, tmp_path)
     kept()
 
 
+@pytest.mark.slow  # gigabytes streamed or megabytes built: seconds
 def test_source_detail_is_capped_with_a_note(kept, tmp_path):
     binary = tmp_path / "op" / "visualize_data.bin"
     binary.parent.mkdir()

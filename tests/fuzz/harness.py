@@ -22,7 +22,7 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from hypothesis import strategies as st
+from hypothesis import settings, strategies as st
 
 from factories.rank_db import write_db
 from warehouse import audits, db, introspect
@@ -55,6 +55,17 @@ RAW_TEXTS = (
     "NaN",
     "Infinity",
 )
+
+#: max_examples of the "fuzz" profile (tests/conftest.py): the profile that runs every budget in full
+FULL_PROFILE_EXAMPLES = 30
+
+
+def examples(full: int) -> settings:
+    """A fuzz test's budget of ``full`` examples, scaled by the loaded profile (a sixth under "quick", at least 2).
+
+    Read when the test module is imported, after pytest has loaded ``--hypothesis-profile``.
+    """
+    return settings(max_examples=max(2, full * settings.default.max_examples // FULL_PROFILE_EXAMPLES))
 
 
 class Hang(BaseException):

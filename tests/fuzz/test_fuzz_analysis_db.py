@@ -12,11 +12,11 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from factories.analysis_db import AnalysisDbFactory
-from fuzz.harness import byte_mutations, ingest_hostile, sqlite_bytes, table_mutations, with_cell
+from fuzz.harness import byte_mutations, examples, ingest_hostile, sqlite_bytes, table_mutations, with_cell
 
 NAME = "analysis.db"
 PAGE = 4096
@@ -35,7 +35,7 @@ def _original() -> bytes:
     return sqlite_bytes(_tables())
 
 
-@settings(max_examples=60)
+@examples(60)
 @given(data=st.data())
 def test_hostile_analysis_db_ends_cleanly(data):
     """An analysis.db with wrong columns, wrong types or damaged bytes: a clear failure or a sound ingest."""
@@ -45,6 +45,7 @@ def test_hostile_analysis_db_ends_cleanly(data):
     ingest_hostile(NAME, mangled)
 
 
+@pytest.mark.slow  # a sweep: every case in turn (the fast tier keeps the hypothesis test)
 @pytest.mark.parametrize("name", sorted(_tables()))
 @pytest.mark.parametrize("cell", HOSTILE_CELLS)
 def test_a_hostile_cell_in_every_column_ends_cleanly(name, cell):

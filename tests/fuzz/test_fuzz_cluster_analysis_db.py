@@ -14,12 +14,12 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from factories.cluster_outputs import ClusterAnalysisDbFactory
 from fuzz import test_fuzz_analysis_db
-from fuzz.harness import byte_mutations, ingest_hostile, sqlite_bytes, table_mutations, with_cell
+from fuzz.harness import byte_mutations, examples, ingest_hostile, sqlite_bytes, table_mutations, with_cell
 
 NAME = "cluster_analysis.db"
 FOLDER = "cluster_analysis_output"
@@ -44,7 +44,7 @@ def _original(layout: str = "full") -> bytes:
     return sqlite_bytes(_tables(layout))
 
 
-@settings(max_examples=60)
+@examples(60)
 @given(data=st.data())
 def test_hostile_cluster_analysis_db_ends_cleanly(data):
     """A cluster_analysis.db with wrong columns, wrong types or damaged bytes: a clear failure or a sound ingest."""
@@ -55,6 +55,7 @@ def test_hostile_cluster_analysis_db_ends_cleanly(data):
     ingest_hostile(NAME, mangled, folder=FOLDER)
 
 
+@pytest.mark.slow  # a sweep: every case in turn (the fast tier keeps the hypothesis test)
 @pytest.mark.parametrize("name", [name for name in sorted(_tables()) if name != "CommunicationGroup"])
 @pytest.mark.parametrize("cell", EVERY_COLUMN_CELLS)
 def test_a_hostile_cell_in_every_column_ends_cleanly(name, cell):

@@ -16,6 +16,10 @@ from factories.op_profile import Block
 from fuzz import test_fuzz_op_profile, test_fuzz_text_exports, test_fuzz_trace_json
 from fuzz.harness import dump, ingest_hostile, json_paths, replace_at
 
+#: the sweeps ingest one file per field (hundreds per export): the full suite runs them, the fast
+#: tier keeps the hypothesis tests, which visit fields at random
+pytestmark = pytest.mark.slow
+
 #: wrong-typed values, one per path in turn
 WRONG = [None, "x", [], {"k": 1}, 2**64, -1, True, 1.5e308, ""]
 
@@ -50,7 +54,6 @@ def test_every_column_of_a_csv_export(factory, name, folder):
         ingest_hostile(name, b"\r\n".join([header, b",".join(wrong), *rest]), folder=folder)
 
 
-@pytest.mark.slow
 def test_every_field_of_every_op_profile_json_block():
     _, _, blocks = test_fuzz_op_profile._original()
     for index, block in enumerate(blocks):

@@ -17,11 +17,11 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from factories.op_profile import HEADER, PATH_BYTES, Block, OpProfileFactory, every_block
-from fuzz.harness import RAW, RAW_TEXTS, byte_mutations, document_mutations, ingest_hostile, json_paths, replace_at
+from fuzz.harness import RAW, RAW_TEXTS, byte_mutations, document_mutations, examples, ingest_hostile, json_paths, replace_at
 
 NAME = "visualize_data.bin"
 DECLARED_SIZES = (0, 1, 3, 2**31, 2**32, 2**40, 2**60, 2**63, 2**64 - 1)
@@ -81,7 +81,7 @@ def json_block_mutations(blocks) -> st.SearchStrategy[bytes]:
 
 
 @pytest.mark.slow
-@settings(max_examples=150)
+@examples(150)
 @given(data=st.data())
 def test_hostile_op_profile_ends_cleanly(data):
     """A mangled bin ends as a clear failure naming the block's byte offset, or a sound ingest."""
@@ -106,6 +106,7 @@ def test_a_huge_declared_length_fails_at_its_block_without_allocating(size):
     assert f"byte {offset}" in result.error, result.error
 
 
+@pytest.mark.slow  # a sweep: every case in turn (the fast tier keeps the hypothesis test)
 @pytest.mark.parametrize("cut", sorted(set(range(0, 200)) | {HEADER.size + PATH_BYTES - 1}))
 def test_truncations_of_the_first_blocks_end_cleanly(cut):
     """Every cut inside the first header, the first path and the first payload."""
@@ -153,7 +154,7 @@ def test_an_integer_past_64_bits_in_a_json_block_fails_naming_the_block_and_colu
         result.error
 
 
-@settings(max_examples=30)
+@examples(30)
 @given(cut=st.integers(0, 10**6), mask=st.integers(0, 255))
 def test_a_damaged_gzip_bin_ends_cleanly(cut, mask):
     """A gzip-compressed bin cut short, or with one byte flipped (CRC, deflate stream, header)."""

@@ -12,11 +12,11 @@ import functools
 import sqlite3
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from factories.rank_db import build_tables
-from fuzz.harness import byte_mutations, ingest_hostile, one_of_values, sqlite_bytes, with_cell
+from fuzz.harness import byte_mutations, examples, ingest_hostile, one_of_values, sqlite_bytes, with_cell
 
 NAME = "ascend_pytorch_profiler_0.db"
 PAGE = 4096
@@ -85,7 +85,7 @@ def _writable(tables: dict) -> bytes:
 
 
 @pytest.mark.slow
-@settings(max_examples=80)
+@examples(80)
 @given(data=st.data())
 def test_hostile_rank_db_ends_cleanly(data):
     """A rank db with wrong columns, wrong types or damaged bytes: a clear failure or a sound ingest."""

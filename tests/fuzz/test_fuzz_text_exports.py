@@ -14,11 +14,12 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from factories import text_exports as tx
 from fuzz.harness import (
+    examples,
     HOSTILE_BYTES, RAW, RAW_TEXTS, byte_mutations, document_mutations, dump, ingest_hostile, json_paths,
     json_token_boundaries, one_of_values, replace_at,
 )
@@ -102,7 +103,7 @@ def csv_mutations(data: bytes) -> st.SearchStrategy[bytes]:
 
 
 @pytest.mark.parametrize(("factory", "name", "folder"), CSV_EXPORTS, ids=_ids(CSV_EXPORTS))
-@settings(max_examples=40)
+@examples(40)
 @given(data=st.data())
 def test_hostile_csv_export_ends_cleanly(factory, name, folder, data):
     """A mangled CSV export ends as a clear failure or a sound ingest."""
@@ -113,7 +114,7 @@ def test_hostile_csv_export_ends_cleanly(factory, name, folder, data):
 
 
 @pytest.mark.parametrize(("factory", "name", "folder"), JSON_EXPORTS, ids=_ids(JSON_EXPORTS))
-@settings(max_examples=40)
+@examples(40)
 @given(data=st.data())
 def test_hostile_json_export_ends_cleanly(factory, name, folder, data):
     """A mangled JSON export ends as a clear failure or a sound ingest."""

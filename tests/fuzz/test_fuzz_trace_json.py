@@ -13,11 +13,12 @@ import gzip
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from factories.trace_json import EventFactory, render
 from fuzz.harness import (
+    examples,
     RAW, RAW_TEXTS, byte_mutations, document_mutations, ingest_hostile, json_token_boundaries, replace_at,
 )
 
@@ -52,7 +53,7 @@ def _serializer(shape):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("shape", SHAPES)
-@settings(max_examples=60)
+@examples(60)
 @given(data=st.data())
 def test_hostile_trace_ends_cleanly(shape, data):
     """A mangled trace ends as a clear failure naming the event or byte, or a sound ingest."""
@@ -76,7 +77,7 @@ def test_deep_nesting_and_enormous_values_in_a_field_end_cleanly(field, raw):
     ingest_hostile(NAME, _serializer("array")(replace_at(events, (1, field), RAW), raw))
 
 
-@settings(max_examples=30)
+@examples(30)
 @given(cut=st.integers(0, 2000))
 def test_truncated_gzip_trace_ends_cleanly(cut):
     """A gzip trace cut anywhere (header, deflate stream, trailer)."""
