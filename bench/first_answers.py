@@ -7,7 +7,8 @@ Generates (bench/gen_rank_db.py) a cluster folder, then:
    the analysis.db files ingested whole) into a fresh warehouse, then each of the four answers
    (``step_time``, ``communication_ops``, ``top_kernels``, ``slow_ranks``) with ``warehouse query``:
    wall and CPU time, process starts included.
-2. ``warehouse ingest DIR`` over the same warehouse: stage 2, the full ingest of the staged files.
+2. ``warehouse ingest DIR`` over the same warehouse: stage 2, the full ingest of the staged files
+   (not with ``--skip-stage2``).
 3. With ``--check``: a plain ``warehouse ingest DIR`` into another warehouse, and the two compared
    table by table (bench/compare_warehouses.py), and the four answers of both.
 4. ``msprof-analyze cluster -m MODE`` for ``cluster_time_summary``, ``communication_time_sum`` and
@@ -64,6 +65,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=default_jobs(), help="warehouse ingest --jobs (default: the cores)")
     parser.add_argument("--check", action="store_true", help="also a plain ingest, compared table by table")
     parser.add_argument("--skip-peer", action="store_true")
+    parser.add_argument("--skip-stage2", action="store_true", help="stage 1 and the peer only (no full ingest)")
     parser.add_argument("--work", type=Path, help="folder for the inputs and outputs (default: a temp folder)")
     args = parser.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="bench_first_answers_"))
@@ -91,6 +93,8 @@ def main() -> None:
     print(f"  first answers, ingest included: {first_wall:.2f} s wall, {first_cpu:.2f} CPU-s")
     print(f"  load average after stage 1: {os.getloadavg()[0]:.1f}")
 
+    if args.skip_stage2:
+        return peer_side(args, folder, work, first_wall)
     stage2 = timed([str(WAREHOUSE), "ingest", str(folder), "--db", str(db), "--quiet", "--jobs", str(args.jobs)])
     print(f"stage 2 (warehouse ingest, the full ingest of the staged files): {stage2['wall']:.1f} s "
           f"(CPU {stage2['cpu']:.1f} s)")
@@ -108,6 +112,11 @@ def main() -> None:
               f"{len(lines) - len(differing)} tables the same, {len(differing)} differ {differing[:3]}; answers "
               f"{'equal' if all(plain_answers[n]['log'] == first[n]['log'] for n in ANSWERS) else 'DIFFER'}")
 
+    peer_side(args, folder, work, first_wall)
+
+
+def peer_side(args, folder: Path, work: Path, first_wall: float) -> None:
+    """msprof-analyze's modes on the same folder, and the ratio to the warehouse's first answers."""
     if args.skip_peer:
         return
     if not args.peer.exists():

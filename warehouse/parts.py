@@ -21,6 +21,7 @@ import shutil
 import signal
 import sqlite3
 import tempfile
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
@@ -57,12 +58,19 @@ class PartPool:
     else in the system's temporary folder.
     """
 
-    def __init__(self, jobs: int, beside: Path | None = None):
+    def __init__(self, jobs: int, beside: Path | None = None, *, fork: bool = False):
+        """``fork``: start the workers by forking this process when it runs no other thread (a worker
+        is then up in milliseconds with the modules imported, where spawning one costs ~0.5 s of CPU:
+        what short jobs such as stage 1 of ``ingest --answers-first`` notice); else spawn."""
         self.jobs = jobs
         self._folder = tempfile.TemporaryDirectory(prefix=PART_FOLDER_PREFIX, dir=beside)
         (Path(self._folder.name) / OWNER_FILE).write_text(str(os.getpid()), encoding="ascii")
-        # spawn, not fork: the parent may hold SQLite connections and server threads
-        self._executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
+        # spawn, not fork, by default: the parent may hold SQLite connections and server threads (a
+        # forked worker never touches the parent's connections; with another thread running, a lock
+        # it held at the fork could never be released in the child)
+        alone = threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
+        method = "fork" if fork and alone else "spawn"
+        self._executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method),
                                              initializer=_die_with, initargs=(os.getpid(),))
         self._count = 0
 

@@ -68,7 +68,7 @@ def stage_paths(
     held = {path: _held(conn, path) for path in files}
     todo = [path for path in files if kinds[path] == RANK_DB and held[path] is None]
     results = []
-    with PartPool(jobs) if jobs > 1 and len(todo) > 1 else _InProcess() as pool:
+    with PartPool(jobs, fork=True) if jobs > 1 and len(todo) > 1 else _InProcess() as pool:
         futures = {path: pool.submit(staged_answers.pooled, path)[0] for path in todo}
         for path in files:
             started = time.perf_counter_ns()
