@@ -32,7 +32,8 @@ def test_reads_with_comments_strings_and_pragma_functions_pass(warehouse_db):
         "-- a comment; DROP TABLE source\nSELECT ';' AS semi, count(*) AS n FROM pragma_table_info('source')",
     )
     assert columns == ["semi", "n"]
-    assert rows == [(";", 16)]
+    # the source table's columns as the driver sees them, and the DROP in the comment never ran
+    assert rows == [(";", len(warehouse_db.execute("SELECT * FROM source").description))]
 
 
 def test_parameters_row_limit_and_time_limit(warehouse_db):
