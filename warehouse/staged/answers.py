@@ -4,14 +4,15 @@ The raw file is attached read-only to a *scratch warehouse* (an in-memory wareho
 once per process) and only what the answers read goes in: the steps and HCCL operators through
 the rank db source's own statements (``meta_step.sql``, ``prepare_5_steps.sql``,
 ``fact_communication_op.sql``), the kernels with step, name, type, start and duration
-(``kernels.sql``), their class from the kernel classification run once per distinct group of
-what the class depends on (``kernel_groups.sql``, then :func:`classify_source`). No PMU pivot, no
-timeline, flows, names or counters. The answers are then read from the scratch's views
-(``answers.sql``: ``step_breakdown``, ``kernel_total``, ``hccl_total``), so a staged figure is
-the full warehouse's arithmetic over the same rows, and the transaction is rolled back.
+(``kernels.sql``, ``kernel_rows.sql``), their class from the kernel classification run once per
+distinct group of what the class depends on (``kernel_groups.sql``, then :func:`classify_source`).
+No PMU pivot, no timeline, flows, names or counters. The answers are then read from the
+scratch's views (``answers.sql``: ``step_breakdown``, ``hccl_total``; the kernels summed as
+``kernel_total`` sums them), so a staged figure is the full warehouse's arithmetic over the same
+rows, and the transaction is rolled back.
 
-About 40 ms of CPU per generated rank of 42,500 kernels (bench/first_answers.py), against ~10 s
-for its full ingest.
+A generated rank of 42,500 kernels and 340 steps costs ~0.15 CPU-s beside its analysis.db (no
+breakdown to derive), ~0.5 CPU-s without (bench/RESULTS.md), against ~10 s for its full ingest.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ SCRATCH_SQL = sqlfiles.statements(HERE / "scratch.sql")
 SCRATCH_RANK_SQL = sqlfiles.statements(HERE / "scratch_rank.sql")
 KERNEL_GROUPS_SQL = sqlfiles.statements(HERE / "kernel_groups.sql")
 KERNELS_SQL = sqlfiles.statements(HERE / "kernels.sql")
-STEPS_SQL, KERNEL_TOTALS_SQL, HCCL_TOTALS_SQL = sqlfiles.statements(HERE / "answers.sql")
+KERNEL_ROWS_SQL = sqlfiles.text(HERE / "kernel_rows.sql")
+STEPS_SQL, MARKERS_SQL, KERNEL_TOTALS_SQL, HCCL_TOTALS_SQL = sqlfiles.statements(HERE / "answers.sql")
 #: the rank db source's statements stage 1 runs as they are (steps, their lookup, HCCL operators)
 RANK_DB_SQL = tuple(statement for name in ("meta_step.sql", "prepare_5_steps.sql", "fact_communication_op.sql")
                     for statement in sqlfiles.statements(rank_db.SQL_DIR / name))
@@ -52,6 +54,8 @@ class RankAnswers:
     steps: list[tuple] = field(default_factory=list)
     kernels: list[tuple] = field(default_factory=list)
     hccl: list[tuple] = field(default_factory=list)
+    #: whether ``steps`` hold the derived breakdown (else their markers only)
+    breakdown: bool = True
     error: str | None = None
 
 
@@ -66,22 +70,25 @@ def scratch() -> sqlite3.Connection:
     return _scratch
 
 
-def rank_answers(path: Path) -> RankAnswers:
+def rank_answers(path: Path, breakdown: bool = True) -> RankAnswers:
     """The answers of the rank db at ``path``; a file that cannot be read gives ``error``, one
-    line naming it (its full ingest will say the same or more)."""
+    line naming it (its full ingest will say the same or more). Without ``breakdown`` the steps
+    come without their derived breakdown (``RankAnswers.breakdown`` False): for a rank whose
+    profiler's summary (analysis.db) answers step_time, which reads only the steps' markers then,
+    that is ~40 % of the rank's time saved."""
     try:
-        return _compute(scratch(), Path(path))
+        return _compute(scratch(), Path(path), breakdown)
     except (IngestError, sqlite3.Error, OSError, ValueError) as exc:
         message = " ".join(str(exc).split())
         return RankAnswers(error=message if message.startswith(str(path)) else f"{path}: {message}")
 
 
-def pooled(path: Path, _part_path: Path) -> RankAnswers:
+def pooled(path: Path, _part_path: Path, breakdown: bool = True) -> RankAnswers:
     """:func:`rank_answers` as a :class:`warehouse.parts.PartPool` job (it writes no part)."""
-    return rank_answers(path)
+    return rank_answers(path, breakdown)
 
 
-def _compute(conn: sqlite3.Connection, path: Path) -> RankAnswers:
+def _compute(conn: sqlite3.Connection, path: Path, breakdown: bool) -> RankAnswers:
     with sqlite_snapshot(path) as readable:
         identity = rank_db._identify(path, readable)
         attach_readonly(conn, readable, rank_db.SCHEMA)
@@ -96,11 +103,13 @@ def _compute(conn: sqlite3.Connection, path: Path) -> RankAnswers:
             classify_source(conn, GROUP_SOURCE)
             for statement in KERNELS_SQL:
                 conn.execute(statement, params)
+            conn.execute(KERNEL_ROWS_SQL, {**params, "every_row": int(breakdown)})
             return RankAnswers(
                 identity.rank_id, identity.device_id, identity.host_name,
-                steps=conn.execute(STEPS_SQL).fetchall(),
-                kernels=conn.execute(KERNEL_TOTALS_SQL).fetchall(),
+                steps=conn.execute(STEPS_SQL if breakdown else MARKERS_SQL).fetchall(),
+                kernels=conn.execute(KERNEL_TOTALS_SQL, params).fetchall(),
                 hccl=conn.execute(HCCL_TOTALS_SQL).fetchall(),
+                breakdown=breakdown,
             )
         finally:
             conn.execute("ROLLBACK")  # the scratch is empty again, its temp tables and views gone

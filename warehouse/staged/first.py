@@ -4,6 +4,8 @@ in the order a plain ingest gives them, and the cluster answers are there when i
 - A rank db is *staged*: its answers are computed from the raw file (:mod:`warehouse.staged.answers`,
   in the worker pool of :mod:`warehouse.parts` with ``jobs`` > 1) and written with its source row,
   ``stage = 'answers'`` (:func:`warehouse.staged.store.write_answers`), one transaction per rank.
+  Beside an analysis.db the derived step breakdown is skipped (the summary answers step_time; the
+  steps' markers are kept), unless that summary could not be staged.
 - An ``analysis.db`` is staged too: its step summary (StepTraceTime, which answers step_time where
   it exists) goes into ``step_trace_time`` by the analysis.db source's own statement
   (:func:`warehouse.staged.store.write_step_summary`); its communication tables come in stage 2.
@@ -69,7 +71,8 @@ def stage_paths(
     todo = [path for path in files if kinds[path] == RANK_DB and held[path] is None]
     results = []
     with PartPool(jobs, fork=True) if jobs > 1 and len(todo) > 1 else _InProcess() as pool:
-        futures = {path: pool.submit(staged_answers.pooled, path)[0] for path in todo}
+        futures = {path: pool.submit(staged_answers.pooled, path, not _summary_beside(path, kinds))[0]
+                   for path in todo}
         for path in files:
             started = time.perf_counter_ns()
             if held[path] is not None:
@@ -81,6 +84,18 @@ def stage_paths(
             if on_file:
                 on_file(result)
     return results
+
+
+def _summary_beside(path: Path, kinds: dict[Path, str | None]) -> bool:
+    """Whether an analysis.db of the ingest lies beside the rank db: its step summary will answer
+    step_time for the rank (fact_precedence), so the rank's derived step breakdown is not needed."""
+    return any(kind == ANALYSIS_DB and other.parent == path.parent for other, kind in kinds.items())
+
+
+def _summarized(conn: sqlite3.Connection, run_id: int, rank_id: int) -> bool:
+    """Whether the profiler's own step summary answers for the rank (summary_answer)."""
+    return conn.execute("SELECT 1 FROM summary_answer WHERE run_id = ? AND rank_id = ? AND fact = 'step_summary'",
+                        (run_id, rank_id)).fetchone() is not None
 
 
 def _held(conn: sqlite3.Connection, path: Path) -> int | None:
@@ -115,6 +130,9 @@ def _first_rows(conn, path: Path, kind: str | None, source_id: int,
                 answers: staged_answers.RankAnswers | None) -> int | None:
     """Write what stage 1 has of the file; the rows written, None when it has nothing of it."""
     if kind == RANK_DB and answers is not None and answers.error is None:
+        run_id = conn.execute("SELECT run_id FROM source WHERE id = ?", (source_id,)).fetchone()[0]
+        if not answers.breakdown and not _summarized(conn, run_id, answers.rank_id):
+            answers = staged_answers.rank_answers(path)  # its summary could not be staged: derive the steps
         return store.write_answers(conn, source_id, answers)
     if kind == ANALYSIS_DB:
         conn.execute("SAVEPOINT step_summary")  # a summary that cannot be read leaves nothing behind

@@ -1,12 +1,13 @@
 -- Stage 1, in the scratch warehouse, once the groups are classified (kernel_groups.sql, then
--- warehouse.model.classify.classify_source on :group_source): every kernel of the rank db with
--- what the answers read of it (step, name, type, class, start, duration), its class its group's.
+-- warehouse.model.classify.classify_source on :group_source): the view staged_kernel_row, every
+-- kernel of the rank db with what the answers read of it (step, name, type, class, start,
+-- duration), its class its group's (kernel_rows.sql writes them, answers.sql sums them).
 -- Where the group's class depends on AIV time (communication without it, mix_comm_aiv with it)
 -- the kernel's own PMU rows decide: AIV time > 0 when one of the AIV metrics fact_kernel.sql
 -- pivots rounds to more than 0 (PMU values are times, never negative). The step is the one whose
 -- window holds the kernel's start, as fact_kernel.sql finds it. CROSS JOIN keeps SQLite's order:
 -- the tasks in turn, each kernel's info by its key, its group by the group's key.
--- Parameters :source_id, :group_source, :rank_id.
+-- Parameter :group_source.
 
 UPDATE temp.staged_group SET
     without_aiv = (
@@ -16,11 +17,8 @@ UPDATE temp.staged_group SET
         SELECT op_class FROM kernel WHERE source_id = :group_source AND slice_id = staged_group.id AND aiv_ns = 1
     );
 
-INSERT INTO kernel (source_id, origin, rank_id, step_id, name, op_type, op_class, ts, dur)
+CREATE TEMP VIEW staged_kernel_row (step_id, name, op_type, op_class, ts, dur) AS
 SELECT
-    :source_id,
-    'rank_db',
-    :rank_id,
     (
         SELECT CASE WHEN CAST(t.startNs AS INTEGER) < st.end_ns THEN st.step_id END
         FROM temp.rank_db_step AS st
