@@ -156,3 +156,20 @@ def test_demo_cluster_with_text_ranks_lands_as_a_plain_ingest(tmp_path):
     staged.close()
     full.close()
     assert [line for line in compare(full_path, staged_path) if line.startswith("DIFF")] == []
+
+
+def test_rank_beside_an_unreadable_analysis_db_derives_its_steps(tmp_path):
+    """Beside an analysis.db stage 1 skips the derived breakdown; when that summary cannot be staged
+    (here: not SQLite) the steps are derived after all, as the full ingest derives them."""
+    folder = tmp_path / "cluster"
+    output = folder / "rank0_ascend_pt" / "ASCEND_PROFILER_OUTPUT"
+    RankDbFactory(path=output / "ascend_pytorch_profiler_0.db", rank_id=0)
+    (output / "analysis.db").write_bytes(b"not an sqlite file at all")
+    full = db.connect(tmp_path / "full.db")
+    assert [r.status for r in ingest.ingest_paths(full, [folder])] == ["failed", "ok"]
+    staged = db.connect(tmp_path / "staged.db")
+    assert [(r.kind, r.status) for r in stage_one(staged, folder)] == [("analysis_db", "pending"),
+                                                                        ("rank_db", "staged")]
+    got = answers(staged)
+    assert got == answers(full)
+    assert {row[-1] for row in got["step_time"]} == {"derived"} and all(row[6] is not None for row in got["step_time"])
