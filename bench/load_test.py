@@ -20,15 +20,15 @@ import datetime
 import http.client
 import json
 import os
-import re
-import selectors
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from server_process import served  # noqa: E402  (tests/server_process.py: the one launcher of tests and benchmarks)
 
 TOKEN = "load-test-token"
 STARTUP_TIMEOUT_S = 60
@@ -120,34 +120,6 @@ def client(host: str, port: int, calls: list[Call], stop: float, tally: Tally, r
     connection.close()
 
 
-def start_server(db_path: Path, threads: int) -> tuple[subprocess.Popen, str, int]:
-    """``warehouse serve`` on port 0 with the token; its host and port read from the line it prints."""
-    command = [sys.executable, "-c", "from warehouse.cli import cli; cli()", "serve", "--db", str(db_path),
-               "--port", "0", "--token", TOKEN, "--threads", str(threads)]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + STARTUP_TIMEOUT_S
-    said = b""
-    with selectors.DefaultSelector() as selector:
-        selector.register(process.stderr, selectors.EVENT_READ)
-        while (left := deadline - time.monotonic()) > 0 and selector.select(timeout=left):
-            chunk = os.read(process.stderr.fileno(), 4096)
-            if not chunk:
-                break
-            said += chunk
-            if match := re.search(rb" on http://(127\.0\.0\.1):(\d+)/api/v1", said):
-                # keep draining stderr so the server never blocks on a full pipe
-                threading.Thread(target=_drain, args=(process.stderr,), daemon=True).start()
-                return process, match[1].decode(), int(match[2])
-    process.kill()
-    process.wait()
-    raise RuntimeError(f"warehouse serve did not start in {STARTUP_TIMEOUT_S} s: {said.decode(errors='replace')}")
-
-
-def _drain(stream) -> None:
-    while stream.read(65536):
-        pass
-
-
 def a_thread_id(db_path: Path) -> int:
     """The thread with the most slices (the timeline window's thread)."""
     from warehouse import db
@@ -162,8 +134,8 @@ def a_thread_id(db_path: Path) -> int:
 
 def run(db_path: Path, clients: int, seconds: float, server_threads: int) -> Tally:
     """Serve ``db_path`` and load it with ``clients`` clients for ``seconds``; the server is stopped after."""
-    process, host, port = start_server(db_path, server_threads)
-    try:
+    with served(db_path, "--token", TOKEN, "--threads", str(server_threads), timeout_s=STARTUP_TIMEOUT_S) as server:
+        host, port = server.host, server.port
         calls = mix(a_thread_id(db_path))
         # warm-up, not counted: the server loads the query registry (~1 s) on its first requests
         warm = Tally()
@@ -180,10 +152,6 @@ def run(db_path: Path, clients: int, seconds: float, server_threads: int) -> Tal
         for worker in workers:
             worker.join()
         return tally
-    finally:
-        process.kill()
-        process.wait(timeout=REQUEST_TIMEOUT_S)
-        process.stderr.close()  # the drain thread has read to EOF; left open, it warns (ResourceWarning)
 
 
 def build_demo(folder: Path) -> Path:

@@ -50,8 +50,9 @@ def slow_client(host: str, port: int, stop: float, outcomes: Counter, lock: thre
 
 
 def run(db_path: Path, clients: int, slow: int, seconds: float, server_threads: int):
-    process, host, port = load_test.start_server(db_path, server_threads)
-    try:
+    with load_test.served(db_path, "--token", load_test.TOKEN, "--threads", str(server_threads),
+                          timeout_s=load_test.STARTUP_TIMEOUT_S) as server:
+        host, port = server.host, server.port
         calls = [c for c in load_test.mix(load_test.a_thread_id(db_path)) if c.path != "/sql"]
         warm = load_test.Tally()
         load_test.client(host, port, calls, time.monotonic() + 60, warm, requests=len(calls))
@@ -68,9 +69,6 @@ def run(db_path: Path, clients: int, slow: int, seconds: float, server_threads: 
         for worker in workers:
             worker.join()
         return tally, outcomes
-    finally:
-        process.kill()
-        process.wait(timeout=30)
 
 
 def report(tally, outcomes: Counter, clients: int, slow: int, seconds: float) -> str:

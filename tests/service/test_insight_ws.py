@@ -13,13 +13,9 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import re
-import selectors
 import socket as socket_module
 import subprocess
 import sys
-import time
 import urllib.request
 
 import pytest
@@ -28,6 +24,7 @@ from websockets.sync.client import connect
 
 from factories.op_profile import CODE_PATH, CORES, OpProfileFactory
 from factories.trace_json import EventFactory, TraceFileFactory
+from server_process import served
 from warehouse import db
 
 # each test runs `warehouse serve` in a child process and the frontend's sequence over its socket: seconds each
@@ -41,34 +38,10 @@ REAL_NAME = "MatmulLeakyreluCustom_0a4ecf73240c8db04ac5059db7c787a7_2_mix_aic"
 @contextlib.contextmanager
 def serving(db_path, root, token=None):
     """A running ``warehouse serve`` with the WebSocket on a free port: yields its ws:// URL and its REST API's."""
-    command = [sys.executable, "-c", "from warehouse.cli import cli; cli()", "serve", "--db", str(db_path),
-               "--port", "0", "--insight-port", "0", "--import-root", str(root)]
-    command += ["--token", token] if token else []
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        said = _read_until(process, rb"ws://(127\.0\.0\.1:\d+)/.* on http://\S+/api/v1")
-        found = re.search(rb"ws://(127\.0\.0\.1:\d+)/", said)
-        assert found, f"no WebSocket within {STARTUP_TIMEOUT_S} s; the server said {said!r}"
-        rest = re.search(rb" on (http://\S+/api/v1)", said)
-        yield f"ws://{found[1].decode()}/", rest[1].decode()
-    finally:
-        process.kill()
-        process.wait(timeout=10)
-        process.stderr.close()
-
-
-def _read_until(process, pattern: bytes) -> bytes:
-    deadline, said = time.monotonic() + STARTUP_TIMEOUT_S, b""
-    with selectors.DefaultSelector() as selector:
-        selector.register(process.stderr, selectors.EVENT_READ)
-        while (left := deadline - time.monotonic()) > 0 and selector.select(timeout=left):
-            chunk = os.read(process.stderr.fileno(), 4096)
-            if not chunk:
-                break
-            said += chunk
-            if re.search(pattern, said, re.S):
-                break
-    return said
+    options = ["--insight-port", "0", "--import-root", str(root)] + (["--token", token] if token else [])
+    with served(db_path, *options, timeout_s=STARTUP_TIMEOUT_S) as server:
+        assert server.websocket, f"no WebSocket address in what the server said: {server.said!r}"
+        yield server.websocket, server.url
 
 
 class Page:

@@ -10,16 +10,13 @@ from __future__ import annotations
 import contextlib
 import http.client
 import json
-import os
-import re
-import selectors
 import socket
-import subprocess
-import sys
 import threading
 import time
 
 import pytest
+
+from server_process import served
 
 STARTUP_TIMEOUT_S = 30
 #: the server's peak resident memory must stay under this (it is ~100 MB; the issue saw 15.8 GB)
@@ -32,41 +29,9 @@ ENDLESS = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELEC
 @contextlib.contextmanager
 def serving(path, threads: int = 2, **env):
     """A running ``warehouse serve`` (no token): ``(host, port, process)``; ``env``: WAREHOUSE_* settings."""
-    command = [sys.executable, "-c", "from warehouse.cli import cli; cli()", "serve", "--db", str(path),
-               "--port", "0", "--threads", str(threads)]
     settings = {f"WAREHOUSE_{k}": str(v) for k, v in env.items()}
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               env={**os.environ, **settings})
-    try:
-        port = _wait_for_port(process)
-        yield "127.0.0.1", port, process
-    finally:
-        process.kill()
-        process.wait(timeout=10)
-        process.stderr.close()
-
-
-def _wait_for_port(process) -> int:
-    deadline = time.monotonic() + STARTUP_TIMEOUT_S
-    said = b""
-    with selectors.DefaultSelector() as selector:
-        selector.register(process.stderr, selectors.EVENT_READ)
-        while (left := deadline - time.monotonic()) > 0 and selector.select(timeout=left):
-            chunk = os.read(process.stderr.fileno(), 4096)
-            if not chunk:
-                break
-            said += chunk
-            if match := re.search(rb" on http://127\.0\.0\.1:(\d+)/api/v1", said):
-                # keep reading stderr so that a chatty server never blocks on a full pipe
-                threading.Thread(target=_drain, args=(process.stderr,), daemon=True).start()
-                return int(match[1])
-    raise AssertionError(f"server did not start: {said!r}")
-
-
-def _drain(stream) -> None:
-    with contextlib.suppress(Exception):
-        while stream.read(65536):
-            pass
+    with served(path, "--threads", str(threads), env=settings, timeout_s=STARTUP_TIMEOUT_S) as server:
+        yield server.host, server.port, server.process
 
 
 def request(server, method: str, path: str, body: dict | None = None, timeout: float = 30) -> tuple[int, bytes, float]:

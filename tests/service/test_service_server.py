@@ -3,18 +3,13 @@
 from __future__ import annotations
 
 import concurrent.futures
-import contextlib
 import json
-import os
-import re
-import selectors
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 
 import pytest
+
+from server_process import served
 
 STARTUP_TIMEOUT_S = 30
 REQUEST_TIMEOUT_S = 10
@@ -23,42 +18,14 @@ REQUEST_TIMEOUT_S = 10
 @pytest.fixture
 def server(served_warehouse):
     """The server on port 0 (the OS picks a free one); its URL read from the line it prints once listening."""
-    with _serving(served_warehouse, threads=4) as (url, _):
-        yield url
+    with _serving(served_warehouse, threads=4) as running:
+        yield running.url
 
 
-@contextlib.contextmanager
 def _serving(served_warehouse, threads: int):
-    """A running ``warehouse serve``: its URL and process (stderr is a pipe the caller may read)."""
-    command = [sys.executable, "-c", "from warehouse.cli import cli; cli()", "serve",
-               "--db", str(served_warehouse["path"]), "--port", "0", "--token", "t0k3n", "--threads", str(threads)]
-    # a short time limit through the environment layer of the config, for the runaway query below
-    env = {**os.environ, "WAREHOUSE_TIME_LIMIT_S": "0.5"}
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    try:
-        url, said = _wait_for_url(process)
-        assert url, f"server did not start within {STARTUP_TIMEOUT_S} s; it said: {said!r}"
-        yield url, process
-    finally:
-        process.kill()
-        process.wait(timeout=REQUEST_TIMEOUT_S)
-        process.stderr.close()
-
-
-def _wait_for_url(process) -> tuple[str | None, str]:
-    """The URL from the server's 'serving ... on URL' line, reading stderr for at most STARTUP_TIMEOUT_S."""
-    deadline = time.monotonic() + STARTUP_TIMEOUT_S
-    said = b""
-    with selectors.DefaultSelector() as selector:
-        selector.register(process.stderr, selectors.EVENT_READ)
-        while (left := deadline - time.monotonic()) > 0 and selector.select(timeout=left):
-            chunk = os.read(process.stderr.fileno(), 4096)
-            if not chunk:  # the process ended
-                break
-            said += chunk
-            if match := re.search(rb" on (http://127\.0\.0\.1:\d+/api/v1)", said):
-                return match[1].decode(), said.decode(errors="replace")
-    return None, said.decode(errors="replace")
+    """A running ``warehouse serve`` with a token and a short time limit (for the runaway query below)."""
+    return served(served_warehouse["path"], "--token", "t0k3n", "--threads", str(threads),
+                  env={"WAREHOUSE_TIME_LIMIT_S": "0.5"}, timeout_s=STARTUP_TIMEOUT_S)
 
 
 def call(url: str, *, token: str | None = "t0k3n", body: dict | None = None) -> tuple[int, str, bytes]:
@@ -100,11 +67,10 @@ def test_served_over_http(server, served_warehouse):
 
 
 def test_a_busy_server_does_not_log_a_line_per_queued_request(served_warehouse):
-    with _serving(served_warehouse, threads=1) as (url, process):
+    with _serving(served_warehouse, threads=1) as running:
         with concurrent.futures.ThreadPoolExecutor(16) as clients:
-            statuses = list(clients.map(lambda _: call(f"{url}/queries/top_kernels")[0], range(64)))
-        process.kill()
-        said = process.stderr.read().decode(errors="replace")
+            statuses = list(clients.map(lambda _: call(f"{running.url}/queries/top_kernels")[0], range(64)))
+        said = running.stop()
     assert statuses == [200] * 64
     assert "queue depth" not in said, said
 
