@@ -16,9 +16,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from warehouse import db, queries
+from warehouse import db, queries, sqlfiles
 
-SQL = (Path(__file__).parent / "cluster_queries.sql").read_text(encoding="utf-8")
+SQL = sqlfiles.text(Path(__file__).parent / "cluster_queries.sql")
 VIEWS = ("steps", "kernels", "communication", "cluster")
 
 
@@ -27,20 +27,24 @@ def build(path: Path, ranks: int, per_rank: int, steps: int) -> None:
     started = time.perf_counter()
     values = {"ranks": ranks, "per_rank": per_rank, "steps": steps}
     conn.execute("BEGIN")
-    for statement in SQL.split(";\n"):
-        if statement.strip():
-            conn.execute(statement, {k: v for k, v in values.items() if f":{k}" in statement})
+    for statement in sqlfiles.split(SQL):
+        conn.execute(statement, {k: v for k, v in values.items() if f":{k}" in statement})
     conn.execute("COMMIT")
     conn.close()
     print(f"built {ranks} ranks x {per_rank:,} kernels, {steps} steps each, in {time.perf_counter() - started:.1f} s")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def cluster_arguments(description: str) -> argparse.Namespace:
+    """The synthetic cluster's size from the command line: --ranks, --per-rank (kernels), --steps."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--ranks", type=int, default=8)
     parser.add_argument("--per-rank", type=int, default=125_000)
     parser.add_argument("--steps", type=int, default=50)
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = cluster_arguments(__doc__.splitlines()[0])
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "cluster.db"
         build(path, args.ranks, args.per_rank, args.steps)

@@ -11,7 +11,6 @@ Run: ``.venv/bin/python bench/diagnosis.py --ranks 8 --per-rank 125000``
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import os
 import tempfile
@@ -30,12 +29,12 @@ LAYER_PATTERN = (
 )
 
 
-def cluster_builder():
-    """bench/cluster_queries.py's build(path, ranks, per_rank, steps)."""
+def cluster_queries():
+    """bench/cluster_queries.py: its synthetic cluster (build) and the cluster's size arguments."""
     spec = importlib.util.spec_from_file_location("cluster_queries", HERE / "cluster_queries.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.build
+    return module
 
 
 def timed(label: str, function):
@@ -46,14 +45,11 @@ def timed(label: str, function):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ranks", type=int, default=8)
-    parser.add_argument("--per-rank", type=int, default=125_000)
-    parser.add_argument("--steps", type=int, default=50)
-    args = parser.parse_args()
+    cluster = cluster_queries()
+    args = cluster.cluster_arguments(__doc__.splitlines()[0])
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "cluster.db"
-        cluster_builder()(path, args.ranks, args.per_rank, args.steps)
+        cluster.build(path, args.ranks, args.per_rank, args.steps)
         conn = db.connect(path)
         load_rules(conn)
         conn.execute(LAYER_PATTERN)
