@@ -86,6 +86,7 @@ def test_changes_left_in_the_wal_on_read_only_storage_are_not_ignored(wal_wareho
                                    "open it once where it is writable (any warehouse command) to fold them in")
 
 
+@pytest.mark.slow  # a server process per test, seconds each
 @pytest.mark.parametrize("command,path", (("serve", "/api/v1/health"), ("datasette", "/w.json")))
 def test_the_servers_answer_on_read_only_storage(wal_warehouse, tmp_path, command, path):
     """`warehouse serve` and `warehouse datasette` on a WAL warehouse that cannot be written."""

@@ -69,6 +69,7 @@ def server(served_warehouse):
         yield running
 
 
+@pytest.mark.slow  # a server process per test, seconds each
 def test_huge_values_are_refused_quickly_in_bounded_memory_while_health_answers(server):
     answers = {}
 
@@ -100,6 +101,7 @@ def test_huge_values_are_refused_quickly_in_bounded_memory_while_health_answers(
     assert peak_rss_mb(server[2]) < RSS_CAP_MB
 
 
+@pytest.mark.slow  # a server process per test, seconds each
 def test_a_row_too_wide_for_sqlites_heap_is_one_line_413(served_warehouse):
     # 200 values of 16 MB, each under the length limit: 3.2 GB in SQLite, twice that with Python's copies
     wide = "SELECT " + ", ".join(f"zeroblob(16000000) AS c{i}" for i in range(200))
@@ -112,6 +114,7 @@ def test_a_row_too_wide_for_sqlites_heap_is_one_line_413(served_warehouse):
         assert status == 200 and json.loads(body)["rows"][0]["n"] >= 1
 
 
+@pytest.mark.slow  # a server process per test, seconds each
 def test_offsets_are_capped_and_skipped_rows_are_not_kept(server):
     status, body, seconds = request(server, "POST", "/sql?_offset=2000000000", {"sql": RUNAWAY})
     assert (status, error_of(body)["code"]) == (400, "bad_parameter") and seconds < 2
@@ -124,6 +127,7 @@ def test_offsets_are_capped_and_skipped_rows_are_not_kept(server):
     assert peak_rss_mb(server[2]) < RSS_CAP_MB
 
 
+@pytest.mark.slow  # a server process per test, seconds each
 @pytest.mark.parametrize("sql, reason", [
     ("SELECT 1" + " " * 900_000, "WAREHOUSE_MAX_SQL_BYTES"),
     ("SELECT " + "(" * 1000 + "1" + ")" * 1000, "WAREHOUSE_MAX_SQL_DEPTH"),
@@ -135,6 +139,7 @@ def test_long_or_deep_sql_is_one_line_400(server, sql, reason):
     assert reason in error_of(body)["message"]
 
 
+@pytest.mark.slow  # a server process per test, seconds each
 def test_a_body_over_the_request_limit_is_one_line_413(server):
     status, body, _ = request(server, "POST", "/sql", {"sql": "SELECT 1" + " " * 1_000_000})
     assert status == 413 and error_of(body)
