@@ -13,8 +13,10 @@
 -- keeps its stage and its first answers, and source.error says why.
 ALTER TABLE source ADD COLUMN stage TEXT CHECK (stage IN ('answers', 'pending'));
 
--- The step breakdown of each step of a staged rank db, as step_breakdown derives it from the
--- rank's kernels and HCCL operators (the same views computed over the raw file's rows).
+-- The steps of a staged rank db with their breakdown as step_breakdown derives it from the rank's
+-- kernels and HCCL operators (the same views computed over the raw file's rows); the breakdown
+-- columns are NULL where the profiler's own summary (an analysis.db beside it) answers the rank,
+-- as step_answer then reads only the steps' markers.
 CREATE TABLE staged_step (
     -- The staged rank db (source.id).
     source_id INTEGER NOT NULL REFERENCES source (id),

@@ -10,7 +10,7 @@ from warehouse import db, queries
 
 bp = Blueprint("meta", __name__)
 SOURCE_COLUMNS = ("id", "run_id", "path", "kind", "sha256", "size_bytes", "rank_id", "card", "status", "error",
-                  "row_count", "elapsed_ns", "ingested_at")
+                  "row_count", "elapsed_ns", "ingested_at", "stage")
 
 
 @bp.get("/health")
@@ -30,7 +30,8 @@ def openapi_document():
 
 @bp.get("/sources")
 def sources():
-    """The ingested inputs with their status and errors."""
+    """The ingested inputs with their status and errors; ``stage`` says what of an input is still to
+    come (``answers``: its first answers only, ``pending``: nothing yet; ingest --answers-first)."""
     cursor = get_db().execute(f"SELECT {', '.join(SOURCE_COLUMNS)} FROM source ORDER BY id")
     return {"sources": [dict(zip(SOURCE_COLUMNS, row)) for row in cursor]}
 

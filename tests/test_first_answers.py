@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from factories.rank_db import RankDbFactory
 
+from service import API_PREFIX, create_app
 from warehouse import db, demo, ingest, queries
 from warehouse.cli import cli
 from warehouse.staged import first
@@ -121,6 +122,9 @@ def test_cli_answers_first_and_info(tmp_path, runner):
     shown = runner.invoke(cli, ["info", "--db", str(staged_path)])
     assert shown.exit_code == 0, shown.output
     assert "0 ranks complete, 2 with first answers only" in shown.output
+    served = create_app({"TESTING": True, "DATABASE": str(staged_path)}).test_client().get(f"{API_PREFIX}/sources").get_json()
+    assert [(s["kind"], s["stage"], s["rank_id"]) for s in served["sources"]] == [("rank_db", "answers", 0),
+                                                                                  ("rank_db", "answers", 1)]
     done = runner.invoke(cli, ["ingest", str(folder), "--db", str(staged_path), "--answers-first", "-j", "1"])
     assert done.exit_code == 0, done.output
     assert "first answers ready in" in done.output and "0 rank dbs staged" in done.output
@@ -129,6 +133,8 @@ def test_cli_answers_first_and_info(tmp_path, runner):
     assert done.exit_code == 0 and "2 rank dbs staged" in done.output
     shown = runner.invoke(cli, ["info", "--db", str(fresh)])
     assert "first answers only" not in shown.output
+    served = create_app({"TESTING": True, "DATABASE": str(fresh)}).test_client().get(f"{API_PREFIX}/sources").get_json()
+    assert {s["stage"] for s in served["sources"]} == {None}
     assert sqlite3.connect(fresh).execute("SELECT count(*) FROM source WHERE stage IS NOT NULL").fetchone() == (0,)
 
 
