@@ -77,7 +77,8 @@ def main() -> None:
     else:
         paths = sorted(folder.glob("*/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_*.db"))
     size = sum(p.stat().st_size for p in paths) / 1e6
-    print(f"{args.ranks} generated ranks x {args.api_rows:,} PYTORCH_API rows ({size:.0f} MB of rank dbs) under {folder}")
+    print(f"{args.ranks} generated ranks x {args.api_rows:,} PYTORCH_API rows ({size:.0f} MB of rank dbs) "
+          f"under {folder}")
     print(f"uptime before: {subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()}")
 
     db = fresh(work / "staged.db")

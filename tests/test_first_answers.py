@@ -122,7 +122,8 @@ def test_cli_answers_first_and_info(tmp_path, runner):
     shown = runner.invoke(cli, ["info", "--db", str(staged_path)])
     assert shown.exit_code == 0, shown.output
     assert "0 ranks complete, 2 with first answers only" in shown.output
-    served = create_app({"TESTING": True, "DATABASE": str(staged_path)}).test_client().get(f"{API_PREFIX}/sources").get_json()
+    client = create_app({"TESTING": True, "DATABASE": str(staged_path)}).test_client()
+    served = client.get(f"{API_PREFIX}/sources").get_json()
     assert [(s["kind"], s["stage"], s["rank_id"]) for s in served["sources"]] == [("rank_db", "answers", 0),
                                                                                   ("rank_db", "answers", 1)]
     done = runner.invoke(cli, ["ingest", str(folder), "--db", str(staged_path), "--answers-first", "-j", "1"])

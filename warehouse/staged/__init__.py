@@ -8,3 +8,8 @@ them (``staged_step``, ``staged_kernel``, ``staged_hccl``, migration 0016) with 
 full ingest of the same files into the same source rows (:mod:`warehouse.ingest`); the staged
 rows go in the transaction that lands the rank, so the warehouse ends as a plain ingest leaves it.
 """
+
+from pathlib import Path
+
+#: the statements of stage 1 (``staged_*.sql``): beside the model's, where the wheel's package data takes .sql files
+SQL_DIR = Path(__file__).parent.parent / "model"

@@ -4,10 +4,10 @@ The raw file is attached read-only to a *scratch warehouse* (an in-memory wareho
 once per process) and only what the answers read goes in: the steps and HCCL operators through
 the rank db source's own statements (``meta_step.sql``, ``prepare_5_steps.sql``,
 ``fact_communication_op.sql``), the kernels with step, name, type, start and duration
-(``kernels.sql``, ``kernel_rows.sql``), their class from the kernel classification run once per
-distinct group of what the class depends on (``kernel_groups.sql``, then :func:`classify_source`).
+(``staged_kernels.sql``, ``staged_kernel_rows.sql``), their class from the kernel classification run once per
+distinct group of what the class depends on (``staged_kernel_groups.sql``, then :func:`classify_source`).
 No PMU pivot, no timeline, flows, names or counters. The answers are then read from the
-scratch's views (``answers.sql``: ``step_breakdown``, ``hccl_total``; the kernels summed as
+scratch's views (``staged_answers.sql``: ``step_breakdown``, ``hccl_total``; the kernels summed as
 ``kernel_total`` sums them), so a staged figure is the full warehouse's arithmetic over the same
 rows, and the transaction is rolled back.
 
@@ -26,14 +26,15 @@ from warehouse.errors import IngestError
 from warehouse.model.classify import classify_source, load_rules
 from warehouse.sources import rank_db
 from warehouse.sources.base import attach_readonly, sqlite_snapshot
+from warehouse.staged import SQL_DIR
 
-HERE = Path(__file__).parent
-SCRATCH_SQL = sqlfiles.statements(HERE / "scratch.sql")
-SCRATCH_RANK_SQL = sqlfiles.statements(HERE / "scratch_rank.sql")
-KERNEL_GROUPS_SQL = sqlfiles.statements(HERE / "kernel_groups.sql")
-KERNELS_SQL = sqlfiles.statements(HERE / "kernels.sql")
-KERNEL_ROWS_SQL = sqlfiles.text(HERE / "kernel_rows.sql")
-STEPS_SQL, MARKERS_SQL, KERNEL_TOTALS_SQL, HCCL_TOTALS_SQL = sqlfiles.statements(HERE / "answers.sql")
+HERE = SQL_DIR
+SCRATCH_SQL = sqlfiles.statements(HERE / "staged_scratch.sql")
+SCRATCH_RANK_SQL = sqlfiles.statements(HERE / "staged_scratch_rank.sql")
+KERNEL_GROUPS_SQL = sqlfiles.statements(HERE / "staged_kernel_groups.sql")
+KERNELS_SQL = sqlfiles.statements(HERE / "staged_kernels.sql")
+KERNEL_ROWS_SQL = sqlfiles.text(HERE / "staged_kernel_rows.sql")
+STEPS_SQL, MARKERS_SQL, KERNEL_TOTALS_SQL, HCCL_TOTALS_SQL = sqlfiles.statements(HERE / "staged_answers.sql")
 #: the rank db source's statements stage 1 runs as they are (steps, their lookup, HCCL operators)
 RANK_DB_SQL = tuple(statement for name in ("meta_step.sql", "prepare_5_steps.sql", "fact_communication_op.sql")
                     for statement in sqlfiles.statements(rank_db.SQL_DIR / name))

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import sqlite3
-from pathlib import Path
 
 from warehouse import sqlfiles
+from warehouse.staged import SQL_DIR
 
-PROGRESS_SQL = sqlfiles.text(Path(__file__).parent / "progress.sql")
+PROGRESS_SQL = sqlfiles.text(SQL_DIR / "staged_progress.sql")
 COLUMNS = ("run_id", "name", "ranks_complete", "ranks_staged", "files_pending", "stage2_failed")
 
 

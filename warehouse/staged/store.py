@@ -15,13 +15,14 @@ import sqlite3
 from pathlib import Path
 
 from warehouse import sqlfiles
+from warehouse.staged import SQL_DIR
 from warehouse.sources import analysis_db
 from warehouse.sources.kit.rank_layout import rank_from_layout
 from warehouse.sources.kit.sqlite_input import attached, copy_table
 from warehouse.sources.kit.text import UNKNOWN_RANK, source_rank
 from warehouse.staged.answers import RankAnswers
 
-FORGET_SQL = sqlfiles.statements(Path(__file__).parent / "forget.sql")
+FORGET_SQL = sqlfiles.statements(SQL_DIR / "staged_forget.sql")
 
 
 def write_answers(conn: sqlite3.Connection, source_id: int, answers: RankAnswers) -> int:
@@ -31,7 +32,8 @@ def write_answers(conn: sqlite3.Connection, source_id: int, answers: RankAnswers
     conn.executemany(
         "INSERT INTO staged_step (source_id, rank_id, step_id, start_ns, end_ns, computing_ns, "
         "communication_not_overlapped_ns, overlapped_ns, communication_ns, free_ns, stage_ns, bubble_ns, "
-        "communication_not_overlapped_exclude_receive_ns, preparing_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "communication_not_overlapped_exclude_receive_ns, preparing_ns) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [(source_id, *row) for row in answers.steps])
     conn.executemany(
         "INSERT INTO staged_kernel (source_id, rank_id, name, op_class, count, timed, total_ns, max_ns) "

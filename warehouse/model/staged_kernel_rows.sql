@@ -1,4 +1,4 @@
--- Stage 1, in the scratch warehouse: the rank's kernels (staged_kernel_row, kernels.sql) as kernel
+-- Stage 1, in the scratch warehouse: the rank's kernels (staged_kernel_row, staged_kernels.sql) as kernel
 -- rows, for the views that read them: every one when the rank's step breakdown is derived
 -- (step_breakdown, :every_row 1), else the communication ones alone, the only kernels hccl_operator
 -- reads (hccl_total). Parameters :source_id, :rank_id, :every_row.

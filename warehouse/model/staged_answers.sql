@@ -1,7 +1,7 @@
 -- Stage 1, in the scratch warehouse holding one rank db's steps, kernels and HCCL operators: the
 -- rank's answers, read from the same views the full warehouse answers from (step_breakdown,
 -- hccl_total), so the staged figures are those views' arithmetic, not a copy of it. The kernels are
--- summed straight from staged_kernel_row (kernels.sql) as kernel_total sums kernel_answer (count,
+-- summed straight from staged_kernel_row (staged_kernels.sql) as kernel_total sums kernel_answer (count,
 -- count with a duration, total, longest per name and class, HCCL operators left to hccl_total):
 -- writing every kernel row to sum them through the view would cost three times as much.
 -- Four statements, read in this order: steps with their breakdown; steps alone (their markers,

@@ -1,7 +1,7 @@
--- Stage 1, in the scratch warehouse, once the groups are classified (kernel_groups.sql, then
+-- Stage 1, in the scratch warehouse, once the groups are classified (staged_kernel_groups.sql, then
 -- warehouse.model.classify.classify_source on :group_source): the view staged_kernel_row, every
 -- kernel of the rank db with what the answers read of it (step, name, type, class, start,
--- duration), its class its group's (kernel_rows.sql writes them, answers.sql sums them).
+-- duration), its class its group's (staged_kernel_rows.sql writes them, staged_answers.sql sums them).
 -- Where the group's class depends on AIV time (communication without it, mix_comm_aiv with it)
 -- the kernel's own PMU rows decide: AIV time > 0 when one of the AIV metrics fact_kernel.sql
 -- pivots rounds to more than 0 (PMU values are times, never negative). The step is the one whose
