@@ -82,7 +82,8 @@ def cli():
               help="With --engine spark: Spark's master URL (default: SPARK_MASTER, else local[*]).")
 @click.option("--answers-first", is_flag=True,
               help="Stage the rank dbs first: step_time, communication_ops, top_kernels and slow_ranks answer "
-                   "within seconds, then the full ingest follows (query meanwhile from another shell).")
+                   "within seconds, then the full ingest follows (query meanwhile from another shell); "
+                   "not with --force, which ingests every file whole.")
 @click.option("--answers-only", is_flag=True,
               help="Stop after the first answers of --answers-first; a later ingest of the same paths adds the rest.")
 def ingest(paths, db_path, force, quiet, jobs, run_name, labels, engine, out_dir, master, answers_first,
