@@ -36,8 +36,8 @@ from warehouse.model import derived
 from warehouse.model.runs import RunNamer
 from warehouse.parts import MIN_PART_BYTES, PART_FOLDER_PREFIX, PartPool, drop_part_indexes
 from warehouse.sources import SOURCES, detect_source
-from warehouse.staged import store as staged_store
 from warehouse.sources.base import Outcome
+from warehouse.staged import store as staged_store
 
 HASH_CHUNK_BYTES = 1 << 20
 #: a failure reason is cut to this many characters (a hostile input's enormous value is not echoed whole)
