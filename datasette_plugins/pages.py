@@ -4,7 +4,8 @@ Each page is a template shell plus one script in ``static/``; the script fetches
 rows from Datasette's own JSON API (the canned queries of the registry, with
 ``_shape=objects``) and draws them with Apache ECharts, vendored in ``static/`` so the
 pages work offline. A page is linked from the database page when the named queries it
-reads are in the registry.
+reads are in the registry. While an ``ingest --answers-first`` runs its second stage, each
+page says per run what is still coming (the named query ``ingest_progress``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from datasette.utils.asgi import NotFound, Response, asgi_static
 
 from datasette_plugins.databases import is_warehouse
 from warehouse import queries
+from warehouse.staged import progress
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
@@ -88,9 +90,11 @@ async def render_page(datasette, request):
         "args": {key: request.args.get(key) for key in request.args.keys()},
         "missing": missing,
     }
+    waiting = await datasette.get_database(database).execute_fn(progress.waiting_runs)
     html = await datasette.render_template(
         "warehouse_page.html",
         {
+            "still_coming": [(run["name"], progress.still_coming(run)) for run in waiting],
             "page": page,
             "pages": [(p, page_url(datasette, database, p)) for p in PAGES],
             "database": database,

@@ -5,16 +5,19 @@ real samples; a staged rank whose full ingest fails keeps its first answers and 
 
 from __future__ import annotations
 
+import asyncio
+import re
 import shutil
 import sqlite3
 import sys
 from pathlib import Path
 
 import pytest
+from datasette.app import Datasette
 from factories.rank_db import RankDbFactory
 
 from service import API_PREFIX, create_app
-from warehouse import db, demo, ingest, queries
+from warehouse import db, demo, ingest, queries, report
 from warehouse.cli import cli
 from warehouse.staged import first
 from warehouse.synth.plan import UNITS_PER_STEP
@@ -126,6 +129,10 @@ def test_cli_answers_first_and_info(tmp_path, runner):
     served = client.get(f"{API_PREFIX}/sources").get_json()
     assert [(s["kind"], s["stage"], s["rank_id"]) for s in served["sources"]] == [("rank_db", "answers", 0),
                                                                                   ("rank_db", "answers", 1)]
+    progress = client.get(f"{API_PREFIX}/queries/ingest_progress").get_json()["rows"]
+    assert [(r["ranks_complete"], r["ranks_staged"], r["files_pending"], r["stage2_failed"]) for r in progress] == [
+        (0, 2, 0, 0)]
+    assert_pages_say_what_is_coming(staged_path, tmp_path, "0 ranks complete, 2 with first answers only")
     done = runner.invoke(cli, ["ingest", str(folder), "--db", str(staged_path), "--answers-first", "-j", "1"])
     assert done.exit_code == 0, done.output
     assert "first answers ready in" in done.output and "0 rank dbs staged" in done.output
@@ -137,6 +144,31 @@ def test_cli_answers_first_and_info(tmp_path, runner):
     served = create_app({"TESTING": True, "DATABASE": str(fresh)}).test_client().get(f"{API_PREFIX}/sources").get_json()
     assert {s["stage"] for s in served["sources"]} == {None}
     assert sqlite3.connect(fresh).execute("SELECT count(*) FROM source WHERE stage IS NOT NULL").fetchone() == (0,)
+    assert_pages_say_what_is_coming(fresh, tmp_path, None)
+
+
+def assert_pages_say_what_is_coming(path: Path, tmp_path: Path, coming: str | None) -> None:
+    """The report's summary and a Datasette picture page say what is still coming (``None``: nothing is)."""
+    conn = db.connect_readonly(path)
+    report.write(conn, path.stem, tmp_path / "report.md")
+    conn.close()
+    summary = [line for line in (tmp_path / "report.md").read_text().splitlines() if "still coming" in line]
+    # a mutable Datasette: it reads the write-ahead log the ingest left (`warehouse datasette` folds it in first)
+    page = asyncio.run(Datasette([str(path)]).client.get(f"/-/warehouse/{path.stem}/steps"))
+    assert page.status_code == 200
+    banners = re.findall(r'<p class="wh-coming">(.*?)</p>', page.text)
+    if coming is None:
+        assert summary == [] and banners == []
+    else:
+        assert len(summary) == 1 and coming in summary[0]
+        assert banners == [f"Still coming in run {_run_name(path)}: "
+                           f"{coming} (the timeline, flows, kernel rows and counters come with the second stage "
+                           "of the ingest)."]
+
+
+def _run_name(path: Path) -> str:
+    with sqlite3.connect(path) as conn:
+        return conn.execute("SELECT name FROM run").fetchone()[0]
 
 
 def test_demo_cluster_with_text_ranks_lands_as_a_plain_ingest(tmp_path):

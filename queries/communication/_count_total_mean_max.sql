@@ -1,4 +1,4 @@
--- Helper (included by communication_ops and framework_op_summary, not a query itself): per run,
+-- Helper (included by framework_op_summary, not a query itself): per run,
 -- rank and name of a CTE named items (run_id, rank_id, name, dur): count, total, mean rounded to
 -- the ns, max; the including query declares the columns run_id, rank_id, name, count, total_ns,
 -- avg_ns, max_ns.

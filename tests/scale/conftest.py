@@ -19,6 +19,7 @@ from factories.op_profile import OpProfileFactory
 from factories.rank_db import RankDbFactory
 from warehouse import db, export, ingest
 from warehouse.analysis import findings
+from warehouse.staged import first
 from tests.diagnosis import cluster as diagnosis_cluster
 from warehouse.synth.trace_json import write_trace
 
@@ -85,9 +86,19 @@ def factory_warehouse(tmp_path_factory) -> Path:
     results = ingest.ingest_paths(conn, [write_inputs(folder / "inputs")], force=True)
     assert [r.error for r in results if r.status != "ok"] == []
     plant_rule_inputs(conn)
+    stage_a_run(conn, folder / "staged")
     findings.analyze(conn)  # what `warehouse analyze` stores: the finding tables
     conn.close()
     return path
+
+
+def stage_a_run(conn, folder: Path) -> None:
+    """A second run of two rank dbs with its first answers only (stage 1 of ``ingest --answers-first``,
+    its second stage not run): the staged answers and ``ingest_progress`` answer on every engine too."""
+    for rank in range(2):
+        RankDbFactory(path=folder / f"rank{rank}_ascend_pt" / f"ascend_pytorch_profiler_{rank}.db", rank_id=rank)
+    results = first.stage_paths(conn, list(ingest.discover([folder])))
+    assert [r.status for r in results] == ["staged", "staged"]
 
 
 @pytest.fixture(scope="session")

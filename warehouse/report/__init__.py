@@ -18,6 +18,7 @@ from warehouse.analysis.steps import StepBreakdown, rows_of, step_breakdown
 from warehouse.errors import WarehouseError
 from warehouse.report.detail import RunDetail, run_detail
 from warehouse.report.format import text_of
+from warehouse.staged import progress
 
 TOP_KERNELS = 15
 
@@ -44,6 +45,8 @@ class Report:
     detail: RunDetail
     slow_ranks: list[int] = field(default_factory=list)
     slow_collectives: list[str] = field(default_factory=list)
+    #: what of the run is still to come while an ``ingest --answers-first`` runs its second stage
+    still_coming: str | None = None
 
 
 def collect(conn: sqlite3.Connection, database: str, run_id: int | None = None) -> list[Report]:
@@ -96,6 +99,7 @@ def _collect_run(conn: sqlite3.Connection, database: str, run_id: int, name: str
         detail=run_detail(conn, run_id, steps),
         slow_ranks=slow,
         slow_collectives=collectives,
+        still_coming=next((progress.still_coming(run) for run in progress.waiting_runs(conn, run_id)), None),
     )
 
 

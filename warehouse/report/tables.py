@@ -104,6 +104,8 @@ def summary(report: Report) -> Table:
         ["findings low", c["findings_low"]],
         ["analysed at", report.analysed_at or Fixed("never: run `warehouse analyze` first")],
     ]
+    if report.still_coming:
+        rows.insert(1, ["still coming", report.still_coming])
     return Table("summary", "Summary", "Summary", _columns("what", "value"), rows)
 
 
