@@ -130,8 +130,8 @@ def test_cli_answers_first_and_info(tmp_path, runner):
     assert [(s["kind"], s["stage"], s["rank_id"]) for s in served["sources"]] == [("rank_db", "answers", 0),
                                                                                   ("rank_db", "answers", 1)]
     progress = client.get(f"{API_PREFIX}/queries/ingest_progress").get_json()["rows"]
-    assert [(r["ranks_complete"], r["ranks_staged"], r["files_pending"], r["stage2_failed"]) for r in progress] == [
-        (0, 2, 0, 0)]
+    assert [(r["ranks_complete"], r["ranks_staged"], r["files_staged"], r["files_pending"], r["stage2_failed"])
+            for r in progress] == [(0, 2, 2, 0, 0)]
     assert_pages_say_what_is_coming(staged_path, tmp_path, "0 ranks complete, 2 with first answers only")
     done = runner.invoke(cli, ["ingest", str(folder), "--db", str(staged_path), "--answers-first", "-j", "1"])
     assert done.exit_code == 0, done.output
@@ -161,9 +161,8 @@ def assert_pages_say_what_is_coming(path: Path, tmp_path: Path, coming: str | No
         assert summary == [] and banners == []
     else:
         assert len(summary) == 1 and coming in summary[0]
-        assert banners == [f"Still coming in run {_run_name(path)}: "
-                           f"{coming} (the timeline, flows, kernel rows and counters come with the second stage "
-                           "of the ingest)."]
+        assert banners == [f"Still coming in run {_run_name(path)}: {coming} (2 inputs staged: their timeline, "
+                           "flows, kernel rows and counters come with the second stage of the ingest)."]
 
 
 def _run_name(path: Path) -> str:

@@ -11,6 +11,7 @@
 -- column name: Run name.
 -- column ranks_complete: Ranks whose every input is ingested whole.
 -- column ranks_staged: Ranks with their first answers only (source.stage 'answers').
+-- column files_staged: Inputs with their first answers only (rank dbs, and analysis.db files whose step summary is in).
 -- column files_pending: Inputs reserved for the second stage with nothing in yet (source.stage 'pending').
 -- column stage2_failed: Staged inputs whose full ingest failed (source.error says why).
 with inputs as (
@@ -31,6 +32,7 @@ counted as (
         count(distinct case when i.stage is null and i.rank_id is not null and u.rank_id is null
             then i.rank_id end) as ranks_complete,
         count(distinct case when i.stage = 'answers' then i.rank_id end) as ranks_staged,
+        sum(case when i.stage = 'answers' then 1 else 0 end) as files_staged,
         sum(case when i.stage = 'pending' then 1 else 0 end) as files_pending,
         sum(case when i.stage is not null and i.error is not null then 1 else 0 end) as stage2_failed,
         sum(case when i.stage is not null then 1 else 0 end) as unfinished
@@ -40,12 +42,12 @@ counted as (
 ),
 
 final as (
-    select c.run_id, r.name, c.ranks_complete, c.ranks_staged, c.files_pending, c.stage2_failed
+    select c.run_id, r.name, c.ranks_complete, c.ranks_staged, c.files_staged, c.files_pending, c.stage2_failed
     from counted as c
     join run as r on r.run_id = c.run_id
     where c.unfinished > 0
 )
 
-select run_id, name, ranks_complete, ranks_staged, files_pending, stage2_failed
+select run_id, name, ranks_complete, ranks_staged, files_staged, files_pending, stage2_failed
 from final
 order by run_id

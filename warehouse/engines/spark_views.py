@@ -78,9 +78,11 @@ def compute(engine, out: Path, catalog: sqlite3.Connection, names: list[str]) ->
             frame.coalesce(1).write.parquet(str(folder))
         (folder / "_SUCCESS").unlink(missing_ok=True)
         rows = _rows_written(folder)
-        if not rows:  # one file of no rows, unpartitioned, as the export writes it
+        if not rows:  # one file of no rows, unpartitioned, typed as the export types an empty view
             shutil.rmtree(folder, ignore_errors=True)
             partition = None
+            columns = [{key: c[key] for key in ("name", "sqlite_type", "type")}
+                       for c in export.columns_of(catalog, name, "view")]
             export.write_relation(catalog, name, folder, columns, None)
         partitions = sorted(p.name for p in folder.iterdir() if p.is_dir())
         entries[name] = {"kind": "view", "path": export.folder_name(name), "rows": rows, "partitioned_by": partition,

@@ -19,8 +19,12 @@ def waiting_runs(conn: sqlite3.Connection, run_id: int | None = None) -> list[di
 
 def still_coming(run: dict) -> str:
     """What of ``run`` (a row of ``ingest_progress``) has its first answers only and what is still to come."""
-    text = (f"{run['ranks_complete']} ranks complete, {run['ranks_staged']} with first answers only "
-            "(the timeline, flows, kernel rows and counters come with the second stage of the ingest)")
+    text = f"{run['ranks_complete']} ranks complete"
+    if run["ranks_staged"]:
+        text += f", {run['ranks_staged']} with first answers only"
+    if run["files_staged"]:
+        text += (f" ({run['files_staged']} inputs staged: their timeline, flows, kernel rows and counters come "
+                 "with the second stage of the ingest)")
     if run["files_pending"]:
         text += f", {run['files_pending']} files not in yet"
     if run["stage2_failed"]:
