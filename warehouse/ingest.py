@@ -260,7 +260,7 @@ def ingest_file(
         replaced = _replaced_sources(conn, path)
         if staged:  # its staged rows go now; the file lands in its source row (warehouse.staged)
             staged_store.forget(conn, staged[0])
-        source_id = _insert_source(conn, path, kind, sha256, size, runs.run_of(path),
+        source_id = insert_source(conn, path, kind, sha256, size, runs.run_of(path),
                                    source_id=staged[0] if staged else None)
         if module is None:
             _finish(conn, source_id, "skipped", f"{path}: no source reads this kind of file", 0, started, {})
@@ -294,7 +294,7 @@ def ingest_file(
                           elapsed_ns=time.perf_counter_ns() - started)
     finally:
         deadline.stop()
-        _detach_inputs(conn)
+        detach_inputs(conn)
 
 
 class _Deadline:
@@ -349,7 +349,7 @@ def _claim(conn, module, path, source_id, force) -> None:
             delete_source(conn, old)
 
 
-def _detach_inputs(conn: sqlite3.Connection) -> None:
+def detach_inputs(conn: sqlite3.Connection) -> None:
     """Detach what a source attached: SQLite refuses it inside the transaction that read it."""
     for _, name, _ in conn.execute("PRAGMA database_list").fetchall():
         if name not in ("main", "temp"):
@@ -384,7 +384,7 @@ def _replaced_sources(conn: sqlite3.Connection, path: Path) -> list[int]:
     return replaced
 
 
-def _insert_source(conn: sqlite3.Connection, path: Path, kind: str | None, sha256: str, size: int,
+def insert_source(conn: sqlite3.Connection, path: Path, kind: str | None, sha256: str, size: int,
                    run_id: int, *, source_id: int | None = None, stage: str | None = None) -> int:
     """A new ``ok`` source row (the id a staged file holds, when given)."""
     now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
@@ -490,7 +490,7 @@ def _record_failure(conn, path, kind, sha256, size, reason, started, runs: RunNa
         conn.execute("DELETE FROM source WHERE path = ? AND status != 'ok'", (str(path),))
         if staged:
             staged_store.forget(conn, staged[0])
-        source_id = _insert_source(conn, path, kind, sha256, size, runs.run_of(path),
+        source_id = insert_source(conn, path, kind, sha256, size, runs.run_of(path),
                                    source_id=staged[0] if staged else None)
         _finish(conn, source_id, "failed", reason, 0, started, {})
     return source_id

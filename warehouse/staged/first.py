@@ -113,7 +113,7 @@ def _stage(conn, path: Path, kind: str | None, future: Future | None, runs: RunN
         with db.transaction(conn, path):
             conn.execute("DELETE FROM source WHERE path = ? AND status != 'ok'", (str(path),))
             stage = "answers" if kind in (RANK_DB, ANALYSIS_DB) else "pending"
-            source_id = ingest._insert_source(conn, path, kind, "", size, runs.run_of(path), stage=stage)
+            source_id = ingest.insert_source(conn, path, kind, "", size, runs.run_of(path), stage=stage)
             rows = _first_rows(conn, path, kind, source_id, answers)
             if rows is None:
                 conn.execute("UPDATE source SET stage = 'pending' WHERE id = ?", (source_id,))
@@ -121,7 +121,7 @@ def _stage(conn, path: Path, kind: str | None, future: Future | None, runs: RunN
         runs.forget(path)  # the run it may have made was rolled back with it
         raise
     finally:
-        ingest._detach_inputs(conn)  # what the step summary's copy attached
+        ingest.detach_inputs(conn)  # what the step summary's copy attached
     status = "pending" if rows is None else "staged"
     return FileResult(path, status, kind, rows or 0, source_id=source_id, size_bytes=size)
 
