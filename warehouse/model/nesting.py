@@ -4,7 +4,8 @@ Slices are taken in (start, longest first, smallest id first) order; each one's 
 the innermost open slice that still encloses it. Of two slices with the same start and
 duration the one with the smaller id (read first) encloses the other. Every source that
 writes slices nests them here: inline while a trace streams in order (:class:`Stack`), or
-afterwards over the (thread_id, ts, dur) index (:func:`nest_source`, :func:`nest_thread`).
+afterwards over the (thread_id, ts, dur DESC) index, which reads a thread in exactly that
+order (:func:`nest_source`, :func:`nest_thread`).
 """
 
 from __future__ import annotations

@@ -368,7 +368,7 @@ def _slice_bases(conn: sqlite3.Connection, tables: set[str], renumbered: frozens
 def _note_slice_names(conn: sqlite3.Connection, source_id: int, first_slice: int) -> None:
     """Count the input's slices per name where they were written (one pass over their block of ids)
     for :func:`warehouse.model.derived.count_names`, which would otherwise read them back thread by
-    thread through the (thread_id, ts, dur) index, a table lookup per slice."""
+    thread through the (thread_id, ts, dur DESC) index, a table lookup per slice."""
     counts = dict(conn.execute(SLICE_NAMES_SQL, {"first_slice": first_slice}).fetchall())
     derived.note_slice_names(conn, source_id, counts)
 

@@ -17,7 +17,7 @@ off to an earlier boundary. Rows go to SQLite through ``executemany``, one batch
 in the parsing thread: a writer thread was measured to cost CPU and gain nothing, because
 sqlite3's executemany takes the GIL back after every row (bench/RESULTS.md). Memory
 depends on the chunk size and the deepest nesting, not on the file size (flow events wait
-in a table on disk until every slice is in).
+in a table on disk until every slice is in; they are bound and paired inside SQLite).
 
 What each event becomes:
 
@@ -26,8 +26,8 @@ What each event becomes:
   the point, an integer is multiplied by 1000, a float is ``round(x * 1000)``.
 - ``depth``/``parent_id``: computed in the parse pass while a thread's slices arrive in
   (ts asc, dur desc) order; a thread that ever arrives out of order is recomputed afterwards
-  from the (thread_id, ts, dur) index. A slice that overlaps its would-be parent without fitting
-  inside it is not nested under it (``parent_id`` always encloses the child).
+  from the (thread_id, ts, dur DESC) index. A slice that overlaps its would-be parent without
+  fitting inside it is not nested under it (``parent_id`` always encloses the child).
 - ``M`` -> ``process``/``thread`` names, labels and sort order.
 - ``C`` -> one ``counter_track`` per (process, event name, arg key), named
   ``"<event name>.<key>"`` (``"<event name> <id>.<key>"`` when the event has an ``id``); every

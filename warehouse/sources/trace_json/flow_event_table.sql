@@ -21,4 +21,21 @@ CREATE TABLE IF NOT EXISTS trace_flows._trace_flow_event (
     -- Name of the event.
     name TEXT,
     PRIMARY KEY (category, flow_key, ts, phase, source_row)
-) WITHOUT ROWID
+) WITHOUT ROWID;
+
+-- The same events bound to their slices (flow_events.sql), one row each in the order the pairing
+-- walks them (rowid order): what pair_flows.sql reads.
+CREATE TABLE IF NOT EXISTS trace_flows._trace_flow_bound (
+    -- Category of the event ('' when none).
+    category TEXT NOT NULL,
+    -- The event's id (or id2) as text.
+    flow_key TEXT NOT NULL,
+    -- 0 for s, 1 for t, 2 for f.
+    phase INTEGER NOT NULL,
+    -- Name of the event.
+    name TEXT,
+    -- Time of the event in ns.
+    ts INTEGER NOT NULL,
+    -- The slice the event binds to (_slice.id); NULL when none does.
+    slice_id INTEGER
+);

@@ -1,15 +1,18 @@
--- The flow events of the trace just read (with their own ts: an arrow is drawn from and to the
--- points its events were written at), each bound to a slice of its thread, in the order
--- the pairing walks them: by (category, flow_key), then time (s before t before f at equal ts),
--- which is the staging table's primary key (no sort).
+-- The flow events of the trace just read, each bound to a slice of its thread, written to
+-- trace_flows._trace_flow_bound in the order the pairing (pair_flows.sql) walks them: by
+-- (category, flow_key), then time (s before t before f at equal ts), which is the staging
+-- table's primary key (no sort), so the bound table's rowid follows that order.
+-- Each event keeps its own ts: an arrow is drawn from and to the points its events were
+-- written at.
 -- enclosing = 1 binds to the deepest slice containing ts. Slices nest, so that slice is the
 -- latest-starting slice at or before ts or one of its ancestors. Among slices starting at the
 -- same ts the deepest is the shortest, and among equal (ts, dur) the last inserted (the order
--- the nesting pass reads them in), so one seek on the (thread_id, ts, dur) index finds it
--- without reading the table. It usually covers ts; when it does not, climb parent_id until
--- a slice does.
+-- the nesting pass reads them in), so one backward seek on the (thread_id, ts, dur DESC) index
+-- finds it without reading the table or sorting. It usually covers ts; when it does not, climb
+-- parent_id until a slice does.
 -- enclosing = 0 binds to the first slice starting at or after ts (the outermost among equal
 -- starts: the longest, then the first inserted). NULL when none does.
+INSERT INTO trace_flows._trace_flow_bound (category, flow_key, phase, name, ts, slice_id)
 SELECT
     e.category,
     e.flow_key,
@@ -59,3 +62,4 @@ SELECT
         )
     END AS slice_id
 FROM trace_flows._trace_flow_event AS e
+ORDER BY e.category, e.flow_key, e.ts, e.phase, e.source_row

@@ -28,7 +28,7 @@ PHASES = {"s": 0, "t": 1, "f": 2}
 
 
 def create_staging(conn: sqlite3.Connection) -> None:
-    """An empty ``trace_flows._trace_flow_event`` table, attaching the scratch database if need be."""
+    """Empty staging tables in ``trace_flows``, attaching the scratch database if need be."""
     if not any(row[1] == SCHEMA for row in conn.execute("PRAGMA database_list")):
         handle, path = tempfile.mkstemp(prefix="warehouse-trace-flows-", suffix=".db")
         os.close(handle)
@@ -38,42 +38,27 @@ def create_staging(conn: sqlite3.Connection) -> None:
             conn.execute(f"PRAGMA {SCHEMA}.cache_size = -8192")
         finally:
             os.unlink(path)
-    conn.execute(sqlfiles.text(SQL_DIR / "flow_event_table.sql"))
+    for statement in sqlfiles.statements(SQL_DIR / "flow_event_table.sql"):
+        conn.execute(statement)
     conn.execute(f"DELETE FROM {SCHEMA}._trace_flow_event")
+    conn.execute(f"DELETE FROM {SCHEMA}._trace_flow_bound")
 
 
 def insert_flows(conn: sqlite3.Connection, source_id: int) -> int:
-    """Pair the flow events of the trace just read into arrows; returns the number of flows.
+    """Bind the flow events of the trace just read to slices and pair them into arrows; returns the number of flows.
 
-    flow_events.sql binds every event to a slice and sorts them by (category, flow_key, ts).
-    Per key, an ``s`` starts a chain; every later ``t``/``f`` gets an arrow from the chain's
-    latest ``s``/``t``; events before the first ``s`` or bound to no slice make no arrow. Each
-    arrow keeps its two events' own times (``ts_out``, ``ts_in``) beside the slices they bind to.
+    Both steps run inside SQLite: no flow event passes through Python.
     """
-    flows = []
-    total = 0
-    key = None
-    started = False  # an s of this key was seen
-    source = source_name = source_ts = None  # the slice (name, ts) of the chain's latest s or t
-    for category, flow_key, phase, name, ts, slice_id in conn.execute(sqlfiles.text(SQL_DIR / "flow_events.sql")):
-        if (category, flow_key) != key:
-            key, started, source, source_name, source_ts = (category, flow_key), False, None, None, None
-        if phase == 0:
-            started, source, source_name, source_ts = True, slice_id, name, ts
-            continue
-        if not started:
-            continue
-        if source is not None and slice_id is not None:
-            flows.append((source_id, source, slice_id, source_name or name, category or None, flow_key, source_ts, ts))
-        if phase == 1:
-            source, source_name, source_ts = slice_id, name, ts
-        if len(flows) >= 65536:
-            total += _write_flows(conn, flows)
-            flows = []
-    return total + _write_flows(conn, flows)
+    conn.execute(sqlfiles.text(SQL_DIR / "flow_events.sql"))
+    return pair(conn, source_id)
 
 
-def _write_flows(conn: sqlite3.Connection, flows: list) -> int:
-    conn.executemany("INSERT INTO flow (source_id, slice_out, slice_in, name, category, flow_key, ts_out, ts_in) "
-                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", flows)
-    return len(flows)
+def pair(conn: sqlite3.Connection, source_id: int) -> int:
+    """Pair the bound flow events (``trace_flows._trace_flow_bound``) into ``flow`` rows; returns how many.
+
+    Per (category, flow_key), in time order, an ``s`` starts a chain; every later ``t``/``f``
+    gets an arrow from the chain's latest ``s``/``t``, and a ``t`` becomes the latest; events
+    before the first ``s`` or bound to no slice make no arrow (pair_flows.sql). Each arrow
+    keeps its two events' own times (``ts_out``, ``ts_in``) beside the slices they bind to.
+    """
+    return conn.execute(sqlfiles.text(SQL_DIR / "pair_flows.sql"), {"source_id": source_id}).rowcount
