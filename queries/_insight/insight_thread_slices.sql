@@ -1,5 +1,5 @@
 -- title: Insight thread slices
--- description: Every slice of one thread in the order of the (thread_id, ts, dur) index (no
+-- description: Every slice of one thread in the order of the (thread_id, ts, dur DESC) index (no
 --     sort step), names, categories and cnames as string ids: what the timeline's level-of-detail
 --     arrays are built from.
 -- param thread_id (integer, required): The thread (thread.id).
@@ -15,4 +15,4 @@ select
     coalesce(cname_id, 0) as cname_id
 from _slice
 where thread_id = :thread_id
-order by ts, dur, id
+order by ts, dur desc, id

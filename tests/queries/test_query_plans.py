@@ -9,7 +9,9 @@ from __future__ import annotations
 import pytest
 
 from factories.warehouse_rows import FlowFactory, SliceFactory, ThreadFactory
-from warehouse import queries
+from warehouse import queries, sqlfiles
+from warehouse.model import nesting
+from warehouse.sources.trace_json import flows
 
 SLICES = 50_000
 STEP_BUDGET = 20_000
@@ -60,3 +62,22 @@ def vm_steps(conn, name: str, params: dict) -> int:
 )
 def test_timeline_queries_do_not_scan_the_slices(rows, big_thread, name, params):
     assert vm_steps(rows, name, params(big_thread)) < STEP_BUDGET
+
+
+def _plan(conn, sql: str, params) -> list[str]:
+    return [row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + sql, params)]
+
+
+def test_a_thread_is_read_in_nesting_order_without_a_sort(rows):
+    """Nesting (ts, dur DESC, id), the flow binding (the same order backward) and the timeline's
+    per-thread read follow the (thread_id, ts, dur DESC) index: none sorts the slices of a thread."""
+    flows.create_staging(rows)
+    plans = {
+        "nesting": _plan(rows, nesting.THREAD_SLICES, (1,)),
+        "flow binding": _plan(rows, sqlfiles.text(flows.SQL_DIR / "flow_events.sql"), {}),
+        "insight_thread_slices": _plan(rows, queries.get("insight_thread_slices").sql, {"thread_id": 1}),
+    }
+    for name, plan in plans.items():
+        assert any("_slice_thread_ts" in step for step in plan), (name, plan)
+        # the binding sorts its flow events by key from the staging table's primary key, not with a B-tree either
+        assert not any("TEMP B-TREE" in step for step in plan), (name, plan)
