@@ -136,15 +136,20 @@ def bench_peer(folder: Path, work: Path, peer: Path) -> dict:
     return results
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def cluster_parser(description: str, api_rows: int) -> argparse.ArgumentParser:
+    """The options of a benchmark over a generated cluster of rank dbs, beside msprof-analyze."""
+    parser = argparse.ArgumentParser(description=description.split("\n\n")[0])
     parser.add_argument("--ranks", type=int, default=64)
-    parser.add_argument("--api-rows", type=int, default=40_000, help="PYTORCH_API rows per rank")
+    parser.add_argument("--api-rows", type=int, default=api_rows, help="PYTORCH_API rows per rank")
     parser.add_argument("--peer", type=Path, default=Path("/tmp/peer-venv/bin/msprof-analyze"))
     parser.add_argument("--jobs", type=int, default=default_jobs(), help="warehouse ingest --jobs (default: the cores)")
     parser.add_argument("--skip-peer", action="store_true", help="run the warehouse only")
     parser.add_argument("--work", type=Path, help="folder for the inputs and outputs (default: a temp folder)")
-    args = parser.parse_args()
+    return parser
+
+
+def main() -> None:
+    args = cluster_parser(__doc__, api_rows=40_000).parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="bench_rank_db_"))
     folder = work / "cluster"
     shutil.rmtree(folder, ignore_errors=True)

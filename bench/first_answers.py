@@ -25,7 +25,6 @@ Usage::
 
 from __future__ import annotations
 
-import argparse
 import os
 import shutil
 import subprocess
@@ -35,11 +34,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_rank_db import WAREHOUSE, bench_peer, timed  # noqa: E402
+from bench_rank_db import WAREHOUSE, bench_peer, cluster_parser, timed  # noqa: E402
 from compare_warehouses import compare  # noqa: E402
 from gen_rank_db import generate  # noqa: E402
 
-from warehouse.parts import default_jobs  # noqa: E402
 
 ANSWERS = ("step_time", "communication_ops", "top_kernels", "slow_ranks")
 #: msprof-analyze's modes that give these answers (bench_rank_db runs its default run too)
@@ -58,15 +56,9 @@ def answers(db: Path) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--ranks", type=int, default=64)
-    parser.add_argument("--api-rows", type=int, default=170_000, help="PYTORCH_API rows per rank")
-    parser.add_argument("--peer", type=Path, default=Path("/tmp/peer-venv/bin/msprof-analyze"))
-    parser.add_argument("--jobs", type=int, default=default_jobs(), help="warehouse ingest --jobs (default: the cores)")
+    parser = cluster_parser(__doc__, api_rows=170_000)
     parser.add_argument("--check", action="store_true", help="also a plain ingest, compared table by table")
-    parser.add_argument("--skip-peer", action="store_true")
     parser.add_argument("--skip-stage2", action="store_true", help="stage 1 and the peer only (no full ingest)")
-    parser.add_argument("--work", type=Path, help="folder for the inputs and outputs (default: a temp folder)")
     args = parser.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="bench_first_answers_"))
     folder, marker = work / "cluster", work / "cluster.generated"  # the marker outside: it would be ingested
