@@ -12,6 +12,7 @@ detail (what is merged at ``timePerPx``) is :mod:`service.insight.lod`'s.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 
 import msgspec
@@ -113,16 +114,19 @@ class TraceRow(msgspec.Struct, gc=False):
 def screen_rows(thread: lod.ThreadLod, items: lod.Items, thread_key: str, text, zero: int = 0) -> list[list[TraceRow]]:
     """Items as the seed's rows, one list per depth (depth = index), times relative to ``zero``;
     ``cname`` is the input's own ("" when it has none, as the real server's empty column); ``text(id)``
-    gives a string."""
-    data: list[list[TraceRow]] = [[] for _ in range(int(items.depth.max()) + 1 if len(items) else 0)]
-    name_ids, cname_ids = thread.name_id[items.longest], thread.cname_id[items.longest]
+    gives a string. The rows are built column by column (numpy for the times, ``map`` for the
+    structs): a Python loop per row was half of a request's time."""
+    if not len(items):
+        return []
+    order = np.argsort(items.depth, kind="stable")  # items come sorted by depth: this keeps each depth's order
+    start, end, depth, longest = items.start[order], items.end[order], items.depth[order], items.longest[order]
+    name_ids, cname_ids = thread.name_id[longest], thread.cname_id[longest]
     strings = {int(i): text(int(i)) for i in np.unique(np.concatenate([name_ids, cname_ids]))}
-    for start, end, depth, slice_id, name_id, cname_id in zip(
-            items.start.tolist(), items.end.tolist(), items.depth.tolist(), thread.ids[items.longest].tolist(),
-            name_ids.tolist(), cname_ids.tolist()):
-        data[depth].append(TraceRow(strings[name_id], end - start, start - zero, end - zero, depth, thread_key,
-                                    strings[cname_id], str(slice_id)))
-    return data
+    rows = list(map(TraceRow, map(strings.__getitem__, name_ids.tolist()), (end - start).tolist(),
+                    (start - zero).tolist(), (end - zero).tolist(), depth.tolist(), itertools.repeat(thread_key),
+                    map(strings.__getitem__, cname_ids.tolist()), map(str, thread.ids[longest].tolist())))
+    bounds = np.searchsorted(depth, np.arange(int(depth[-1]) + 2)).tolist()
+    return [rows[first:last] for first, last in zip(bounds, bounds[1:])]
 
 
 def thread_traces_summary(conn, params: Params) -> dict:

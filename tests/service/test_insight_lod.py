@@ -146,3 +146,22 @@ def test_a_level_that_saves_little_is_not_stored():
     assert t.level(16) is t.level(4)
     assert shown(t, t.screen(0, 1000, 16, 100)) == shown(t, lod.merge(t.raw.items, 16, t.dur)) == [
         (0, 0, 100, 1, 1), (0, 100, 121, 2, 3), (0, 200, 300, 5, 1), (1, 0, 4, 6, 2), (1, 50, 90, 8, 1)]
+
+
+def test_screen_rows_one_list_per_depth_in_order():
+    """unit/threadTraces' rows (service/insight/timeline.py): a list per depth, empty for a depth with
+    no item, each depth's items in the order they come, times relative to zero, names by string id."""
+    from service.insight.timeline import screen_rows
+
+    t = lod.ThreadLod.from_rows([(10, 1_000, 50, 0, 1, 0, 0), (11, 1_100, 5, 0, 2, 0, 3),
+                                 (12, 1_010, 4, 2, 2, 0, 0), (13, 1_020, 4, 2, 1, 0, 0)])
+    items = t.screen(0, 2_000, 0.5, 100)
+    data = screen_rows(t, items, "7", {0: "", 1: "matmul", 2: "add", 3: "good"}.__getitem__, zero=1_000)
+    as_tuples = [[(r.name, r.duration, r.startTime, r.endTime, r.depth, r.threadId, r.cname, r.id) for r in depth]
+                 for depth in data]
+    assert as_tuples == [
+        [("matmul", 50, 0, 50, 0, "7", "", "10"), ("add", 5, 100, 105, 0, "7", "good", "11")],
+        [],
+        [("add", 4, 10, 14, 2, "7", "", "12"), ("matmul", 4, 20, 24, 2, "7", "", "13")],
+    ]
+    assert screen_rows(t, t.screen(5_000, 6_000, 0.5, 100), "7", str) == []
