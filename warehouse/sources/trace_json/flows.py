@@ -1,11 +1,11 @@
 """Flows: the flow events (s/t/f) wait in a staging table until every slice is in, then pair into arrows.
 
-The staging table lives in a scratch database of its own, attached as ``trace_flows``: a file
-deleted as soon as it is opened (SQLite keeps its descriptor), with an in-memory rollback
-journal. Its pages never go through the warehouse's WAL or page cache, nothing
-is left to drop before the commit, and a crash leaves nothing behind. The ingest frame
-detaches it after the file's transaction; a connection without the frame keeps it attached
-and reuses it for the next trace.
+The staging tables (the events as read, then bound to their slices) live in a scratch
+database of its own, attached as ``trace_flows``: a file deleted as soon as it is opened
+(SQLite keeps its descriptor), with an in-memory rollback journal. Its pages never go through
+the warehouse's WAL or page cache, nothing is left to drop before the commit, and a crash
+leaves nothing behind. The ingest frame detaches it after the file's transaction; a
+connection without the frame keeps it attached and reuses it for the next trace.
 """
 
 from __future__ import annotations
