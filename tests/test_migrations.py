@@ -105,6 +105,26 @@ def test_migrate_command_reports_the_version(runner, warehouse_path):
     assert f"schema version {latest.version}" in result.output
 
 
+def test_ingest_says_it_upgrades_an_older_warehouse(runner, tmp_path):
+    """An upgrade may rebuild an index for minutes: the commands that write say so before it starts,
+    and only when there is an existing warehouse to upgrade."""
+    from warehouse.cli import cli
+
+    path = tmp_path / "w.db"
+    every = db.available_migrations()
+    conn = sqlite3.connect(path, isolation_level=None)
+    db.migrate(conn, migrations=every[:-1])
+    conn.close()
+    (tmp_path / "inputs").mkdir()
+    result = runner.invoke(cli, ["ingest", str(tmp_path / "inputs"), "--db", str(path), "--quiet"])
+    latest = every[-1]
+    assert f"upgrading the schema from version {latest.version - 1} to {latest.version} " \
+           f"({latest.version:04d}_{latest.name})" in result.stderr, result.output
+    assert db.schema_version(db.connect(path)) == latest.version
+    again = runner.invoke(cli, ["ingest", str(tmp_path / "inputs"), "--db", str(path), "--quiet"])
+    fresh = runner.invoke(cli, ["ingest", str(tmp_path / "inputs"), "--db", str(tmp_path / "new.db"), "--quiet"])
+    assert "upgrading" not in again.stderr + fresh.stderr
+
 # --- 0007_op_profile_units: ns and bytes/s beside the operator profile's us and GB/s ---------------
 
 OP_PROFILE_UNITS = 7

@@ -107,7 +107,7 @@ def ingest(paths, db_path, force, quiet, jobs, run_name, labels, engine, out_dir
         sys.exit(spark_ingest.main(paths, out_dir, master=master, run_name=run_name, quiet=quiet))
     from warehouse import ingest as ingest_frame, summary
 
-    conn = db.connect(db_path)
+    conn = _open_upgraded(db_path)
     for stale, size in _parts().sweep_stale(Path(db_path).absolute().parent):
         click.echo(f"removed {stale}: the parts ({size / 1e6:.1f} MB) of an ingest that was killed", err=True)
     files = list(ingest_frame.discover(paths, exclude=ingest_frame.warehouse_files(conn)))
@@ -149,6 +149,20 @@ def _labels_module():
     from warehouse import labels
 
     return labels
+
+
+def _open_upgraded(db_path):
+    """The warehouse for writing, upgraded to this code's schema; an upgrade of an existing warehouse
+    is said on stderr first (a migration may rebuild an index: a minute or more on a big warehouse)."""
+    conn = db.connect(db_path, migrate_schema=False)
+    pending = db.check_version(conn, label=str(db_path))
+    version = db.schema_version(conn)
+    if pending and version:
+        names = ", ".join(f"{m.version:04d}_{m.name}" for m in pending)
+        click.echo(f"{db_path}: upgrading the schema from version {version} to {pending[-1].version} ({names})...",
+                   err=True)
+    db.migrate(conn, label=str(db_path))
+    return conn
 
 
 def _parts():
@@ -530,7 +544,7 @@ def analyze(db_path):
 
     if not Path(db_path).exists():
         raise click.ClickException(f"{db_path}: no such warehouse")
-    counts = findings.analyze(db.connect(db_path))
+    counts = findings.analyze(_open_upgraded(db_path))
     for finding_type, count in counts.items():
         click.echo(f"{finding_type:32} {count}")
     click.echo(f"{sum(counts.values())} findings")
