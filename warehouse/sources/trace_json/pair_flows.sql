@@ -6,8 +6,8 @@
 -- Events before the key's first s make no arrow, and a t there starts nothing.
 -- The rows of one key are contiguous in rowid order, so the latest s before an event in the
 -- whole table is of the same key exactly when its key has an s before the event; the latest s
--- or t before the event is then at or after that s, of the same key too. Both come from one
--- running max over the table in rowid order: no partition, no sort.
+-- or t before the event is then at or after that s, of the same key too. Both are running
+-- maxima over the table in rowid order (one window): no partition, no sort.
 INSERT INTO flow (source_id, slice_out, slice_in, name, category, flow_key, ts_out, ts_in)
 SELECT
     :source_id,
