@@ -154,15 +154,13 @@ def _labels_module():
 def _open_upgraded(db_path):
     """The warehouse for writing, upgraded to this code's schema; an upgrade of an existing warehouse
     is said on stderr first (a migration may rebuild an index: a minute or more on a big warehouse)."""
-    conn = db.connect(db_path, migrate_schema=False)
-    pending = db.check_version(conn, label=str(db_path))
-    version = db.schema_version(conn)
-    if pending and version:
+
+    def announce(version, pending):
         names = ", ".join(f"{m.version:04d}_{m.name}" for m in pending)
         click.echo(f"{db_path}: upgrading the schema from version {version} to {pending[-1].version} ({names})...",
                    err=True)
-    db.migrate(conn, label=str(db_path))
-    return conn
+
+    return db.connect(db_path, announce=announce)
 
 
 def _parts():

@@ -14,7 +14,7 @@ import os
 import re
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +43,10 @@ class Migration:
         return hashlib.sha256(self.sql.encode()).hexdigest()
 
 
+#: told (schema version, pending migrations) before an existing warehouse is upgraded
+Announce = Callable[[int, list[Migration]], None]
+
+
 def available_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
     """The migration files in version order.
 
@@ -63,8 +67,10 @@ def available_migrations(directory: Path = MIGRATIONS_DIR) -> list[Migration]:
     return migrations
 
 
-def connect(path: str | Path, *, migrate_schema: bool = True) -> sqlite3.Connection:
-    """Open (creating if needed) a warehouse for writing, upgraded to the code's schema.
+def connect(path: str | Path, *, migrate_schema: bool = True,
+            announce: Announce | None = None) -> sqlite3.Connection:
+    """Open (creating if needed) a warehouse for writing, upgraded to the code's schema
+    (``announce`` as for :func:`migrate`).
 
     The connection is in autocommit mode: callers open their own transactions
     (``BEGIN IMMEDIATE``) so that one input is one transaction.
@@ -80,7 +86,7 @@ def connect(path: str | Path, *, migrate_schema: bool = True) -> sqlite3.Connect
     except sqlite3.DatabaseError as exc:
         raise WarehouseError(f"{path}: not a usable SQLite warehouse ({exc})") from None
     if migrate_schema:
-        migrate(conn, label=str(path))
+        migrate(conn, label=str(path), announce=announce)
     return conn
 
 
@@ -214,14 +220,20 @@ def check_version(conn: sqlite3.Connection, *, label: str, migrations: list[Migr
     return migrations[current:]
 
 
-def migrate(conn: sqlite3.Connection, *, label: str = "warehouse", migrations: list[Migration] | None = None) -> list[Migration]:
+def migrate(conn: sqlite3.Connection, *, label: str = "warehouse", migrations: list[Migration] | None = None,
+            announce: Announce | None = None) -> list[Migration]:
     """Apply the pending migrations in one transaction; return what was applied.
+
+    ``announce(version, pending)`` is called first when an existing warehouse (schema ``version``
+    > 0) is upgraded: a migration may rebuild an index, minutes on a big warehouse.
 
     :raises WarehouseError: as :func:`check_version`, or if a migration's SQL fails (nothing is applied then).
     """
     pending = check_version(conn, label=label, migrations=migrations)
     if not pending:
         return []
+    if announce is not None and schema_version(conn):
+        announce(schema_version(conn), pending)
     now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     script = ["BEGIN IMMEDIATE;", BOOKKEEPING_SQL]
     for migration in pending:
