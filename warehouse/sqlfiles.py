@@ -18,8 +18,9 @@ previous field); any other line is prose, the file's description. The keys:
   ``{kind}`` replaced (one statement serves input tables of the same shape).
 - ``for each table with column``: an audit run once per table having that column.
 
-Inside a query's body, a line ``-- include: _name`` is replaced by the body of the helper
-file ``_name.sql`` of the same folder tree (:func:`expand_includes`).
+Inside a query's body (and the rank db source's statements, stage 1's kernels), a line
+``-- include: _name`` is replaced by the body of the helper file ``_name.sql`` of the same
+folder tree (:func:`expand_includes`): one fragment written once for the files that share it.
 """
 
 from __future__ import annotations

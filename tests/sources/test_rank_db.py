@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.factories.rank_db import RankDbFactory, write_db
+from tests.factories.rank_db import RankDbFactory, add_tiling, build_tables, write_db
 from warehouse import db
 from warehouse.audits import run_audits
 from warehouse.ingest import ingest_file, ingest_paths
@@ -181,6 +181,35 @@ def test_kernel_from_task_compute_info_and_pmu(warehouse_db, rank0, ingested):
     assert rows(warehouse_db, "SELECT s.name, s.category, s.ts FROM kernel AS k JOIN slice AS s ON s.id = k.slice_id"
                 ) == [("MatMul_1", "KERNEL_AICORE", t + 5_000)]
     assert one(warehouse_db, "SELECT op_class FROM kernel") is not None
+
+
+def test_kernel_step_is_the_step_whose_window_holds_its_start(warehouse_db, tmp_path):
+    """A kernel's step (rank_db/_task_step.sql, also stage 1's): the last step begun at or before the
+    kernel's start, while that step lasts; none before the first step or in a gap between steps.
+    Checked against the rule written here over the factory's steps and tasks."""
+    t = 1_736_410_576_000_000_000
+    tables = build_tables(0, 0, t, True, "blockDim")
+    add_tiling(tables, t, 0, "host", 3)  # steps 3-5 after a gap behind step 2
+    task, compute = tables["TASK"][1], tables["COMPUTE_TASK_INFO"][1]
+    matmul = next(row for row in task if row[4] == 10)
+    info = next(row for row in compute if row[1] == 10)
+    for global_task, start in ((90, t - 500), (91, t + 50_000)):  # before step 1; between steps 2 and 3
+        task.append((start, start + 100, matmul[2], None, global_task, *matmul[5:9], 900 + global_task, matmul[10]))
+        compute.append((info[0], global_task, *info[2:]))
+    path = tmp_path / "ascend_pytorch_profiler_0.db"
+    write_db(path, tables)
+    ingest_ok(warehouse_db, path)
+
+    def step_of(start):
+        begun = [step for step in tables["STEP_TIME"][1] if step[1] <= start]
+        last = max(begun, key=lambda step: step[1], default=None)
+        return last[0] if last and start < last[2] else None
+
+    kernels = {row[1] for row in compute}
+    expected = sorted((row[4], step_of(row[0])) for row in task if row[4] in kernels)
+    got = rows(warehouse_db, "SELECT global_task_id, step_id FROM kernel ORDER BY global_task_id")
+    assert got == expected
+    assert {step for _, step in got} == {None, 1, 3, 4, 5}
 
 
 def test_block_columns_of_current_cann(warehouse_db, tmp_path):

@@ -5,8 +5,9 @@
 -- Where the group's class depends on AIV time (communication without it, mix_comm_aiv with it)
 -- the kernel's own PMU rows decide: AIV time > 0 when one of the AIV metrics fact_kernel.sql
 -- pivots rounds to more than 0 (PMU values are times, never negative). The step is the one whose
--- window holds the kernel's start, as fact_kernel.sql finds it. CROSS JOIN keeps SQLite's order:
--- the tasks in turn, each kernel's info by its key, its group by the group's key.
+-- window holds the kernel's start: the rank db source's _task_step.sql, which fact_kernel.sql
+-- includes too. CROSS JOIN keeps SQLite's order: the tasks in turn, each kernel's info by its key,
+-- its group by the group's key.
 -- Parameter :group_source.
 
 UPDATE temp.staged_group SET
@@ -19,12 +20,8 @@ UPDATE temp.staged_group SET
 
 CREATE TEMP VIEW staged_kernel_row (step_id, name, op_type, op_class, ts, dur) AS
 SELECT
-    (
-        SELECT CASE WHEN CAST(t.startNs AS INTEGER) < st.end_ns THEN st.step_id END
-        FROM temp.rank_db_step AS st
-        WHERE st.start_ns <= CAST(t.startNs AS INTEGER)
-        ORDER BY st.start_ns DESC LIMIT 1
-    ),
+    -- include: _task_step
+    ,
     g.name,
     g.op_type,
     CASE

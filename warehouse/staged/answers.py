@@ -32,7 +32,8 @@ HERE = SQL_DIR
 SCRATCH_SQL = sqlfiles.statements(HERE / "staged_scratch.sql")
 SCRATCH_RANK_SQL = sqlfiles.statements(HERE / "staged_scratch_rank.sql")
 KERNEL_GROUPS_SQL = sqlfiles.statements(HERE / "staged_kernel_groups.sql")
-KERNELS_SQL = sqlfiles.statements(HERE / "staged_kernels.sql")
+#: the step of a kernel as fact_kernel.sql finds it: the rank db source's _task_step.sql, included
+KERNELS_SQL = sqlfiles.split(sqlfiles.expand_includes(sqlfiles.text(HERE / "staged_kernels.sql"), rank_db.SQL_DIR))
 KERNEL_ROWS_SQL = sqlfiles.text(HERE / "staged_kernel_rows.sql")
 STEPS_SQL, MARKERS_SQL, KERNEL_TOTALS_SQL, HCCL_TOTALS_SQL = sqlfiles.statements(HERE / "staged_answers.sql")
 #: the rank db source's statements stage 1 runs as they are (steps, their lookup, HCCL operators)

@@ -480,7 +480,7 @@ def _run_phase(conn: sqlite3.Connection, path: Path, phase: str, tables: set[str
     """Run a phase's statement files; return the rows they added to warehouse tables."""
     rows = 0
     for file in sorted(SQL_DIR.glob(f"{phase}_*.sql")):
-        for sql in _instances(sqlfiles.text(file)):
+        for sql in _instances(sqlfiles.expand_includes(sqlfiles.text(file), SQL_DIR)):
             reads = sqlfiles.field(sql, "reads")
             if reads and not set(reads) <= tables:
                 continue

@@ -85,12 +85,8 @@ SELECT
     'rank_db',
     :rank_id,
     t.deviceId,
-    (
-        SELECT CASE WHEN CAST(t.startNs AS INTEGER) < st.end_ns THEN st.step_id END
-        FROM temp.rank_db_step AS st
-        WHERE st.start_ns <= CAST(t.startNs AS INTEGER)
-        ORDER BY st.start_ns DESC LIMIT 1
-    ),
+    -- include: _task_step
+    ,
     t.modelId,
     t.taskId,
     t.streamId,
