@@ -153,14 +153,20 @@ def _labels_module():
 
 def _open_upgraded(db_path):
     """The warehouse for writing, upgraded to this code's schema; an upgrade of an existing warehouse
-    is said on stderr first (a migration may rebuild an index: a minute or more on a big warehouse)."""
+    is said on stderr before it starts and when it is done, with its time (a migration may rebuild an
+    index: a minute or more on a big warehouse)."""
+    started = []
 
     def announce(version, pending):
         names = ", ".join(f"{m.version:04d}_{m.name}" for m in pending)
         click.echo(f"{db_path}: upgrading the schema from version {version} to {pending[-1].version} ({names})...",
                    err=True)
+        started.append(time.perf_counter())
 
-    return db.connect(db_path, announce=announce)
+    conn = db.connect(db_path, announce=announce)
+    if started:
+        click.echo(f"{db_path}: schema upgraded in {time.perf_counter() - started[0]:.1f} s", err=True)
+    return conn
 
 
 def _parts():
