@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
+from warehouse import multirow
 from warehouse.sources.base import Outcome
 from warehouse.sources.kit.text import (
     Column,
@@ -90,7 +91,7 @@ def ingest_kernels(conn: sqlite3.Connection, path, source_id: int, origin: str) 
             for number, line, row, short in records
         )
         before = conn.total_changes
-        conn.executemany(INSERT, rows)
+        multirow.insert_rows(conn, INSERT, rows)
         count = conn.total_changes - before
     detail = {"table": "kernel", "origin": origin, **short_record_note(records.short_lines)}
     return Outcome(rows=count, rank_id=source_rank(rank_id), detail=detail)

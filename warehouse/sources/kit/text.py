@@ -25,6 +25,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+from warehouse import multirow
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome, open_binary, read_head
 from warehouse.sources.kit.numbers import INT64_DIGITS, int64, whole
@@ -369,7 +370,7 @@ def ingest_csv(conn: sqlite3.Connection, path, source_id: int, spec: CsvTable, r
             for number, line, row, short in records
         )
         before = conn.total_changes
-        conn.executemany(insert_sql(spec.table, names), rows)
+        multirow.insert_rows(conn, insert_sql(spec.table, names), rows)
         count = conn.total_changes - before
     if spec.finish:
         conn.execute(spec.finish, {"source_id": source_id})

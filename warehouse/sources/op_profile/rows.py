@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from warehouse import limits
+from warehouse import limits, multirow
 from warehouse.errors import IngestError
 from warehouse.sources.kit.numbers import INT64_MAX, INT64_MIN
 from warehouse.sources.op_profile.framing import BlockError
@@ -127,8 +127,8 @@ class Rows:
             # source_id is the same on every row: bound once in the statement, not per row
             marks = ", ".join("?" * len(COLUMNS[table]))
             try:
-                self.conn.executemany(f"INSERT INTO {table} (source_id, {', '.join(COLUMNS[table])}) "
-                                      f"VALUES ({int(self.source_id)}, {marks})", buffered)
+                multirow.insert_rows(self.conn, f"INSERT INTO {table} (source_id, {', '.join(COLUMNS[table])}) "
+                                                f"VALUES ({int(self.source_id)}, {marks})", buffered)
             except OverflowError:
                 raise IngestError(f"{self.label}: {_out_of_range(table, buffered)}") from None
             self._written[table] += len(buffered)

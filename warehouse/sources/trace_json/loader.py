@@ -16,7 +16,7 @@ from typing import BinaryIO
 
 import msgspec
 
-from warehouse import limits, sqlfiles
+from warehouse import limits, multirow, sqlfiles
 from warehouse.errors import IngestError
 from warehouse.interning import StringTable
 from warehouse.model import derived, nesting
@@ -295,10 +295,10 @@ class Loader:
         self.slice_names.update(map(NAME_ID, slices))
         self.next_slice = next_id
         self.rows += len(slices) + len(counters)
-        self._put(SLICE_INSERT, slices)
+        multirow.insert_rows(self.conn, SLICE_INSERT, slices)
         self._put(CNAME_UPDATE, cnames)
-        self._put(COUNTER_INSERT, counters)
-        self._put(flows.EVENT_INSERT, flow_events)
+        multirow.insert_rows(self.conn, COUNTER_INSERT, counters)
+        multirow.insert_rows(self.conn, flows.EVENT_INSERT, flow_events)
 
     def _slice_row(self, slice_id: int, thread: _Thread, event: Event, index: int, ts: int, dur: int,
                    args=None) -> tuple:
