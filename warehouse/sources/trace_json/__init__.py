@@ -13,9 +13,10 @@ Streaming: the text is read in chunks, each cut at the last event boundary (``}`
 outside any string) and decoded by msgspec into GC-free structs, ``args`` kept as raw JSON
 bytes. A cut that falls inside a string or a nested object can never decode (msgspec reports
 the error at the appended ``]``), so a successful decode is a correct split; a failed one backs
-off to an earlier boundary. Rows go to SQLite through ``executemany``, one batch per chunk,
-in the parsing thread: a writer thread was measured to cost CPU and gain nothing, because
-sqlite3's executemany takes the GIL back after every row (bench/RESULTS.md). Memory
+off to an earlier boundary. Rows go to SQLite 500 per INSERT statement
+(:mod:`warehouse.multirow`), one batch per chunk, in the parsing thread: a writer thread was
+measured to cost CPU and gain nothing, because sqlite3 takes the GIL back after every
+statement it steps (bench/RESULTS.md). Memory
 depends on the chunk size and the deepest nesting, not on the file size (flow events wait
 in a table on disk until every slice is in; they are bound and paired inside SQLite).
 
