@@ -232,8 +232,8 @@ def migrate(conn: sqlite3.Connection, *, label: str = "warehouse", migrations: l
     pending = check_version(conn, label=label, migrations=migrations)
     if not pending:
         return []
-    if announce is not None and schema_version(conn):
-        announce(schema_version(conn), pending)
+    if announce is not None and (version := schema_version(conn)):
+        announce(version, pending)
     now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     script = ["BEGIN IMMEDIATE;", BOOKKEEPING_SQL]
     for migration in pending:
