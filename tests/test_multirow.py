@@ -54,7 +54,7 @@ def test_a_generator_is_read_a_block_at_a_time(conn):
     assert conn.execute("SELECT id, a, b, c FROM t ORDER BY id").fetchall() == expected(8)
 
 
-def test_a_row_with_more_values_than_the_limit_goes_in_alone(conn):
+def test_a_row_over_the_variable_limit_is_refused_as_executemany_would(conn):
     conn.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, 2)
     with pytest.raises(sqlite3.OperationalError, match="too many SQL variables"):
         multirow.insert_rows(conn, SQL, rows_of(2))  # SQLite refuses the row itself, as executemany would
