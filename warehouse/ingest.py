@@ -222,11 +222,14 @@ def ingest_file(
     hashed: tuple[int, str] | OSError | None = None,
     part: Part | None = None,
     runs: RunNamer | None = None,
+    verify: Callable[[], None] | None = None,
 ) -> FileResult:
     """Ingest one file (see the module docstring for the rules).
 
     ``hashed`` is the file's (size, sha256) when the caller read them already; ``part``
-    is a worker's ingest of the file, copied in instead of running the source here.
+    is a worker's ingest of the file, copied in instead of running the source here;
+    ``verify``, called once the rows are written and before they are committed, raises
+    :class:`IngestError` to roll them back (a caller that checks what was read is what it opened).
     """
     started = time.perf_counter_ns()
     path = _absolute(path)
@@ -280,6 +283,8 @@ def ingest_file(
         derived.after_source(conn, source_id)
         deadline.check()
         deadline.stop()
+        if verify:
+            verify()
         elapsed = _elapsed(conn, source_id, started)
         conn.execute("COMMIT")
         return FileResult(path, "ok", kind, outcome.rows, elapsed, source_id=source_id, size_bytes=size)
