@@ -52,12 +52,12 @@
     for (var n = 1; n <= count; n++) {
       var hot = lines[n];
       var share = hot && max ? hot.cycles / max : 0;
-      rows.push('<tr data-line="' + n + '"' + (hot ? ' data-cycles="' + hot.cycles + '"' : "") +
-        (share >= 0.5 ? ' class="wh-hot"' : "") + ' style="background: rgba(225, 87, 89, ' + (0.6 * share).toFixed(3) + ')">' +
-        "<td>" + n + "</td><td>" + (hot ? hot.cycles : "") + "</td><td>" + (hot ? hot.instructions : "") +
-        '</td><td class="wh-src">' + WH.escape(source[n - 1] || "") + "</td></tr>");
+      rows.push(WH.html`<tr data-line="${n}"${hot ? WH.html` data-cycles="${hot.cycles}"` : ""}${
+        share >= 0.5 ? WH.html` class="wh-hot"` : ""} style="background: rgba(225, 87, 89, ${(0.6 * share).toFixed(3)})">
+        <td>${n}</td><td>${hot ? hot.cycles : ""}</td><td>${hot ? hot.instructions : ""}</td>
+        <td class="wh-src">${source[n - 1] || ""}</td></tr>`);
     }
-    return '<table class="wh-code"><tr><th>line</th><th>cycles</th><th>instructions</th><th class="wh-src">source</th></tr>' + rows.join("") + "</table>";
+    return WH.html`<table class="wh-code"><tr><th>line</th><th>cycles</th><th>instructions</th><th class="wh-src">source</th></tr>${rows}</table>`;
   }
 
   WH.start(function () {

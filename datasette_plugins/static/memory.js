@@ -101,15 +101,14 @@
       return a.rank_id - b.rank_id || a.device_id - b.device_id || byComponent(a.component, b.component);
     });
     var highest = rows.reduce(function (best, p) { return best === null || (value(p) || 0) > (value(best) || 0) ? p : best; }, null);
-    WH.summary("<table><tr><th>rank</th><th>device</th><th>component</th><th>peak allocated</th><th>peak reserved</th></tr>" +
+    WH.summary(WH.html`<table><tr><th>rank</th><th>device</th><th>component</th><th>peak allocated</th><th>peak reserved</th></tr>${
       rows.map(function (p) {
         var top = p === highest;
-        return '<tr class="wh-rank' + (top ? " wh-slow" : "") + '" data-rank-id="' + p.rank_id +
-          '" data-component="' + WH.escape(p.component) + '"><td>rank ' + p.rank_id +
-          (top ? " — highest peak" : "") + "</td><td>" + p.device_id + "</td><td>" +
-          WH.escape(p.component) + "</td><td>" + (p.peak_allocated_bytes === null ? "—" : WH.formatBytes(p.peak_allocated_bytes)) +
-          "</td><td>" + WH.formatBytes(p.peak_reserved_bytes) + "</td></tr>";
-      }).join("") + "</table>");
+        return WH.html`<tr class="wh-rank${top ? " wh-slow" : ""}" data-rank-id="${p.rank_id}" data-component="${p.component}">
+          <td>rank ${p.rank_id}${top ? " — highest peak" : ""}</td><td>${p.device_id}</td><td>${p.component}</td>
+          <td>${p.peak_allocated_bytes === null ? "—" : WH.formatBytes(p.peak_allocated_bytes)}</td>
+          <td>${WH.formatBytes(p.peak_reserved_bytes)}</td></tr>`;
+      })}</table>`);
   }
 
   function showRun(runId, runName, peaks) {

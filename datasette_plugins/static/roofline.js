@@ -39,9 +39,9 @@
       legend: { top: 28 },
       // the performance axis is named along itself, left of its labels: never under the legend
       grid: { top: 70, left: 90, right: 80, bottom: 50 },
-      tooltip: { trigger: "item", formatter: function (p) {
-        return WH.escape(p.seriesName) + "<br>" + WH.round(p.value[0]) + " " + INTENSITY + ", " + WH.round(p.value[1]) + " " + PERFORMANCE;
-      } },
+      tooltip: { trigger: "item", formatter: WH.tooltip(function (p) {
+        return WH.html`${p.seriesName}<br>${WH.round(p.value[0])} ${INTENSITY}, ${WH.round(p.value[1])} ${PERFORMANCE}`;
+      }) },
       xAxis: { type: "log", name: "arithmetic intensity (" + INTENSITY + ")", nameLocation: "middle", nameGap: 28, min: low, max: high,
         axisLabel: { formatter: WH.round } },
       yAxis: { type: "log", name: "performance (" + PERFORMANCE + ")", nameLocation: "middle", nameGap: 60,
@@ -51,14 +51,14 @@
   }
 
   function summarize(lines) {
-    WH.summary("<table><tr><th>roof</th><th>bandwidth (" + BANDWIDTH + ")</th><th>compute roof (" + PERFORMANCE + ")</th>" +
-      "<th>ridge intensity (" + INTENSITY + ")</th><th>attainable at the operator's intensity (" + PERFORMANCE + ")</th>" +
-      "<th>reached</th><th>bound</th></tr>" + lines.map(function (l) {
-        return '<tr class="wh-roof" data-roof="' + WH.escape(l.bw_name) + '" data-efficiency="' + l.efficiency + '"><td>' +
-          WH.escape(l.bw_name) + " / " + WH.escape(l.computility_name) + "</td><td>" + WH.round(l.bw) + "</td><td>" +
-          WH.round(l.computility) + "</td><td>" + WH.round(l.computility / l.bw) + "</td><td>" + WH.round(l.attainable) +
-          "</td><td>" + (100 * l.efficiency).toFixed(1) + " %</td><td>" + WH.escape(l.bound) + "</td></tr>";
-      }).join("") + "</table>");
+    WH.summary(WH.html`<table><tr><th>roof</th><th>bandwidth (${BANDWIDTH})</th><th>compute roof (${PERFORMANCE})</th>
+      <th>ridge intensity (${INTENSITY})</th><th>attainable at the operator's intensity (${PERFORMANCE})</th>
+      <th>reached</th><th>bound</th></tr>${lines.map(function (l) {
+        return WH.html`<tr class="wh-roof" data-roof="${l.bw_name}" data-efficiency="${l.efficiency}">
+          <td>${l.bw_name} / ${l.computility_name}</td><td>${WH.round(l.bw)}</td><td>${WH.round(l.computility)}</td>
+          <td>${WH.round(l.computility / l.bw)}</td><td>${WH.round(l.attainable)}</td>
+          <td>${(100 * l.efficiency).toFixed(1)} %</td><td>${l.bound}</td></tr>`;
+      })}</table>`);
   }
 
   WH.start(function () {

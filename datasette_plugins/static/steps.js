@@ -87,15 +87,14 @@
 
   function summarize(data) {
     var rows = data.rows.map(function (r) {
-      return '<tr class="wh-rank' + (r.flagged ? " wh-slow" : "") + '" data-rank-id="' + r.rank_id + '">' +
-        "<td>rank " + r.rank_id + (r.flagged ? " — slow" : "") + "</td><td>" + WH.formatNs(r.duration) + "</td><td>" +
-        WH.formatNs(r.preparing) + "</td><td>" + WH.formatNs(r.computing) + "</td><td>" +
-        WH.formatNs(r.notOverlapped) + "</td><td>" + WH.formatNs(r.overlapped) + "</td><td>" + WH.formatNs(r.free) +
-        "</td><td>" + (r.ratio === null ? "" : r.ratio.toFixed(2) + "×") + "</td></tr>";
+      return WH.html`<tr class="wh-rank${r.flagged ? " wh-slow" : ""}" data-rank-id="${r.rank_id}">
+        <td>rank ${r.rank_id}${r.flagged ? " — slow" : ""}</td><td>${WH.formatNs(r.duration)}</td>
+        <td>${WH.formatNs(r.preparing)}</td><td>${WH.formatNs(r.computing)}</td><td>${WH.formatNs(r.notOverlapped)}</td>
+        <td>${WH.formatNs(r.overlapped)}</td><td>${WH.formatNs(r.free)}</td>
+        <td>${r.ratio === null ? "" : r.ratio.toFixed(2) + "×"}</td></tr>`;
     });
-    WH.summary("<table><tr><th>rank</th><th>step time</th><th>preparing</th><th>computing</th>" +
-      "<th>communication not overlapped</th><th>overlapped</th><th>free</th><th>× median</th></tr>" +
-      rows.join("") + "</table>");
+    WH.summary(WH.html`<table><tr><th>rank</th><th>step time</th><th>preparing</th><th>computing</th>
+      <th>communication not overlapped</th><th>overlapped</th><th>free</th><th>× median</th></tr>${rows}</table>`);
   }
 
   function showRun(runId, runs) {

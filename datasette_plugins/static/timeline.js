@@ -42,9 +42,9 @@
     });
     var top = Object.keys(byName).map(function (k) { return byName[k]; })
       .sort(function (a, b) { return b.total - a.total; }).slice(0, 10);
-    WH.summary("<table><tr><th>slice name (top 10 in window)</th><th>count</th><th>total</th></tr>" + top.map(function (e) {
-      return '<tr class="wh-slice-name"><td>' + WH.escape(e.name) + "</td><td>" + e.count + "</td><td>" + WH.formatNs(e.total) + "</td></tr>";
-    }).join("") + "</table>");
+    WH.summary(WH.html`<table><tr><th>slice name (top 10 in window)</th><th>count</th><th>total</th></tr>${top.map(function (e) {
+      return WH.html`<tr class="wh-slice-name"><td>${e.name}</td><td>${e.count}</td><td>${WH.formatNs(e.total)}</td></tr>`;
+    })}</table>`);
   }
 
   /* The earliest of epoch timestamps that may be BigInts. */
@@ -110,10 +110,9 @@
       title: { text: title, left: "center", textStyle: { fontSize: 14 } },
       grid: { top: 40, left: 80, right: 30, bottom: 70 },
       tooltip: {
-        formatter: function (p) {
-          return WH.escape(p.value[3]) + "<br>" + WH.formatNs(p.value[5]) + (p.value[6] ? " · " + WH.escape(p.value[6]) : "") +
-            "<br>at " + WH.formatNs(p.value[0]);
-        },
+        formatter: WH.tooltip(function (p) {
+          return WH.html`${p.value[3]}<br>${WH.formatNs(p.value[5])}${p.value[6] ? " · " + p.value[6] : ""}<br>at ${WH.formatNs(p.value[0])}`;
+        }),
       },
       xAxis: { type: "value", min: 0, max: span, axisLabel: { formatter: WH.formatNs } },
       yAxis: { type: "category", inverse: true, data: ["depth 0"], axisTick: { show: false } },

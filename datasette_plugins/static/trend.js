@@ -56,14 +56,13 @@
       if (!row) return "";
       var before = data.overall[i - 1];
       var ratio = before && before.duration_ns ? row.duration_ns / before.duration_ns : null;
-      return '<tr class="wh-run' + (data.regressions[i] ? " wh-slow" : "") + '" data-run-id="' + row.run_id + '">' +
-        "<td>" + WH.escape(row.name) + (data.regressions[i] ? " — regression" : "") + "</td><td>" +
-        WH.formatNs(row.duration_ns) + "</td><td>" + WH.formatNs(row.computing_ns) + "</td><td>" +
-        WH.formatNs(row.communication_not_overlapped_ns) + "</td><td>" + WH.formatNs(row.free_ns) + "</td><td>" +
-        (ratio === null ? "" : ratio.toFixed(2) + "×") + "</td></tr>";
+      return WH.html`<tr class="wh-run${data.regressions[i] ? " wh-slow" : ""}" data-run-id="${row.run_id}">
+        <td>${row.name}${data.regressions[i] ? " — regression" : ""}</td><td>${WH.formatNs(row.duration_ns)}</td>
+        <td>${WH.formatNs(row.computing_ns)}</td><td>${WH.formatNs(row.communication_not_overlapped_ns)}</td>
+        <td>${WH.formatNs(row.free_ns)}</td><td>${ratio === null ? "" : ratio.toFixed(2) + "×"}</td></tr>`;
     });
-    WH.summary("<table><tr><th>run</th><th>mean step</th><th>computing</th><th>communication not overlapped</th>" +
-      "<th>free</th><th>× the run before</th></tr>" + rows.join("") + "</table>");
+    WH.summary(WH.html`<table><tr><th>run</th><th>mean step</th><th>computing</th><th>communication not overlapped</th>
+      <th>free</th><th>× the run before</th></tr>${rows}</table>`);
   }
 
   /* One line per kernel: its mean time in each run (a gap where a run did not run it). */
@@ -91,13 +90,13 @@
           }) };
         }),
       }, true);
-      WH.summary("<table><tr><th>kernel</th>" + names.map(function (n) { return "<th>" + WH.escape(n) + "</th>"; }).join("") +
-        "</tr>" + kernels.map(function (kernel) {
-          return '<tr data-kernel="' + WH.escape(kernel) + '"><td>' + WH.escape(kernel) + "</td>" + runs.map(function (id) {
+      WH.summary(WH.html`<table><tr><th>kernel</th>${names.map(function (n) { return WH.html`<th>${n}</th>`; })}</tr>${
+        kernels.map(function (kernel) {
+          return WH.html`<tr data-kernel="${kernel}"><td>${kernel}</td>${runs.map(function (id) {
             var row = rows.filter(function (r) { return r.run_id === id && r.name === kernel; })[0];
-            return "<td>" + (row ? WH.formatNs(row.mean_ns) : "") + "</td>";
-          }).join("") + "</tr>";
-        }).join("") + "</table>");
+            return WH.html`<td>${row ? WH.formatNs(row.mean_ns) : ""}</td>`;
+          })}</tr>`;
+        })}</table>`);
       WH.status(runs.length + " runs; " + kernels.length + (kernels.length === 1 ? " kernel" : " kernels"));
       WH.done();
     });

@@ -1,7 +1,12 @@
 /* Shared helpers of the picture pages: fetch rows from Datasette's JSON API (_shape=objects), format
  * nanoseconds and bytes the way the SQL functions do, report status, build controls.
  * Every page script ends by calling WH.done(), which marks <body data-wh-ready> so a
- * headless browser (and a test) knows the picture is drawn. */
+ * headless browser (and a test) knows the picture is drawn.
+ *
+ * Text from the warehouse is an input's text (a device id, a kernel or file name, a source line):
+ * it reaches the page only as text. Controls and the status line set textContent; the only HTML
+ * a page writes (its summary table, a chart's tooltip) is made by the tagged template WH.html,
+ * which escapes every value it interpolates, and WH.summary and WH.tooltip take nothing else. */
 (function () {
   "use strict";
   var config = window.WAREHOUSE;
@@ -36,6 +41,27 @@
         return body.rows;
       });
     });
+  }
+
+  /* Markup made by WH.html: its literal parts are the page script's own, every value in it escaped. */
+  function SafeHtml(text) { this.text = text; }
+
+  var ENTITIES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+  /* ``value`` as HTML text, safe in an element and in a quoted attribute alike: SafeHtml as it
+   * is, an array item by item, null and undefined as nothing, anything else escaped. */
+  function escapeHtml(value) {
+    if (value instanceof SafeHtml) return value.text;
+    if (Array.isArray(value)) return value.map(escapeHtml).join("");
+    if (value === null || value === undefined) return "";
+    return String(value).replace(/[&<>"']/g, function (c) { return ENTITIES[c]; });
+  }
+
+  /* The HTML of ``content``, refused unless WH.html made it (a string built by hand may hold
+   * an input's markup). */
+  function markup(content) {
+    if (!(content instanceof SafeHtml)) throw new TypeError("page HTML must be made by WH.html");
+    return content.text;
   }
 
   var TIME_UNITS = [[1e9, "s"], [1e6, "ms"], [1e3, "us"]];
@@ -115,10 +141,16 @@
       return runs.map(function (r, i) { return [r.source_id, labels[i]]; });
     },
 
-    escape: function (text) {
-      var div = document.createElement("div");
-      div.textContent = text === null || text === undefined ? "" : String(text);
-      return div.innerHTML;
+    /* Tagged template: WH.html`<td>${name}</td>` is SafeHtml with ``name`` escaped. */
+    html: function (strings) {
+      var out = strings[0];
+      for (var i = 1; i < strings.length; i++) out += escapeHtml(arguments[i]) + strings[i];
+      return new SafeHtml(out);
+    },
+
+    /* An ECharts tooltip formatter (ECharts shows its answer as HTML) from one answering WH.html. */
+    tooltip: function (format) {
+      return function (params) { return markup(format(params)); };
     },
 
     /* The status line; it says so when an answer was cut at Datasette's max_returned_rows. */
@@ -162,12 +194,13 @@
       return chart;
     },
 
-    summary: function (html) { document.getElementById("wh-summary").innerHTML = html; },
+    /* The summary under the chart: SafeHtml from WH.html. */
+    summary: function (content) { document.getElementById("wh-summary").innerHTML = markup(content); },
 
     /* Nothing to draw: say why, hide the empty chart frame. */
     empty: function (text) {
       document.getElementById("wh-chart").classList.add("wh-empty");
-      WH.summary("");
+      WH.summary(WH.html``);
       WH.status(text);
       WH.done();
     },
