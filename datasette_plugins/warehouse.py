@@ -14,19 +14,21 @@ from __future__ import annotations
 from datasette import Response, hookimpl
 from jinja2 import ChoiceLoader, FileSystemLoader
 
-from datasette_plugins import answer_cap, canned, cells, csv_guard, functions, metadata, pages
+from datasette_plugins import (answer_cap, canned, cells, csv_guard, functions, memory_release, metadata, pages,
+                               search_box)
 from datasette_plugins.databases import is_warehouse, warehouse_columns, warehouse_names
 from warehouse import limits
 
 
-@hookimpl
+@hookimpl(trylast=True)  # after Datasette's own, whose escape_fts search_box replaces
 def prepare_connection(conn):
     """Add the analyst SQL functions (``format_ns``, ``format_bytes``, ``pct``, ``median``...), and put the
     warehouse's SQLite limits on the connection (value length, SQL length, expression depth: the
     ``WAREHOUSE_*`` settings of warehouse/limits.py), so plain ``datasette`` refuses
-    ``zeroblob(400000000)`` as the REST API does; and count each answer's bytes against
-    ``WAREHOUSE_MAX_ANSWER_BYTES``."""
+    ``zeroblob(400000000)`` as the REST API does; count each answer's bytes against
+    ``WAREHOUSE_MAX_ANSWER_BYTES``; bound the search box's work (search_box)."""
     functions.register(conn)
+    search_box.register(conn)
     bounds = limits.current()
     limits.apply(conn, bounds)
     if bounds.MAX_ANSWER_BYTES:
@@ -35,8 +37,9 @@ def prepare_connection(conn):
 
 @hookimpl
 def asgi_wrapper():
-    """CSV answers with formula cells neutralised (OWASP's CSV injection guidance)."""
-    return csv_guard.wrap
+    """CSV answers with formula cells neutralised (OWASP's CSV injection guidance); the memory a request's
+    queries freed given back to the system after it (memory_release)."""
+    return lambda app: memory_release.wrap(csv_guard.wrap(app))
 
 
 @hookimpl

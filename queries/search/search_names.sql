@@ -4,7 +4,8 @@
 --     carry it, stored rows of every input counted (a rank db and its text export both count). The
 --     text is matched anywhere in the name, case-insensitively (SQL LIKE '%text%', which on SQLite
 --     the trigram full-text index of the string table answers, migration 0012); * or % in it stand
---     for any characters (Flash*Grad), _ for any one. A name no input uses any more is not
+--     for any characters (Flash*Grad), _ for any one. A text longer than 256 characters is matched
+--     by its first 256. A name no input uses any more is not
 --     listed. The counts come from name_use, written at ingest: a search reads the matching names'
 --     counts, never the rows themselves.
 -- param text (text, required): Text to find in the names, e.g. FlashAttention or Flash*.
@@ -16,11 +17,23 @@
 -- column kernels: Kernel rows (kernel) with this name in the run.
 -- column api_calls: API calls (pytorch_api, cann_api) with this name in the run.
 -- column inputs: Inputs of the run whose rows use the name.
-with matched as (
+with pattern as (
+    -- The work per name is bounded whatever the names hold (a name may be 1 MiB, MAX_STRING_BYTES): the
+    -- index is asked for the text's first 16 characters only, as FTS5 holds every trigram's positions in a
+    -- name at once (a 1,000-character text against a 1 MiB name of "abab..." held 560 MB and 7 s), and
+    -- the names it finds are matched on the text's first 256, LIKE's time being the name's length times
+    -- the text's (1.4 s for 256 characters against 1 MiB, which no time limit interrupts).
+    select
+        '%' || substr(replace(:text, '*', '%'), 1, 16) || '%' as indexed,
+        '%' || substr(replace(:text, '*', '%'), 1, 256) || '%' as whole
+),
+
+matched as (
     select s.id as string_id, s.value as name
-    from _string_fts as f
+    from pattern as p
+    cross join _string_fts as f
     join string as s on s.id = f.rowid
-    where f.value like '%' || replace(:text, '*', '%') || '%'
+    where f.value like p.indexed and s.value like p.whole
 ),
 
 uses as (
