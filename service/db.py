@@ -17,6 +17,7 @@ from flask import Flask, current_app, g
 
 from service.errors import ApiError
 from warehouse import db as warehouse_db
+from warehouse import memory
 from warehouse.errors import WarehouseError
 
 
@@ -58,9 +59,11 @@ def get_db() -> sqlite3.Connection:
 
 
 def release_db(exc: BaseException | None = None) -> None:
+    """Hand the request's connection back, and the memory its query freed to the system (:mod:`warehouse.memory`)."""
     conn = g.pop("db", None)
     if conn is not None:
         current_app.extensions["warehouse_pool"].release(conn)
+        memory.release_freed()
 
 
 def init_app(app: Flask) -> None:
