@@ -1,46 +1,50 @@
 """import/action: ingest files into the served warehouse, only from below the server's import root.
 
 The server reads nothing unless it was started with ``--import-root DIR`` (config
-``IMPORT_ROOT``), and only files whose real path (symlinks resolved) lies inside DIR; one path
-outside refuses the whole request before anything is read. The ingest uses a writable
-connection opened for it alone; requests keep their read-only ones.
+``IMPORT_ROOT``), and only files below DIR, each opened without a race (:mod:`rooted`: walked
+from the root's descriptor, symlinks followed only within it); one path that is not a readable
+file or folder below the root refuses the whole request before anything is read, with the same
+words whatever the reason. A file is hashed through the descriptor opened, once per version
+(:mod:`hashes`); the ingest reads it by its path, and keeps what it read only if the root, every
+folder on the way and the file are still the ones opened (``Found.unchanged``). The ingest uses
+a writable connection opened for it alone; requests keep their read-only ones.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from flask import current_app
 
-from service.insight import cache, cards
+from service.insight import cache, cards, hashes, rooted
 from service.insight.protocol import InsightError, Params, rows
 from warehouse import db, ingest
+from warehouse.errors import IngestError
+from warehouse.model.runs import RunNamer
+from warehouse.parts import PART_FOLDER_PREFIX
 
 FINE = ("ok", "unchanged")
 #: block types: the simulator's timeline, the instructions, the cacheline records
 TRACE_BLOCK, INSTRUCTIONS_BLOCK, CACHELINE_BLOCK = 0x02, 0x04, 0x0E
 
 
-def inside(root: Path, given: str) -> list[Path]:
-    """The files ``given`` names (a file, or the files below a folder), each resolved inside ``root``.
+def inside(root: Path, given: str) -> list[PurePosixPath]:
+    """The files ``given`` names (a file, or the files below a folder), relative to ``root``.
 
-    :raises InsightError: if ``given`` or any file below it resolves outside ``root`` or does not exist.
+    :raises InsightError: if ``given`` is not a readable file or folder below ``root``, or a
+        symlink below it leads outside (one message for all, naming ``given`` relative to the root).
     """
-    candidate = Path(given)
-    candidate = candidate if candidate.is_absolute() else root / candidate
     try:
-        resolved = candidate.resolve(strict=True)
-    except (OSError, RuntimeError, ValueError):  # ValueError: an embedded NUL byte
-        raise InsightError(f"{given}: no such file below the import root") from None
-    if not resolved.is_relative_to(root):
-        raise InsightError(f"{given}: outside the import root {root}")
-    files = []
-    for path in ingest.discover([resolved]):
-        real = path.resolve()
-        if not real.is_relative_to(root):
-            raise InsightError(f"{given}: {path.name} links outside the import root {root}")
-        files.append(real)
-    return files
+        found = rooted.open_below(root, given)
+        try:
+            if not found.is_dir:
+                return [found.relative]
+            return list(rooted.files_below(root, found, rooted.relative_to_root(root, given),
+                                           skip_folders=PART_FOLDER_PREFIX))
+        finally:
+            found.close()
+    except rooted.NotBelow as refused:
+        raise InsightError(str(refused)) from None
 
 
 def import_root() -> Path:
@@ -57,11 +61,14 @@ def import_root() -> Path:
 def import_action(conn, params: Params) -> dict:
     """Ingest ``path`` (a list) and answer with the cards, cores and source files now served."""
     root = import_root()
-    files = [f for given in params.text_list("path") for f in inside(root, given)]
+    found = [f for given in params.text_list("path") for f in inside(root, given)]
     database = current_app.config["DATABASE"]
     writer = db.connect(database)
     try:
-        results = ingest.ingest_paths(writer, files)
+        own = set(ingest.warehouse_files(writer))
+        files = [root / f for f in dict.fromkeys(found) if root / f not in own]
+        runs = RunNamer(writer, files)
+        results = [_ingest(writer, root, path, runs) for path in files]
     finally:
         writer.close()
         cache.forget(database)
@@ -87,6 +94,29 @@ def import_action(conn, params: Params) -> dict:
                    for result, card in zip(results, imported)],
         "children": [cards.tree_node(card) for card in imported if card],
     }
+
+
+def _ingest(writer, root: Path, path: Path, runs: RunNamer) -> ingest.FileResult:
+    """Ingest one file listed below the root: opened again (it may have changed since the listing),
+    hashed through that descriptor, and kept only if nothing on its way changed while it was read."""
+    try:
+        found = rooted.open_below(root, str(path.relative_to(root)))
+    except rooted.NotBelow as refused:
+        return ingest.FileResult(path, "failed", error=str(refused))
+    try:
+        try:
+            hashed = hashes.size_and_sha256(found)
+        except OSError as exc:
+            hashed = exc
+
+        def unchanged() -> None:
+            if not found.unchanged():
+                raise IngestError(f"{path.relative_to(root)}: changed while it was imported (the file, or a folder "
+                                  f"on its way, was written, replaced or renamed); nothing of it was kept")
+
+        return ingest.ingest_file(writer, path, hashed=hashed, runs=runs, verify=unchanged)
+    finally:
+        found.close()
 
 
 def _union(conn, query: str, column: str, source_ids: list[int]) -> list[str]:

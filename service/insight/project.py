@@ -4,14 +4,17 @@ Shapes from the real server (Ascend/msinsight ``server/src/modules/global/``:
 ``protocol/GlobalProtocolUtil.cpp``, ``protocol/GlobalProtocol.cpp``, ``handler/FilesGetHandler.cpp``,
 ``handler/CheckProjectValidHandler.cpp``).
 The file browser (``files/get``) and the project check see only the import root (``--import-root``):
-a path outside it, or any path when the server has none, does not exist for them.
+a path outside it, or any path when the server has none, does not exist for them. They open what
+they look at as the import does (:mod:`rooted`), so a folder swapped for a symlink is never listed.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
+import stat
+from contextlib import contextmanager
 
-from service.insight import cards, importer
+from service.insight import cards, importer, rooted
 from service.insight.protocol import InsightError, Params
 
 #: ProjectErrorType of the real server (GlobalProtocolResponse.h)
@@ -43,34 +46,40 @@ def project_explorer(conn, params: Params) -> dict:
                                       "children": [cards.tree_node(c) for c in listing]}]}
 
 
-def _below_root(given: str) -> Path | None:
-    """``given`` resolved inside the import root, or None (no root, outside it, or missing)."""
+@contextmanager
+def _below_root(given: str):
+    """``given`` opened below the import root (:class:`rooted.Found`), or None (no root, outside it, missing)."""
     try:
         root = importer.import_root()
-    except InsightError:
-        return None
-    candidate = Path(given) if given else root
-    candidate = candidate if candidate.is_absolute() else root / candidate
+        found = rooted.open_below(root, given)
+    except (InsightError, rooted.NotBelow):
+        yield None
+        return
     try:
-        resolved = candidate.resolve(strict=True)
-    except (OSError, RuntimeError, ValueError):
-        return None
-    return resolved if resolved.is_relative_to(root) else None
+        yield found
+    finally:
+        found.close()
 
 
 def files_get(conn, params: Params) -> dict:
     """The folders and files of one folder below the import root (its top when ``path`` is empty)."""
     given = params.text("path", required=False) or ""
-    found = _below_root(given)
     folders, files = [], []
-    if found is not None and found.is_dir():
-        for entry in sorted(found.iterdir(), key=lambda p: p.name):
-            if entry.is_dir():
-                folders.append({"name": entry.name, "path": str(entry), "childrenFiles": [], "childrenFolders": []})
-            elif entry.is_file():
-                files.append({"name": entry.name, "path": str(entry)})
-    return {"path": str(found) if found is not None else given, "childrenFiles": files,
-            "exist": found is not None, "childrenFolders": folders}
+    with _below_root(given) as found:
+        if found is None:
+            return {"path": given, "childrenFiles": [], "exist": False, "childrenFolders": []}
+        path = importer.import_root() / found.relative
+        if found.is_dir:
+            for name in sorted(os.listdir(found.fd)):
+                try:  # the entry itself, as listed: a symlink is neither a folder nor a file here
+                    mode = os.stat(name, dir_fd=found.fd, follow_symlinks=False).st_mode
+                except OSError:
+                    continue
+                if stat.S_ISDIR(mode):
+                    folders.append({"name": name, "path": str(path / name), "childrenFiles": [], "childrenFolders": []})
+                elif stat.S_ISREG(mode):
+                    files.append({"name": name, "path": str(path / name)})
+    return {"path": str(path), "childrenFiles": files, "exist": True, "childrenFolders": folders}
 
 
 def check_project_valid(conn, params: Params) -> dict:
@@ -80,6 +89,7 @@ def check_project_valid(conn, params: Params) -> dict:
     if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
         raise InsightError(f"parameter dataPath: expected a list of paths, got {paths!r}")
     for path in paths:
-        if _below_root(path) is None:
-            return {"result": IS_UNSAFE_PATH if path else OTHER}
+        with _below_root(path) as found:
+            if found is None:
+                return {"result": IS_UNSAFE_PATH if path else OTHER}
     return {"result": NO_ERRORS}

@@ -551,13 +551,12 @@ def test_import_refuses_paths_outside_the_root(empty, root, tmp_path):
     (root / "folder").mkdir()
     (root / "folder" / "link.bin").symlink_to(outside.path)
     client = importer(empty, root)
-    for given in (str(outside.path), "../outside.bin", str(root / ".." / "outside.bin"), "link.bin"):
-        assert refusal(client, "import/action", {"path": [str(inside.path), given]}).startswith(
-            f"{given}: outside the import root")
-    assert refusal(client, "import/action", {"path": ["folder"]}) == (
-        f"folder: link.bin links outside the import root {root.resolve()}")
-    assert refusal(client, "import/action", {"path": ["missing.bin"]}) == (
-        "missing.bin: no such file below the import root")
+    # one refusal whatever the reason, naming the path relative to the root, never the root itself
+    for given, shown in ((str(outside.path), str(outside.path)), ("../outside.bin", "../outside.bin"),
+                         (str(root / ".." / "outside.bin"), "../outside.bin"), ("link.bin", "link.bin"),
+                         ("folder", "folder"), ("missing.bin", "missing.bin")):
+        assert refusal(client, "import/action", {"path": [str(inside.path), given]}) == (
+            f"{shown}: not a readable file or folder below the import root")
     assert refusal(client, "import/action", {"path": []}).startswith("parameter path: expected a list of paths")
     assert sources(empty) == 0  # one bad path refuses the whole request: nothing was read
 

@@ -318,7 +318,7 @@ def test_errors_and_the_import_root(empty, root, tmp_path):
         assert page.body("global", "files/checkProjectValid", {"projectName": "p", "dataPath": [str(outside.path)]}) \
             == {"result": 2}
         assert page.send("timeline", "import/action", {"path": [str(outside.path)]})["error"]["message"].startswith(
-            f"{outside.path}: outside the import root")
+            f"{outside.path}: not a readable file or folder below the import root")
         # a frame that is not a request envelope: an answer saying why, and the socket stays open
         socket.send("[1, 2]")
         bad = json.loads(socket.recv(timeout=30))
