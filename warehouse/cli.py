@@ -429,7 +429,7 @@ def query(name, db_path, params, fmt, engine, data_dir, master, time_limit, max_
 @click.option("--format", "fmt", type=click.Choice(("parquet",)), default="parquet", show_default=True,
               help="Output format.")
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), help="Folder to write (new or empty).")
-@click.option("--replace", is_flag=True, help="Overwrite an earlier export in --out.")
+@click.option("--replace", is_flag=True, help="Replace an earlier export in --out: only the files it wrote are deleted.")
 def export_command(db_path, fmt, out_dir, replace):
     """Export every table and view as Parquet, partitioned by rank_id, for DuckDB or Spark.
 

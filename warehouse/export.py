@@ -35,12 +35,19 @@ table's size or its number of ranks.
 
 A table without an INTEGER PRIMARY KEY also gets its hidden ``rowid`` as a first column
 named ``rowid``: it is the order rows were written in, and queries order by it.
+
+**Replacing an export** (``--replace``) deletes what the manifest says the export wrote (each
+relation's ``part-0.parquet`` files, in its folder or partition folders, the folders it made
+when left empty, then the manifest) and nothing else: a user's files beside or inside survive.
+A manifest that is not an export's (unknown keys, such as a Spark ingest's state), or that
+names a path outside the folder (``..``, absolute, through a symlink), is refused and nothing is
+deleted. A failed export removes the files it wrote, likewise.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
+import os
 import sqlite3
 from collections import defaultdict
 from datetime import datetime, timezone
@@ -50,6 +57,12 @@ from warehouse import db
 from warehouse.errors import WarehouseError, require_extra
 
 MANIFEST = "_warehouse.json"
+#: the manifest while it is written (renamed over MANIFEST: a reader never sees half of one)
+MANIFEST_TMP = MANIFEST + ".tmp"
+#: the keys of an export's manifest (another writer's manifest has others: not ours to delete)
+MANIFEST_KEYS = {"format", "format_version", "schema_version", "migrations", "exported_at", "source_db", "tables"}
+#: the name of the file the export writes in each folder (or partition folder) of a relation
+FILE_NAME = "part-0.parquet"
 FORMAT = "ascend-warehouse-parquet"
 FORMAT_VERSION = 1
 PARTITION_COLUMN = "rank_id"
@@ -83,13 +96,16 @@ def export_parquet(db_path: str | Path, out_dir: str | Path, *, replace: bool = 
     except WarehouseError:
         conn.close()
         raise
+    started = []
     try:
         tables = {}
         for name, kind in relations(conn):
+            started.append(folder_name(name))
             tables[name] = _export_relation(conn, name, kind, out, folder_name(name))
         manifest = {**manifest_header(conn), "source_db": str(Path(db_path).resolve()), "tables": tables}
-    except BaseException:
-        shutil.rmtree(out, ignore_errors=True)  # no half export: the folder was new or empty
+    except BaseException:  # no half export: the files it wrote go, the folder too if that leaves it empty
+        _remove(out, [file for folder in started for file in (out / folder).glob(f"**/{FILE_NAME}")])
+        _remove_if_empty(out)
         raise
     finally:
         conn.close()
@@ -110,18 +126,67 @@ def manifest_header(conn: sqlite3.Connection) -> dict:
 
 
 def write_manifest(out: Path, manifest: dict) -> None:
-    """Write ``out/_warehouse.json`` (last: a folder with a manifest is a finished export)."""
-    (out / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    """Write ``out/_warehouse.json`` whole or not at all (a temporary file renamed over it): a
+    folder with a manifest is a finished export, and a kill never leaves half of one."""
+    temporary = out / MANIFEST_TMP
+    temporary.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    os.replace(temporary, out / MANIFEST)
 
 
 def _prepare(out: Path, replace: bool) -> None:
     if out.exists() and any(out.iterdir()):
         if not (out / MANIFEST).exists():
             raise WarehouseError(f"{out}: not empty and not a warehouse export; give an empty or new folder")
+        written = written_files(out)  # a manifest not ours is refused with or without --replace
         if not replace:
             raise WarehouseError(f"{out}: already holds an export (--replace to overwrite it)")
-        shutil.rmtree(out)
+        _remove(out, written)
+        (out / MANIFEST).unlink()
     out.mkdir(parents=True, exist_ok=True)
+
+
+def written_files(out: Path) -> list[Path]:
+    """The files the export whose manifest is in ``out`` wrote there (the module docstring).
+
+    :raises WarehouseError: if the manifest is not an export's, or names a path outside ``out``.
+    """
+    where = out / MANIFEST
+    try:
+        manifest = json.loads(where.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise WarehouseError(f"{where}: not written by `warehouse export` ({exc}); nothing was deleted") from None
+    tables = manifest.get("tables") if isinstance(manifest, dict) else None
+    if (not isinstance(tables, dict) or manifest.get("format") != FORMAT or set(manifest) - MANIFEST_KEYS
+            or not all(isinstance(entry, dict) and isinstance(entry.get("path"), str)
+                       and isinstance(entry.get("partitions", []), list) for entry in tables.values())):
+        raise WarehouseError(f"{where}: not written by `warehouse export` (not its format or keys); "
+                             "nothing was deleted")
+    root = out.resolve()
+    files = []
+    for entry in tables.values():
+        for partition in entry.get("partitions") or [""]:
+            relative = os.path.join(entry["path"], str(partition), FILE_NAME)
+            path = out / relative
+            if os.path.isabs(relative) or ".." in Path(relative).parts or not path.resolve().is_relative_to(root):
+                raise WarehouseError(f"{where}: lists {relative}, outside {out}; nothing was deleted "
+                                     "(delete the folder yourself if all of it is yours)")
+            files.append(path)
+    return files
+
+
+def _remove(out: Path, files: list[Path]) -> None:
+    """Delete ``files`` (inside ``out``), then each folder they were in, up to ``out``, left empty."""
+    folders = set()
+    for path in files:
+        path.unlink(missing_ok=True)
+        folders.update(parent for parent in path.parents if parent != out and out in parent.parents)
+    for folder in sorted(folders, key=lambda f: len(f.parts), reverse=True):
+        _remove_if_empty(folder)
+
+
+def _remove_if_empty(folder: Path) -> None:
+    if folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
 
 
 def relations(conn: sqlite3.Connection) -> list[tuple[str, str]]:
@@ -221,7 +286,7 @@ def partition_column(columns: list[dict]) -> str | None:
 
 
 def write_relation(conn: sqlite3.Connection, name: str, folder: Path, columns: list[dict], partition: str | None,
-                   file_name: str = "part-0.parquet") -> tuple[int, list[str]]:
+                   file_name: str = FILE_NAME) -> tuple[int, list[str]]:
     """Stream the rows of relation ``name`` into ``folder`` as Parquet files called ``file_name``
     (one per partition folder when ``partition`` is set), the columns' types as ``columns`` say.
 
@@ -249,7 +314,7 @@ class _PartitionedWriter:
     """
 
     def __init__(self, folder: Path, table: str, columns: list[dict], partition: str | None,
-                 file_name: str = "part-0.parquet"):
+                 file_name: str = FILE_NAME):
         import pyarrow as pa
 
         self.folder, self.table, self.partition, self.file_name = folder, table, partition, file_name
