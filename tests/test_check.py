@@ -55,7 +55,7 @@ def test_json_report(runner, warehouse_path, warehouse_db):
     (failed,) = [audit for audit in report["audits"] if not audit["passed"]]
     assert failed["name"] == "source_final_state"
     assert failed["examples"] == [
-        {"id": 1, "path": "/in/k.csv", "kind": "kernel_details", "status": "ok", "error": None,
+        {"id": 1, "path": "/in/k.csv", "kind": "kernel_details", "status": "ok", "stage": None, "error": None,
          "row_count": 0, "elapsed_ns": None}
     ]
 
