@@ -12,8 +12,9 @@ Every row it reads comes from a named query (the evidence and the run names from
 ones of ``queries/_compare/``), run through a :data:`Runner`: :func:`sqlite_runner` over a
 warehouse, :func:`engine_runner` over an engine, so a dataset gives the answers SQLite gives.
 
-Every value that comes from an input or the warehouse goes through :func:`_e` (HTML) or
-:func:`warehouse.report.markdown.md` (Markdown): a hostile kernel name is shown as text.
+Every value that comes from an input or the warehouse goes through :func:`_e` (HTML) or the
+report's Markdown escaping (:func:`warehouse.report.markdown.md`, its tables through
+:func:`warehouse.report.markdown.table`): a hostile kernel name or input path is shown as text.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from pathlib import Path
 from warehouse import output, queries
 from warehouse.errors import WarehouseError
 from warehouse.report.format import ms, text_of
-from warehouse.report.markdown import code, md
+from warehouse.report.markdown import md, table
 
 #: the answers, in the order they are printed and reported
 QUERIES = (
@@ -350,18 +351,11 @@ def render_markdown(comparison: Comparison, database: str) -> str:
             lines += [f"### {md(item.kind)}: {md(item.subject)}", "", md(item.change), ""]
             evidence = [(base, r) for r in item.base_evidence] + [(run, r) for r in item.run_evidence]
             if evidence:
-                lines += ["| " + " | ".join(EVIDENCE_HEADERS) + " |", "|" + " --- |" * len(EVIDENCE_HEADERS)]
-                for owner, r in evidence:
-                    cells = _evidence_cells(owner, r)
-                    cells[1] = code(cells[1])
-                    lines.append("| " + " | ".join(c if i == 1 else md(c) for i, c in enumerate(cells)) + " |")
-                lines.append("")
+                lines += [*table(EVIDENCE_HEADERS, [_evidence_cells(owner, r) for owner, r in evidence]), ""]
     for answer in comparison.answers.values():
         shown = answer.rows[:TOP]
         lines += [f"## {md(answer.name)}: {md(answer.title)}", "",
-                  "| " + " | ".join(md(c) for c in answer.columns) + " |", "|" + " --- |" * len(answer.columns)]
-        lines += ["| " + " | ".join(md(_cell(v)) for v in row) + " |" for row in shown]
-        lines.append("")
+                  *table(answer.columns, [[_cell(v) for v in row] for row in shown]), ""]
     return "\n".join(lines)
 
 

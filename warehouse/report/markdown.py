@@ -1,11 +1,17 @@
 """The report as Markdown: the tables, then each finding with its evidence rows.
 
-Every value from an input or the warehouse goes through :func:`md` (a table cell, a heading, a
-line of its own) or :func:`code` (a path): no raw HTML, link, image, emphasis or table break
-reaches a renderer. ``<``, ``>`` and ``&`` become entities; Markdown's punctuation gets a
-backslash; newlines become spaces; what a GFM renderer would turn into a link by itself
-(``http://``, ``www.``, ``name@host``) is broken with an entity. Only the report's own
-wording (:class:`~warehouse.report.tables.Fixed`) is written as it is.
+Every value from an input or the warehouse goes through :func:`md` (a heading, a line of its
+own), :func:`cell` (a table cell) or :func:`code` (a path in a line): no raw HTML, link, image,
+emphasis or table break reaches a renderer. ``<``, ``>`` and ``&`` become entities; Markdown's
+punctuation (``\\ ` * [ ] | ~ $``, and ``_`` at a word's edge) gets a backslash; newlines become
+spaces; what a GFM renderer would turn into a link by itself (``http://``, ``www.``,
+``name@host``) is broken with an entity. Only the report's own wording
+(:class:`~warehouse.report.tables.Fixed`) is written as it is.
+
+Every Markdown table in the tree (this report's, ``warehouse compare``'s) is written by
+:func:`table`, each cell through :func:`cell`. A cell is never a code span: GFM cuts a row at
+every unescaped ``|``, inside a code span too, and the span's rest (an ``<img onerror>`` in a
+path) is then read as raw HTML.
 """
 
 from __future__ import annotations
@@ -62,8 +68,24 @@ def md_line(value) -> str:
                            md(value).lstrip(), count=1)
 
 
+def cell(value) -> str:
+    """A value as one table cell: :func:`md`, which leaves no ``|`` that ends the cell, no newline
+    that ends the row, and no markup."""
+    return md(value)
+
+
+def table(headers, rows) -> list[str]:
+    """A GFM table's lines: the header, the delimiter and a row per item of ``rows`` (a ``-`` row
+    when there is none), every header and value through :func:`cell`."""
+    lines = ["| " + " | ".join(cell(h) for h in headers) + " |", "|" + " --- |" * len(headers)]
+    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
+    if not lines[2:]:
+        lines.append("| " + " | ".join(["-"] * len(headers)) + " |")
+    return lines
+
+
 def code(value) -> str:
-    """A value as a code span (shown verbatim, HTML included, on one line)."""
+    """A value as a code span (shown verbatim, HTML included, on one line); never in a table (see :func:`cell`)."""
     text = " ".join(text_of(value).splitlines())
     if not text.strip():
         return md(text or "-")
@@ -72,12 +94,8 @@ def code(value) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def _table(table: Table) -> str:
-    lines = [f"### {md(table.title)}\n", "| " + " | ".join(md(h) for h in table.headers) + " |",
-             "|" + "---|" * len(table.headers)]
-    lines += ["| " + " | ".join(md(c) for c in row) + " |" for row in table.text_rows()]
-    if not table.rows:
-        lines.append("| " + " | ".join(["-"] * len(table.headers)) + " |")
+def _table(report_table: Table) -> str:
+    lines = [f"### {md(report_table.title)}\n", *table(report_table.headers, report_table.text_rows())]
     return "\n".join(lines) + "\n"
 
 
