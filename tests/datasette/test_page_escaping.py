@@ -44,7 +44,7 @@ PAGES = (
     ("steps", "", (RUN,)),
     ("trend", "", (RUN,)),
     ("trend", "?show=kernels", (KERNEL, RUN)),
-    ("roofline", "", (OPERATOR, ROOF, COMPUTE)),
+    ("roofline", "", (OPERATOR, CHART, ROOF, COMPUTE)),
     ("hotspots", "", (OPERATOR, FILE, LINE, CORE)),
     # the trace's thread (the page opens on a rank's busiest thread otherwise)
     ("timeline", "?thread_id={thread_id}", (PROCESS, THREAD, SLICE, CATEGORY, PID, TID)),
@@ -108,9 +108,10 @@ def _rank_db(path, rank: int) -> None:
 def _trace(path) -> None:
     """A trace whose pid, tid, process, thread, slice and category names are markup."""
     own = {"pid": PID, "tid": TID}
+    metadata = {"ph": "M", "ts": None, "dur": None, "cat": None, **own}
     trace_json.TraceFileFactory(path=path, events=[
-        trace_json.EventFactory(ph="M", name="process_name", args={"name": PROCESS}, ts=None, dur=None, cat=None, **own),
-        trace_json.EventFactory(ph="M", name="thread_name", args={"name": THREAD}, ts=None, dur=None, cat=None, **own),
+        trace_json.EventFactory(name="process_name", args={"name": PROCESS}, **metadata),
+        trace_json.EventFactory(name="thread_name", args={"name": THREAD}, **metadata),
         trace_json.EventFactory(name=SLICE, cat=CATEGORY, **own),
         trace_json.EventFactory(name=SLICE, cat=CATEGORY, **own),
     ])
@@ -126,8 +127,9 @@ def _op_profile(path) -> None:
         {"Line": 2, "Cycles": [100, 7], "Instructions Executed": [10, 1],
          "Address Range": [["0x1000", "0x1010"]], "L2Cache Hit Rate": ["50%", "NA"], "Hidden Note": "kept"}]}]))
     blocks[5] = op_profile.json_block(0x05, op_profile.BaseInfoFactory(name=OPERATOR))
-    blocks[13] = op_profile.json_block(0x0D, op_profile.RooflineFactory(multiple_rooflines=[{"title": CHART, "rooflines": [
-        {"bw": 1600.5, "bw_name": ROOF, "computility": 320.0, "computility_name": COMPUTE, "point": [12.5, 100.25]}]}]))
+    roof = {"bw": 1600.5, "bw_name": ROOF, "computility": 320.0, "computility_name": COMPUTE, "point": [12.5, 100.25]}
+    blocks[13] = op_profile.json_block(0x0D, op_profile.RooflineFactory(
+        multiple_rooflines=[{"title": CHART, "rooflines": [roof]}]))
     op_profile.OpProfileFactory(path=path, blocks=blocks)
 
 
@@ -144,7 +146,8 @@ def hostile_server(tmp_path_factory):
     _op_profile(root / "op" / "visualize_data.bin")
 
     for folder, run in (("capture", RUN), ("trace", TRACE_RUN), ("op", OP_RUN)):
-        result = CliRunner().invoke(cli, ["ingest", str(root / folder), "--db", str(warehouse), "--run", run, "-q", "-j", "1"])
+        result = CliRunner().invoke(cli, ["ingest", str(root / folder), "--db", str(warehouse), "--run", run,
+                                          "-q", "-j", "1"])
         assert result.exit_code == 0, result.output
     conn = sqlite3.connect(warehouse)
     (thread_id,) = conn.execute("SELECT id FROM thread WHERE name = ?", (THREAD,)).fetchone()
