@@ -110,7 +110,7 @@ def _ingest(writer, root: Path, path: Path, runs: RunNamer) -> ingest.FileResult
             hashed = exc
 
         def unchanged() -> None:
-            if not found.unchanged():
+            if not (found.unchanged() and _same_file(root, found)):
                 raise IngestError(f"{path.relative_to(root)}: changed while it was imported (the file, or a folder "
                                   f"on its way, was written, replaced or renamed); nothing of it was kept")
 
@@ -125,3 +125,16 @@ def _union(conn, query: str, column: str, source_ids: list[int]) -> list[str]:
         for row in rows(conn, query, source_id=source_id):
             seen.setdefault(row[column], None)
     return list(seen)
+
+
+def _same_file(root: Path, found: rooted.Found) -> bool:
+    """Whether the file's path, walked again now, leads to the file opened (a swap still in place
+    is seen here even where the file system's timestamps are too coarse to show it)."""
+    try:
+        again = rooted.open_below(root, found.relative.as_posix())
+    except rooted.NotBelow:
+        return False
+    try:
+        return (again.status.st_dev, again.status.st_ino) == (found.status.st_dev, found.status.st_ino)
+    finally:
+        again.close()

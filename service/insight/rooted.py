@@ -5,8 +5,13 @@ opened with ``O_NOFOLLOW`` relative to the descriptor of the folder above it (``
 is checked is what is opened, so a folder swapped for a symlink while the walk runs is met as
 a symlink, never followed blindly. A symlink met on the way is followed only within the root:
 its target is walked again the same way, and a target outside the root (absolute, or ``..``
-above the root) ends the walk. The file found stays open; the ingest takes it by that
-descriptor's identity (:class:`Found`).
+above the root) ends the walk. The file found stays open, and so do the folders on its way
+(:class:`Found`): the import hashes the file through its descriptor, and the sources, which open
+their input by its path, keep their rows only if nothing pinned changed while they read
+(:meth:`Found.unchanged`, checked before the rows are committed). That check relies on the folders'
+mtime and ctime: on file systems with coarse timestamps (before Linux 6.13's fine-grained ones for
+ext4, xfs, btrfs and tmpfs) a swap undone within one clock tick of the folder's previous change
+could pass it; a swap still in place when the check runs never does (the path is walked again).
 
 Whatever the reason a path is refused (outside the root, missing, unreadable, not a file or a
 folder), the caller learns only that: :class:`NotBelow` carries the path as the client gave it,

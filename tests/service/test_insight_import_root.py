@@ -176,3 +176,26 @@ def test_an_unchanged_file_is_not_read_again(layout):
     TraceFileFactory(path=big, events=[EventFactory(name="changed_op")])
     assert ask(client, "import/action", {"path": ["big/trace.json"]})["body"]["result"][0]["result"] is True
     assert names(layout["database"]) == {"changed_op"}
+
+
+def test_concurrent_imports_of_one_file_read_it_once(layout):
+    """Three imports of one new file at once share one hash read, where each used to hash the whole
+    file itself (the file is one no source reads: nothing but the hash reads it whole)."""
+    root, database = layout["root"], layout["database"]
+    size = 64 << 20
+    with open(root / "big.dat", "wb") as sparse:
+        sparse.truncate(size)
+    app = create_app({"TESTING": True, "DATABASE": str(database), "IMPORT_ROOT": str(root)})
+    answers = []
+
+    def one():
+        answers.append(ask(app.test_client(), "import/action", {"path": ["big.dat"]})["body"]["result"])
+
+    before = read_bytes()
+    threads = [threading.Thread(target=one) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert [a[0]["cardPath"] for a in answers] == [str(root / "big.dat")] * 3
+    assert size <= read_bytes() - before < 1.5 * size
