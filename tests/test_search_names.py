@@ -18,8 +18,9 @@ import pytest
 from factories import warehouse_rows
 from factories.text_exports import KernelDetailsFactory, KernelRowFactory
 from factories.trace_json import EventFactory, TraceFileFactory
+from planted_names import PLANTED, planted_warehouse
 from tests.datasette.conftest import datasette_server
-from warehouse import db, queries
+from warehouse import db, memory, queries
 from warehouse import ingest as ingest_frame
 from warehouse.cli import cli
 
@@ -191,3 +192,21 @@ def test_datasette_search_box_on_the_string_table(warehouse):
             assert response.status == 200
             rows = json.loads(response.read())["rows"]
     assert {row["value"] for row in rows} == {LONG, GRAD, "FlashAttentionScore"}
+
+
+@pytest.mark.parametrize(
+    "text,found",
+    (
+        ("ab" * 500, True),  # 1,000 characters: SQLite held 560 MB for 7 s before the index was asked for 16
+        ("ba" * 150 + "c", True),  # 301 characters: the first 256 are matched
+        ("ab" * 127 + "ac", False),  # the 256th character is matched
+        ("ab" * 8 + "c", False),  # the index is asked for the first 16; the 17th is matched
+    ),
+)
+def test_a_long_text_against_a_planted_1_mib_name_is_bounded_in_sqlites_memory(tmp_path, text, found):
+    warehouse = planted_warehouse(tmp_path)
+    memory.sqlite_peak(reset=True)
+    before = memory.sqlite_peak()
+    rows = search(warehouse, text=text)
+    assert memory.sqlite_peak() - before < 64 * 2**20
+    assert rows == ([("planted", PLANTED, 1, 0, 0, 1)] if found else [])

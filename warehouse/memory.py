@@ -5,18 +5,18 @@ on several threads: after a query that took hundreds of MB in SQLite (an FTS5 ph
 name), each thread that ran one kept its own copy's worth resident. ``warehouse serve`` grew ~97 MB
 with each such 100 MB query, one at a time, and 2.5 GB after 11 name searches, although SQLite
 freed it all each time. ``malloc_trim(0)`` returns every arena's free pages to the system; it costs
-a walk of the arenas, so it runs only after a request during which SQLite's memory peaked past a
-threshold (``sqlite3_memory_highwater``, process-wide, read and reset here).
+a walk of the arenas, so it runs only after a request during which SQLite freed much of what it held
+(its peak since the last request, ``sqlite3_memory_highwater``, process-wide and reset here, past what
+it holds now by a threshold; an ingest's 64 MB page cache in use is not trimmed for).
 
 Elsewhere than glibc (musl, macOS) both calls are missing and :func:`release_freed` does nothing.
 """
 
 from __future__ import annotations
 
+import _sqlite3  # the module linked to the SQLite library whose counters are read below
 import ctypes
 import ctypes.util
-import sqlite3  # noqa: F401  (loads the SQLite library whose counters are read below)
-import _sqlite3
 
 
 def _function(library: str | None, name: str, restype, *argtypes):
@@ -30,23 +30,32 @@ def _function(library: str | None, name: str, restype, *argtypes):
 
 
 #: sqlite3_memory_highwater(reset): the most bytes SQLite held since the last reset (the process's)
-_HIGHWATER = _function(_sqlite3.__file__, "sqlite3_memory_highwater", ctypes.c_int64, ctypes.c_int)
+_HIGHWATER = _function(getattr(_sqlite3, "__file__", None), "sqlite3_memory_highwater", ctypes.c_int64, ctypes.c_int)
+#: sqlite3_memory_used(): the bytes SQLite holds now (the process's)
+_USED = _function(getattr(_sqlite3, "__file__", None), "sqlite3_memory_used", ctypes.c_int64)
 #: glibc's malloc_trim(pad): give free memory of every arena back to the system
 _TRIM = _function(None, "malloc_trim", ctypes.c_int, ctypes.c_size_t)
 
 
-#: SQLite's peak, since the last call, past which :func:`release_freed` trims (a window query takes < 1 MB)
+#: bytes SQLite must have freed since its peak before :func:`release_freed` trims (a window query takes < 1 MB)
 TRIM_AFTER_BYTES = 32 * 2**20
 
 
+def sqlite_peak(reset: bool = False) -> int | None:
+    """The most bytes SQLite held at once in this process since the last reset (None where it cannot be read).
+
+    :param reset: start the count again from what SQLite holds now.
+    """
+    return None if _HIGHWATER is None else _HIGHWATER(int(reset))
+
+
 def release_freed(threshold: int = TRIM_AFTER_BYTES) -> bool:
-    """Return freed memory to the system if SQLite's memory peaked past ``threshold`` bytes since the last call.
+    """Return freed memory to the system if SQLite's peak since the last call is past what it holds now by
+    more than ``threshold`` bytes.
 
     :return: whether memory was trimmed.
     """
-    if _HIGHWATER is None or _TRIM is None:
-        return False
-    if _HIGHWATER(1) <= threshold:
+    if _TRIM is None or _USED is None or (sqlite_peak(reset=True) or 0) - _USED() <= threshold:
         return False
     _TRIM(0)
     return True
