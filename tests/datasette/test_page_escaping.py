@@ -4,8 +4,8 @@ Markup is planted in every text column the pages show, in the inputs themselves 
 device id, kernel and memory component names; a trace's process, thread, slice and category
 names; an operator profile's name, source file, source lines, cores and roofline names; the
 runs' names; and a URL's argument, which the page shell hands to its script), the inputs are
-ingested by ``warehouse ingest`` and each page is opened in
-headless Chromium with every tooltip of its chart opened in turn. A payload that runs sets
+ingested by ``warehouse ingest`` and each page is opened in headless Chromium with every tooltip
+of its chart opened in turn. A payload that runs sets
 ``window.__xss`` to its tag; the test asserts none did, that no element of a payload is on the
 page, and that each payload is on the page as text.
 """
