@@ -61,6 +61,44 @@ def test_a_symlinked_folder_on_the_way_is_refused(layout):
     assert names(layout["database"]) == set()
 
 
+def _open_by_this_process(path) -> bool:
+    """Whether this process holds ``path`` open (its descriptors, as /proc/self/fd names them)."""
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            if os.readlink(f"/proc/self/fd/{fd}") == str(path):
+                return True
+        except OSError:
+            pass
+    return False
+
+
+def test_a_folder_swapped_while_the_import_reads_another_file_is_never_followed(layout):
+    """import/action of run/ lists run/a.json and run/sub/b.json; while it reads a.json (a thread sees
+    it open), run/sub becomes a symlink to an outside folder: b.json is not read from there."""
+    root, outside = layout["root"], layout["outside"]
+    TraceFileFactory(path=root / "run" / "a.json", events=[EventFactory(name="a_op", args={"pad": "x" * (16 << 20)})])
+    TraceFileFactory(path=root / "run" / "sub" / "b.json", events=[EventFactory(name="b_op")])
+    TraceFileFactory(path=outside / "sub" / "b.json", events=[EventFactory(name=SECRET)])
+    swapped = threading.Event()
+
+    def swapper():
+        for _ in range(200_000):  # bounded: about a minute of looking
+            if _open_by_this_process(root / "run" / "a.json"):
+                (root / "run" / "sub").rename(root / "run" / "sub.old")
+                (root / "run" / "sub").symlink_to(outside / "sub")
+                swapped.set()
+                return
+
+    thread = threading.Thread(target=swapper)
+    thread.start()
+    answer = ask(layout["client"], "import/action", {"path": ["run"]})
+    thread.join(timeout=120)
+    assert swapped.is_set()
+    assert SECRET not in names(layout["database"])
+    b = next(r for r in answer["body"]["result"] if r["cardPath"].endswith("b.json"))
+    assert b["result"] is False
+
+
 @pytest.mark.parametrize("swap_back", (False, True))
 def test_a_folder_swapped_after_the_open_is_seen(layout, swap_back):
     """The walk pinned the folders it opened: a swap after it, even one undone before the check,
