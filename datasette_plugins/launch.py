@@ -2,11 +2,12 @@
 
 ``warehouse datasette`` runs it in the foreground; ``warehouse demo`` starts it beside
 the REST API with :func:`start`. The file is served immutable (read-only, no locking,
-row counts cached), on loopback only.
+row counts cached), on loopback unless asked otherwise, and then behind a token (:func:`boundary_env`).
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import subprocess
 import sys
@@ -15,7 +16,7 @@ from pathlib import Path
 
 from datasette.utils import tilde_encode
 
-from warehouse import db, limits
+from warehouse import db, hosts, limits
 
 #: Datasette settings: room for a timeline window's slices and a cluster's steps per page
 #: and query, a time limit that stops a runaway query without killing slow honest ones, and
@@ -55,6 +56,15 @@ def datasette_argv(db_path: str | Path, *, host: str = "127.0.0.1", port: int = 
     for name, value in SETTINGS.items():
         argv += ["--setting", name, str(value)]
     return argv
+
+
+def boundary_env(*, host: str, allow_hosts=(), token: str | None = None) -> dict[str, str]:
+    """The variables the plugin's boundary reads (datasette_plugins/boundary.py): the hosts served
+    besides loopback (``host`` when it is a concrete address, the ``allow_hosts``) and the token."""
+    names = [*hosts.names_in(os.environ.get(hosts.ENV)), *hosts.names_in(allow_hosts)]
+    if not hosts.is_wildcard(host):
+        names.append(host)
+    return {hosts.ENV: ",".join(names), **({hosts.TOKEN_ENV: token} if token else {})}
 
 
 def url(db_path: str | Path, *, host: str = "127.0.0.1", port: int = 8001) -> str:

@@ -14,8 +14,8 @@ from __future__ import annotations
 from datasette import Response, hookimpl
 from jinja2 import ChoiceLoader, FileSystemLoader
 
-from datasette_plugins import (answer_cap, canned, cells, csv_guard, functions, memory_release, metadata, pages,
-                               search_box)
+from datasette_plugins import (answer_cap, boundary, canned, cells, csv_guard, functions, memory_release, metadata,
+                               pages, search_box)
 from datasette_plugins.databases import is_warehouse, warehouse_columns, warehouse_names
 from warehouse import limits
 
@@ -37,9 +37,10 @@ def prepare_connection(conn):
 
 @hookimpl
 def asgi_wrapper():
-    """CSV answers with formula cells neutralised (OWASP's CSV injection guidance); the memory a request's
+    """Requests for the hosts served only, with the token when one is set (boundary); CSV answers with
+    formula cells neutralised (OWASP's CSV injection guidance); the memory a request's
     queries freed given back to the system after it (memory_release)."""
-    return lambda app: memory_release.wrap(csv_guard.wrap(app))
+    return lambda app: boundary.wrap(memory_release.wrap(csv_guard.wrap(app)))
 
 
 @hookimpl

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from flask import Flask
 
-from service import admission, auth, db, errors, insight, meta, queries, sql
+from service import admission, auth, boundary, db, errors, insight, meta, queries, sql
+from service.json_body import BoundedJSONProvider
 from warehouse import queries as named_queries
 from warehouse.limits import Limits
 
@@ -20,6 +21,10 @@ DEFAULTS = {
     "DATABASE": None,
     # when set, every request needs 'Authorization: Bearer <TOKEN>'
     "TOKEN": None,
+    # host names served besides the loopback names (--allow-host; WAREHOUSE_ALLOWED_HOSTS=a,b; "*": any)
+    "ALLOWED_HOSTS": (),
+    # the address the server binds (warehouse serve --host): served too when it is a concrete one
+    "BOUND_HOST": None,
     # folder below which requests may name files to import (insight import/action); None: nowhere
     "IMPORT_ROOT": None,
     # requests other than ad-hoc SQL served at once (warehouse serve: --threads); None: no limit
@@ -37,6 +42,7 @@ DEFAULTS = {
 def create_app(test_config: dict | None = None) -> Flask:
     """Create the API app. Config layers: defaults, ``WAREHOUSE_*`` environment variables, ``test_config``."""
     app = Flask(__name__)
+    app.json = BoundedJSONProvider(app)  # every request body's nesting bounded before it is decoded
     app.config.from_mapping(DEFAULTS)
     app.config.from_prefixed_env("WAREHOUSE")
     if test_config is not None:
@@ -49,6 +55,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     # connecting meanwhile would wait on too; a broken query file stops the server starting
     named_queries.registry()
     errors.init_app(app)
+    boundary.init_app(app)
     auth.init_app(app)
     admission.init_app(app)
     db.init_app(app)

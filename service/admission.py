@@ -59,21 +59,27 @@ class SqlGate:
         return error
 
 
+def request_slot(app: Flask):
+    """The context manager holding one of the ``REQUEST_SLOTS`` for a request (REST or WebSocket) while it runs."""
+    return app.extensions["request_gate"].slot()
+
+
 def init_app(app: Flask) -> None:
     """Hold every request but ad-hoc SQL to ``REQUEST_SLOTS`` at once (``warehouse serve --threads``).
 
     ``warehouse serve`` runs ``--threads`` + ``SQL_SLOTS`` + ``SQL_QUEUE`` threads so that ad-hoc SQL
     never takes the others' threads; this keeps the others to ``--threads`` at once all the same
-    (more would only contend for the GIL: DESIGN §7). None (in-process tests): no limit.
+    (more would only contend for the GIL: DESIGN §7). The WebSocket's requests take the same slots
+    (:func:`request_slot`), so a timeline answer is held to them whichever port asks for it.
+    None (in-process tests): no limit.
     """
     slots = app.config.get("REQUEST_SLOTS")
-    if not slots:
-        return
-    gate = threading.Semaphore(int(slots))
+    gate = threading.Semaphore(int(slots)) if slots else None
+    app.extensions["request_gate"] = _RequestGate(gate)
 
     @app.before_request
     def take_a_request_slot():
-        if request.endpoint != "sql.run_sql":
+        if gate is not None and request.endpoint != "sql.run_sql":
             gate.acquire()
             g.request_slot = True
 
@@ -81,3 +87,16 @@ def init_app(app: Flask) -> None:
     def give_back_the_request_slot(exc=None):
         if g.pop("request_slot", None):
             gate.release()
+
+
+class _RequestGate:
+    def __init__(self, gate: threading.Semaphore | None):
+        self._gate = gate
+
+    @contextmanager
+    def slot(self) -> Iterator[None]:
+        if self._gate is None:
+            yield
+            return
+        with self._gate:
+            yield

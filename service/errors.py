@@ -7,6 +7,7 @@ import logging
 from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
+from service.json_body import TooDeep
 from warehouse import queries, readonly
 from warehouse.errors import WarehouseError
 
@@ -53,6 +54,10 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(WarehouseError)
     def warehouse_error(exc: WarehouseError):
         return api_error(from_warehouse_error(exc))
+
+    @app.errorhandler(TooDeep)
+    def too_deep(exc: TooDeep):
+        return _payload("bad_request", str(exc), 400)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

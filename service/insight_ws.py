@@ -10,33 +10,61 @@ in order, as the real server does per session.
 
 With a bearer token configured, a browser cannot send the Authorization header: the token is
 read from the connection's query string (``?port=N&token=T`` on the page is passed on).
+
+The network boundary, as the REST API's (service/boundary.py): a handshake naming a foreign
+``Host`` or sent by a page of a foreign ``Origin`` is refused (403), so no other site's page
+can drive the port. Bounds: ``INSIGHT_CONNECTIONS`` connections open or opening at once (each
+holds two threads and two descriptors; past it a new one is answered 503 and closed), a
+handshake must complete within ``INSIGHT_OPEN_TIMEOUT_S`` and a connection without a request
+for ``INSIGHT_IDLE_TIMEOUT_S`` is closed; the accept loop outlives running out of descriptors
+(it waits and retries); each request takes one of the REST API's request slots
+(service/admission.py) while it is answered; a frame's JSON is depth-bounded (service/json_body.py).
 """
 
 from __future__ import annotations
 
+import errno
 import hmac
-import json
 import logging
+import select
+import socket
+import threading
+import time
 from http import HTTPStatus
 from urllib.parse import parse_qs, urlsplit
 
 import msgspec
 from flask import Flask
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import CloseCode
 from websockets.sync.server import Server, ServerConnection, serve
 
+from service import boundary, json_body
+from service.admission import request_slot
 from service.insight.dispatch import BAD_REQUEST, answer, envelope_problem, refusal
 
 #: largest request frame accepted (requests are small JSON objects)
 MAX_REQUEST_BYTES = 1 << 20
+#: what accept() may fail with when the process or the machine is out of descriptors or memory
+OUT_OF_RESOURCES = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
+#: the longest wait between two tries of accept() while out of descriptors, in seconds
+MAX_BACKOFF_S = 1.0
+#: seconds a refused connection (over the limit) is given to read its 503 before it is closed
+REFUSAL_LINGER_S = 0.5
+BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nConnection: close\r\n"
+        b"Retry-After: 1\r\nContent-Length: %d\r\n\r\n%s")
 
 log = logging.getLogger(__name__)
 
 
-def _token_check(app: Flask):
-    """A handshake hook refusing (401) a connection without the configured token in its query string."""
+def _admission(app: Flask):
+    """A handshake hook refusing a foreign Host or Origin (403), then a connection without the token (401)."""
+    allowed = boundary.allowed_hosts(app)
 
     def check(connection: ServerConnection, request):
+        reason = boundary.foreign(allowed, request.headers.get("Host"), request.headers.get("Origin"))
+        if reason is not None:
+            return connection.respond(HTTPStatus.FORBIDDEN, reason + "\n")
         token = app.config.get("TOKEN")
         if not token:
             return None
@@ -53,7 +81,9 @@ def _reply(app: Flask, frame) -> dict:
     if isinstance(frame, bytes):
         return refusal(None, "", "", BAD_REQUEST, "binary frame: send the request as JSON text")
     try:
-        message = json.loads(frame)
+        message = json_body.loads(frame, app.extensions["limits"].MAX_JSON_DEPTH)
+    except json_body.TooDeep as exc:
+        return refusal(None, "", "", BAD_REQUEST, str(exc))
     except ValueError as exc:
         return refusal(None, "", "", BAD_REQUEST, f"the frame is not JSON: {exc}")
     problem = envelope_problem(message)
@@ -61,8 +91,75 @@ def _reply(app: Flask, frame) -> dict:
         message = message if isinstance(message, dict) else {}
         return refusal(message.get("id"), str(message.get("command", "")), str(message.get("moduleName", "")),
                        BAD_REQUEST, problem)
-    with app.app_context():
+    with app.app_context(), request_slot(app):
         return answer(message)
+
+
+class _Listener(socket.socket):
+    """The listening socket, whose ``accept()`` waits and retries while the process is out of descriptors.
+
+    websockets' accept loop ends for good on any OSError of ``accept()``: out of descriptors
+    (EMFILE) once, the port never answered again.
+    """
+
+    def accept(self):
+        backoff = 0.05
+        while True:
+            try:
+                return super().accept()
+            except OSError as exc:
+                if exc.errno not in OUT_OF_RESOURCES:
+                    raise
+                if backoff == 0.05:
+                    log.warning("cannot accept a WebSocket connection (%s): retrying until some close",
+                                exc.strerror)
+            time.sleep(backoff)
+            backoff = min(MAX_BACKOFF_S, backoff * 2)
+            self._wait_readable()
+
+    def _wait_readable(self) -> None:
+        """Until a connection waits (or the server shut down: then accept() fails as it should)."""
+        try:
+            while self.fileno() != -1 and not select.select([self], [], [], MAX_BACKOFF_S)[0]:
+                pass
+        except (OSError, ValueError):  # closed meanwhile by shutdown()
+            pass
+
+
+def _refuse_busy(sock: socket.socket, limit: int) -> None:
+    """Answer 503 on a connection over the limit and close it, leaving its request time to arrive (no reset)."""
+    text = f"the Insight port holds {limit} connections already (WAREHOUSE_INSIGHT_CONNECTIONS): try again shortly\n"
+    try:
+        sock.settimeout(REFUSAL_LINGER_S)
+        sock.sendall(BUSY % (len(text), text.encode()))
+        sock.shutdown(socket.SHUT_WR)
+        while sock.recv(65536):
+            pass
+    except OSError:
+        pass
+    finally:
+        sock.close()
+
+
+def _bound_connections(server: Server, limit: int) -> None:
+    """At most ``limit`` connections handled (opening or open) at once; past it, 503."""
+    handle = server.handler
+    slots = threading.BoundedSemaphore(limit)
+
+    def bounded(sock: socket.socket, addr) -> None:
+        if not slots.acquire(blocking=False):
+            try:
+                _refuse_busy(sock, limit)
+            finally:
+                with server.lock:
+                    server.handler_threads.discard(threading.current_thread())
+            return
+        try:
+            handle(sock, addr)
+        finally:
+            slots.release()
+
+    server.handler = bounded
 
 
 def create_server(app: Flask, *, host: str, port: int) -> Server:
@@ -70,13 +167,26 @@ def create_server(app: Flask, *, host: str, port: int) -> Server:
 
     :raises OSError: if it cannot listen on ``host:port``.
     """
+    limits = app.extensions["limits"]
+    idle_s = limits.INSIGHT_IDLE_TIMEOUT_S or None
 
     def handler(connection: ServerConnection) -> None:
         try:
-            for frame in connection:
+            while True:
+                try:
+                    frame = connection.recv(timeout=idle_s)
+                except TimeoutError:
+                    connection.close(CloseCode.GOING_AWAY, f"no request for {idle_s:g} s "
+                                                           "(WAREHOUSE_INSIGHT_IDLE_TIMEOUT_S)")
+                    return
                 connection.send(msgspec.json.encode(_reply(app, frame)).decode())
         except ConnectionClosed:
             pass
 
-    return serve(handler, host, port, process_request=_token_check(app), max_size=MAX_REQUEST_BYTES,
-                 compression=None, logger=log)
+    bound = socket.create_server((host, port))
+    listener = _Listener(fileno=bound.detach())
+    server = serve(handler, sock=listener, process_request=_admission(app), max_size=MAX_REQUEST_BYTES,
+                   compression=None, logger=log, open_timeout=limits.INSIGHT_OPEN_TIMEOUT_S or None)
+    if limits.INSIGHT_CONNECTIONS:
+        _bound_connections(server, limits.INSIGHT_CONNECTIONS)
+    return server

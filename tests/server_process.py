@@ -21,9 +21,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 #: the line the server prints once it listens: its REST API's base URL
-LISTENING = re.compile(rb" on (http://(127\.0\.0\.1):(\d+)/api/v1)")
+LISTENING = re.compile(rb" on (http://(127\.0\.0\.1|0\.0\.0\.0):(\d+)/api/v1)")
 #: the WebSocket's address, printed before that line when --insight-port is given
-WEBSOCKET = re.compile(rb"ws://(127\.0\.0\.1:\d+)/")
+WEBSOCKET = re.compile(rb"ws://((?:127\.0\.0\.1|0\.0\.0\.0):\d+)/")
 
 
 @dataclass

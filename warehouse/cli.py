@@ -39,6 +39,28 @@ def format_option(function):
     )(function)
 
 
+def allow_host_option(function):
+    return click.option(
+        "--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+        help="Also answer requests for this host name (repeatable; besides loopback and --host; "
+             "WAREHOUSE_ALLOWED_HOSTS=a,b; '*': any).",
+    )(function)
+
+
+def _token_beyond_loopback(host: str) -> str | None:
+    """A generated token, printed with how to use it, when ``host`` is not loopback (None on loopback)."""
+    from warehouse import hosts
+
+    if hosts.is_loopback(host):
+        return None
+    token = hosts.new_token()
+    click.echo(f"listening beyond loopback ({host}) without --token: every request needs this generated token\n"
+               f"  token: {token}\n  (REST: 'Authorization: Bearer {token}'; the Insight page: "
+               f"index.html?port=N&token={token}; Datasette: open a page once with ?_token={token}; "
+               "choose your own with --token or WAREHOUSE_TOKEN)", err=True)
+    return token
+
+
 class WarehouseGroup(click.Group):
     """Turns a WarehouseError, or a file the system refuses (a read-only folder, a full disk),
     anywhere into a one-line message and exit code 1 (2 for a missing extra: MissingExtra)."""
@@ -451,7 +473,9 @@ def export_command(db_path, fmt, out_dir, replace):
 @db_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind (loopback by default).")
 @click.option("--port", default=8000, show_default=True, type=int, help="TCP port (0: any free port).")
-@click.option("--token", default=None, help="Require 'Authorization: Bearer TOKEN' on every request.")
+@click.option("--token", default=None, envvar="WAREHOUSE_TOKEN",
+              help="Require 'Authorization: Bearer TOKEN' on every request (beyond loopback: one is generated).")
+@allow_host_option
 @click.option("--import-root", type=click.Path(exists=True, file_okay=False), default=None,
               help="Folder below which requests may name files to import (insight import/action).")
 @click.option("--threads", default=max(2, os.cpu_count() or 2), show_default="the machine's cores",
@@ -460,11 +484,13 @@ def export_command(db_path, fmt, out_dir, replace):
 @click.option("--insight-port", type=int, default=None,
               help="Also speak MindStudio Insight's WebSocket protocol on this port (its web frontend: "
                    "index.html?port=N); 0: any free port.")
-def serve(db_path, host, port, token, import_root, threads, insight_port):
+def serve(db_path, host, port, token, allow_hosts, import_root, threads, insight_port):
     """Serve the REST API (/api/v1) on waitress, a production WSGI server.
 
     The bounds of warehouse/limits.py apply, each a WAREHOUSE_* variable (time limit, answer
     bytes and rows, _offset, ad-hoc SQL slots, request read timeout, connection limit).
+    Both ports answer only requests naming a loopback name, the bound address or an
+    --allow-host name (DNS rebinding, other sites' pages); beyond loopback a token is required.
 
     \b
     Example:
@@ -475,8 +501,10 @@ def serve(db_path, host, port, token, import_root, threads, insight_port):
     from service import create_app, server as service_server
 
     db.connect_readonly(db_path).close()  # fail now, with a clear message, on a bad warehouse
+    token = token or _token_beyond_loopback(host)
     app = create_app({"DATABASE": str(Path(db_path).resolve()), "TOKEN": token, "REQUEST_SLOTS": threads,
-                      "IMPORT_ROOT": str(Path(import_root).resolve()) if import_root else None})
+                      "IMPORT_ROOT": str(Path(import_root).resolve()) if import_root else None,
+                      "BOUND_HOST": host, **({"ALLOWED_HOSTS": allow_hosts} if allow_hosts else {})})
     # waitress warns "Task queue depth is N" whenever requests wait for a thread: under load, a
     # line per request on stderr (and its CPU), for what is the normal state of a busy server
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
@@ -515,10 +543,15 @@ def serve(db_path, host, port, token, import_root, threads, insight_port):
 @db_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to bind (loopback by default).")
 @click.option("--port", default=8001, show_default=True, type=int, help="TCP port.")
-def datasette(db_path, host, port):
+@click.option("--token", default=None, envvar="WAREHOUSE_TOKEN",
+              help="Require this token (a page opened once with ?_token=TOKEN; beyond loopback: one is generated).")
+@allow_host_option
+def datasette(db_path, host, port, token, allow_hosts):
     """Browse a warehouse in Datasette: named queries, documented tables, pictures.
 
-    Serves the file immutable (read-only) with the warehouse plugin and a query time limit.
+    Serves the file immutable (read-only) with the warehouse plugin and a query time limit,
+    answering only requests naming a loopback name, --host or an --allow-host name; beyond
+    loopback a token is required.
 
     \b
     Example:
@@ -527,9 +560,11 @@ def datasette(db_path, host, port):
     from datasette_plugins import launch
 
     argv = launch.datasette_argv(db_path, host=host, port=port)
+    env = launch.boundary_env(host=host, allow_hosts=allow_hosts, token=token or _token_beyond_loopback(host))
     click.echo(f"Datasette: {launch.url(db_path, host=host, port=port)} (Ctrl-C to stop)")
     sys.stdout.flush()
-    os.execv(argv[0], argv)  # Datasette takes over this process: signals and Ctrl-C reach it directly
+    # Datasette takes over this process: signals and Ctrl-C reach it directly
+    os.execve(argv[0], argv, {**os.environ, **env})
 
 
 @cli.command()

@@ -62,6 +62,14 @@ class Limits:
     CHANNEL_TIMEOUT_S: float = 30.0
     #: open connections the server accepts at once (waitress connection_limit)
     CONNECTION_LIMIT: int = 1000
+    #: the deepest nesting of arrays and objects in a JSON request (REST bodies, WebSocket frames)
+    MAX_JSON_DEPTH: int = 64
+    #: WebSocket connections (Insight port) open or opening at once; past it a new one is refused (503)
+    INSIGHT_CONNECTIONS: int = 64
+    #: seconds a WebSocket client may take to complete its opening handshake
+    INSIGHT_OPEN_TIMEOUT_S: float = 10.0
+    #: seconds a WebSocket connection may stay without a request before it is closed
+    INSIGHT_IDLE_TIMEOUT_S: float = 600.0
 
     # --- ingest: the bounds on the work one input file may cause (warehouse ingest, import/action) ---
     #: seconds one input file may take to ingest before it is stopped and recorded as failed
@@ -76,6 +84,14 @@ class Limits:
     MAX_OPEN_EVENTS: int = 200_000
     #: the largest block of an operator profile (contentSize, decompressed)
     MAX_BLOCK_BYTES: int = 2**30
+    #: the most bytes one operator profile (visualize_data.bin, all its blocks, decompressed) may hold.
+    #: Real ones are KBs to a few MB. The file is held whole while its blocks are framed, so this bounds
+    #: what reading it takes (a block's JSON takes a few times its size again once parsed)
+    MAX_OP_PROFILE_BYTES: int = 256 * 2**20
+    #: the most bytes (on disk and decompressed) of a file read whole to learn a run's layout, rank or
+    #: settings: profiler_info_*.json, profiler_metadata.json, msprof's info.json, communication_group.json.
+    #: Real ones are KBs; a larger one is refused from its size before a byte of it is read
+    MAX_SIDECAR_BYTES: int = 16 * 2**20
     #: the most rows one block of an operator profile may give
     MAX_BLOCK_ROWS: int = 10_000_000
     #: the longest ``source.detail`` (bytes of JSON); longer detail is cut with a note of what was left out

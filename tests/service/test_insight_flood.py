@@ -1,0 +1,116 @@
+"""A flood of silent connections on the Insight port: refused politely, and the server keeps serving.
+
+Each WebSocket connection holds two threads and two descriptors until its handshake completes
+or times out; 400 clients that connect and say nothing used to take the server, under a
+1024-descriptor limit, to EMFILE: REST answered 500 and the WebSocket's accept loop ended for
+good. Here the server runs with ``WAREHOUSE_INSIGHT_CONNECTIONS=16`` and its descriptor limit
+lowered to 256 (``prlimit`` on the real process), and 400 silent connections are opened at once.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import selectors
+import socket
+import time
+import urllib.request
+
+import pytest
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+
+from server_process import served
+from warehouse import db
+
+pytestmark = pytest.mark.slow
+
+CONNECTIONS = 16
+FD_LIMIT = 256
+FLOOD = 400
+#: a hang guard: every flood connection is answered or closed well within it
+DRAIN_LIMIT_S = 60
+
+
+@pytest.fixture
+def empty(tmp_path):
+    path = tmp_path / "warehouse.db"
+    db.connect(path).close()
+    return path
+
+
+def _connecting(address) -> socket.socket:
+    """A socket connecting to ``address`` without waiting (a server that stops accepting never completes it)."""
+    sock = socket.socket()
+    sock.setblocking(False)
+    sock.connect_ex(address)
+    return sock
+
+
+def _answers(sockets: list[socket.socket]) -> list[bytes]:
+    """What the server sent each socket before closing it (b"" for a plain close)."""
+    said = {sock: b"" for sock in sockets}
+    with selectors.DefaultSelector() as selector:
+        for sock in sockets:
+            selector.register(sock, selectors.EVENT_READ)
+        deadline = time.monotonic() + DRAIN_LIMIT_S
+        while selector.get_map() and time.monotonic() < deadline:
+            for key, _ in selector.select(timeout=1):
+                try:
+                    chunk = key.fileobj.recv(65536)
+                except BlockingIOError:  # still connecting
+                    continue
+                except OSError:  # refused or reset: no answer
+                    chunk = b""
+                said[key.fileobj] += chunk
+                if not chunk:
+                    selector.unregister(key.fileobj)
+        # a connection still waiting is a failure only if it was made: under load the kernel may
+        # still be retrying the SYN of a few (the listening queue is 128 long), which no server sees
+        made = [sock for sock in selector.get_map() if _connected(sock)]
+        assert not made, f"{len(made)} flood connections neither answered nor closed"
+    return [said[sock] for sock in sockets]
+
+
+def _connected(sock: socket.socket) -> bool:
+    try:
+        sock.getpeername()
+    except OSError:
+        return False
+    return True
+
+
+def _heart_check(url: str) -> dict:
+    """heartCheck on a new connection, tried again while the server still refuses (503) the flood's last ones."""
+    deadline = time.monotonic() + DRAIN_LIMIT_S
+    while True:
+        try:
+            with connect(url, open_timeout=30) as page:
+                page.send(json.dumps({"id": 1, "moduleName": "global", "type": "request", "command": "heartCheck"}))
+                return json.loads(page.recv(timeout=30))
+        except InvalidStatus as refused:
+            if refused.response.status_code != 503 or time.monotonic() > deadline:
+                raise
+
+
+def test_a_flood_of_silent_connections_is_refused_and_the_server_keeps_serving(empty):
+    env = {"WAREHOUSE_INSIGHT_CONNECTIONS": str(CONNECTIONS), "WAREHOUSE_INSIGHT_OPEN_TIMEOUT_S": "2"}
+    with served(empty, "--insight-port", "0", env=env) as server:
+        resource.prlimit(server.process.pid, resource.RLIMIT_NOFILE, (FD_LIMIT, FD_LIMIT))
+        host, port = server.websocket.removeprefix("ws://").strip("/").split(":")
+        flood = [_connecting((host, int(port))) for _ in range(FLOOD)]
+        try:
+            answers = _answers(flood)
+        finally:
+            for sock in flood:
+                sock.close()
+        busy = [answer for answer in answers if answer.startswith(b"HTTP/1.1 503 ")]
+        # past the limit, a polite 503 with the reason; within it, closed once the handshake timed out
+        assert len(busy) >= FLOOD - 10 * CONNECTIONS
+        assert b"holds 16 connections already (WAREHOUSE_INSIGHT_CONNECTIONS)" in busy[0]
+        assert all(answer == b"" or answer.startswith(b"HTTP/1.1 503 ") for answer in answers)
+        assert _heart_check(server.websocket)["result"] is True
+        with urllib.request.urlopen(server.url + "/health", timeout=30) as health:
+            assert health.status == 200
+        said = server.stop()
+    assert "Traceback" not in said
