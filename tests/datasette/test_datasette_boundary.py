@@ -1,0 +1,130 @@
+"""The network boundary seen from a browser and from Datasette: foreign hosts and origins refused,
+a token when one is set (``warehouse datasette`` beyond loopback always sets one).
+
+A page of another site is stood in for by a page served from ``127.0.0.2``: a loopback address,
+so the test needs no DNS, but not one of the names the servers answer to (localhost,
+127.0.0.1, ::1), exactly as ``evil.example`` is not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import http.server
+import threading
+import urllib.error
+import urllib.request
+from urllib.parse import urlsplit
+
+import pytest
+
+from datasette_plugins import launch
+from server_process import served
+from tests.datasette.conftest import datasette_server
+from tests.datasette.dom import Dom
+from warehouse import db
+
+TOKEN = "t0ken-for-the-test"
+#: the attacker's page: open the Insight port, ask for a folder's listing, write what happened on the body
+PAGE = """<!doctype html><body data-outcome="pending"><script>
+const socket = new WebSocket("ws://127.0.0.1:%(port)d/");
+socket.onopen = () => socket.send(JSON.stringify({id: 1, moduleName: "global", type: "request",
+  command: "files/get", params: {path: %(root)s}}));
+socket.onmessage = (event) => { document.body.dataset.outcome = "answered"; document.body.textContent = event.data; };
+socket.onerror = () => { document.body.dataset.outcome = "refused"; };
+</script></body>"""
+
+
+@contextlib.contextmanager
+def page_server(host: str, html: str):
+    """``html`` served at ``http://HOST:PORT/`` until the block ends; yields the URL."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = html.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    with http.server.ThreadingHTTPServer((host, 0), Handler) as server:
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"http://{host}:{server.server_address[1]}/"
+        finally:
+            server.shutdown()
+            thread.join(timeout=30)
+
+
+def _outcome(html: str) -> str:
+    return dict(Dom(html).tags)["body"]["data-outcome"]
+
+
+@pytest.mark.slow
+def test_a_foreign_page_in_chromium_cannot_drive_the_insight_port(tmp_path, browse):
+    empty = tmp_path / "warehouse.db"
+    db.connect(empty).close()
+    with served(empty, "--insight-port", "0", "--import-root", str(tmp_path)) as server:
+        port = int(server.websocket.rsplit(":", 1)[1].strip("/"))
+        page = PAGE % {"port": port, "root": '"%s"' % tmp_path}
+        with page_server("127.0.0.1", page) as own:  # the control: the same page from an origin served
+            answered = browse(own)
+        with page_server("127.0.0.2", page) as foreign:
+            refused = browse(foreign)
+        said = server.stop()
+    assert _outcome(answered) == "answered" and '"exist":true' in answered
+    assert _outcome(refused) == "refused"
+    assert "warehouse.db" not in refused
+    assert "Traceback" not in said
+
+
+def _get(url: str, headers: dict | None = None):
+    """(status, headers) of a GET that follows no redirect."""
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+
+    opener = urllib.request.build_opener(NoRedirect)
+    try:
+        with opener.open(urllib.request.Request(url, headers=headers or {}), timeout=30) as answer:
+            return answer.status, dict(answer.headers)
+    except urllib.error.HTTPError as refused:
+        with refused:
+            return refused.code, dict(refused.headers)
+
+
+def test_datasette_refuses_a_foreign_host_and_origin(ds):
+    async def fetch(headers):
+        return await ds.client.get("/-/versions.json", headers=headers)
+
+    for headers in ({"host": "evil.example"}, {"origin": "http://evil.example"}, {"host": "127.0.0.1.evil.example"}):
+        answer = asyncio.run(fetch(headers))
+        assert answer.status_code == 403, headers
+        assert "is not a host this server answers to" in answer.text
+    assert asyncio.run(fetch({"origin": "http://127.0.0.1:8080"})).status_code == 200
+
+
+@pytest.mark.slow
+def test_warehouse_datasette_with_a_token(profile_path):
+    with datasette_server(profile_path, env={"WAREHOUSE_TOKEN": TOKEN}) as url:
+        assert _get(url)[0] == 401
+        assert _get(url, {"Authorization": f"Bearer {TOKEN}"})[0] == 200
+        status, headers = _get(url + f"?_token={TOKEN}&x=1")
+        assert status == 302 and headers["location"] == urlsplit(url).path + "?x=1"
+        cookie = headers["set-cookie"].split(";")[0]
+        assert cookie == f"warehouse_token={TOKEN}" and "HttpOnly" in headers["set-cookie"]
+        assert _get(url, {"Cookie": cookie})[0] == 200
+        assert _get(url + "?_token=wrong")[0] == 401
+        assert _get(url, {"Cookie": cookie, "Host": "evil.example"})[0] == 403
+
+
+def test_beyond_loopback_datasette_serves_the_bound_address_and_needs_the_token():
+    assert launch.boundary_env(host="0.0.0.0", allow_hosts=("lab.example",), token=TOKEN) == {
+        "WAREHOUSE_ALLOWED_HOSTS": "lab.example", "WAREHOUSE_TOKEN": TOKEN}
+    assert launch.boundary_env(host="10.1.2.3") == {"WAREHOUSE_ALLOWED_HOSTS": "10.1.2.3"}
