@@ -5,10 +5,12 @@ reason naming the file and the place (and no rows), or ``skipped`` when no sourc
 it. A file whose content (sha256) is already in the warehouse is left alone unless
 ``force`` is set, so running the same ingest twice changes nothing.
 
-Bounded: only regular files are read (a FIFO, socket or device, or a link to one, fails at
-once: it is checked with ``os.stat`` before anything opens it); each file has a deadline
-(``INGEST_TIME_LIMIT_S`` of :mod:`warehouse.limits`, enforced by a progress handler on the
-connection, so a view over an endless recursive CTE stops with a one-line reason); and
+Bounded: every read of an input, and of a file beside it (a profiler_info read for the rank),
+goes through :func:`warehouse.sources.base.open_binary`: only regular files are read (a FIFO,
+socket or device, or a link to one, fails at once and never blocks), each kind of file has a size
+cap checked before it is read; each file has a deadline (``INGEST_TIME_LIMIT_S`` of
+:mod:`warehouse.limits`) from its sha256 on, enforced by a progress handler on the connection
+(so a view over an endless recursive CTE stops with a one-line reason) and on every read; and
 ``source.detail`` is cut to ``MAX_DETAIL_BYTES`` with a note of how much was left out.
 """
 
@@ -19,7 +21,6 @@ import hashlib
 import json
 import os
 import sqlite3
-import stat
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -36,7 +37,7 @@ from warehouse.model import derived
 from warehouse.model.runs import RunNamer
 from warehouse.parts import MIN_PART_BYTES, PART_FOLDER_PREFIX, PartPool, drop_part_indexes
 from warehouse.sources import SOURCES, detect_source
-from warehouse.sources.base import Outcome
+from warehouse.sources.base import NotRegularFile, Outcome, ReadDeadlinePassed, open_binary, read_deadline
 from warehouse.staged import store as staged_store
 
 HASH_CHUNK_BYTES = 1 << 20
@@ -132,10 +133,10 @@ class Part:
     path: Path
 
 
-def _ahead(conn, files, force, pool) -> Iterator[tuple[Path, tuple[int, str] | OSError, Part | None]]:
+def _ahead(conn, files, force, pool) -> Iterator[tuple[Path, tuple[int, str] | Exception, Part | None]]:
     """Each file with its size and sha256 (or why it cannot be read) and its part, if a worker
     took it; workers are kept busy with the next large files while the parent copies one in."""
-    queue: deque[tuple[Path, tuple[int, str] | OSError, Part | None]] = deque()
+    queue: deque[tuple[Path, tuple[int, str] | Exception, Part | None]] = deque()
     upcoming = iter(files)
     window, busy = (LOOKAHEAD_FILES, pool.jobs) if pool else (1, 0)
     while True:
@@ -177,30 +178,16 @@ def _ingest_part(path: Path, part_path: Path, hashed: tuple[int, str]) -> FileRe
         conn.close()
 
 
-class NotRegularFile(OSError):
-    """An input that is not a regular file (a FIFO, socket, device, or a link to one): never opened."""
-
-
-def _try_hash(path: Path) -> tuple[int, str] | OSError:
+def _try_hash(path: Path) -> tuple[int, str] | OSError | IngestError:
+    """The file's size and sha256, read under its time limit, or why it cannot be read."""
+    seconds = limits_module.current().INGEST_TIME_LIMIT_S
+    previous = read_deadline(time.monotonic() + seconds if seconds else None)
     try:
         return _hash_file(path)
-    except OSError as exc:
+    except (OSError, IngestError) as exc:
         return exc
-
-
-def _file_type(mode: int) -> str:
-    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISDIR, "a folder")):
-        if test(mode):
-            return name
-    return "not a file"
-
-
-def _require_regular(path: Path) -> None:
-    """:raises NotRegularFile: unless ``path`` (links followed) is a regular file; nothing is opened."""
-    mode = os.stat(path).st_mode
-    if not stat.S_ISREG(mode):
-        raise NotRegularFile(f"not a regular file ({_file_type(mode)})")
+    finally:
+        read_deadline(previous)
 
 
 def _known(conn: sqlite3.Connection, sha256: str, path: Path) -> int | None:
@@ -219,7 +206,7 @@ def ingest_file(
     path: Path,
     *,
     force: bool = False,
-    hashed: tuple[int, str] | OSError | None = None,
+    hashed: tuple[int, str] | Exception | None = None,
     part: Part | None = None,
     runs: RunNamer | None = None,
     verify: Callable[[], None] | None = None,
@@ -239,6 +226,10 @@ def ingest_file(
         return FileResult(path, "failed", error=f"{path}: {hashed}")
     if isinstance(hashed, OSError):
         return FileResult(path, "failed", error=f"{path}: cannot read ({hashed.strerror or hashed})")
+    if isinstance(hashed, ReadDeadlinePassed):
+        return FileResult(path, "failed", error=_deadline_reason(path, limits_module.current().INGEST_TIME_LIMIT_S))
+    if isinstance(hashed, IngestError):
+        return FileResult(path, "failed", error=_reason(path, hashed))
     size, sha256 = hashed
     runs = runs or RunNamer(conn, [path])
     previous = _known(conn, sha256, path)
@@ -314,6 +305,7 @@ class _Deadline:
         self.at = time.monotonic() + seconds if seconds else None
         if self.at is not None:
             conn.set_progress_handler(self._handler, self.STEPS)
+            read_deadline(self.at)  # and every read of an input (sources/base.py) on this thread
 
     def _handler(self) -> int:
         return int(time.monotonic() > self.at)
@@ -329,10 +321,15 @@ class _Deadline:
     def stop(self) -> None:
         if self.at is not None:
             self.conn.set_progress_handler(None, 0)
+            read_deadline(None)
 
     def reason(self, path: Path) -> str:
-        return (f"{path}: stopped after {self.seconds:g} s, the time one input may take "
-                f"(WAREHOUSE_INGEST_TIME_LIMIT_S); nothing of this file was written")
+        return _deadline_reason(path, self.seconds)
+
+
+def _deadline_reason(path: Path, seconds: float) -> str:
+    return (f"{path}: stopped after {seconds:g} s, the time one input may take "
+            f"(WAREHOUSE_INGEST_TIME_LIMIT_S); nothing of this file was written")
 
 
 def _source_of_kind(kind: str | None):
@@ -516,18 +513,9 @@ def _reason(path: Path, exc: Exception) -> str:
 
 
 def _hash_file(path: Path) -> tuple[int, str]:
-    _require_regular(path)
     digest = hashlib.sha256()
     size = 0
-    # O_NONBLOCK: a file swapped for a FIFO after the check still never blocks the open
-    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            raise NotRegularFile(f"not a regular file ({_file_type(os.fstat(descriptor).st_mode)})")
-    except BaseException:
-        os.close(descriptor)
-        raise
-    with os.fdopen(descriptor, "rb") as stream:
+    with open_binary(path, None, decompress=False) as stream:  # the bytes on disk, whatever their size
         while chunk := stream.read(HASH_CHUNK_BYTES):
             digest.update(chunk)
             size += len(chunk)

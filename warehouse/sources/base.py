@@ -12,9 +12,14 @@ the frame calls it before the rows go in, wherever ``ingest`` ran.
 from __future__ import annotations
 
 import gzip
+import io
+import os
 import shutil
 import sqlite3
+import stat
 import tempfile
+import threading
+import time
 import zlib
 from collections.abc import Iterable, Iterator
 from contextlib import closing, contextmanager
@@ -49,40 +54,155 @@ class Outcome:
     slices_to_nest: bool = False
 
 
-def open_binary(path: str | Path) -> BinaryIO:
-    """Open a file for reading bytes, decompressing it on the fly when it is gzip.
+#: the most bytes one unbounded read of an input (or of a capped gzip stream) asks for at a time
+READ_STEP_BYTES = 1 << 20
 
-    A gzip stream may give at most ``MAX_DECOMPRESSED_BYTES`` (:mod:`warehouse.limits`):
-    reading past that raises :class:`IngestError` naming the file and the byte.
+
+class NotRegularFile(OSError):
+    """An input that is not a regular file (a FIFO, socket, device, or a link to one): never read."""
+
+
+class ReadDeadlinePassed(IngestError):
+    """A read of an input went on past the time its ingest may take."""
+
+
+class OverSizeLimit(IngestError):
+    """An input larger than its kind may be (on disk, or decompressed): refused, or stopped at the limit."""
+
+
+#: this thread's input deadline: the ``time.monotonic()`` past which every read of an input fails
+_READING = threading.local()
+
+
+def read_deadline(at: float | None) -> float | None:
+    """Make every input read on this thread fail past ``at`` (``time.monotonic()``; None: no limit).
+
+    The ingest frame sets it for each file (``INGEST_TIME_LIMIT_S``), so that reads outside SQLite
+    (a trace's text, a sidecar read to find the rank, the file's sha256) stop with the file's
+    deadline as SQLite's work does. Returns the deadline it replaced.
+    """
+    previous = getattr(_READING, "at", None)
+    _READING.at = at
+    return previous
+
+
+def file_type(mode: int) -> str:
+    """What a file that is not a regular file is, in words ("a FIFO")."""
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISDIR, "a folder")):
+        if test(mode):
+            return name
+    return "not a file"
+
+
+def open_regular(path: str | Path) -> int:
+    """A read-only descriptor of ``path`` (links followed), checked to be a regular file.
+
+    Checked with ``stat`` first, then opened with ``O_NONBLOCK`` and checked again with ``fstat`` on
+    what was opened: a FIFO never blocks the open, even one swapped in between.
+
+    :raises NotRegularFile: for a FIFO, socket, device or folder; ``OSError`` when it cannot be opened.
+    """
+    mode = os.stat(path).st_mode  # a socket or device is refused unopened (opening some has effects)
+    if stat.S_ISREG(mode):
+        descriptor = os.open(path, os.O_RDONLY | os.O_CLOEXEC | getattr(os, "O_NONBLOCK", 0))
+        mode = os.fstat(descriptor).st_mode
+        if stat.S_ISREG(mode):
+            return descriptor
+        os.close(descriptor)
+    raise NotRegularFile(f"not a regular file ({file_type(mode)})")
+
+
+class BoundedFile(io.FileIO):
+    """A regular input file read under its bounds: at most ``cap`` bytes (0: no cap), each read
+    checked against this thread's input deadline (:func:`read_deadline`)."""
+
+    def __init__(self, descriptor: int, label: Path, cap: int, setting: str):
+        super().__init__(descriptor, "rb", closefd=True)
+        self.label = label
+        self.cap = cap
+        self.setting = setting
+        self.given = 0
+
+    def readinto(self, buffer) -> int | None:
+        at = getattr(_READING, "at", None)
+        if at is not None and time.monotonic() > at:
+            raise ReadDeadlinePassed(f"{self.label}: still reading when the time one input may take had passed "
+                                     "(WAREHOUSE_INGEST_TIME_LIMIT_S)")
+        count = super().readinto(buffer)
+        self.given += count or 0
+        if self.cap and self.given > self.cap:  # a file that grew after its size was checked
+            raise OverSizeLimit(f"{self.label}: byte {self.cap}: more than {self.cap} bytes (WAREHOUSE_{self.setting})")
+        return count
+
+    def readall(self) -> bytes:
+        # FileIO's own readall reads without calling readinto: read in steps through it
+        data = bytearray()
+        step = bytearray(READ_STEP_BYTES)
+        while count := self.readinto(step):
+            data += memoryview(step)[:count]
+        return bytes(data)
+
+
+def open_binary(path: str | Path, setting: str | None = "MAX_DECOMPRESSED_BYTES", *,
+                decompress: bool = True) -> BinaryIO:
+    """Open an input file for reading bytes (decompressed on the fly when it is gzip), bounded before
+    a byte of it is read. Every read of an input goes through here.
+
+    Only a regular file is opened (:func:`open_regular`); a file larger than the limit ``setting`` of
+    :mod:`warehouse.limits` names (its kind's: ``MAX_SIDECAR_BYTES`` for a profiler_info) is refused
+    from its size; a gzip stream (when ``decompress``) may give at most as many decompressed bytes;
+    and every read fails once this thread's input deadline has passed (:func:`read_deadline`).
+
+    :param setting: the limit's name, or None for no size cap (a file only hashed, whatever its size).
+    :raises NotRegularFile: for a FIFO, socket or device.
+    :raises OverSizeLimit: naming the file, its size and the setting, when it is over the cap (or,
+        reading, a gzip stream passes it); :class:`ReadDeadlinePassed` when a read comes too late.
     """
     path = Path(path)
-    with path.open("rb") as probe:
-        magic = probe.read(2)
-    if magic == GZIP_MAGIC:
-        return CappedGzipFile(path, limits.current().MAX_DECOMPRESSED_BYTES)
-    return path.open("rb")
-
-
-#: the most bytes one unbounded read of a capped gzip stream asks for at a time
-READ_STEP_BYTES = 1 << 20
+    cap = int(getattr(limits.current(), setting)) if setting else 0
+    descriptor = open_regular(path)
+    try:
+        size = os.fstat(descriptor).st_size
+        if cap and size > cap:
+            raise OverSizeLimit(f"{path}: {size} bytes, over the limit of {cap} bytes for this kind of file "
+                              f"(WAREHOUSE_{setting}); nothing of it was read")
+        gzipped = decompress and os.pread(descriptor, len(GZIP_MAGIC), 0) == GZIP_MAGIC
+        raw = BoundedFile(descriptor, path, cap, setting or "")
+    except BaseException:
+        os.close(descriptor)
+        raise
+    stream = io.BufferedReader(raw)
+    if gzipped:
+        return CappedGzipFile(stream, path, cap or limits.current().MAX_DECOMPRESSED_BYTES,
+                              setting or "MAX_DECOMPRESSED_BYTES")
+    return stream
 
 
 class CappedGzipFile(gzip.GzipFile):
     """A gzip file read that fails once it has given more than ``cap`` decompressed bytes (0: no cap).
 
     Unbounded reads (``read()``, ``readline()``) are done in steps, so a small file that inflates
-    to gigabytes fails at the cap instead of first filling memory.
+    to gigabytes fails at the cap instead of first filling memory. Closing it closes ``stream``.
     """
 
-    def __init__(self, path: Path, cap: int):
-        super().__init__(str(path), "rb")
-        self.label = path
+    def __init__(self, stream: BinaryIO, label: Path, cap: int, setting: str = "MAX_DECOMPRESSED_BYTES"):
+        super().__init__(fileobj=stream, mode="rb")
+        self.stream = stream
+        self.label = label
         self.cap = cap
+        self.setting = setting
+
+    def close(self):
+        try:
+            super().close()
+        finally:
+            self.stream.close()
 
     def _check(self, data):
         if self.cap and self.tell() > self.cap:
-            raise IngestError(f"{self.label}: byte {self.cap}: decompresses to more than {self.cap} bytes "
-                              "(WAREHOUSE_MAX_DECOMPRESSED_BYTES)")
+            raise OverSizeLimit(f"{self.label}: byte {self.cap}: decompresses to more than {self.cap} bytes "
+                              f"(WAREHOUSE_{self.setting})")
         return data
 
     def _room(self, size) -> int:
@@ -142,6 +262,12 @@ def require_sqlite(path: Path, what: str) -> None:
         raise IngestError(f"{path}: byte 0: not an SQLite database (no 'SQLite format 3' header)")
 
 
+def copy_input(path: Path, target: Path) -> None:
+    """Copy an input (or a file beside it) byte for byte, read through :func:`open_binary`."""
+    with open_binary(path, None, decompress=False) as stream, target.open("wb") as out:
+        shutil.copyfileobj(stream, out, READ_STEP_BYTES)
+
+
 @contextmanager
 def sqlite_snapshot(path: Path) -> Iterator[Path]:
     """The file to read for the SQLite input ``path``: itself, or, when a non-empty ``-wal`` lies
@@ -164,8 +290,8 @@ def sqlite_snapshot(path: Path) -> Iterator[Path]:
     try:
         copy = Path(folder) / "input.db"
         try:
-            shutil.copyfile(path, copy)
-            shutil.copyfile(wal, f"{copy}-wal")
+            copy_input(path, copy)
+            copy_input(wal, Path(f"{copy}-wal"))
             with closing(sqlite3.connect(copy)) as writer:
                 writer.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
                 writer.execute("PRAGMA journal_mode = DELETE").fetchall()

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import json
 import re
+import zlib
 from pathlib import Path
 
 from warehouse.errors import IngestError
+from warehouse.sources.base import OverSizeLimit, open_binary
 from warehouse.sources.kit.numbers import int64
 
 PROFILER_INFO = re.compile(r"^profiler_info_(\d+)\.json$")
@@ -148,9 +150,12 @@ def _listing(folder: Path) -> list[Path]:
 
 
 def _read_json(path: Path) -> dict:
-    """A small JSON object file; {} when it is missing, unreadable or not an object."""
+    """A small JSON object file; {} when it is missing, unreadable, not an object, or not a regular
+    file or larger than ``MAX_SIDECAR_BYTES`` (refused unread: the file's own ingest says why).
+    Its read keeps the input's deadline (:func:`~warehouse.sources.base.open_binary`)."""
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
+        with open_binary(path, "MAX_SIDECAR_BYTES") as stream:
+            document = json.loads(stream.read().decode("utf-8"))
+    except (OSError, EOFError, zlib.error, ValueError, RecursionError, OverSizeLimit):
         return {}
     return document if isinstance(document, dict) else {}

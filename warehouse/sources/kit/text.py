@@ -390,12 +390,13 @@ def csv_source(spec: CsvTable) -> tuple[Callable[[Any], bool], Callable[..., Out
     return detect, ingest
 
 
-def load_json(path: str | Path) -> Any:
-    """A JSON file with its non-integer numbers as exact decimals.
+def load_json(path: str | Path, setting: str = "MAX_DECOMPRESSED_BYTES") -> Any:
+    """A JSON file with its non-integer numbers as exact decimals, read whole: at most the bytes
+    the limit ``setting`` allows (:func:`~warehouse.sources.base.open_binary`).
 
-    :raises IngestError: naming the byte offset of a syntax error.
+    :raises IngestError: naming the byte offset of a syntax error, or the size over the limit.
     """
-    with open_binary(path) as stream:
+    with open_binary(path, setting) as stream:
         data = stream.read()
     try:
         return json.loads(data, parse_float=Decimal)
@@ -410,8 +411,9 @@ def load_json(path: str | Path) -> Any:
 
 
 def load_json_object(path: str | Path) -> dict:
-    """A JSON file whose top level must be an object (see :func:`load_json`)."""
-    document = load_json(path)
+    """A JSON file of settings whose top level must be an object (profiler_info, profiler_metadata,
+    communication_group: KBs), at most ``MAX_SIDECAR_BYTES`` (see :func:`load_json`)."""
+    document = load_json(path, "MAX_SIDECAR_BYTES")
     if not isinstance(document, dict):
         raise IngestError(f"{path}: top level: expected an object, found {type(document).__name__}")
     return document
