@@ -33,6 +33,7 @@ from tests.factories.hostile import (
     endless_view,
     fifo,
     gzip_repeating,
+    gzip_segments,
     link_to,
     op_profile_block,
 )
@@ -44,9 +45,16 @@ from warehouse import audits, db, ingest
 #: generous caps on one hostile ingest (the child interpreter, imports and migrations included)
 MAX_SECONDS = 30
 MAX_PEAK_KB = 700 * 1024
+#: the address space (RLIMIT_AS) a child gets where an unbounded read would take gigabytes: the child
+#: itself maps ~170 MB, so past this an unbounded read fails (MemoryError) instead of filling the machine
+CHILD_ADDRESS_SPACE = 1 << 30
+#: the peak memory (VmHWM) those ingests stay under when bounded (measured: about 60 MB)
+BOUNDED_PEAK_KB = 200 * 1024
 
 CHILD = """
-import json, sys, time
+import json, os, resource, sys, time
+if os.environ.get("HOSTILE_MAX_ADDRESS_SPACE"):  # RLIMIT_AS: past it an allocation fails, nothing swaps
+    resource.setrlimit(resource.RLIMIT_AS, (int(os.environ["HOSTILE_MAX_ADDRESS_SPACE"]),) * 2)
 from warehouse import db, ingest
 conn = db.connect(sys.argv[1])
 started = time.monotonic()
@@ -56,19 +64,26 @@ detail = {r.source_id: conn.execute("SELECT detail FROM source WHERE id = ?", (r
           for r in results if r.source_id}
 conn.close()
 with open("/proc/self/status") as status:
-    peak_kb = int(next(line.split()[1] for line in status if line.startswith("VmHWM:")))
-print(json.dumps({"elapsed": elapsed, "peak_kb": peak_kb, "results": [
+    peaks = {line.split()[0]: int(line.split()[1]) for line in status if line.startswith(("VmHWM:", "VmPeak:"))}
+peak_kb, address_space_kb = peaks["VmHWM:"], peaks["VmPeak:"]
+print(json.dumps({"elapsed": elapsed, "peak_kb": peak_kb, "address_space_kb": address_space_kb, "results": [
     {"path": str(r.path), "status": r.status, "error": r.error, "kind": r.kind,
      "detail": detail.get(r.source_id)} for r in results]}))
 """
 
 
-def ingest_in_child(warehouse: Path, *paths: Path, env: dict | None = None) -> dict:
-    """Ingest ``paths`` into ``warehouse`` in a fresh interpreter; its results, time and peak memory."""
+def ingest_in_child(warehouse: Path, *paths: Path, env: dict | None = None, timeout: float = 120,
+                    max_address_space: int | None = None) -> dict:
+    """Ingest ``paths`` into ``warehouse`` in a fresh interpreter; its results, time and peak memory.
+
+    ``timeout`` is the hang guard (a hang fails the test); ``max_address_space`` caps the child's
+    memory (RLIMIT_AS), so an unbounded read fails instead of filling the machine.
+    """
     started = time.monotonic()
+    limit = {"HOSTILE_MAX_ADDRESS_SPACE": str(max_address_space)} if max_address_space else {}
     done = subprocess.run(
         [sys.executable, "-c", CHILD, str(warehouse), *map(str, paths)],
-        capture_output=True, text=True, timeout=120, env={**os.environ, **(env or {})},
+        capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {}), **limit},
         cwd=Path(__file__).resolve().parent.parent,
     )
     assert done.returncode == 0, done.stderr[-3000:]
@@ -158,6 +173,70 @@ def test_fifo_socket_and_device_links_fail_at_once_and_never_block(kept, tmp_pat
     assert_failed(report, zero, "not a regular file", "character device")
     assert_failed(report, sock_path, "not a regular file", "socket")
     assert report["by_path"][str(good)]["status"] == "ok"
+    kept()
+
+
+# --- files read beside an input (issue 32 case 5): the rank layout's profiler_info and info.json ---------
+
+
+def rank_of_source(warehouse: Path, path: Path):
+    return source_rows(warehouse, "SELECT status, rank_id FROM source WHERE path = ?", str(path))
+
+
+def test_a_fifo_named_profiler_info_beside_a_trace_never_blocks_its_ingest(kept, tmp_path):
+    # the trace's rank comes from the folder's profiler_info_0.json: reading a FIFO there blocked for good
+    folder = tmp_path / "run" / "rank0"
+    pipe = fifo(folder / "profiler_info_0.json")
+    trace = TraceFileFactory(path=folder / "trace_view.json")
+    report = ingest_in_child(kept.warehouse, tmp_path / "run", timeout=60)
+    assert_bounded(report)
+    assert_failed(report, pipe, "not a regular file (a FIFO)")
+    assert report["by_path"][str(trace)]["status"] == "ok"
+    assert rank_of_source(kept.warehouse, trace) == [("ok", 0)]  # the N of its name, as the profiler wrote it
+    kept()
+
+
+def test_a_6_gb_sparse_profiler_info_is_refused_from_its_size(kept, tmp_path):
+    # 6 GB on disk, no block of it allocated: reading it whole took the unbounded ingest to 6.3 GB
+    folder = tmp_path / "run" / "rank3"
+    sidecar = folder / "profiler_info_3.json"
+    folder.mkdir(parents=True)
+    with sidecar.open("wb") as out:
+        out.write(b'{"rank_id": 7, "config": {"common_config": {}}}')
+        out.truncate(6 << 30)
+    trace = TraceFileFactory(path=folder / "trace_view.json")
+    report = ingest_in_child(kept.warehouse, trace, max_address_space=CHILD_ADDRESS_SPACE)
+    assert_bounded(report)
+    assert report["peak_kb"] < BOUNDED_PEAK_KB, report["peak_kb"]
+    assert report["by_path"][str(trace)]["status"] == "ok"
+    assert rank_of_source(kept.warehouse, trace) == [("ok", 3)]  # its name's N: its rank_id was never read
+    kept()
+
+
+def test_a_profiler_info_past_its_cap_fails_naming_it_and_its_rank_still_ingests(kept, tmp_path):
+    folder = tmp_path / "run" / "rank1"
+    folder.mkdir(parents=True)
+    sidecar = folder / "profiler_info_1.json"
+    sidecar.write_text('{"config": {"common_config": {}}, "rank_id": 4, "pad": "' + " " * (2 << 20) + '"}')
+    trace = TraceFileFactory(path=folder / "trace_view.json")
+    report = ingest_in_child(kept.warehouse, tmp_path / "run", env={"WAREHOUSE_MAX_SIDECAR_BYTES": str(1 << 20)})
+    assert_failed(report, sidecar, f"{sidecar.stat().st_size} bytes, over the limit of {1 << 20}",
+                  "WAREHOUSE_MAX_SIDECAR_BYTES", "nothing of it was read")
+    assert rank_of_source(kept.warehouse, trace) == [("ok", 1)]
+    kept()
+
+
+def test_dev_zero_links_named_info_json_and_profiler_metadata_are_never_read(kept, tmp_path):
+    # msprof's host/info.json is read for the rank of every file in its PROF_ folder: /dev/zero never ends
+    prof = tmp_path / "PROF_000001_20250101"
+    link_to(prof / "host" / "info.json", "/dev/zero")
+    metadata = link_to(prof / "profiler_metadata.json", "/dev/zero")
+    trace = TraceFileFactory(path=prof / "mindstudio_profiler_output" / "msprof_1.json")
+    report = ingest_in_child(kept.warehouse, prof, timeout=60, max_address_space=CHILD_ADDRESS_SPACE)
+    assert_bounded(report)
+    assert report["peak_kb"] < BOUNDED_PEAK_KB, report["peak_kb"]
+    assert_failed(report, metadata, "not a regular file (a character device)")
+    assert report["by_path"][str(trace)]["status"] == "ok"
     kept()
 
 
@@ -376,6 +455,39 @@ def test_a_3_gb_unknown_block_in_a_small_bin_gz_fails_from_its_header(kept, tmp_
     assert_bounded(report)
     assert report["elapsed"] < 5
     assert_failed(report, binary, "block at byte 0 (type 0x30)", "contentSize 3221225472", "WAREHOUSE_MAX_BLOCK_BYTES")
+    kept()
+
+
+@pytest.mark.slow  # gigabytes of blocks (3 MB on disk) written: seconds
+def test_a_bin_gz_of_blocks_just_under_the_block_cap_fails_from_the_first_header(kept, tmp_path):
+    # issue 32 case 4: each block passes MAX_BLOCK_BYTES' check, their total took the unbounded ingest
+    # to 7.5 GB (toward 64 GiB, MAX_DECOMPRESSED_BYTES); the operator profile's own cap stops it unread
+    size = (1 << 30) - 12
+    binary = gzip_segments(tmp_path / "op" / "visualize_data.bin.gz", [block_header(0x30, size), (b"\0", size)] * 3)
+    assert binary.stat().st_size < 8 << 20
+    report = ingest_in_child(kept.warehouse, binary, max_address_space=CHILD_ADDRESS_SPACE)
+    assert_bounded(report)
+    assert report["peak_kb"] < BOUNDED_PEAK_KB, report["peak_kb"]
+    assert_failed(report, binary, "block at byte 0 (type 0x30)", f"contentSize {size}",
+                  f"{256 << 20} bytes per operator profile", "WAREHOUSE_MAX_OP_PROFILE_BYTES")
+    kept()
+
+
+def test_blocks_that_pass_the_op_profile_cap_together_fail_at_the_first_one_past_it(kept, tmp_path):
+    size = 3 << 19  # 1.5 MiB: the third block takes the file past 4 MiB (compressed, the file is 5 KB)
+    binary = gzip_segments(tmp_path / "op" / "visualize_data.bin.gz", [block_header(0x30, size), (b"\0", size)] * 4)
+    report = ingest_in_child(kept.warehouse, binary, env={"WAREHOUSE_MAX_OP_PROFILE_BYTES": str(4 << 20)})
+    assert_failed(report, binary, f"block at byte {2 * (12 + size)} (type 0x30)", "WAREHOUSE_MAX_OP_PROFILE_BYTES")
+    kept()
+
+
+def test_a_bin_past_the_op_profile_cap_on_disk_is_refused_unread(kept, tmp_path):
+    binary = tmp_path / "op" / "visualize_data.bin"
+    binary.parent.mkdir()
+    binary.write_bytes(op_profile_block(0x30, b"\0" * (2 << 20)))
+    report = ingest_in_child(kept.warehouse, binary, env={"WAREHOUSE_MAX_OP_PROFILE_BYTES": str(1 << 20)})
+    assert_failed(report, binary, f"{binary.stat().st_size} bytes, over the limit of {1 << 20}",
+                  "WAREHOUSE_MAX_OP_PROFILE_BYTES", "nothing of it was read")
     kept()
 
 

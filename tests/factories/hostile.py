@@ -3,7 +3,8 @@
 - :func:`gzip_repeating` writes a gzip stream of ``prefix + fill * count + suffix`` without ever
   holding or compressing the whole: one chunk of ``fill`` is deflated once (a full flush, so it
   refers to nothing before it) and its compressed bytes repeated, which is a valid stream
-  (2 GB of spaces in ~2 MB, written in well under a second).
+  (2 GB of spaces in ~2 MB, written in well under a second); :func:`gzip_segments` does the same
+  for any sequence of literal and repeated parts (operator-profile blocks of 1 GiB each).
 - :func:`alter_db` runs SQL on an SQLite file a factory wrote (a rank db, an analysis.db).
 - :func:`endless_view` replaces a table by a view over an endless recursive CTE.
 - :func:`fifo`, :func:`link_to` make a FIFO and a symbolic link (to ``/dev/zero``).
@@ -33,22 +34,32 @@ def _deflated(data: bytes, final: bool) -> bytes:
 
 def gzip_repeating(path: Path, prefix: bytes, fill: bytes, total_fill_bytes: int, suffix: bytes) -> Path:
     """A gzip file of ``prefix``, then ``fill`` repeated to ``total_fill_bytes`` bytes, then ``suffix``."""
-    chunk = (fill * (CHUNK // len(fill) + 1))[:CHUNK]
-    repeats, rest = divmod(total_fill_bytes, CHUNK)
-    block = _deflated(chunk, final=False)
-    crc = zlib.crc32(prefix)
-    for _ in range(repeats):
-        crc = zlib.crc32(chunk, crc)
-    tail = chunk[:rest] + suffix
-    crc = zlib.crc32(tail, crc)
-    size = len(prefix) + repeats * CHUNK + len(tail)
+    return gzip_segments(path, [prefix, (fill, total_fill_bytes), suffix])
+
+
+def gzip_segments(path: Path, segments: list[bytes | tuple[bytes, int]]) -> Path:
+    """A gzip file of ``segments`` in order: bytes as they are, ``(fill, total_bytes)`` as ``fill``
+    repeated to ``total_bytes`` bytes (deflated once per MiB chunk, its compressed bytes repeated)."""
+    crc, size = 0, 0
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as out:
         out.write(b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff")  # gzip header: deflate, no name, no mtime
-        out.write(_deflated(prefix, final=False))
-        for _ in range(repeats):
-            out.write(block)
-        out.write(_deflated(tail, final=True))
+        for segment in segments:
+            if isinstance(segment, bytes):
+                segment = (segment, len(segment)) if segment else (b"", 0)
+            fill, total = segment
+            if not total:
+                continue
+            chunk = (fill * (CHUNK // len(fill) + 1))[:CHUNK]
+            repeats, rest = divmod(total, CHUNK)
+            block = _deflated(chunk, final=False)
+            for _ in range(repeats):
+                out.write(block)
+                crc = zlib.crc32(chunk, crc)
+            out.write(_deflated(chunk[:rest], final=False))
+            crc = zlib.crc32(chunk[:rest], crc)
+            size += total
+        out.write(_deflated(b"", final=True))
         out.write(struct.pack("<II", crc, size & 0xFFFFFFFF))
     return path
 

@@ -9,9 +9,12 @@ unknown types are listed in ``source.detail``. A malformed block raises
 then leaves no rows. Each bin is one card: the operator's name (else the file stem).
 The one format module importing another: an operator profile embeds a trace JSON, read by trace_json.
 
-Bounded (:mod:`warehouse.limits`): a block whose contentSize passes ``MAX_BLOCK_BYTES`` fails
-from its header, before its payload is read (or decompressed), and a block that would give more
-than ``MAX_BLOCK_ROWS`` rows (cores x lines) fails before its rows are made.
+Bounded (:mod:`warehouse.limits`): the file may hold at most ``MAX_OP_PROFILE_BYTES``
+(decompressed, all blocks: it is held whole while framed). A block whose contentSize passes
+``MAX_BLOCK_BYTES``, or would take the file past ``MAX_OP_PROFILE_BYTES``, fails from its header,
+before its payload is read (or decompressed); nothing is allocated from a declared size, only
+from bytes read. A block that would give more than ``MAX_BLOCK_ROWS`` rows (cores x lines) fails
+before its rows are made.
 """
 
 from __future__ import annotations
@@ -79,9 +82,10 @@ def ingest(conn, path, source_id) -> Outcome:
     """
     rows = Rows(conn, source_id, str(path))
     unknown, types = [], Counter()
+    bounds = limits.current()
     try:
-        with open_binary(path) as stream:
-            data = read_capped(stream, limits.current().MAX_BLOCK_BYTES)
+        with open_binary(path, "MAX_OP_PROFILE_BYTES") as stream:
+            data = read_capped(stream, bounds.MAX_BLOCK_BYTES, bounds.MAX_OP_PROFILE_BYTES)
         for block in split_blocks(data):
             rows.start_block()
             types[f"0x{block.type:02x}"] += 1
@@ -104,12 +108,13 @@ def ingest(conn, path, source_id) -> Outcome:
     return Outcome(rows=written + rows.direct_rows, card=card, detail=detail)
 
 
-def read_capped(stream, max_block_bytes: int) -> bytearray:
-    """The file's bytes, read block by block: a header whose contentSize passes ``max_block_bytes``
-    (0: no cap) fails before its payload is read. Reading stops at anything malformed, which
-    :func:`split_blocks` then reports.
+def read_capped(stream, max_block_bytes: int, max_file_bytes: int = 0) -> bytearray:
+    """The file's bytes, read block by block: a header whose contentSize passes ``max_block_bytes``,
+    or would take the bytes read past ``max_file_bytes`` (0: no cap), fails before its payload is
+    read. The bytes grow only as they are read (a declared size allocates nothing). Reading stops
+    at anything malformed, which :func:`split_blocks` then reports.
 
-    :raises BlockError: for a block over the cap.
+    :raises BlockError: for a block over a cap.
     """
     data = bytearray()
     while True:
@@ -120,10 +125,14 @@ def read_capped(stream, max_block_bytes: int) -> bytearray:
         size, block_type, _, _, tag = HEADER.unpack(header)
         if tag != TAG:
             return data
+        offset = len(data) - HEADER.size
         if max_block_bytes and size > max_block_bytes:
             raise BlockError(f"contentSize {size} is over the limit of {max_block_bytes} bytes per block "
-                             "(WAREHOUSE_MAX_BLOCK_BYTES)", len(data) - HEADER.size, block_type)
+                             "(WAREHOUSE_MAX_BLOCK_BYTES)", offset, block_type)
         wanted = size + (PATH_BYTES if block_type == SOURCE_TYPE else 0)
+        if max_file_bytes and len(data) + wanted > max_file_bytes:
+            raise BlockError(f"contentSize {size} takes the file past the limit of {max_file_bytes} bytes per "
+                             "operator profile (WAREHOUSE_MAX_OP_PROFILE_BYTES)", offset, block_type)
         while wanted:
             chunk = stream.read(min(wanted, 1 << 24))
             if not chunk:
