@@ -67,7 +67,7 @@ def _answers(sockets: list[socket.socket]) -> list[bytes]:
                     selector.unregister(key.fileobj)
         # a connection still waiting is a failure only if it was made: under load the kernel may
         # still be retrying the SYN of a few (the listening queue is 128 long), which no server sees
-        made = [sock for sock in selector.get_map() if _connected(sock)]
+        made = [key.fileobj for key in selector.get_map().values() if _connected(key.fileobj)]
         assert not made, f"{len(made)} flood connections neither answered nor closed"
     return [said[sock] for sock in sockets]
 
