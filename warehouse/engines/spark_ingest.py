@@ -35,11 +35,23 @@ but other content replaces that group (its files are deleted, its rows ingested 
 new ids). A group with a failing file lands nothing: the manifest records it (``failed``,
 each reason as the local ingest words it: file and place) and the next run retries it; the
 other groups land.
+
+**Killed, then run again.** The manifest is the ingest's commit record, written whole or not
+at all (:func:`warehouse.export.write_manifest`). It is written first into a new folder (the
+folder is this ingest's from then on), again once the groups' files are written (they are in
+from then on; the run-wide views are marked still to come, ``views: false``), and last with the
+run-wide views (``views: true``). A file no committed record holds is a killed run's: each run
+first deletes the group files of groups the manifest does not record as landed, the string
+files of batches it has not reached, and the executors' parts; a replaced group's files go
+once the manifest without it is written. So a run killed at any point, then run again, ends
+with the dataset of one uninterrupted run: the groups it had not committed are ingested again,
+and the run-wide views computed whenever the manifest does not say they are in.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -60,6 +72,9 @@ PARTS_FOLDER = ".parts"
 APPENDED = ("string", "_string_fts")
 #: a type that wins over another when groups' values disagree (an untyped column of a view)
 TYPE_ORDER = ("int64", "float64", "string", "binary")
+#: the files a group and a batch of strings write (:func:`spark_parts.group_file`, :func:`_write_catalog`)
+GROUP_FILE = re.compile(r"part-g(\d+)\.parquet")
+STRING_FILE = re.compile(r"part-s(\d+)\.parquet")
 RUN_COLUMNS = ("run_id", "name", "root", "start_ns", "profiler", "profiler_version", "labels", "created_at")
 
 
@@ -103,40 +118,65 @@ def spark_ingest(paths, out: str | Path, *, master: str | None = None, spark=Non
     out = Path(out).absolute()
     manifest = _open(out)
     state = {"next": {"group": 0, "batch": 0, "ids": {}, "rowids": {}, "string": 0}, "rules": False, "runs": [],
-             "groups": [], **(manifest[STATE] if manifest else {})}
+             "groups": [], "views": False, **(manifest[STATE] if manifest else {})}
+    _sweep(out, state)  # what a killed run wrote and never committed
     files = [path for path in ingest.discover(paths) if out != path and out not in path.parents]
     wanted = group_files(files)
     landed = {json.dumps(group["files"]) for group in state["groups"] if group["status"] == "ok"}
     new = [group for group in wanted if json.dumps(group["files"]) not in landed]
-    _drop_replaced(out, state, new)
-    (out / PARTS_FOLDER).mkdir(parents=True, exist_ok=True)
+    _drop_replaced(state, new)
+    views_in = state["views"] and not new
     with tempfile.TemporaryDirectory(prefix="warehouse-catalog-") as scratch:
         catalog = db.connect(Path(scratch) / "catalog.db")
         try:
+            if manifest is None:  # the folder is this ingest's from now on
+                out.mkdir(parents=True, exist_ok=True)
+                export.write_manifest(out, {**export.manifest_header(catalog), "source_db": None, "tables": {},
+                                            STATE: state})
+            (out / PARTS_FOLDER).mkdir(exist_ok=True)
             strings = _restore(catalog, out, state)
-            if new:
+            if spark is None and not views_in:
                 from warehouse.engines.spark import session
 
-                if spark is None:
-                    spark = session(master)
-                    spark.sparkContext.setLogLevel("ERROR")  # Spark's warnings are not the ingest's news
+                spark = session(master)
+                spark.sparkContext.setLogLevel("ERROR")  # Spark's warnings are not the ingest's news
+            if new:
                 _ingest_groups(spark, out, catalog, state, new, strings, RunNamer(catalog, files, run_name))
             for group in new:
                 if on_group:
                     on_group(group)
             previous = manifest
-            manifest = _write_catalog(catalog, out, state)
-            manifest["tables"].update(_run_wide(spark, out, catalog, previous if not new else None))
+            state["views"] = False  # until the manifest holds them again
+            manifest = _write_catalog(catalog, out, state)  # the groups are in
+            _sweep(out, state)  # the replaced groups' files
+            manifest["tables"].update(_run_wide(spark, out, catalog, previous if views_in else None))
+            state["views"] = True
             export.write_manifest(out, manifest)
         finally:
             catalog.close()
-    shutil.rmtree(out / PARTS_FOLDER, ignore_errors=True)
     return manifest
 
 
+def _sweep(out: Path, state: dict) -> None:
+    """Delete the files of ``out`` that no record of ``state`` holds: group files of groups not
+    landed, string files of batches not reached, the executors' parts (the module docstring)."""
+    shutil.rmtree(out / PARTS_FOLDER, ignore_errors=True)
+    if not out.is_dir():
+        return
+    kept = {group["group"] for group in state["groups"] if group["status"] == "ok"}
+    for number in {int(match[1]) for path in out.glob("*/**/part-g*.parquet")
+                   if (match := GROUP_FILE.fullmatch(path.name))} - kept:
+        spark_parts.remove_group(out, number)
+    for path in out.glob("*/part-s*.parquet"):
+        match = STRING_FILE.fullmatch(path.name)
+        if match and int(match[1]) >= state["next"]["batch"]:
+            path.unlink()
+
+
 def _run_wide(spark, out: Path, catalog, previous: dict | None) -> dict[str, dict]:
-    """The run-wide views' manifest entries: as ``previous`` recorded them (no group landed since),
-    else computed anew by Spark over the dataset (the manifest without them is written first)."""
+    """The run-wide views' manifest entries: as ``previous`` recorded them (they are in and no group
+    landed since), else computed anew by Spark over the dataset (the manifest without them is
+    written first)."""
     names = _classified(catalog)[1]
     if previous is not None:
         return {name: previous["tables"][name] for name in names if name in previous["tables"]}
@@ -152,8 +192,8 @@ def _open(out: Path) -> dict | None:
     """
     if out.exists() and not out.is_dir():
         raise WarehouseError(f"{out}: not a folder; give an empty or new folder for the dataset")
-    if not out.exists() or not any(out.iterdir()):
-        return None
+    if not out.exists() or all(path.name == export.MANIFEST_TMP for path in out.iterdir()):
+        return None  # new, empty, or killed while its first manifest was written
     try:
         manifest = json.loads((out / export.MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -168,16 +208,11 @@ def _open(out: Path) -> dict | None:
     return manifest
 
 
-def _drop_replaced(out: Path, state: dict, new: list[dict]) -> None:
-    """Forget the recorded groups that a new group holds a file of (its content changed), and their files."""
+def _drop_replaced(state: dict, new: list[dict]) -> None:
+    """Forget the recorded groups that a new group holds a file of (its content changed); their
+    files go once the manifest without them is written."""
     paths = {record[0] for group in new for record in group["files"]}
-    kept = []
-    for group in state["groups"]:
-        if any(record[0] in paths for record in group["files"]):
-            spark_parts.remove_group(out, group["group"])
-        else:
-            kept.append(group)
-    state["groups"] = kept
+    state["groups"] = [group for group in state["groups"] if not any(record[0] in paths for record in group["files"])]
 
 
 def _restore(catalog, out: Path, state: dict) -> dict[str, int]:
