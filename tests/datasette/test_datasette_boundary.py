@@ -77,9 +77,11 @@ def page_server(host: str, html: str):
 def test_a_foreign_page_in_chromium_cannot_drive_the_insight_port(tmp_path, browse):
     empty = tmp_path / "warehouse.db"
     db.connect(empty).close()
-    with served(empty, "--insight-port", "0", "--import-root", str(tmp_path)) as server:
+    root = tmp_path / "root"  # not tmp_path itself, which holds Chromium's profile and its socket
+    root.mkdir()
+    with served(empty, "--insight-port", "0", "--import-root", str(root)) as server:
         port = int(server.websocket.rsplit(":", 1)[1].strip("/"))
-        page = PAGE % {"port": port, "root": '"%s"' % tmp_path}
+        page = PAGE % {"port": port, "root": '"%s"' % root}
         with page_server("127.0.0.1", page) as (own, own_outcomes):  # the control: an origin served
             browse(own)
         with page_server("127.0.0.2", page) as (foreign, foreign_outcomes):
