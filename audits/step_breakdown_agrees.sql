@@ -3,7 +3,9 @@
 -- StepTraceTime, step_trace_time.csv, cluster_step_trace_time.csv). Lists each figure that
 -- differs by more than 1% of the profiler's (and by more than 1 us: the text export's float
 -- microseconds resolve only 0.25 us at epoch times). Steps with no derived breakdown (no step
--- markers or no device rows) have nothing to compare.
+-- markers or no device rows) have nothing to compare. Every disagreeing figure is shown, the
+-- largest disagreement (relative to the profiler's figure) first.
+-- examples: 200
 WITH pairs AS (
     SELECT
         s.run_id, t.rank_id, t.step_id, s.kind, t.source_id, t.source_row,
@@ -30,8 +32,11 @@ figures AS (
     UNION ALL SELECT run_id, rank_id, step_id, kind, source_id, source_row, 'bubble_ns', p_bubble, d_bubble FROM pairs
     UNION ALL SELECT run_id, rank_id, step_id, kind, source_id, source_row, 'preparing_ns', p_preparing, d_preparing FROM pairs
 )
-SELECT run_id, rank_id, step_id, kind AS profiler_input, source_id, source_row, figure, profiler_value, derived_value
+SELECT
+    run_id, rank_id, step_id, kind AS profiler_input, source_id, source_row, figure, profiler_value, derived_value,
+    round(100.0 * (derived_value - profiler_value) / profiler_value, 2) AS differs_pct
 FROM figures
 WHERE profiler_value IS NOT NULL
   AND abs(derived_value - profiler_value) > 1000
   AND abs(derived_value - profiler_value) > 0.01 * abs(profiler_value)
+ORDER BY abs(derived_value - profiler_value) * 1.0 / abs(profiler_value) DESC, run_id, rank_id, step_id, figure

@@ -167,3 +167,51 @@ def test_a_damaged_page_is_reported_not_raised(runner, warehouse_path, warehouse
     assert result.exit_code == 1
     assert "  integrity_check: database disk image is malformed" in result.output
     assert "  error: audit fact_source_ok cannot run on this warehouse (database disk image is malformed)" in result.output
+
+
+def test_every_disagreeing_figure_is_listed_largest_first(tmp_path, runner, warehouse_path):
+    """A rank db whose analysis.db disagrees on six figures of a step: check lists all six, the
+    largest disagreement (relative to the profiler's figure) first; it showed five, the largest left out."""
+    from factories.analysis_db import AnalysisDbFactory
+    from factories.rank_db import RankDbFactory
+    from warehouse.ingest import ingest_paths
+
+    folder = tmp_path / "job" / "rank0_ascend_pt" / "ASCEND_PROFILER_OUTPUT"
+    folder.mkdir(parents=True)
+    RankDbFactory(path=folder / "ascend_pytorch_profiler_0.db", rank_id=0)
+    # step 1 as the rows give it: computing 2.5 us, communication 1.2 (none overlapped), free 0.4, stage 4.1,
+    # preparing 5.0; the profiler's figures below differ by -75, -70, -60, -80, -50 and -28.57 %
+    row = {"Step": "1", "Computing": "10", "Communication(Not Overlapped)": "4", "Overlapped": "0",
+           "Communication": "3", "Free": "2", "Stage": "8.2", "Bubble": "0",
+           "Communication(Not Overlapped and Exclude Receive)": "4", "Preparing": "7"}
+    AnalysisDbFactory(path=folder / "analysis.db", step_trace=[row], omit=("CommAnalyzerTime",))
+    ingest_paths(db.connect(warehouse_path), [tmp_path / "job"])
+
+    result = check(runner, warehouse_path, "--json")
+    assert result.exit_code == 1
+    (failed,) = [audit for audit in json.loads(result.output)["audits"] if not audit["passed"]]
+    assert failed["name"] == "step_breakdown_agrees" and failed["violations"] == 6
+    assert [(e["figure"], e["profiler_value"], e["derived_value"], e["differs_pct"]) for e in failed["examples"]] == [
+        ("free_ns", 2_000, 400, -80.0),
+        ("computing_ns", 10_000, 2_500, -75.0),
+        ("communication_not_overlapped_ns", 4_000, 1_200, -70.0),
+        ("communication_ns", 3_000, 1_200, -60.0),
+        ("stage_ns", 8_200, 4_100, -50.0),
+        ("preparing_ns", 7_000, 5_000, -28.57),
+    ]
+    text = check(runner, warehouse_path).output
+    assert "step_breakdown_agrees: 6 violating row(s)" in text and "not shown" not in text
+    positions = [text.index(f" {figure} ") for figure in ("free_ns", "computing_ns", "preparing_ns")]
+    assert positions == sorted(positions)
+
+
+def test_rows_left_out_of_a_failed_audit_are_counted(runner, warehouse_path, warehouse_db):
+    warehouse_db.execute(FINISHED_SOURCE)
+    warehouse_db.executemany(
+        "INSERT INTO kernel (id, source_id, source_row, origin, name, dur) VALUES (?, 1, ?, 'kernel_details_csv', ?, -1)",
+        [(i, i, f"Add_{i}") for i in range(1, 8)],
+    )
+    warehouse_db.execute("UPDATE source SET row_count = 7")
+    result = check(runner, warehouse_path)
+    assert "kernel_dur_non_negative: 7 violating row(s)" in result.output
+    assert "        (2 more not shown: the first 5 in the audit's order)" in result.output.splitlines()

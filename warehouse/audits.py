@@ -6,6 +6,9 @@ audits, dbt tests). A file whose name starts with ``_`` is a helper, not an audi
 that name it get it as a CTE. A helper's header line ``-- for each table with column: <col>``
 makes its body a template: ``{table}`` is replaced by every table that has that column and
 the results are combined (so tables added by later migrations are audited without a new file).
+A failed audit shows its first rows in its own order (an audit ending with ORDER BY shows its
+worst rows first), :data:`EXAMPLES` of them or as many as its ``-- examples: N`` header says, and
+the report says how many it left out.
 
 :func:`check_warehouse` adds what SQL cannot say about itself: ``PRAGMA integrity_check``
 and the schema version against the migration files. Everything here only reads.
@@ -23,7 +26,7 @@ from warehouse.errors import WarehouseError
 
 AUDITS_DIR = Path(__file__).resolve().parent / "_bundled" / "audits"
 LEADING_WITH = re.compile(r"^WITH\s+", re.IGNORECASE)
-#: violating rows shown per failed audit
+#: violating rows shown per failed audit, unless its header says how many (``-- examples: N``)
 EXAMPLES = 5
 
 
@@ -38,6 +41,8 @@ class Audit:
     per_table_column: str | None = None
     #: the helpers the SQL names, given to it as CTEs
     helpers: tuple[Audit, ...] = ()
+    #: violating rows shown when it fails
+    examples: int = EXAMPLES
 
     def statement(self, conn: sqlite3.Connection) -> str:
         """The SELECT to run on this warehouse (helpers as CTEs, templates expanded over its tables);
@@ -83,7 +88,7 @@ def load_audits(directory: Path = AUDITS_DIR) -> list[Audit]:
     helpers = [audit for audit in files if audit.name.startswith("_")]
     return [
         Audit(audit.name, audit.description, audit.sql, audit.per_table_column,
-              tuple(h for h in helpers if re.search(rf"\b{re.escape(h.name)}\b", audit.sql)))
+              tuple(h for h in helpers if re.search(rf"\b{re.escape(h.name)}\b", audit.sql)), audit.examples)
         for audit in files if not audit.name.startswith("_")
     ]
 
@@ -96,14 +101,20 @@ def _read(path: Path) -> Audit:
         raise WarehouseError(f"{path}: {exc}") from None
     body = sqlfiles.body(script).rstrip(";").strip()
     per_table = [item.value for item in header if item.key == "for each table with column"]
+    examples = [item.value for item in header if item.key == "examples"]
     description = " ".join(item.value for item in header if item.key == "")
     if not description or not body:
         raise WarehouseError(f"{path}: an audit starts with a comment saying what it checks, then one SELECT")
-    return Audit(path.stem, description, body, per_table[0] if per_table else None)
+    if examples and not examples[0].isdigit():
+        raise WarehouseError(f"{path}: '-- examples:' takes a number of rows, not {examples[0]!r}")
+    return Audit(path.stem, description, body, per_table[0] if per_table else None,
+                 examples=int(examples[0]) if examples else EXAMPLES)
 
 
-def run_audit(conn: sqlite3.Connection, audit: Audit, *, examples: int = EXAMPLES) -> AuditResult:
-    """Run one audit: count its violating rows and keep the first ``examples`` of them."""
+def run_audit(conn: sqlite3.Connection, audit: Audit, *, examples: int | None = None) -> AuditResult:
+    """Run one audit: count its violating rows and keep the first ``examples`` of them (the
+    audit's own number by default), in the audit's order: the LIMIT applies to its statement
+    itself, so an audit ending with ORDER BY keeps its worst rows."""
     sql = audit.statement(conn)
     if not sql:
         return AuditResult(audit, 0)
@@ -111,7 +122,7 @@ def run_audit(conn: sqlite3.Connection, audit: Audit, *, examples: int = EXAMPLE
         (count,) = conn.execute(f"SELECT count(*) FROM ({sql})").fetchone()
         if not count:
             return AuditResult(audit, 0)
-        cursor = conn.execute(f"SELECT * FROM ({sql}) LIMIT {int(examples)}")
+        cursor = conn.execute(f"{sql}\nLIMIT {int(audit.examples if examples is None else examples)}")
     except sqlite3.Error as exc:
         raise WarehouseError(f"audit {audit.name} cannot run on this warehouse ({exc})") from None
     return AuditResult(audit, count, [d[0] for d in cursor.description], cursor.fetchall())
@@ -225,5 +236,8 @@ def report_text(report: CheckReport) -> str:
         lines.append(f"  FAIL  {result.audit.name}: {result.violations} violating row(s); {result.audit.description}")
         table = output.render(result.columns, result.examples, "table")
         lines.extend("        " + line for line in table.rstrip("\n").splitlines())
+        if result.violations > len(result.examples):
+            lines.append(f"        ({result.violations - len(result.examples)} more not shown: "
+                         f"the first {len(result.examples)} in the audit's order)")
     lines.extend(f"  error: {error}" for error in report.errors)
     return "\n".join(lines)

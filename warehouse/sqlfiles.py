@@ -17,6 +17,8 @@ previous field); any other line is prose, the file's description. The keys:
 - ``each``: run the file once per ``TABLE[:kind]`` listed, ``{INPUT}`` / ``{input}`` /
   ``{kind}`` replaced (one statement serves input tables of the same shape).
 - ``for each table with column``: an audit run once per table having that column.
+- ``examples``: how many of an audit's violating rows ``warehouse check`` shows (in the audit's
+  own order: an audit that ends with ORDER BY shows its worst rows first).
 
 Inside a query's body (and the rank db source's statements, stage 1's kernels), a line
 ``-- include: _name`` is replaced by the body of the helper file ``_name.sql`` of the same
@@ -32,7 +34,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 #: the keys followed by a colon; ``param NAME (...)`` and ``column NAME`` name their subject first
-KEYS = ("title", "description", "reads", "each", "for each table with column")
+KEYS = ("title", "description", "reads", "each", "for each table with column", "examples")
 NAMED_KEYS = ("param", "column")
 FIELD_LINE = re.compile(rf"^(?:({'|'.join(re.escape(k) for k in KEYS)}):|({'|'.join(NAMED_KEYS)})\s)\s*(.*)$")
 INCLUDE_LINE = re.compile(r"^[ \t]*-- include: (_[a-z0-9_]+)[ \t]*$", re.MULTILINE)
