@@ -238,12 +238,24 @@ def test_every_real_sample_reconciles_with_the_profilers_summaries(realdata, tmp
         "SELECT r.name, count(*) FROM step_breakdown AS b JOIN step_trace_time AS t ON t.rank_id = b.rank_id "
         "AND t.step_id = b.step_id JOIN source AS s ON s.id = t.source_id AND s.run_id = b.run_id "
         "JOIN run AS r ON r.run_id = b.run_id GROUP BY r.name ORDER BY r.name").fetchall()
-    assert compared == [("level0", 2), ("level1", 2), ("text/level0", 2), ("text/level1", 2)]
+    # "db/level0" is the 2024-10 torch_npu export (pytorch_2024-10-21), "level0" the 2025 one
+    assert compared == [("db/level0", 2), ("level0", 2), ("level1", 2), ("text/level0", 2), ("text/level1", 2)]
     # db level1 rank 0: the answer is the profiler's, and the derivation equals it to the nanosecond
     derived = conn.execute("SELECT b.computing_ns, b.communication_not_overlapped_ns, b.free_ns, b.preparing_ns "
                            "FROM step_breakdown AS b JOIN run AS r ON r.run_id = b.run_id "
                            "WHERE r.name = 'level1' AND b.rank_id = 0").fetchone()
     assert derived == (8_903_431, 98_071_947, 25_258_144, 18_055_693)
+    # each torch_npu version's rank 0 to the nanosecond of its analysis.db: the 2024 one measured
+    # communication over the HCCL tasks (over the operators: 38_522_184 and free 3_508_839), the 2025 one
+    # over the operators (over the tasks: 89_785_053)
+    breakdowns = conn.execute(
+        "SELECT r.name, m.value, b.communication_not_overlapped_ns, b.overlapped_ns, b.communication_ns, b.free_ns "
+        "FROM step_breakdown AS b JOIN run AS r ON r.run_id = b.run_id "
+        "JOIN source AS s ON s.run_id = b.run_id AND s.rank_id = b.rank_id AND s.kind = 'rank_db' "
+        "JOIN run_metadata AS m ON m.source_id = s.id AND m.name = 'stepTraceCommunication' "
+        "WHERE r.name IN ('db/level0', 'level0') AND b.rank_id = 0 ORDER BY r.name").fetchall()
+    assert breakdowns == [("db/level0", "task", 33_783_177, 4_250_392, 38_033_569, 3_997_454),
+                          ("level0", "operator", 85_881_122, 3_999_454, 89_880_576, 25_900_158)]
     # MindStudio Insight's text export without step markers (kernel_details.csv, step_trace_time.csv,
     # cluster_step_trace_time.csv): its steps come from the profiler's summaries, none from "step -1"
     steps = conn.execute("SELECT a.rank_id, a.step_id, a.basis FROM step_answer AS a JOIN run AS r ON r.run_id = a.run_id "

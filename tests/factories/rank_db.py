@@ -341,11 +341,15 @@ class RankDbFactory(factory.Factory):
     #: None, or the tiling of TILED_OPS in extra steps (add_tiling): "host", "host_dynamic", "sunk", or one per operator
     tiling = None
     tiling_steps = 3
+    #: True writes HOST_INFO as torch_npu did before 6.0.rc3 (October 2024): hostUid INTEGER
+    torch_npu_2024 = False
 
     @classmethod
     def _create(cls, model_class, *, path, rank_id, device_id, ts0, rank_in_map, omit, extra_table,
-                block_columns, tiling, tiling_steps):
+                block_columns, tiling, tiling_steps, torch_npu_2024):
         tables = build_tables(rank_id, device_id, ts0, rank_in_map, block_columns)
+        if torch_npu_2024:
+            tables["HOST_INFO"] = ("hostUid INTEGER, hostName TEXT", [(6458368880732993735, f"node{rank_id // 8}")])
         if tiling:
             add_tiling(tables, ts0, device_id, tiling, tiling_steps)
         for name in omit:
