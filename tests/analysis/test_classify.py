@@ -366,9 +366,17 @@ def test_every_real_kernel_has_a_class(tmp_path, realdata):
                         "LIMIT 5").fetchall() == []
     classes = dict(conn.execute("SELECT op_class, count(*) FROM kernel GROUP BY 1").fetchall())
     # DSA: 6 kernel_details.csv rows (DSA_SQE), 2 op_summary rows, 8 rank-db kernels (4 DSA_SQE, 4 STARS_COMMON);
-    # 'other': the level-0 kernel_details.csv rows, whose Accelerator Core is N/A
-    assert classes == {"aic": 182, "aiv": 898, "mix_cv": 76, "aicpu": 4, "dsa": 16, "communication": 26,
+    # 'other': the level-0 kernel_details.csv rows, whose Accelerator Core is N/A;
+    # aic 182 + 686 and aicpu 4 + 4: the 2024-10 torch_npu rank dbs (pytorch_2024-10-21, an Ascend910A, 2 ranks)
+    # add 343 KERNEL_AICORE tasks (the 910A's AI Core, not split into cube and vector) and 2 KERNEL_AICPU ones
+    # (StatelessDropOutGenMask) per rank, nothing else
+    assert classes == {"aic": 868, "aiv": 898, "mix_cv": 76, "aicpu": 8, "dsa": 16, "communication": 26,
                        "other": 374}
+    older = conn.execute(
+        "SELECT k.op_class, count(*), count(DISTINCT k.name) FILTER (WHERE k.name LIKE 'StatelessDropOutGenMask%') "
+        "FROM kernel AS k JOIN source AS s ON s.id = k.source_id "
+        "WHERE s.path LIKE '%pytorch_2024-10-21%' GROUP BY 1 ORDER BY 1").fetchall()
+    assert older == [("aic", 686, 0), ("aicpu", 4, 2)]
     # a level-0 rank db names no task type in COMPUTE_TASK_INFO: its kernels take the TASK type (none is 'other')
     assert conn.execute("SELECT count(*) FROM kernel WHERE origin = 'rank_db' AND op_class = 'other'").fetchone() == (0,)
     conn.close()
