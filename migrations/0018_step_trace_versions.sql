@@ -56,7 +56,7 @@ device AS (
     WHERE coalesce(k.step_id, s.step_id) = s.step_id
     UNION ALL
     SELECT s.run_id, s.rank_id, s.step_id, s.summarized, c.ts, c.dur, c.name, 'communication' AS kind,
-        'operator' AS unit, s.communication_unit = 'operator' AS counted
+        'operator' AS unit, CASE WHEN s.communication_unit = 'operator' THEN 1 ELSE 0 END AS counted
     FROM kernel_steps AS s
     CROSS JOIN communication_op AS c ON c.source_id = s.kernel_source_id AND c.ts >= s.start_ns
         AND c.ts < coalesce(s.next_start_ns, 9223372036854775807)
