@@ -36,9 +36,7 @@ def classify(conn: sqlite3.Connection, inputs: set[str]) -> tuple[list[str], lis
     """``(per_group, run_wide)``: the relations written per group (the ``inputs`` tables and the
     views per rank over them) and the run-wide views, in the order they can be computed."""
     per_group, run_wide = set(inputs), []
-    for name, sql in conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'view' ORDER BY rowid"):
-        tree = sqlglot.parse_one(sql, read="sqlite")
-        reads = {table.name for table in tree.find_all(exp.Table)}
+    for name, tree, reads in _views_in_dependency_order(conn):
         if not reads & (per_group | set(run_wide)):
             continue  # no input's rows: the driver's
         if reads & inputs == reads & (per_group | set(run_wide)) and _row_by_row(tree):
@@ -46,6 +44,29 @@ def classify(conn: sqlite3.Connection, inputs: set[str]) -> tuple[list[str], lis
         else:
             run_wide.append(name)
     return sorted(per_group), run_wide
+
+
+def _views_in_dependency_order(conn: sqlite3.Connection) -> list[tuple[str, exp.Expression, set[str]]]:
+    """Every view with its parsed SQL and the relations it reads, each after the views it reads.
+    sqlite_master's order is not that: a migration that recreates a view (0018: step_breakdown)
+    puts it after the views that read it (step_answer)."""
+    views = {}
+    for name, sql in conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'view' ORDER BY rowid"):
+        tree = sqlglot.parse_one(sql, read="sqlite")
+        views[name] = (tree, {table.name for table in tree.expression.find_all(exp.Table)})
+    ordered: dict[str, None] = {}
+
+    def visit(name: str) -> None:
+        if name in ordered:
+            return
+        for read in views:  # in sqlite_master's order: one order, whatever the hash seed
+            if read in views[name][1]:
+                visit(read)
+        ordered[name] = None
+
+    for name in views:
+        visit(name)
+    return [(name, *views[name]) for name in ordered]
 
 
 def _row_by_row(tree: exp.Expression) -> bool:
