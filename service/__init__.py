@@ -50,6 +50,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.json.sort_keys = False
     limits = Limits.from_mapping(app.config)
     app.extensions["limits"] = limits
+    app.json.max_depth = limits.MAX_JSON_DEPTH
     app.extensions["sql_gate"] = admission.SqlGate(limits.SQL_SLOTS, limits.SQL_QUEUE, limits.SQL_WAIT_S)
     # parsed and checked now (~0.4 s) rather than by the first request, which every client
     # connecting meanwhile would wait on too; a broken query file stops the server starting

@@ -52,8 +52,14 @@ def loads(text: str | bytes, max_depth: int):
 
 
 class BoundedJSONProvider(DefaultJSONProvider):
-    """Flask's JSON with the depth check on every decoded request body (``request.get_json()``)."""
+    """Flask's JSON with the depth check on every decoded request body (``request.get_json()``).
+
+    The bound is the provider's own (``max_depth``, set from the app's limits), not read back through
+    the app: Flask holds the app weakly here, and a test client's response outlives an app it made.
+    """
+
+    max_depth: int = 0
 
     def loads(self, s: str | bytes, **kwargs):
-        check_depth(s, self._app.extensions["limits"].MAX_JSON_DEPTH)
+        check_depth(s, self.max_depth)
         return super().loads(s, **kwargs)

@@ -167,3 +167,18 @@ def test_on_loopback_no_token_is_made():
     assert _token_beyond_loopback("127.0.0.1") is None
     assert _token_beyond_loopback("localhost") is None
     assert _token_beyond_loopback("::1") is None
+
+
+def test_an_answer_is_decoded_after_its_app_is_gone():
+    """The depth bound is the JSON provider's own: an answer read after its app was collected (a test
+    client's response, which the app holds only weakly) still decodes, and a deep one is still refused."""
+    import gc
+
+    from service import create_app
+    from service.json_body import TooDeep
+
+    answer = create_app({"TESTING": True}).test_client().get("/api/v1/health")
+    gc.collect()
+    assert answer.get_json()["error"]["code"] == "no_warehouse"
+    with pytest.raises(TooDeep):
+        answer.json_module.loads(DEEP)
