@@ -37,10 +37,9 @@ def wrap(app):
         if scope["type"] != "http":
             return await app(scope, receive, send)
         headers = {name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope["headers"]}
-        for header in ("host", "origin"):
-            check = allowed.allows_host if header == "host" else allowed.allows_origin
-            if not check(headers.get(header)):
-                return await asgi_send(send, hosts.refusal(header.title(), headers.get(header), allowed) + "\n", 403)
+        reason = allowed.refusal_for(headers.get("host"), headers.get("origin"))
+        if reason is not None:
+            return await asgi_send(send, reason + "\n", 403)
         if token is None or _carries(headers, token):
             return await app(scope, receive, send)
         query = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)

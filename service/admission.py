@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 from flask import Flask, g, request
 
@@ -61,7 +61,7 @@ class SqlGate:
 
 def request_slot(app: Flask):
     """The context manager holding one of the ``REQUEST_SLOTS`` for a request (REST or WebSocket) while it runs."""
-    return app.extensions["request_gate"].slot()
+    return app.extensions["request_gate"]
 
 
 def init_app(app: Flask) -> None:
@@ -75,7 +75,7 @@ def init_app(app: Flask) -> None:
     """
     slots = app.config.get("REQUEST_SLOTS")
     gate = threading.Semaphore(int(slots)) if slots else None
-    app.extensions["request_gate"] = _RequestGate(gate)
+    app.extensions["request_gate"] = gate or nullcontext()
 
     @app.before_request
     def take_a_request_slot():
@@ -87,16 +87,3 @@ def init_app(app: Flask) -> None:
     def give_back_the_request_slot(exc=None):
         if g.pop("request_slot", None):
             gate.release()
-
-
-class _RequestGate:
-    def __init__(self, gate: threading.Semaphore | None):
-        self._gate = gate
-
-    @contextmanager
-    def slot(self) -> Iterator[None]:
-        if self._gate is None:
-            yield
-            return
-        with self._gate:
-            yield

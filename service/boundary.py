@@ -20,21 +20,12 @@ def allowed_hosts(app: Flask) -> hosts.AllowedHosts:
     return hosts.AllowedHosts.build(app.config.get("ALLOWED_HOSTS"), app.config.get("BOUND_HOST"))
 
 
-def foreign(allowed: hosts.AllowedHosts, host: str | None, origin: str | None) -> str | None:
-    """Why a request with these ``Host`` and ``Origin`` headers is not for this server, or None."""
-    if not allowed.allows_host(host):
-        return hosts.refusal("Host", host, allowed)
-    if not allowed.allows_origin(origin):
-        return hosts.refusal("Origin", origin, allowed)
-    return None
-
-
 def init_app(app: Flask) -> None:
     allowed = allowed_hosts(app)
 
     @app.before_request
     def refuse_foreign_hosts():
         """:raise 403: if the request names a host or comes from a page this server does not serve."""
-        reason = foreign(allowed, request.headers.get("Host"), request.headers.get("Origin"))
+        reason = allowed.refusal_for(request.headers.get("Host"), request.headers.get("Origin"))
         if reason is not None:
             raise ApiError("foreign_host", reason, 403)

@@ -62,7 +62,7 @@ def _admission(app: Flask):
     allowed = boundary.allowed_hosts(app)
 
     def check(connection: ServerConnection, request):
-        reason = boundary.foreign(allowed, request.headers.get("Host"), request.headers.get("Origin"))
+        reason = allowed.refusal_for(request.headers.get("Host"), request.headers.get("Origin"))
         if reason is not None:
             return connection.respond(HTTPStatus.FORBIDDEN, reason + "\n")
         token = app.config.get("TOKEN")

@@ -101,6 +101,14 @@ class AllowedHosts:
         found = _ORIGIN.fullmatch(origin.strip())
         return found is not None and self.allows_host(found["host"])
 
+    def refusal_for(self, host: str | None, origin: str | None) -> str | None:
+        """Why a request with these ``Host`` and ``Origin`` headers is not for this server, or None."""
+        if not self.allows_host(host):
+            return refusal("Host", host, self)
+        if not self.allows_origin(origin):
+            return refusal("Origin", origin, self)
+        return None
+
     def described(self) -> str:
         return ", ".join(sorted(self.names))
 

@@ -63,9 +63,7 @@ def _forget(key: tuple) -> None:
 def _read(fd: int) -> tuple[int, str]:
     digest = hashlib.sha256()
     size = 0
-    offset = 0
-    while chunk := os.pread(fd, HASH_CHUNK_BYTES, offset):
+    while chunk := os.pread(fd, HASH_CHUNK_BYTES, size):
         digest.update(chunk)
-        offset += len(chunk)
         size += len(chunk)
     return size, digest.hexdigest()
