@@ -17,7 +17,8 @@ can drive the port. Bounds: ``INSIGHT_CONNECTIONS`` connections open or opening 
 holds two threads and two descriptors; past it a new one is answered 503 and closed), a
 handshake must complete within ``INSIGHT_OPEN_TIMEOUT_S`` and a connection without a request
 for ``INSIGHT_IDLE_TIMEOUT_S`` is closed; the accept loop outlives running out of descriptors
-(it waits and retries); each request takes one of the REST API's request slots
+(it waits and retries, warning at most every ``SHORTAGE_WARNING_EVERY_S``) as does a connection
+whose reader cannot get its descriptor (it is closed); each request takes one of the REST API's request slots
 (service/admission.py) while it is answered; a frame's JSON is depth-bounded (service/json_body.py).
 """
 
@@ -49,12 +50,33 @@ MAX_REQUEST_BYTES = 1 << 20
 OUT_OF_RESOURCES = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
 #: the longest wait between two tries of accept() while out of descriptors, in seconds
 MAX_BACKOFF_S = 1.0
+#: while out of descriptors, at most one warning in this many seconds (a flood would write one per connection)
+SHORTAGE_WARNING_EVERY_S = 10.0
 #: seconds a refused connection (over the limit) is given to read its 503 before it is closed
 REFUSAL_LINGER_S = 0.5
 BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\nConnection: close\r\n"
         b"Retry-After: 1\r\nContent-Length: %d\r\n\r\n%s")
 
 log = logging.getLogger(__name__)
+
+
+class _Shortage:
+    """Warns that the process is out of descriptors, at most once per ``SHORTAGE_WARNING_EVERY_S``."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._warned_at: float | None = None
+
+    def warn(self, what: str, exc: OSError) -> None:
+        with self._lock:
+            now = time.monotonic()
+            if self._warned_at is not None and now - self._warned_at < SHORTAGE_WARNING_EVERY_S:
+                return
+            self._warned_at = now
+        log.warning("%s (%s): waiting until some close", what, exc.strerror)
+
+
+_shortage = _Shortage()
 
 
 def _admission(app: Flask):
@@ -110,9 +132,7 @@ class _Listener(socket.socket):
             except OSError as exc:
                 if exc.errno not in OUT_OF_RESOURCES:
                     raise
-                if backoff == 0.05:
-                    log.warning("cannot accept a WebSocket connection (%s): retrying until some close",
-                                exc.strerror)
+                _shortage.warn("cannot accept a WebSocket connection", exc)
             time.sleep(backoff)
             backoff = min(MAX_BACKOFF_S, backoff * 2)
             self._wait_readable()
@@ -124,6 +144,24 @@ class _Listener(socket.socket):
                 pass
         except (OSError, ValueError):  # closed meanwhile by shutdown()
             pass
+
+
+class _Connection(ServerConnection):
+    """A connection whose reading thread, out of descriptors for its poller, closes the connection.
+
+    websockets' reader thread opens a selector (one more descriptor) after the connection was
+    accepted; when that fails the thread died with a traceback in the server's log and the
+    handshake waited for its timeout. Now the client sees the connection closed at once.
+    """
+
+    def recv_events(self) -> None:
+        try:
+            super().recv_events()
+        except OSError as exc:
+            if exc.errno not in OUT_OF_RESOURCES:
+                raise
+            _shortage.warn("cannot read a WebSocket connection", exc)
+            self.close_socket()
 
 
 def _refuse_busy(sock: socket.socket, limit: int) -> None:
@@ -185,8 +223,8 @@ def create_server(app: Flask, *, host: str, port: int) -> Server:
 
     bound = socket.create_server((host, port))
     listener = _Listener(fileno=bound.detach())
-    server = serve(handler, sock=listener, process_request=_admission(app), max_size=MAX_REQUEST_BYTES,
-                   compression=None, logger=log, open_timeout=limits.INSIGHT_OPEN_TIMEOUT_S or None)
+    server = serve(handler, sock=listener, create_connection=_Connection, process_request=_admission(app),
+                   max_size=MAX_REQUEST_BYTES, compression=None, logger=log, open_timeout=limits.INSIGHT_OPEN_TIMEOUT_S or None)
     if limits.INSIGHT_CONNECTIONS:
         _bound_connections(server, limits.INSIGHT_CONNECTIONS)
     return server

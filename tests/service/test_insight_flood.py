@@ -12,6 +12,7 @@ it runs out of them and its accept loop must wait, not end.
 from __future__ import annotations
 
 import json
+import os
 import resource
 import selectors
 import socket
@@ -137,3 +138,33 @@ def test_a_flood_of_silent_connections_is_refused_and_the_server_keeps_serving(e
             assert health.status == 200
         said = server.stop()
     assert "Traceback" not in said
+    # one warning per SHORTAGE_WARNING_EVERY_S while short of descriptors, not one per connection
+    assert said.count("waiting until some close") <= 6
+
+
+def _limit_leaving(pid: int, free: int) -> int:
+    """The descriptor limit under which process ``pid`` has exactly ``free`` descriptor numbers left."""
+    held = sorted(int(fd) for fd in os.listdir(f"/proc/{pid}/fd"))
+    limit = free
+    while limit - sum(fd < limit for fd in held) < free:
+        limit += 1
+    return limit
+
+
+def test_a_connection_whose_reader_gets_no_descriptor_is_closed_quietly(empty):
+    """Accepted (one descriptor), given its wake-up pair (two), its reader thread's poller is the fourth: none left."""
+    env = {"WAREHOUSE_INSIGHT_OPEN_TIMEOUT_S": "30"}
+    with served(empty, "--insight-port", "0", env=env) as server:
+        pid = server.process.pid
+        host, port = server.websocket.removeprefix("ws://").strip("/").split(":")
+        soft, hard = resource.prlimit(pid, resource.RLIMIT_NOFILE)
+        resource.prlimit(pid, resource.RLIMIT_NOFILE, (_limit_leaving(pid, 3), hard))
+        started = time.monotonic()
+        with socket.create_connection((host, int(port)), timeout=DRAIN_LIMIT_S) as silent:
+            assert silent.recv(65536) == b""  # closed by the server, not by the 30 s handshake timeout
+        assert time.monotonic() - started < 15
+        resource.prlimit(pid, resource.RLIMIT_NOFILE, (soft, hard))
+        assert _heart_check(server.websocket)["result"] is True
+        said = server.stop()
+    assert "Traceback" not in said
+    assert "cannot read a WebSocket connection (Too many open files): waiting until some close" in said
