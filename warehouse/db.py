@@ -1,6 +1,7 @@
 """Opening a warehouse: connection settings, read-only connections, and the migration runner.
 
-The schema lives only in ``migrations/NNNN_name.sql``. A warehouse's version is
+The tables live only in ``migrations/NNNN_name.sql``, the derived views in
+``warehouse/model/views/`` (:mod:`warehouse.schema_views`). A warehouse's version is
 ``PRAGMA user_version`` (set in the same transaction as the DDL) and
 ``schema_migrations`` keeps the audit trail with each file's sha256, so a landed
 migration that was edited afterwards is refused instead of silently skipped.
@@ -19,7 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from warehouse import sqlfiles
+from warehouse import schema_views, sqlfiles
 from warehouse.errors import WarehouseError
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "_bundled" / "migrations"
@@ -222,17 +223,20 @@ def check_version(conn: sqlite3.Connection, *, label: str, migrations: list[Migr
 
 def migrate(conn: sqlite3.Connection, *, label: str = "warehouse", migrations: list[Migration] | None = None,
             announce: Announce | None = None) -> list[Migration]:
-    """Apply the pending migrations in one transaction; return what was applied.
+    """Apply the pending migrations and recreate the model's views if a view file changed
+    (:mod:`warehouse.schema_views`), in one transaction; return the migrations applied.
 
     ``announce(version, pending)`` is called first when an existing warehouse (schema ``version``
     > 0) is upgraded: a migration may rebuild an index, minutes on a big warehouse.
 
-    :raises WarehouseError: as :func:`check_version`, or if a migration's SQL fails (nothing is applied then).
+    :raises WarehouseError: as :func:`check_version`, or if a migration's or a view's SQL fails
+        (nothing is applied then).
     """
     pending = check_version(conn, label=label, migrations=migrations)
-    if not pending:
+    views = _views_for(conn, pending)
+    if not pending and not schema_views.changed(conn, views):
         return []
-    if announce is not None and (version := schema_version(conn)):
+    if announce is not None and pending and (version := schema_version(conn)):
         announce(version, pending)
     now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     script = ["BEGIN IMMEDIATE;", BOOKKEEPING_SQL]
@@ -242,7 +246,10 @@ def migrate(conn: sqlite3.Connection, *, label: str = "warehouse", migrations: l
             "INSERT INTO schema_migrations (version, name, sha256, applied_at) VALUES "
             f"({migration.version}, {_quote(migration.name)}, {_quote(migration.sha256)}, {_quote(now)});"
         )
-    script.append(f"PRAGMA user_version = {pending[-1].version};")
+    if views:
+        script.extend(schema_views.script(conn, views))
+    if pending:
+        script.append(f"PRAGMA user_version = {pending[-1].version};")
     script.append("COMMIT;")
     try:
         conn.executescript("\n".join(script))
@@ -250,12 +257,21 @@ def migrate(conn: sqlite3.Connection, *, label: str = "warehouse", migrations: l
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         # another process (a concurrent ingest) may have applied them while we waited for the lock
-        if not check_version(conn, label=label, migrations=migrations):
+        if not check_version(conn, label=label, migrations=migrations) and not schema_views.changed(conn, views):
             return []
         raise WarehouseError(f"{label}: migration failed, nothing applied ({exc})") from None
     return pending
 
 
+
+
+def _views_for(conn: sqlite3.Connection, pending: list[Migration]) -> list[schema_views.View]:
+    """The view files, when the migration reaches the code's latest schema they are written for;
+    none (nothing to recreate) for an upgrade to an older version (the migration tests' steps)."""
+    reached = pending[-1].version if pending else schema_version(conn)
+    if reached != len(available_migrations()):
+        return []
+    return schema_views.available_views()
 
 
 def _quote(text: str) -> str:

@@ -1,6 +1,7 @@
-"""The schema's documentation, read from the migrations' comments.
+"""The schema's documentation, read from the migrations' comments and the view files' headers.
 
-The migrations are the only copy of the schema, so they carry its documentation too
+A view's documentation is its file's header (:mod:`warehouse.schema_views`). The migrations are
+the only copy of the tables, so they carry their documentation too
 (Perfetto style): a ``--`` comment directly above ``CREATE TABLE``/``CREATE VIEW``/``CREATE
 VIRTUAL TABLE`` describes the object, and one directly above a column definition (or an
 ``ALTER TABLE ... ADD COLUMN`` / ``RENAME COLUMN ... TO``) describes the column; a virtual
@@ -14,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from warehouse.db import BOOKKEEPING_SQL, Migration, available_migrations
+from warehouse.schema_views import available_views
 
 CREATE = re.compile(r"^\s*CREATE\s+(?:VIRTUAL\s+TABLE|TABLE|VIEW)\s+(?:IF\s+NOT\s+EXISTS\s+)?\"?(\w+)\"?", re.IGNORECASE)
 ADD_COLUMN = re.compile(r"^\s*ALTER\s+TABLE\s+\"?(\w+)\"?\s+ADD\s+(?:COLUMN\s+)?\"?(\w+)\"?", re.IGNORECASE)
@@ -33,11 +35,13 @@ class TableDoc:
 
 
 def read_docs(migrations: list[Migration] | None = None) -> dict[str, TableDoc]:
-    """Descriptions of every table and view the migrations create, by name."""
+    """Descriptions of every table the migrations create and every view of the model, by name."""
     docs: dict[str, TableDoc] = {}
     _read_migration(BOOKKEEPING_SQL, docs)
     for migration in available_migrations() if migrations is None else migrations:
         _read_migration(migration.sql, docs)
+    for view in available_views():
+        docs[view.name] = TableDoc(view.name, view.description, dict(view.columns))
     return docs
 
 

@@ -9,3 +9,12 @@ CREATE TABLE IF NOT EXISTS schema_migrations (
     -- When it was applied (UTC, ISO 8601).
     applied_at TEXT NOT NULL
 );
+
+-- The model's derived views a warehouse holds (warehouse/model/views/NAME.sql): one row per view
+-- with the sha256 of the SELECT it was created from; migrate recreates the views when a file differs.
+CREATE TABLE IF NOT EXISTS schema_views (
+    -- Name of the view (its file's name without .sql).
+    name TEXT PRIMARY KEY,
+    -- SHA-256 of the view's SELECT, includes expanded.
+    sha256 TEXT NOT NULL
+);

@@ -1,0 +1,28 @@
+-- description: The HCCL operators of each rank of each run, whichever export holds them:
+--     COMMUNICATION_OP of a rank db, or the HCCL rows of kernel_details.csv / op_summary
+--     (op_class communication), from the input that answers the rank's kernels; so every answer
+--     is the same for both exports.
+-- column run_id: Run.
+-- column rank_id: Rank of the input file (-1 when unknown).
+-- column name: Operator name, e.g. hcom_allReduce__123_0_1 (STRING_IDS(opName)).
+-- column op_type: Operator type, e.g. hcom_allReduce_ (STRING_IDS(opType)).
+-- column group_name: Communication group (STRING_IDS(groupName)).
+-- column ts: Start in ns (startNs).
+-- column dur: Duration in ns (endNs - startNs).
+-- column source_id: Input the row came from.
+-- column source_row: Row of COMMUNICATION_OP (its rowid).
+-- column slice_id: The operator's slice on the timeline (slice.id).
+-- column table_name: Table the operator was read from: communication_op (rank db) or kernel
+--     (text exports).
+SELECT
+    a.run_id, c.rank_id, c.name, c.op_type, c.group_name, c.ts, c.dur, c.source_id, c.source_row, c.slice_id,
+    'communication_op' AS table_name
+FROM communication_op AS c
+JOIN answer_source AS a ON a.source_id = c.source_id AND a.fact = 'kernel'
+UNION ALL
+SELECT
+    a.run_id, k.rank_id, k.name, k.op_type, NULL AS group_name, k.ts, k.dur, k.source_id, k.source_row, k.slice_id,
+    'kernel' AS table_name
+FROM kernel AS k
+JOIN answer_source AS a ON a.source_id = k.source_id AND a.fact = 'kernel'
+WHERE k.op_class = 'communication'

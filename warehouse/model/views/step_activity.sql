@@ -1,0 +1,95 @@
+-- description: What the device did in each step of each rank, as torch_npu's step trace counts
+--     it (prof_db_parse/_trace_step_time_db_parser.py, prof_view/_trace_step_time_parser.py):
+--     the answering kernels, HCCL operators and HCCL tasks that start in the step (from the
+--     host step's start to the next step's; the profiler's own Step Id where the input gives
+--     one), and in a trace without device kernels (a GPU kineto trace) the 'kernel' slices,
+--     NCCL ones as communication. One row per interval: kind compute or communication,
+--     receive_ns its length for hcom_receive*, counted 1 for the rows the rank's torch_npu
+--     version measured communication over (run fact stepTraceCommunication: the HCCL tasks or,
+--     by default, the operators).
+-- column run_id: Run of the rank.
+-- column rank_id: Rank.
+-- column step_id: Step number.
+-- column summarized: 1 when the profiler's own summary answers for the rank
+--     (step_marker.summarized).
+-- column kind: compute or communication.
+-- column unit: What the interval is: kernel (a device kernel or a trace's kernel slice),
+--     operator (an HCCL operator) or task (an HCCL task, read only for a rank whose step trace
+--     measured them).
+-- column counted: 1 when the step trace of the torch_npu version that wrote the rank counts it
+--     (step_breakdown reads these), 0 for the HCCL operators of a rank measured over its HCCL
+--     tasks.
+-- column lo: Start of the interval in ns.
+-- column hi: End of the interval in ns.
+-- column receive_ns: Its length when it is a receive (hcom_receive*: pipeline bubble), else 0.
+WITH steps AS (
+    SELECT
+        a.run_id, st.rank_id, st.step_id, st.start_ns, st.end_ns, st.source_id AS timeline_source_id,
+        st.summarized,
+        lead(st.start_ns) OVER (PARTITION BY a.run_id, st.rank_id, st.summarized ORDER BY st.start_ns, st.step_id)
+            AS next_start_ns
+    FROM step_marker AS st
+    JOIN answer_source AS a ON a.source_id = st.source_id AND a.fact = 'timeline'
+),
+kernel_steps AS (
+    -- each step with the input answering its rank's kernels and the HCCL rows its step trace
+    -- measured; steps of a rank without one read the timeline's kernel slices instead (CROSS JOIN
+    -- keeps SQLite's join order: steps first, then the (source_id, ts) / (thread_id, ts) index
+    -- ranges of each step)
+    SELECT
+        s.*, a.source_id AS kernel_source_id,
+        coalesce((
+            SELECT max(m.value) FROM run_metadata AS m
+            WHERE m.source_id = a.source_id AND m.name = 'stepTraceCommunication'
+        ), 'operator') AS communication_unit
+    FROM steps AS s
+    LEFT JOIN answer_source AS a ON a.run_id = s.run_id AND a.rank_id = s.rank_id AND a.fact = 'kernel'
+),
+device AS (
+    SELECT s.run_id, s.rank_id, s.step_id, s.summarized, k.ts, k.dur, k.name,
+        CASE WHEN k.op_class = 'communication' THEN 'communication' ELSE 'compute' END AS kind,
+        CASE WHEN k.op_class = 'communication' THEN 'operator' ELSE 'kernel' END AS unit, 1 AS counted
+    FROM kernel_steps AS s
+    CROSS JOIN kernel AS k ON k.source_id = s.kernel_source_id AND k.ts >= s.start_ns
+        AND k.ts < coalesce(s.next_start_ns, 9223372036854775807)
+    WHERE coalesce(k.step_id, s.step_id) = s.step_id
+    UNION ALL
+    SELECT s.run_id, s.rank_id, s.step_id, s.summarized, c.ts, c.dur, c.name, 'communication' AS kind,
+        'operator' AS unit, CASE WHEN s.communication_unit = 'operator' THEN 1 ELSE 0 END AS counted
+    FROM kernel_steps AS s
+    CROSS JOIN communication_op AS c ON c.source_id = s.kernel_source_id AND c.ts >= s.start_ns
+        AND c.ts < coalesce(s.next_start_ns, 9223372036854775807)
+    UNION ALL
+    SELECT s.run_id, s.rank_id, s.step_id, s.summarized, sl.ts, sl.dur, t.name, 'communication' AS kind,
+        'task' AS unit, 1 AS counted
+    FROM kernel_steps AS s
+    CROSS JOIN communication_task AS t ON t.source_id = s.kernel_source_id
+    CROSS JOIN _slice AS sl ON sl.id = t.slice_id AND sl.ts >= s.start_ns
+        AND sl.ts < coalesce(s.next_start_ns, 9223372036854775807)
+    WHERE s.communication_unit = 'task'
+    UNION ALL
+    SELECT s.run_id, s.rank_id, s.step_id, s.summarized, sl.ts, sl.dur, n.value,
+        CASE WHEN lower(n.value) LIKE '%nccl%' THEN 'communication' ELSE 'compute' END AS kind,
+        'kernel' AS unit, 1 AS counted
+    FROM kernel_steps AS s
+    CROSS JOIN process AS p ON p.source_id = s.timeline_source_id
+    CROSS JOIN thread AS t ON t.process_id = p.id
+    CROSS JOIN _slice AS sl ON sl.thread_id = t.id AND sl.ts >= s.start_ns
+        AND sl.ts < coalesce(s.next_start_ns, 9223372036854775807)
+    CROSS JOIN string AS c ON c.id = sl.category_id
+    LEFT JOIN string AS n ON n.id = sl.name_id
+    WHERE s.kernel_source_id IS NULL AND c.value IN ('kernel', 'Kernel')
+)
+SELECT
+    run_id,
+    rank_id,
+    step_id,
+    summarized,
+    kind,
+    unit,
+    counted,
+    ts AS lo,
+    ts + dur AS hi,
+    CASE WHEN kind = 'communication' AND name LIKE 'hcom\_receive%' ESCAPE '\' THEN dur ELSE 0 END AS receive_ns
+FROM device
+WHERE dur > 0

@@ -1,0 +1,32 @@
+-- description: Every answering kernel with the step window it started in (step_window), the
+--     unit of the per-step rules; is_compute is 1 for the compute classes (aic, aiv, mix_cv,
+--     aicpu, dsa, gpu), 0 for communication and unclassified tasks.
+-- column run_id: Run.
+-- column step_id: Training step (Step Id), when the input gives it.
+-- column rank_id: Rank the kernel ran on (-1 when unknown).
+-- column kernel_id: The kernel row (kernel.id).
+-- column source_id: Input the row came from.
+-- column source_row: Row in the input: CSV data line number (1 = first line after the header)
+--     or the db's TASK rowid.
+-- column slice_id: Device task slice of this kernel on the timeline, when the input has one.
+-- column name: Kernel name (Name / Op Name).
+-- column op_type: Operator type (Type / OP Type / opType).
+-- column op_class: Class (seed 004): aic, aiv, mix_cv, mix_comm_aiv, communication or aicpu.
+-- column category: Category from the kernel-signature table (e.g. attention.flash_score,
+--     moe.dispatch, compute.matmul).
+-- column bound_stage: The pipeline sub-stage with the most time (mac, fixpipe, aic_mte1,
+--     aic_mte2, aic_scalar, vec, aiv_mte2, aiv_mte3, aiv_scalar).
+-- column bound_family: The pipeline family with the most time (cube, vector, aic_mte, aiv_mte,
+--     scalar).
+-- column input_shapes: Input shapes, as given (e.g. '32,3,224,224;64').
+-- column ts: Start time in ns.
+-- column dur: Duration in ns.
+-- column is_compute: 1 for a compute class (aic, aiv, mix_cv, aicpu, dsa, gpu), 0 for
+--     communication and unclassified tasks.
+SELECT
+    w.run_id, w.step_id, k.rank_id, k.id AS kernel_id, k.source_id, k.source_row, k.slice_id, k.name, k.op_type,
+    k.op_class, k.category, k.bound_stage, k.bound_family, k.input_shapes, k.ts, k.dur,
+    CASE WHEN k.op_class IN ('aic', 'aiv', 'mix_cv', 'aicpu', 'dsa', 'gpu') THEN 1 ELSE 0 END AS is_compute
+FROM step_window AS w
+JOIN answer_source AS a ON a.run_id = w.run_id AND a.rank_id = w.rank_id AND a.fact = 'kernel'
+JOIN kernel AS k ON k.source_id = a.source_id AND k.rank_id = w.rank_id AND k.ts >= w.start_ns AND k.ts < w.end_ns
