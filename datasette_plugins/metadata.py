@@ -1,8 +1,7 @@
 """Datasette metadata for a warehouse: what each table, view and column means.
 
-The text is the migrations' comments (``warehouse/schema_docs.py``), the one copy of the
-schema's documentation. A view over an interning table (``slice`` over ``_slice``)
-borrows the descriptions of the columns it shares with that table. Only the tables and
+The text is the migrations' comments for tables and the view files' headers for views
+(``warehouse/schema_docs.py``), the one copy of the schema's documentation. Only the tables and
 columns the file has are described (an older warehouse lacks newer ones). The database's own
 description links the picture pages and lists the SQL functions.
 """
@@ -10,14 +9,10 @@ description links the picture pages and lists the SQL functions.
 from __future__ import annotations
 
 import html
-import re
 from functools import lru_cache
 
 from datasette_plugins import functions, pages
 from warehouse.schema_docs import read_docs
-
-INTERNED = re.compile(r"\s*\(string\.id\)")
-
 
 @lru_cache(maxsize=16)
 def tables_metadata(columns_by_table: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, dict]:
@@ -29,7 +24,7 @@ def tables_metadata(columns_by_table: tuple[tuple[str, tuple[str, ...]], ...]) -
         doc = docs.get(name)
         if doc is None:
             continue
-        described = {column: _column_doc(docs, name, column) for column in columns}
+        described = {column: doc.columns.get(column, "") for column in columns}
         tables[name] = {"description": doc.description,
                         "columns": {column: text for column, text in described.items() if text},
                         # storage behind a view (_slice under slice): listed under hidden tables
@@ -40,18 +35,6 @@ def tables_metadata(columns_by_table: tuple[tuple[str, tuple[str, ...]], ...]) -
 @lru_cache(maxsize=1)
 def _docs():
     return read_docs()
-
-
-def _column_doc(docs, table: str, column: str) -> str:
-    """The column's own comment; for a view over ``_table``, the same column's there, or
-    for ``name`` the interned ``name_id``'s (the view shows the text)."""
-    text = docs[table].columns.get(column)
-    storage = docs.get(f"_{table}")
-    if text or storage is None:
-        return text or ""
-    if column in storage.columns:
-        return storage.columns[column]
-    return INTERNED.sub("", storage.columns.get(f"{column}_id", ""))
 
 
 def database_metadata(datasette, database: str, columns_by_table: tuple, table: str | None = None) -> dict:
