@@ -11,8 +11,9 @@ Layout of ``DIR`` (what :mod:`warehouse.engines` reads back)::
 
 Every table is exported, the interned storage (``_slice``, ``_counter``) too because named
 queries read it directly, and every view is materialised under its public name (``slice``,
-``counter``), so analysts query the same names as in SQLite. ``schema_migrations`` is not a
-table of facts: its rows go into the manifest (``migrations``) instead. A table with a
+``counter``), so analysts query the same names as in SQLite. ``schema_migrations`` and
+``schema_views`` are not tables of facts: their rows go into the manifest (``migrations``,
+``views``) instead. A table with a
 ``rank_id`` column is partitioned hive-style by it (the key is then in the folder name, not in
 the files), except where ``rank_id`` is the table's own key (``rank``: one row per folder helps
 nobody). An empty table is one file with no rows, unpartitioned, so its schema is still there.
@@ -53,7 +54,7 @@ from collections import defaultdict
 from datetime import datetime, timezone
 from pathlib import Path
 
-from warehouse import db
+from warehouse import db, schema_views
 from warehouse.errors import WarehouseError, require_extra
 
 MANIFEST = "_warehouse.json"
@@ -75,7 +76,7 @@ BUFFER_ROWS = 200_000
 #: SQLite declared type (its affinity) -> Arrow type name
 TYPES = {"INTEGER": "int64", "REAL": "float64", "TEXT": "string"}
 #: tables that are bookkeeping, not facts: their content goes into the manifest
-BOOKKEEPING = {"schema_migrations"}
+BOOKKEEPING = {"schema_migrations", "schema_views"}
 
 
 def export_parquet(db_path: str | Path, out_dir: str | Path, *, replace: bool = False) -> dict:
@@ -121,6 +122,7 @@ def manifest_header(conn: sqlite3.Connection) -> dict:
         "schema_version": db.schema_version(conn),
         "migrations": [dict(zip(("version", "name", "sha256", "applied_at"), row)) for row in
                        conn.execute("SELECT version, name, sha256, applied_at FROM schema_migrations ORDER BY 1")],
+        "views": dict(sorted(schema_views.recorded(conn).items())),
         "exported_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
 
