@@ -1,26 +1,21 @@
 """Runs: the profiling run each input belongs to, found from the layout the profilers write.
 
-A run is the folder holding a run's rank folders (torch_npu's ``*_ascend_pt``, MindStudio
-Insight's ``test_rank_N``, any folder with a ``profiler_info_N.json``), an msprof ``PROF_*``
-folder, the folder above ``cluster_analysis_output``, or one trace / operator-profile file on
-its own. A folder holding several runs yields several runs; ``--run NAME`` names them.
+A run is the folder holding a run's rank folders (torch_npu's ``*_ascend_pt``, MindSpore's
+``*_ascend_ms``, MindStudio Insight's ``test_rank_N``, any folder with a ``profiler_info_N.json``),
+an msprof ``PROF_*`` folder, the folder above ``cluster_analysis_output``, or one trace /
+operator-profile file on its own (the names are :mod:`~warehouse.sources.kit.folder_grammar`'s).
+A folder holding several runs yields several runs; ``--run NAME`` names them.
 """
 
 from __future__ import annotations
 
 import datetime
 import os
-import re
 import sqlite3
 from pathlib import Path
 
-from warehouse.sources.kit.rank_layout import PROFILER_INFO
+from warehouse.sources.kit import folder_grammar as grammar
 
-#: how many folders above a file are searched for the run's layout
-SEARCH_DEPTH = 6
-RANK_FOLDERS = (re.compile(r"^.+_ascend_(pt|ms)$"), re.compile(r"^test_rank_\d+$"))
-PROF_FOLDER = re.compile(r"^PROF_")
-CLUSTER_FOLDER = "cluster_analysis_output"
 #: single files that are a run of their own when no layout says otherwise (traces, operator profiles)
 OWN_RUN_SUFFIXES = (".json", ".json.gz", ".bin")
 
@@ -28,14 +23,14 @@ OWN_RUN_SUFFIXES = (".json", ".json.gz", ".bin")
 def run_root(path: str | Path) -> Path:
     """The root of the run ``path`` belongs to (a folder, or the file itself)."""
     path = Path(os.path.normpath(Path(path).absolute()))
-    parents = list(path.parents)[:SEARCH_DEPTH]
+    parents = list(path.parents)[:grammar.RUN_DEPTH]
     for folder in parents:  # torch_npu's rank folders win over the PROF_* folders inside them
-        if any(pattern.match(folder.name) for pattern in RANK_FOLDERS) or _has_profiler_info(folder):
+        if grammar.is_rank_folder(folder.name) or _has_profiler_info(folder):
             return folder.parent
     for folder in parents:
-        if PROF_FOLDER.match(folder.name):
+        if grammar.is_prof_folder(folder.name):
             return folder
-        if folder.name == CLUSTER_FOLDER:
+        if folder.name == grammar.CLUSTER_FOLDER:
             return folder.parent
     if path.name.endswith(OWN_RUN_SUFFIXES):
         return path
@@ -44,7 +39,7 @@ def run_root(path: str | Path) -> Path:
 
 def _has_profiler_info(folder: Path) -> bool:
     try:
-        return any(PROFILER_INFO.match(child.name) for child in folder.iterdir())
+        return any(grammar.rank_of_profiler_info(child.name) is not None for child in folder.iterdir())
     except OSError:
         return False
 

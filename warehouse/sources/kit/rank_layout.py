@@ -1,35 +1,26 @@
 """The rank (and device) a file belongs to, as the profilers' output layout says it.
 
-torch_npu writes each rank's outputs under ``rank{N}_ascend_pt/`` (MindStudio Insight's
-samples use ``test_rank_N/``) with a ``profiler_info_{N}.json`` beside them. msprof writes a
-``PROF_*`` folder per run of a process: ``device_{N}/`` holds the device's data and its
-``info.json.{N}``, ``host/`` the host's (``info.json``), and the exports go to the PROF folder
-itself (``msprof_*.db``) or to its ``mindstudio_profiler_output/`` (older releases: ``device_{N}/summary``).
-An info.json's ``rank_id`` is the RANK_ID the process ran with (-1 when unset); the N of
-``device_{N}`` / ``info.json.{N}`` is the device (msprof-analyze reads both the same way).
-Every source that cannot read the rank from the file itself asks here, so that all of a rank's
-files agree on it.
+The folder names and what they mean are :mod:`~warehouse.sources.kit.folder_grammar`'s; this
+module reads the sidecars they name. torch_npu writes a ``profiler_info_{N}.json`` beside each
+rank's outputs. msprof writes a ``PROF_*`` folder per run of a process: ``device_{N}/`` holds the
+device's data and its ``info.json.{N}``, ``host/`` the host's (``info.json``), and the exports go
+to the PROF folder itself (``msprof_*.db``) or to its ``mindstudio_profiler_output/`` (older
+releases: ``device_{N}/summary``). An info.json's ``rank_id`` is the RANK_ID the process ran with
+(-1 when unset); the N of ``device_{N}`` / ``info.json.{N}`` is the device (msprof-analyze reads
+both the same way). Every source that cannot read the rank from the file itself asks here, so
+that all of a rank's files agree on it.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import zlib
 from pathlib import Path
 
 from warehouse.errors import IngestError
 from warehouse.sources.base import OverSizeLimit, open_binary
+from warehouse.sources.kit import folder_grammar as grammar
 from warehouse.sources.kit.numbers import int64
-
-PROFILER_INFO = re.compile(r"^profiler_info_(\d+)\.json$")
-RANK_FOLDERS = (re.compile(r"^rank(\d+)_ascend_pt$"), re.compile(r"^test_rank_(\d+)$"))
-PROF_FOLDER = re.compile(r"^PROF_")
-DEVICE_FOLDER = re.compile(r"^device_(\d+)$")
-DEVICE_INFO = re.compile(r"^info\.json\.(\d+)$")
-HOST_INFO = ("info.json",)
-#: how many folders above the file are searched
-SEARCH_DEPTH = 3
 
 
 class Layout(tuple):
@@ -57,9 +48,10 @@ class Layout(tuple):
 def rank_from_layout(path: str | Path) -> Layout | None:
     """``(rank, what said it)`` from the folders above ``path``, the nearest first; None if none does.
 
-    In each folder: the one ``profiler_info_{N}.json`` in it (its ``rank_id``, else the N of
-    its name: the profiler's own word), else the folder's name (``rank{N}_ascend_pt``,
-    ``test_rank_N``), else, for a ``PROF_*`` folder, its info.json's ``rank_id`` when it is set
+    The folders are ``RANK_DEPTH`` above the file, and the rank folder holding a ``PROF_*`` folder
+    among them. In each folder: the one ``profiler_info_{N}.json`` in it (its ``rank_id``, else the N
+    of its name: the profiler's own word), else the folder's name (``rank{N}_ascend_pt``,
+    ``rank{N}_ascend_ms``, ``test_rank_N``), else, for a ``PROF_*`` folder, its info.json's ``rank_id`` when it is set
     (>= 0; see :func:`device_from_layout` for which info.json). A folder with profiler_info files of
     several ranks says nothing. The result's ``device_id`` is the device of a PROF_* folder on the way.
     """
@@ -78,12 +70,11 @@ def device_from_layout(path: str | Path) -> int | None:
 def _walk(path: str | Path) -> tuple[Layout | None, int | None]:
     device = None
     below = None
-    for folder in list(Path(path).absolute().parents)[:SEARCH_DEPTH]:
+    for folder in _searched(path):
         found = _profiler_info(folder)
-        if found is None:
-            found = next(((int(match[1]), f"folder {folder.name}") for pattern in RANK_FOLDERS
-                          if (match := pattern.match(folder.name))), None)
-        if found is None and PROF_FOLDER.match(folder.name):
+        if found is None and (rank := grammar.rank_of_folder(folder.name)) is not None:
+            found = rank, f"folder {folder.name}"
+        if found is None and grammar.is_prof_folder(folder.name):
             prof_rank, prof_device = _prof_folder(folder, below)
             device = prof_device if device is None else device
             found = prof_rank
@@ -92,6 +83,18 @@ def _walk(path: str | Path) -> tuple[Layout | None, int | None]:
             return Layout(_bounded(path, *found), found[1], device_id=device), device
         below = folder
     return None, _bounded(path, device, "device folder")
+
+
+def _searched(path: str | Path) -> list[Path]:
+    """The folders a rank is looked for in, the nearest first: ``RANK_DEPTH`` above the file, and
+    the folder holding the last of them when that is a ``PROF_*`` folder (the rank folder torch_npu
+    writes it in: :func:`warehouse.model.runs.run_root` reads that folder as the file's rank folder too).
+    """
+    parents = list(Path(path).absolute().parents)
+    depth = grammar.RANK_DEPTH
+    if len(parents) > depth and grammar.is_prof_folder(parents[depth - 1].name):
+        depth += 1
+    return parents[:depth]
 
 
 def _bounded(path, number: int | None, said_by: str) -> int | None:
@@ -107,15 +110,17 @@ def _bounded(path, number: int | None, said_by: str) -> int | None:
 
 def _profiler_info(folder: Path) -> tuple[int, str] | None:
     try:
-        infos = sorted(p for p in folder.iterdir() if PROFILER_INFO.match(p.name))
+        infos = sorted((grammar.rank_of_profiler_info(p.name), p) for p in folder.iterdir()
+                       if grammar.rank_of_profiler_info(p.name) is not None)
     except OSError:
         return None
-    if len({PROFILER_INFO.match(p.name)[1] for p in infos}) != 1:
+    if len({named for named, _ in infos}) != 1:
         return None
-    rank = _read_json(infos[0]).get("rank_id")
+    named, info = infos[0]
+    rank = _read_json(info).get("rank_id")
     if not isinstance(rank, int) or isinstance(rank, bool):
-        rank = int(PROFILER_INFO.match(infos[0].name)[1])
-    return rank, infos[0].name
+        rank = named
+    return rank, info.name
 
 
 def _prof_folder(prof: Path, below: Path | None) -> tuple[tuple[int, str] | None, int | None]:
@@ -124,17 +129,18 @@ def _prof_folder(prof: Path, below: Path | None) -> tuple[tuple[int, str] | None
     Under ``device_{N}/``: N, and the rank its ``info.json.{N}`` sets. Elsewhere: the device folder
     when the PROF folder holds exactly one, and the rank its info.json sets, else ``host/info.json``'s.
     """
-    if below is not None and (match := DEVICE_FOLDER.match(below.name)):
-        devices = [(int(match[1]), below)]
+    if below is not None and (named := grammar.device_of_folder(below.name)) is not None:
+        devices = [(named, below)]
     else:
-        devices = sorted((int(m[1]), p) for p in _listing(prof) if (m := DEVICE_FOLDER.match(p.name)) and p.is_dir())
+        devices = sorted((number, p) for p in _listing(prof)
+                         if (number := grammar.device_of_folder(p.name)) is not None and p.is_dir())
     device = devices[0][0] if len(devices) == 1 else None
     candidates = []
     if device is not None:
         folder = devices[0][1]
         candidates += [folder / f"info.json.{device}",
-                       *sorted(p for p in _listing(folder) if DEVICE_INFO.match(p.name))]
-    candidates += [prof / "host" / name for name in HOST_INFO]
+                       *sorted(p for p in _listing(folder) if grammar.is_device_info(p.name))]
+    candidates.append(prof / grammar.HOST_FOLDER / grammar.HOST_INFO)
     for info in candidates:
         rank = _read_json(info).get("rank_id")
         if isinstance(rank, int) and not isinstance(rank, bool) and rank >= 0:

@@ -48,6 +48,7 @@ from warehouse.sources.base import (
     require_tables,
     sqlite_snapshot,
 )
+from warehouse.sources.kit.folder_grammar import is_torch_npu_folder
 from warehouse.sources.kit.numbers import int64, whole
 from warehouse.sources.kit.rank_layout import rank_from_layout
 from warehouse.sources.kit.sqlite_input import create_input_view
@@ -59,8 +60,6 @@ SCHEMA = "rank_db_src"
 #: rank_id of a file that says nothing of its rank (RANK_DEVICE_MAP writes -1 when unset)
 UNKNOWN_RANK = -1
 FILE_NAME = re.compile(r"^ascend_pytorch_profiler_(\d+)\.db$")
-#: the folder torch_npu writes one rank's profile into ({worker}_{timestamp}_ascend_pt)
-TORCH_RUN_SUFFIX = "_ascend_pt"
 SLICE_NAMES_SQL = sqlfiles.text(SQL_DIR / "slice_names.sql")
 INSERT_TARGET = re.compile(r"^\s*INSERT\s+(?:OR\s+\w+\s+)?INTO\s+([\w.]+)", re.IGNORECASE | re.MULTILINE)
 
@@ -170,7 +169,7 @@ def detect(path) -> bool:
             return False
         with closing(sqlite3.connect(readonly_uri(path), uri=True)) as probe:
             tables = {row[0] for row in probe.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if "PYTORCH_API" not in tables and any(folder.name.endswith(TORCH_RUN_SUFFIX) for folder in path.parents):
+        if "PYTORCH_API" not in tables and any(is_torch_npu_folder(folder.name) for folder in path.parents):
             return False
         return _is_rank_db(tables)
     except Exception:  # noqa: BLE001 - detect never raises
