@@ -610,7 +610,7 @@ def report(db_path, out, run):
     conn = db.connect_readonly(db_path)
     try:
         run_id = runs.resolve(conn, run)
-    except ValueError as exc:
+    except runs.UnknownRun as exc:
         raise click.ClickException(f"{db_path}: {exc}") from None
     written = report_module.write(conn, Path(db_path).name, Path(out), run_id=run_id)
     click.echo(f"wrote {written}")
@@ -642,6 +642,7 @@ def compare_command(db_path, base, run, fmt, out, top, engine, data_dir, master)
         warehouse compare --engine duckdb --data runs.parquet baseline after_fix
     """
     from warehouse import compare
+    from warehouse.model import runs
 
     if engine == "sqlite":
         if not Path(db_path).exists():
@@ -655,7 +656,7 @@ def compare_command(db_path, base, run, fmt, out, top, engine, data_dir, master)
         where, run_query = data_dir, compare.engine_runner(engines.open_engine(engine, data_dir, master=master))
     try:
         base_run, this_run = compare.resolve_pair(run_query, base, run)
-    except compare.CompareError as exc:
+    except runs.UnknownRun as exc:
         raise click.ClickException(f"{where}: {exc}") from None
     comparison = compare.compare(run_query, base_run, this_run, evidence=out is not None)
     click.echo(compare.render_text(comparison, fmt, top=top), nl=False)

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from warehouse import output, queries
 from warehouse.errors import WarehouseError
+from warehouse.model import runs
 from warehouse.report.format import ms, text_of
 from warehouse.report.markdown import md, table
 
@@ -53,7 +54,7 @@ Runner = Callable[[str, dict], tuple[list[str], list[tuple]]]
 
 
 class CompareError(WarehouseError):
-    """A run that is not in the warehouse, or an output the report cannot be written as."""
+    """An output the report cannot be written as."""
 
 
 @dataclass
@@ -105,21 +106,17 @@ def engine_runner(engine) -> Runner:
 
 
 def resolve_pair(run_query: Runner, base: str, run: str) -> tuple[Run, Run]:
-    """The two runs a user named: a run's name, else its id.
+    """The two runs a user named, each as :func:`warehouse.model.runs.run_id_named` reads a name.
 
-    :raises CompareError: one line naming the unknown run and the runs there are.
+    :raises UnknownRun: one line naming the unknown run and the runs there are.
     """
-    names = dict(run_query("compare_run_names", {})[1])
+    names = dict(run_query(runs.RUN_NAMES, {})[1])
     found = []
     for named in (base, run):
-        matches = [run_id for run_id, name in names.items() if name == str(named)]
-        if not matches and str(named).isdigit() and int(named) in names:
-            matches = [int(named)]
-        if not matches:
-            raise CompareError(f"no run {named!r} in this warehouse (runs: {', '.join(names.values()) or 'none'})")
-        labels = {key: value for *_, key, value in run_query("run_labels", {"run_id": matches[0]})[1]
+        run_id = runs.run_id_named(names, named)
+        labels = {key: value for *_, key, value in run_query("run_labels", {"run_id": run_id})[1]
                   if key is not None}
-        found.append(Run(matches[0], names[matches[0]], labels))
+        found.append(Run(run_id, names[run_id], labels))
     return found[0], found[1]
 
 

@@ -1,10 +1,12 @@
-"""Runs: the profiling run each input belongs to, found from the layout the profilers write.
+"""Runs: the profiling run each input belongs to, found from the layout the profilers write, and
+the run a user names.
 
 A run is the folder holding a run's rank folders (torch_npu's ``*_ascend_pt``, MindSpore's
 ``*_ascend_ms``, MindStudio Insight's ``test_rank_N``, any folder with a ``profiler_info_N.json``),
 an msprof ``PROF_*`` folder, the folder above ``cluster_analysis_output``, or one trace /
 operator-profile file on its own (the names are :mod:`~warehouse.sources.kit.folder_grammar`'s).
-A folder holding several runs yields several runs; ``--run NAME`` names them.
+A folder holding several runs yields several runs; ``--run NAME`` names them. A command that
+takes a run takes its name or its id (:func:`run_id_named`).
 """
 
 from __future__ import annotations
@@ -12,12 +14,21 @@ from __future__ import annotations
 import datetime
 import os
 import sqlite3
+from collections.abc import Mapping
 from pathlib import Path
 
+from warehouse import queries
+from warehouse.errors import WarehouseError
 from warehouse.sources.kit import folder_grammar as grammar
 
 #: single files that are a run of their own when no layout says otherwise (traces, operator profiles)
 OWN_RUN_SUFFIXES = (".json", ".json.gz", ".bin")
+#: the named query giving every run's id and name, by id (the runs a user can name)
+RUN_NAMES = "compare_run_names"
+
+
+class UnknownRun(WarehouseError):
+    """A run a user named that the warehouse does not have, or a name several of its runs have."""
 
 
 def run_root(path: str | Path) -> Path:
@@ -100,16 +111,30 @@ class RunNamer:
 
 
 def resolve(conn: sqlite3.Connection, run: str | int | None) -> int | None:
-    """The run_id a user named (a run's name or its id); None for None.
+    """The run_id of the run a user named in the warehouse ``conn`` (see :func:`run_id_named`); None for None.
 
-    :raises ValueError: naming the run and the runs there are, when there is no such run.
+    :raises UnknownRun: naming the run and the runs there are, when there is no such run.
     """
     if run is None or run == "":
         return None
-    row = conn.execute("SELECT run_id FROM run WHERE name = ?", (str(run),)).fetchone()
-    if row is None and str(run).isdigit():
-        row = conn.execute("SELECT run_id FROM run WHERE run_id = ?", (int(run),)).fetchone()
-    if row is None:
-        names = [name for (name,) in conn.execute("SELECT name FROM run ORDER BY run_id")]
-        raise ValueError(f"no run {run!r} in this warehouse (runs: {', '.join(names) or 'none'})")
-    return row[0]
+    return run_id_named(dict(queries.get(RUN_NAMES).run(conn, {})[1]), run)
+
+
+def run_id_named(names: Mapping[int, str], run: str | int) -> int:
+    """The run_id a user named among ``names`` (every run's name by its id): the run of that name,
+    else, for digits, the run of that id. The name wins, so a run named after a folder called ``2``
+    is that run, as the user sees it listed. The one rule for every command that takes a run
+    (``warehouse report --run``, ``warehouse compare``, on a warehouse or a dataset).
+
+    :raises UnknownRun: naming the run and the runs there are, when there is no such run; naming
+        the runs' ids when several have that name (a dataset's run table holds no unique key).
+    """
+    named = [run_id for run_id, name in names.items() if name == str(run)]
+    if len(named) > 1:
+        raise UnknownRun(f"{str(run)!r} names {len(named)} runs (ids {', '.join(map(str, named))}): "
+                         "name one by its id")
+    if not named and str(run).isdigit() and int(run) in names:
+        named = [int(run)]
+    if not named:
+        raise UnknownRun(f"no run {str(run)!r} in this warehouse (runs: {', '.join(names.values()) or 'none'})")
+    return named[0]
