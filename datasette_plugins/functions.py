@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Callable
 
-from warehouse.units import format_bytes, format_ns  # the warehouse's one style (finding messages too)
+from warehouse.units import format_bytes, format_ns, format_rate  # the warehouse's one style (finding messages too)
 
 
 @dataclass(frozen=True)
@@ -75,10 +75,6 @@ def per_second(amount, dur_ns):
     if float(dur_ns) == 0:
         return None
     return float(amount) * 1e9 / float(dur_ns)
-
-
-def format_rate(bytes_per_s):
-    return format_bytes(bytes_per_s) + "/s"
 
 
 def shorten(text, width):

@@ -16,7 +16,7 @@ from pathlib import Path
 from datasette.utils.asgi import NotFound, Response, asgi_static
 
 from datasette_plugins.databases import is_warehouse
-from warehouse import queries
+from warehouse import queries, units
 from warehouse.staged import progress
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -89,6 +89,7 @@ async def render_page(datasette, request):
         "databaseUrl": datasette.urls.database(database),
         "args": {key: request.args.get(key) for key in request.args.keys()},
         "missing": missing,
+        "units": units.TABLE,  # the rules of WH.formatNs, formatBytes and formatRate
     }
     waiting = await datasette.get_database(database).execute_fn(progress.waiting_runs)
     html = await datasette.render_template(

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 
-from warehouse import output, queries
+from warehouse import output, queries, units
 from warehouse.errors import WarehouseError
 from warehouse.model import runs
 from warehouse.report.format import ms, text_of
@@ -285,7 +285,7 @@ def _value(metric: str, value) -> str:
     if value is None:
         return "-"
     if metric == "bandwidth_bytes_per_s":
-        return f"{value / 1e9:,.3f} GB/s"
+        return units.format_rate(value)
     return f"{ms(value)} ms"
 
 

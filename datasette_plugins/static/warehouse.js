@@ -1,5 +1,5 @@
 /* Shared helpers of the picture pages: fetch rows from Datasette's JSON API (_shape=objects), format
- * nanoseconds and bytes the way the SQL functions do, report status, build controls.
+ * nanoseconds, bytes and bytes/s the way the SQL functions do, report status, build controls.
  * Every page script ends by calling WH.done(), which marks <body data-wh-ready> so a
  * headless browser (and a test) knows the picture is drawn.
  *
@@ -64,8 +64,27 @@
     return content.text;
   }
 
-  var TIME_UNITS = [[1e9, "s"], [1e6, "ms"], [1e3, "us"]];
-  var BYTE_UNITS = ["KiB", "MiB", "GiB", "TiB", "PiB"];
+  /* The unit rules (warehouse/units.py TABLE, put in the page by the server): ladders of
+   * [scale, name] from the largest, the decimals of a scaled value, the base unit's name. */
+  var UNITS = config.units;
+
+  /* ``value`` with ``decimals`` decimals, halves away from zero (toFixed on the magnitude), no "-0". */
+  function fixed(value, decimals) {
+    var text = Math.abs(value).toFixed(decimals);
+    return (value < 0 && Number(text) !== 0 ? "-" : "") + text;
+  }
+
+  /* ``value`` in the largest unit of ``ladder`` it reaches; "" for null and what is no finite
+   * number (the SQL functions answer NULL). */
+  function scaled(value, ladder) {
+    if (value === null || value === undefined || !Number.isFinite(Number(value))) return "";
+    value = Number(value);
+    for (var i = 0; i < ladder.units.length; i++) {
+      var scale = ladder.units[i][0];
+      if (Math.abs(value) >= scale) return fixed(value / scale, ladder.decimals) + " " + ladder.units[i][1];
+    }
+    return fixed(value, 0) + " " + ladder.base;
+  }
 
   window.WH = {
     config: config,
@@ -98,23 +117,15 @@
     },
 
     /* Same output as the SQL function format_ns. */
-    formatNs: function (ns) {
-      if (ns === null || ns === undefined) return "";
-      for (var i = 0; i < TIME_UNITS.length; i++) {
-        if (Math.abs(ns) >= TIME_UNITS[i][0]) return (ns / TIME_UNITS[i][0]).toFixed(3) + " " + TIME_UNITS[i][1];
-      }
-      return Math.round(ns) + " ns";
-    },
+    formatNs: function (ns) { return scaled(ns, UNITS.time); },
 
     /* Same output as the SQL function format_bytes. */
-    formatBytes: function (size) {
-      if (size === null || size === undefined) return "";
-      if (Math.abs(size) < 1024) return Math.round(size) + " B";
-      var value = size;
-      for (var i = 0; i < BYTE_UNITS.length; i++) {
-        value /= 1024;
-        if (Math.abs(value) < 1024 || i === BYTE_UNITS.length - 1) return value.toFixed(1) + " " + BYTE_UNITS[i];
-      }
+    formatBytes: function (size) { return scaled(size, UNITS.size); },
+
+    /* Same output as the SQL function format_rate (bytes/s). */
+    formatRate: function (bytesPerS) {
+      var text = scaled(bytesPerS, UNITS.size);
+      return text && text + UNITS.rate_suffix;
     },
 
     /* A number as a person reads it: four significant digits, thousands grouped (no 16-digit floats). */
