@@ -1,9 +1,9 @@
 -- title: Kernels by step
 -- description: Device time of every step of every rank of each run, split by class: the
 --     answering kernels (kernel_answer) and the rank's HCCL operators (hccl_operator, class
---     communication), whichever export holds them. An item's step is its own step_id when
---     the input gives one, else the step window (step_window) holding its start; step -1
---     is the whole capture of a rank without steps.
+--     communication), whichever export holds them. An item's step is kernel_step's (the
+--     profiler's rule: the input's own Step Id, else from a step's start to the next step's
+--     start); step -1 is the whole capture of a rank without steps.
 -- param run_id (integer, default null): Only this run; every run when null.
 -- param rank_id (integer, default null): Only this rank; every rank when null.
 -- column run_id: Run.
@@ -16,29 +16,10 @@
 -- column mix_ns: Time of mix_cv and mix_comm_aiv kernels in ns.
 -- column communication_ns: Time of HCCL operators in ns.
 -- column aicpu_ns: Time of AI CPU kernels in ns.
-with windows as (
-    select run_id, rank_id, step_id, start_ns, end_ns
-    from step_window
+with placed as (
+    select run_id, rank_id, step_id, op_class, dur
+    from kernel_step
     where (:run_id is null or run_id = :run_id) and (:rank_id is null or rank_id = :rank_id)
-),
-
-items as (
-    select run_id, rank_id, step_id, op_class, ts, dur
-    from kernel_answer
-    where (:run_id is null or run_id = :run_id) and (:rank_id is null or rank_id = :rank_id)
-    union all
-    select run_id, rank_id, null as step_id, 'communication' as op_class, ts, dur
-    from hccl_operator
-    where (:run_id is null or run_id = :run_id) and (:rank_id is null or rank_id = :rank_id)
-),
-
-placed as (
-    -- an item without its own step goes to the window holding its start (a rank's windows do not overlap)
-    select i.run_id, i.rank_id, coalesce(i.step_id, w.step_id) as step_id, i.op_class, i.dur
-    from items as i
-    left join windows as w
-        on i.step_id is null and w.run_id = i.run_id and w.rank_id = i.rank_id
-        and i.ts >= w.start_ns and i.ts < w.end_ns
 ),
 
 final as (

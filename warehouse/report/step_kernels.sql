@@ -1,5 +1,5 @@
--- The kernel rows of every step of one run (step_kernel: the answering input's kernels inside
--- each rank's step windows) with every field of the kernel table and the path of the input
+-- The kernel rows of every step of one run (step_kernel: the answering input's kernels, each in
+-- its step by kernel_step's rule) with every field of the kernel table and the path of the input
 -- they came from: what the HTML report's step inspector shows (timeline bars, operator card,
 -- idle intervals, top kernels). In device order per rank and step (start, then kernel id).
 select sk.rank_id as step_rank, sk.step_id as step_number, k.*, src.path as source_path

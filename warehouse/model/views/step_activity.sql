@@ -1,8 +1,7 @@
 -- description: What the device did in each step of each rank, as torch_npu's step trace counts
 --     it (prof_db_parse/_trace_step_time_db_parser.py, prof_view/_trace_step_time_parser.py):
---     the answering kernels, HCCL operators and HCCL tasks that start in the step (from the
---     host step's start to the next step's; the profiler's own Step Id where the input gives
---     one), and in a trace without device kernels (a GPU kineto trace) the 'kernel' slices,
+--     the answering kernels and HCCL operators of the step (kernel_step), the HCCL tasks that
+--     start in its span (step_span: from the host step's start to the next step's), and in a trace without device kernels (a GPU kineto trace) the 'kernel' slices,
 --     NCCL ones as communication. One row per interval: kind compute or communication,
 --     receive_ns its length for hcom_receive*, counted 1 for the rows the rank's torch_npu
 --     version measured communication over (run fact stepTraceCommunication: the HCCL tasks or,
@@ -24,12 +23,10 @@
 -- column receive_ns: Its length when it is a receive (hcom_receive*: pipeline bubble), else 0.
 WITH steps AS (
     SELECT
-        a.run_id, st.rank_id, st.step_id, st.start_ns, st.end_ns, st.source_id AS timeline_source_id,
-        st.summarized,
-        lead(st.start_ns) OVER (PARTITION BY a.run_id, st.rank_id, st.summarized ORDER BY st.start_ns, st.step_id)
-            AS next_start_ns
-    FROM step_marker AS st
-    JOIN answer_source AS a ON a.source_id = st.source_id AND a.fact = 'timeline'
+        sp.run_id, sp.rank_id, sp.step_id, sp.start_ns, sp.end_ns, sp.source_id AS timeline_source_id,
+        st.summarized, sp.next_start_ns
+    FROM step_span AS sp
+    JOIN step_marker AS st ON st.source_id = sp.source_id AND st.rank_id = sp.rank_id AND st.step_id = sp.step_id
 ),
 kernel_steps AS (
     -- each step with the input answering its rank's kernels and the HCCL rows its step trace
@@ -46,19 +43,13 @@ kernel_steps AS (
     LEFT JOIN answer_source AS a ON a.run_id = s.run_id AND a.rank_id = s.rank_id AND a.fact = 'kernel'
 ),
 device AS (
-    SELECT s.run_id, s.rank_id, s.step_id, s.summarized, k.ts, k.dur, k.name,
-        CASE WHEN k.op_class = 'communication' THEN 'communication' ELSE 'compute' END AS kind,
-        CASE WHEN k.op_class = 'communication' THEN 'operator' ELSE 'kernel' END AS unit, 1 AS counted
+    SELECT s.run_id, s.rank_id, s.step_id, s.summarized, ks.ts, ks.dur, ks.name,
+        CASE WHEN ks.op_class = 'communication' THEN 'communication' ELSE 'compute' END AS kind,
+        CASE WHEN ks.op_class = 'communication' THEN 'operator' ELSE 'kernel' END AS unit,
+        CASE WHEN ks.table_name = 'communication_op' AND s.communication_unit <> 'operator' THEN 0 ELSE 1 END
+            AS counted
     FROM kernel_steps AS s
-    CROSS JOIN kernel AS k ON k.source_id = s.kernel_source_id AND k.ts >= s.start_ns
-        AND k.ts < coalesce(s.next_start_ns, 9223372036854775807)
-    WHERE coalesce(k.step_id, s.step_id) = s.step_id
-    UNION ALL
-    SELECT s.run_id, s.rank_id, s.step_id, s.summarized, c.ts, c.dur, c.name, 'communication' AS kind,
-        'operator' AS unit, CASE WHEN s.communication_unit = 'operator' THEN 1 ELSE 0 END AS counted
-    FROM kernel_steps AS s
-    CROSS JOIN communication_op AS c ON c.source_id = s.kernel_source_id AND c.ts >= s.start_ns
-        AND c.ts < coalesce(s.next_start_ns, 9223372036854775807)
+    JOIN kernel_step AS ks ON ks.run_id = s.run_id AND ks.rank_id = s.rank_id AND ks.step_id = s.step_id
     UNION ALL
     SELECT s.run_id, s.rank_id, s.step_id, s.summarized, sl.ts, sl.dur, t.name, 'communication' AS kind,
         'task' AS unit, 1 AS counted

@@ -1,8 +1,8 @@
--- description: Every answering kernel with the step window it started in (step_window), the
---     unit of the per-step rules; is_compute is 1 for the compute classes (aic, aiv, mix_cv,
+-- description: Every answering kernel of a step (kernel_step: the profiler's rule), with its
+--     kernel row's fields: the unit of the per-step rules; is_compute is 1 for the compute classes (aic, aiv, mix_cv,
 --     aicpu, dsa, gpu), 0 for communication and unclassified tasks.
 -- column run_id: Run.
--- column step_id: Training step (Step Id), when the input gives it.
+-- column step_id: The kernel's step (kernel_step).
 -- column rank_id: Rank the kernel ran on (-1 when unknown).
 -- column kernel_id: The kernel row (kernel.id).
 -- column source_id: Input the row came from.
@@ -24,9 +24,9 @@
 -- column is_compute: 1 for a compute class (aic, aiv, mix_cv, aicpu, dsa, gpu), 0 for
 --     communication and unclassified tasks.
 SELECT
-    w.run_id, w.step_id, k.rank_id, k.id AS kernel_id, k.source_id, k.source_row, k.slice_id, k.name, k.op_type,
+    ks.run_id, ks.step_id, k.rank_id, k.id AS kernel_id, k.source_id, k.source_row, k.slice_id, k.name, k.op_type,
     k.op_class, k.category, k.bound_stage, k.bound_family, k.input_shapes, k.ts, k.dur,
     CASE WHEN k.op_class IN ('aic', 'aiv', 'mix_cv', 'aicpu', 'dsa', 'gpu') THEN 1 ELSE 0 END AS is_compute
-FROM step_window AS w
-JOIN answer_source AS a ON a.run_id = w.run_id AND a.rank_id = w.rank_id AND a.fact = 'kernel'
-JOIN kernel AS k ON k.source_id = a.source_id AND k.rank_id = w.rank_id AND k.ts >= w.start_ns AND k.ts < w.end_ns
+FROM kernel_step AS ks
+JOIN kernel AS k ON k.id = ks.row_id
+WHERE ks.table_name = 'kernel' AND ks.step_id IS NOT NULL
