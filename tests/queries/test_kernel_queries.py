@@ -73,9 +73,9 @@ def test_kernel_by_step_counts_the_hccl_operators_of_a_rank_db(run, rows):
     StepFactory(rank_id=0, step_id=1, start_ns=0, end_ns=1000)
     KernelFactory(rank_id=0, name="MatMul", op_class="aic", ts=100, dur=300)
     CommunicationOpFactory(rank_id=0, ts=500, dur=200)
-    CommunicationOpFactory(rank_id=0, ts=2000, dur=50)  # after the last step
+    CommunicationOpFactory(rank_id=0, ts=2000, dur=50)  # after the last step's marker: still the last step's
     assert [(r["step_id"], r["kernel_count"], r["total_ns"], r["cube_ns"], r["communication_ns"])
-            for r in run("kernel_by_step")] == [(None, 1, 50, 0, 50), (1, 2, 500, 300, 200)]
+            for r in run("kernel_by_step")] == [(1, 3, 550, 300, 250)]
 
 
 def test_two_runs_with_the_same_ranks_are_never_added_together(run, kernels):
@@ -103,10 +103,11 @@ def test_two_runs_with_the_same_ranks_are_never_added_together(run, kernels):
     assert [r["ratio"] for r in bound] == pytest.approx([400 / 600, 200 / 600, 5000 / 6000, 1000 / 6000])
     assert [r["total_ns"] for r in run("kernel_bound_summary", run_id=other, rank_id=0)] == [5000, 1000]
 
-    # the other run's kernel at 100 ns is not in the first run's step 5: that run has no steps
+    # the other run's kernel at 100 ns is not in the first run's step 5: that run has no steps; the
+    # first run's kernel after step 5's marker is step 5's (its span runs to the next step's start)
     by_step = run("kernel_by_step", rank_id=0)
     assert [(r["run_id"], r["step_id"], r["kernel_count"], r["total_ns"]) for r in by_step] == [
-        (kernels, None, 1, 400), (kernels, 5, 3, 600), (other, -1, 2, 6000)]
+        (kernels, 5, 4, 1000), (other, -1, 2, 6000)]
     assert [r["run_id"] for r in run("kernel_by_step", run_id=other)] == [other]
 
 
@@ -132,5 +133,4 @@ def test_a_rank_with_a_rank_db_and_kernel_details_answers_from_the_rank_db(run, 
         ("mac", 2, 400)]
     # each rank's HCCL operator once: rank 0 from COMMUNICATION_OP, rank 1 from its kernel_details row
     assert [(r["rank_id"], r["step_id"], r["kernel_count"], r["total_ns"], r["cube_ns"], r["communication_ns"])
-            for r in run("kernel_by_step")] == [(0, None, 1, 700, 0, 700), (0, -1, 1, 300, 300, 0),
-                                                (1, -1, 2, 800, 100, 700)]
+            for r in run("kernel_by_step")] == [(0, -1, 2, 1000, 300, 700), (1, -1, 2, 800, 100, 700)]

@@ -5,7 +5,7 @@
 -- that its bubble axis does not count as idle. In start order per rank and step.
 select ks.rank_id as step_rank, ks.step_id as step_number, c.*, src.path as source_path
 from kernel_step as ks
-join communication_op as c on c.id = ks.row_id
+join communication_op as c on c.rowid = ks.row_id
 join source as src on src.id = c.source_id
 where ks.run_id = :run_id and ks.table_name = 'communication_op' and ks.step_id is not null
 order by ks.rank_id, ks.step_id, c.ts, c.source_row

@@ -9,15 +9,14 @@
 -- column step_id: Its step (-1: the rank's whole capture; NULL before the rank's first step).
 -- column table_name: Table the item is a row of: kernel (a device kernel, or an HCCL operator a
 --     text export lists as a kernel) or communication_op (an HCCL operator of a rank db).
--- column row_id: Its row in that table (kernel.id or communication_op.id).
+-- column row_id: Its row in that table (kernel.id, or communication_op's rowid).
 -- column source_id: Input the row came from.
 -- column name: The kernel's or operator's name.
 -- column op_class: The kernel's class (kernel.op_class); communication for an HCCL operator.
 -- column ts: Start time in ns.
 -- column dur: Duration in ns.
 WITH spans AS (
-    SELECT s.run_id, s.rank_id, s.step_id, s.start_ns, coalesce(s.next_start_ns, 9223372036854775807) AS end_ns,
-        a.source_id
+    SELECT s.run_id, s.rank_id, s.step_id, s.span_start_ns, s.span_end_ns, a.source_id
     FROM step_span AS s
     JOIN answer_source AS a ON a.run_id = s.run_id AND a.rank_id = s.rank_id AND a.fact = 'kernel'
 ),
@@ -27,7 +26,7 @@ items AS (
     FROM kernel AS k
     JOIN answer_source AS a ON a.source_id = k.source_id AND a.fact = 'kernel'
     UNION ALL
-    SELECT a.run_id, c.rank_id, NULL AS step_id, 'communication_op' AS table_name, c.id AS row_id, c.source_id,
+    SELECT a.run_id, c.rank_id, NULL AS step_id, 'communication_op' AS table_name, c.rowid AS row_id, c.source_id,
         c.name, 'communication' AS op_class, c.ts, c.dur
     FROM communication_op AS c
     JOIN answer_source AS a ON a.source_id = c.source_id AND a.fact = 'kernel'
@@ -36,7 +35,7 @@ SELECT
     i.run_id, i.rank_id,
     coalesce(i.step_id, (
         SELECT s.step_id FROM spans AS s
-        WHERE s.source_id = i.source_id AND s.rank_id = i.rank_id AND i.ts >= s.start_ns AND i.ts < s.end_ns
+        WHERE s.source_id = i.source_id AND s.rank_id = i.rank_id AND i.ts >= s.span_start_ns AND i.ts < s.span_end_ns
     )) AS step_id,
     i.table_name, i.row_id, i.source_id, i.name, i.op_class, i.ts, i.dur
 FROM items AS i

@@ -24,7 +24,7 @@
 WITH steps AS (
     SELECT
         sp.run_id, sp.rank_id, sp.step_id, sp.start_ns, sp.end_ns, sp.source_id AS timeline_source_id,
-        st.summarized, sp.next_start_ns
+        st.summarized, sp.span_end_ns
     FROM step_span AS sp
     JOIN step_marker AS st ON st.source_id = sp.source_id AND st.rank_id = sp.rank_id AND st.step_id = sp.step_id
 ),
@@ -56,7 +56,7 @@ device AS (
     FROM kernel_steps AS s
     CROSS JOIN communication_task AS t ON t.source_id = s.kernel_source_id
     CROSS JOIN _slice AS sl ON sl.id = t.slice_id AND sl.ts >= s.start_ns
-        AND sl.ts < coalesce(s.next_start_ns, 9223372036854775807)
+        AND sl.ts < s.span_end_ns
     WHERE s.communication_unit = 'task'
     UNION ALL
     SELECT s.run_id, s.rank_id, s.step_id, s.summarized, sl.ts, sl.dur, n.value,
@@ -66,7 +66,7 @@ device AS (
     CROSS JOIN process AS p ON p.source_id = s.timeline_source_id
     CROSS JOIN thread AS t ON t.process_id = p.id
     CROSS JOIN _slice AS sl ON sl.thread_id = t.id AND sl.ts >= s.start_ns
-        AND sl.ts < coalesce(s.next_start_ns, 9223372036854775807)
+        AND sl.ts < s.span_end_ns
     CROSS JOIN string AS c ON c.id = sl.category_id
     LEFT JOIN string AS n ON n.id = sl.name_id
     WHERE s.kernel_source_id IS NULL AND c.value IN ('kernel', 'Kernel')

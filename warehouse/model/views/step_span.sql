@@ -8,11 +8,15 @@
 -- column step_id: Step number as the profiler numbers it (-1: the rank's whole capture).
 -- column start_ns: Start of the step in ns (its host marker's start).
 -- column end_ns: End of the step's host marker in ns (not where the step's span ends).
--- column next_start_ns: Start of the rank's next step in ns, where this step's span ends; NULL
---     for the last step (its span has no end).
+-- column span_start_ns: Where the step's span starts, in ns: its start (the whole capture's has
+--     no start: the smallest integer).
+-- column span_end_ns: Where the step's span ends (excluded), in ns: the start of the rank's next
+--     step (the last step's has no end: the largest integer).
 -- column source_id: Input the step came from.
 SELECT
     run_id, rank_id, step_id, start_ns, end_ns,
-    lead(start_ns) OVER (PARTITION BY run_id, rank_id ORDER BY start_ns, step_id) AS next_start_ns,
+    CASE WHEN step_id = -1 THEN -9223372036854775808 ELSE start_ns END AS span_start_ns,
+    coalesce(lead(start_ns) OVER (PARTITION BY run_id, rank_id ORDER BY start_ns, step_id), 9223372036854775807)
+        AS span_end_ns,
     source_id
 FROM step_window
