@@ -183,9 +183,10 @@ def test_kernel_from_task_compute_info_and_pmu(warehouse_db, rank0, ingested):
     assert one(warehouse_db, "SELECT op_class FROM kernel") is not None
 
 
-def test_kernel_step_is_the_step_whose_window_holds_its_start(warehouse_db, tmp_path):
+def test_kernel_step_is_the_last_step_started_at_or_before_it(warehouse_db, tmp_path):
     """A kernel's step (rank_db/_task_step.sql, also stage 1's): the last step begun at or before the
-    kernel's start, while that step lasts; none before the first step or in a gap between steps.
+    kernel's start, so a kernel in the gap between two steps is the earlier step's (the profiler's rule,
+    the view kernel_step's); none before the first step.
     Checked against the rule written here over the factory's steps and tasks."""
     t = 1_736_410_576_000_000_000
     tables = build_tables(0, 0, t, True, "blockDim")
@@ -203,13 +204,14 @@ def test_kernel_step_is_the_step_whose_window_holds_its_start(warehouse_db, tmp_
     def step_of(start):
         begun = [step for step in tables["STEP_TIME"][1] if step[1] <= start]
         last = max(begun, key=lambda step: step[1], default=None)
-        return last[0] if last and start < last[2] else None
+        return last[0] if last else None  # the profiler's rule: to the next step's start
 
     kernels = {row[1] for row in compute}
     expected = sorted((row[4], step_of(row[0])) for row in task if row[4] in kernels)
     got = rows(warehouse_db, "SELECT global_task_id, step_id FROM kernel ORDER BY global_task_id")
     assert got == expected
-    assert {step for _, step in got} == {None, 1, 3, 4, 5}
+    assert {step for _, step in got} == {None, 1, 2, 3, 4, 5}
+    assert dict(got)[91] == 2  # between steps 2 and 3
 
 
 def test_block_columns_of_current_cann(warehouse_db, tmp_path):
