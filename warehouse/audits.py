@@ -21,7 +21,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from warehouse import db, introspect, output, sqlfiles
+from warehouse import db, introspect, output, schema_views, sqlfiles
 from warehouse.errors import WarehouseError
 
 AUDITS_DIR = Path(__file__).resolve().parent / "_bundled" / "audits"
@@ -212,6 +212,12 @@ def check_warehouse(path: str | Path) -> CheckReport:
         if pending:
             report.errors.append(
                 f"{path}: schema version {report.schema_version} is behind this code's {report.code_version}; "
+                "run `warehouse migrate` (audits not run)"
+            )
+            return report
+        if stale := schema_views.changed(conn):
+            report.errors.append(
+                f"{path}: views differ from this code's files ({', '.join(stale)}); "
                 "run `warehouse migrate` (audits not run)"
             )
             return report

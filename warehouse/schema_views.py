@@ -91,7 +91,7 @@ def _read_view(path: Path) -> View:
 
 
 def _dependency_order(views: dict[str, View]) -> list[View]:
-    reads = {name: _relations(view) & views.keys() - {name} for name, view in views.items()}
+    read_by = {name: reads(view) & views.keys() - {name} for name, view in views.items()}
     ordered: dict[str, None] = {}
 
     def visit(name: str, path: tuple[str, ...]) -> None:
@@ -99,7 +99,7 @@ def _dependency_order(views: dict[str, View]) -> list[View]:
             return
         if name in path:
             raise WarehouseError(f"{VIEWS_DIR}: views read each other in a circle ({' -> '.join(path + (name,))})")
-        for other in sorted(reads[name]):
+        for other in sorted(read_by[name]):
             visit(other, path + (name,))
         ordered[name] = None
 
@@ -108,7 +108,7 @@ def _dependency_order(views: dict[str, View]) -> list[View]:
     return [views[name] for name in ordered]
 
 
-def _relations(view: View) -> set[str]:
+def reads(view: View) -> set[str]:
     """The tables and views the view's SELECT reads (its CTEs' names too, which name no view)."""
     try:
         tree = sqlglot.parse_one(view.select, read="sqlite")
