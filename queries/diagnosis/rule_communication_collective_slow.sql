@@ -111,8 +111,9 @@ instances as (
         s.first_end_ns > s.last_start_ns as aligned,
         s.first_end_ns > s.last_start_ns
         and (s.last_end_ns - s.first_end_ns) > :skew * (s.first_end_ns - s.last_start_ns) as collective_slow,
-        (select w.step_id from step_window as w
-         where w.run_id = s.run_id and w.rank_id = s.rank_id and s.ts >= w.start_ns and s.ts < w.end_ns) as step_id
+        (select w.step_id from step_span as w
+         where w.run_id = s.run_id and w.rank_id = s.rank_id and s.ts >= w.span_start_ns and s.ts < w.span_end_ns)
+        as step_id
     from shares as s
     where s.end_order = 1
 ),

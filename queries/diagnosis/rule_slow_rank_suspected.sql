@@ -1,6 +1,6 @@
 -- title: Rule slow_rank_suspected
 -- description: Per run and step, each rank's compute (summed duration of its aic, aiv, mix_cv and
---     aicpu kernels in the step window) against the median over the run's ranks. A rank above
+--     aicpu kernels in the step, kernel_step) against the median over the run's ranks. A rank above
 --     threshold times the median is suspected slow: the others wait for it in every
 --     collective. Severity high from high_ratio up (medium without step rows). Confidence
 --     high when the cross-check agrees (the rank started at least half of the step's
@@ -43,11 +43,10 @@ flagged as (
 ),
 
 step_ops as (
-    select w.run_id, w.step_id, c.rank_id, c.group_name, c.name, c.ts
-    from hccl_operator as c
-    join step_window as w
-        on w.run_id = c.run_id and w.rank_id = c.rank_id and c.ts >= w.start_ns and c.ts < w.end_ns
-    where :run_id is null or c.run_id = :run_id
+    -- the HCCL operators of each step (kernel_step: the profiler's rule)
+    select run_id, step_id, rank_id, group_name, name, ts
+    from kernel_step
+    where op_class = 'communication' and step_id is not null and (:run_id is null or run_id = :run_id)
 ),
 
 instances as (

@@ -13,7 +13,7 @@
 -- param run_id (integer, default null): Only this run; every run when null.
 -- column run_id: Run.
 -- column rank_id: Rank.
--- column step_id: Step the kernel started in (-1: the whole capture of a rank without steps; null: outside every step).
+-- column step_id: Step the kernel started in (step_span: from a step's start to the next step's; -1: the whole capture of a rank without steps; null: before the first step).
 -- column device_id: Device of the kernel's stream.
 -- column stream_id: Stream of the wait, the NOPs and the kernel.
 -- column kernel_id: kernel.id of the kernel.
@@ -123,8 +123,8 @@ final as (
     left join tiled as t on t.kernel_slice_id = a.kernel_slice_id
     left join updated as u on u.kernel_slice_id = a.kernel_slice_id
     left join recorded as r on r.kernel_slice_id = a.kernel_slice_id
-    left join step_window as w on w.run_id = a.run_id and w.rank_id = a.rank_id and a.ts >= w.start_ns
-        and a.ts < w.end_ns
+    left join step_span as w on w.run_id = a.run_id and w.rank_id = a.rank_id and a.ts >= w.span_start_ns
+        and a.ts < w.span_end_ns
 )
 
 select run_id, rank_id, step_id, device_id, stream_id, kernel_id, kernel_slice_id, name, op_type, nops, wait_slice_id,

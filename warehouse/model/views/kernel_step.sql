@@ -12,6 +12,8 @@
 -- column row_id: Its row in that table (kernel.id, or communication_op's rowid).
 -- column source_id: Input the row came from.
 -- column name: The kernel's or operator's name.
+-- column group_name: The HCCL operator's communication group (a rank db's COMMUNICATION_OP), else
+--     NULL.
 -- column op_class: The kernel's class (kernel.op_class); communication for an HCCL operator.
 -- column ts: Start time in ns.
 -- column dur: Duration in ns.
@@ -21,13 +23,14 @@ WITH spans AS (
     JOIN answer_source AS a ON a.run_id = s.run_id AND a.rank_id = s.rank_id AND a.fact = 'kernel'
 ),
 items AS (
-    SELECT a.run_id, k.rank_id, k.step_id, 'kernel' AS table_name, k.id AS row_id, k.source_id, k.name, k.op_class,
+    SELECT a.run_id, k.rank_id, k.step_id, 'kernel' AS table_name, k.id AS row_id, k.source_id, k.name, NULL AS group_name,
+        k.op_class,
         k.ts, k.dur
     FROM kernel AS k
     JOIN answer_source AS a ON a.source_id = k.source_id AND a.fact = 'kernel'
     UNION ALL
     SELECT a.run_id, c.rank_id, NULL AS step_id, 'communication_op' AS table_name, c.rowid AS row_id, c.source_id,
-        c.name, 'communication' AS op_class, c.ts, c.dur
+        c.name, c.group_name, 'communication' AS op_class, c.ts, c.dur
     FROM communication_op AS c
     JOIN answer_source AS a ON a.source_id = c.source_id AND a.fact = 'kernel'
 )
@@ -37,5 +40,5 @@ SELECT
         SELECT s.step_id FROM spans AS s
         WHERE s.source_id = i.source_id AND s.rank_id = i.rank_id AND i.ts >= s.span_start_ns AND i.ts < s.span_end_ns
     )) AS step_id,
-    i.table_name, i.row_id, i.source_id, i.name, i.op_class, i.ts, i.dur
+    i.table_name, i.row_id, i.source_id, i.name, i.group_name, i.op_class, i.ts, i.dur
 FROM items AS i
