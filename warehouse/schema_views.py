@@ -22,9 +22,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-import sqlglot
-from sqlglot import exp
-
 from warehouse import sqlfiles
 from warehouse.errors import WarehouseError
 
@@ -51,9 +48,9 @@ class View:
 
 
 def available_views(directory: Path = VIEWS_DIR) -> list[View]:
-    """The view files, each after the views it reads.
+    """The view files, by name.
 
-    :raises WarehouseError: if a file is misnamed, undocumented, or the views read each other in a circle.
+    :raises WarehouseError: if a file is misnamed or undocumented.
     """
     return list(_read_views(directory, tuple(sorted(
         (path.name, path.stat().st_mtime_ns) for path in directory.glob("*.sql")))))
@@ -66,7 +63,7 @@ def _read_views(directory: Path, stamp: tuple) -> tuple[View, ...]:
         if name.startswith("_"):
             continue  # a fragment for `-- include:`
         views[name[:-4]] = _read_view(directory / name)
-    return tuple(_dependency_order(views))
+    return tuple(views[name] for name in sorted(views))
 
 
 def _read_view(path: Path) -> View:
@@ -90,7 +87,12 @@ def _read_view(path: Path) -> View:
     return View(name, select.rstrip().rstrip(";"), description, columns)
 
 
-def _dependency_order(views: dict[str, View]) -> list[View]:
+def in_dependency_order(views: list[View]) -> list[View]:
+    """``views``, each after the views it reads.
+
+    :raises WarehouseError: if the views read each other in a circle.
+    """
+    views = {view.name: view for view in views}
     read_by = {name: reads(view) & views.keys() - {name} for name, view in views.items()}
     ordered: dict[str, None] = {}
 
@@ -109,7 +111,13 @@ def _dependency_order(views: dict[str, View]) -> list[View]:
 
 
 def reads(view: View) -> set[str]:
-    """The tables and views the view's SELECT reads (its CTEs' names too, which name no view)."""
+    """The tables and views the view's SELECT reads (its CTEs' names too, which name no view).
+
+    sqlglot is imported here, not at the top: opening a warehouse whose views are current needs
+    no parsing, and the answering commands start without it."""
+    import sqlglot
+    from sqlglot import exp
+
     try:
         tree = sqlglot.parse_one(view.select, read="sqlite")
     except sqlglot.errors.ParseError as exc:
@@ -138,7 +146,7 @@ def script(conn: sqlite3.Connection, views: list[View]) -> list[str]:
     user made is left alone) and create the files' views, recording their sha256."""
     statements = [f'DROP VIEW IF EXISTS "{name}";' for name in sorted(recorded(conn).keys() | {v.name for v in views})]
     statements.append("DELETE FROM schema_views;")
-    for view in views:
+    for view in in_dependency_order(views):
         statements.append(view.create)
         statements.append(f"INSERT INTO schema_views (name, sha256) VALUES ('{view.name}', '{view.sha256}');")
     return statements
