@@ -8,7 +8,8 @@ import urllib.request
 import pytest
 from click.testing import CliRunner
 
-from warehouse import db, services
+from warehouse import db
+from warehouse.demo import services
 from warehouse.cli import cli
 
 GIB = 1 << 30

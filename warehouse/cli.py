@@ -316,7 +316,8 @@ def demo(out_dir, serve):
     Example:
         warehouse demo --dir /tmp/demo
     """
-    from warehouse import demo as demo_data, ingest as ingest_frame, services, summary
+    from warehouse import demo as demo_data, ingest as ingest_frame, summary
+    from warehouse.demo import services
 
     out = Path(out_dir)
     inputs = demo_data.write_inputs(out / "inputs")

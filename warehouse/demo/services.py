@@ -1,4 +1,5 @@
-"""Running the REST API and Datasette side by side on loopback (``warehouse demo``)."""
+"""The demo's launcher: the REST API and Datasette side by side on loopback (``warehouse demo``), beside
+the demo inputs it serves (:mod:`warehouse.demo`)."""
 
 from __future__ import annotations
 
