@@ -1,7 +1,8 @@
 -- title: Compare: kernel evidence
 -- description: The longest executions of a kernel in a run (every rank) with their input and row:
 --     the answering input's kernels, matched by name and, when exact, by operator type and input
---     shapes too; in a run without kernel rows for it (a GPU kineto trace), its 'kernel' slices.
+--     shapes too; in a run without kernel rows for it (a GPU kineto trace), its GPU kernels
+--     (gpu_kernel).
 -- param run_id (integer, required): The run.
 -- param name (text, required): The kernel name.
 -- param exact (boolean, default false): Also match op_type and input_shapes.
@@ -25,11 +26,11 @@ with kernels as (
 ),
 
 slices as (
-    select s.path, sl.source_row as row, 'slice' as table_name, s.rank_id, null as step_id, sl.dur as value, sl.id
-    from slice as sl
-    join source as s on s.id = sl.source_id
-    where s.run_id = :run_id and sl.name = :name and sl.category in ('kernel', 'Kernel')
-        and not exists (select 1 from kernels)
+    select s.path, g.source_row as row, 'slice' as table_name, g.rank_id, null as step_id, g.dur as value,
+        g.slice_id as id
+    from gpu_kernel as g
+    join source as s on s.id = g.source_id
+    where g.run_id = :run_id and g.name = :name and not exists (select 1 from kernels)
 ),
 
 final as (

@@ -2,8 +2,8 @@
 -- description: The device kernels of two runs side by side (issue 17), over every rank of each run:
 --     count, total and mean time in each, the time the run adds (difference of the totals) and the
 --     ratio of the means. Kernels are the answering input's (kernel_answer, HCCL operators left out);
---     a run whose ranks have no kernel input (a GPU kineto trace) gives its 'kernel' slices, NCCL
---     ones left out, as the step_activity view reads them. Matched by name, op_type and input_shapes
+--     a run whose ranks have no kernel input (a GPU kineto trace) gives its GPU kernels (gpu_kernel),
+--     NCCL ones (communication) left out. Matched by name, op_type and input_shapes
 --     first; what is left of either run is then matched by name alone (matched_by says which); the
 --     rest is in one run only ('run only': new in the run; 'base only': gone). Ordered by the time
 --     they add, largest first (what got faster or went away last).
@@ -43,16 +43,11 @@ kernels as (
     from kernel_answer as k
     join pair as p on k.run_id = p.run_id or k.run_id = p.base_run_id
     union all
-    select a.run_id, n.value as name, null as op_type, null as input_shapes, sl.dur
+    select g.run_id, g.name, null as op_type, null as input_shapes, g.dur
     from pair as p
-    join answer_source as a on (a.run_id = p.run_id or a.run_id = p.base_run_id) and a.fact = 'timeline'
-    left join kernel_ranks as kr on kr.run_id = a.run_id and kr.rank_key = coalesce(a.rank_id, -1)
-    join process as pr on pr.source_id = a.source_id
-    join thread as t on t.process_id = pr.id
-    join _slice as sl on sl.thread_id = t.id
-    join string as c on c.id = sl.category_id and c.value in ('kernel', 'Kernel')
-    left join string as n on n.id = sl.name_id
-    where kr.run_id is null and lower(coalesce(n.value, '')) not like '%nccl%'
+    join gpu_kernel as g on g.run_id = p.run_id or g.run_id = p.base_run_id
+    left join kernel_ranks as kr on kr.run_id = g.run_id and kr.rank_key = coalesce(g.rank_id, -1)
+    where kr.run_id is null and g.op_class is not 'communication'
 ),
 
 grouped as (

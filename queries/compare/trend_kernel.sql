@@ -2,8 +2,8 @@
 -- description: A named kernel's count, total and mean time in every run of the warehouse, in start
 --     order (issue 17; a run whose start is unknown first, by id), over every rank of the run. Kernels
 --     are the answering input's (kernel_answer, HCCL operators left out), and in a run whose ranks
---     have no kernel input (a GPU kineto trace) its 'kernel' slices, NCCL ones left out, as
---     compare_kernels reads them. name null: the limit kernels with the most time over all runs.
+--     have no kernel input (a GPU kineto trace) its GPU kernels (gpu_kernel), NCCL ones left out,
+--     as compare_kernels reads them. name null: the limit kernels with the most time over all runs.
 -- param name (text, default null): The kernel (exact name); when null, the limit kernels with the most time over all runs.
 -- param limit (integer, default 5): How many kernels when name is null.
 -- column run_id: Run.
@@ -30,16 +30,10 @@ kernels as (
     from kernel_answer
     where :name is null or name = :name
     union all
-    select a.run_id, n.value as name, sl.dur
-    from answer_source as a
-    left join kernel_ranks as kr on kr.run_id = a.run_id and kr.rank_key = coalesce(a.rank_id, -1)
-    join process as pr on pr.source_id = a.source_id
-    join thread as t on t.process_id = pr.id
-    join _slice as sl on sl.thread_id = t.id
-    join string as c on c.id = sl.category_id and c.value in ('kernel', 'Kernel')
-    left join string as n on n.id = sl.name_id
-    where a.fact = 'timeline' and kr.run_id is null and lower(coalesce(n.value, '')) not like '%nccl%'
-        and (:name is null or n.value = :name)
+    select g.run_id, g.name, g.dur
+    from gpu_kernel as g
+    left join kernel_ranks as kr on kr.run_id = g.run_id and kr.rank_key = coalesce(g.rank_id, -1)
+    where kr.run_id is null and g.op_class is not 'communication' and (:name is null or g.name = :name)
 ),
 
 per_run as (

@@ -1,6 +1,6 @@
 -- title: Rule aicpu_operators
 -- description: Kernel names that run on the AI CPU (op_class aicpu) and take at least
---     min_share of the compute kernels' time, over all ranks of a run (its answering
+--     min_share of the compute kernels' time (op_class.is_compute), over all ranks of a run (its answering
 --     kernels): an AI CPU operator runs far slower than an AI Core one and often stands for a dtype the AI Core implementation
 --     lacks (int64, double) or an operator without an AI Core kernel (msprof-analyze's
 --     advisor has the same rule). Severity medium from high_share, low under it; confidence
@@ -25,10 +25,11 @@
 -- column evidence_kernel_id: kernel.id of the evidence row, when it is a kernel.
 -- column evidence_note: What the evidence row shows.
 with compute as (
-    select run_id, sum(dur) as all_ns
-    from kernel_answer
-    where op_class in ('aic', 'aiv', 'mix_cv', 'aicpu') and dur > 0 and (:run_id is null or run_id = :run_id)
-    group by run_id
+    select k.run_id, sum(k.dur) as all_ns
+    from kernel_answer as k
+    join op_class as c on c.op_class = k.op_class and c.is_compute = 1
+    where k.dur > 0 and (:run_id is null or k.run_id = :run_id)
+    group by k.run_id
 ),
 
 names as (

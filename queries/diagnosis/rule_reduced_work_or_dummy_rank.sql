@@ -1,6 +1,6 @@
 -- title: Rule reduced_work_or_dummy_rank
--- description: Per run and step, each rank's number of compute kernels (aic, aiv, mix_cv,
---     aicpu; the answering kernels) against the median over the run's ranks: a rank running
+-- description: Per run and step, each rank's number of compute kernels (op_class.is_compute;
+--     the answering kernels) against the median over the run's ranks: a rank running
 --     fewer than ratio times the median does reduced work or is a dummy (padding) rank. Confidence high when kernel names the
 --     other ranks ran are missing on it (the evidence: one execution of each missing name
 --     on another rank), medium when it runs the same names, only fewer times, low without

@@ -1,6 +1,6 @@
 -- title: Rule slow_rank_suspected
--- description: Per run and step, each rank's compute (summed duration of its aic, aiv, mix_cv and
---     aicpu kernels in the step, kernel_step) against the median over the run's ranks. A rank above
+-- description: Per run and step, each rank's compute (summed duration of its compute kernels,
+--     op_class.is_compute, in the step, kernel_step) against the median over the run's ranks. A rank above
 --     threshold times the median is suspected slow: the others wait for it in every
 --     collective. Severity high from high_ratio up (medium without step rows). Confidence
 --     high when the cross-check agrees (the rank started at least half of the step's

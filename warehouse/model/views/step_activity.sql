@@ -1,8 +1,10 @@
 -- description: What the device did in each step of each rank, as torch_npu's step trace counts
 --     it (prof_db_parse/_trace_step_time_db_parser.py, prof_view/_trace_step_time_parser.py):
 --     the answering kernels and HCCL operators of the step (kernel_step), the HCCL tasks that
---     start in its span (step_span: from the host step's start to the next step's), and in a trace without device kernels (a GPU kineto trace) the 'kernel' slices,
---     NCCL ones as communication. One row per interval: kind compute or communication,
+--     start in its span (step_span: from the host step's start to the next step's), and in a
+--     trace without device kernels (a GPU kineto trace) its GPU kernels (gpu_kernel). One row
+--     per interval: kind compute or communication as the step trace counts the item's class
+--     (op_class.step_trace_compute: every class but communication is compute),
 --     receive_ns its length for hcom_receive*, counted 1 for the rows the rank's torch_npu
 --     version measured communication over (run fact stepTraceCommunication: the HCCL tasks or,
 --     by default, the operators).
@@ -43,15 +45,14 @@ kernel_steps AS (
     LEFT JOIN answer_source AS a ON a.run_id = s.run_id AND a.rank_id = s.rank_id AND a.fact = 'kernel'
 ),
 device AS (
-    SELECT s.run_id, s.rank_id, s.step_id, s.summarized, ks.ts, ks.dur, ks.name,
-        CASE WHEN ks.op_class = 'communication' THEN 'communication' ELSE 'compute' END AS kind,
+    SELECT s.run_id, s.rank_id, s.step_id, s.summarized, ks.ts, ks.dur, ks.name, ks.op_class,
         CASE WHEN ks.op_class = 'communication' THEN 'operator' ELSE 'kernel' END AS unit,
         CASE WHEN ks.table_name = 'communication_op' AND s.communication_unit <> 'operator' THEN 0 ELSE 1 END
             AS counted
     FROM kernel_steps AS s
     JOIN kernel_step AS ks ON ks.run_id = s.run_id AND ks.rank_id = s.rank_id AND ks.step_id = s.step_id
     UNION ALL
-    SELECT s.run_id, s.rank_id, s.step_id, s.summarized, sl.ts, sl.dur, t.name, 'communication' AS kind,
+    SELECT s.run_id, s.rank_id, s.step_id, s.summarized, sl.ts, sl.dur, t.name, 'communication' AS op_class,
         'task' AS unit, 1 AS counted
     FROM kernel_steps AS s
     CROSS JOIN communication_task AS t ON t.source_id = s.kernel_source_id
@@ -59,28 +60,24 @@ device AS (
         AND sl.ts < s.span_end_ns
     WHERE s.communication_unit = 'task'
     UNION ALL
-    SELECT s.run_id, s.rank_id, s.step_id, s.summarized, sl.ts, sl.dur, n.value,
-        CASE WHEN lower(n.value) LIKE '%nccl%' THEN 'communication' ELSE 'compute' END AS kind,
+    SELECT s.run_id, s.rank_id, s.step_id, s.summarized, g.ts, g.dur, g.name, g.op_class,
         'kernel' AS unit, 1 AS counted
     FROM kernel_steps AS s
-    CROSS JOIN process AS p ON p.source_id = s.timeline_source_id
-    CROSS JOIN thread AS t ON t.process_id = p.id
-    CROSS JOIN _slice AS sl ON sl.thread_id = t.id AND sl.ts >= s.start_ns
-        AND sl.ts < s.span_end_ns
-    CROSS JOIN string AS c ON c.id = sl.category_id
-    LEFT JOIN string AS n ON n.id = sl.name_id
-    WHERE s.kernel_source_id IS NULL AND c.value IN ('kernel', 'Kernel')
+    CROSS JOIN gpu_kernel AS g ON g.source_id = s.timeline_source_id AND g.ts >= s.start_ns
+        AND g.ts < s.span_end_ns
+    WHERE s.kernel_source_id IS NULL
 )
 SELECT
-    run_id,
-    rank_id,
-    step_id,
-    summarized,
-    kind,
-    unit,
-    counted,
-    ts AS lo,
-    ts + dur AS hi,
-    CASE WHEN kind = 'communication' AND name LIKE 'hcom\_receive%' ESCAPE '\' THEN dur ELSE 0 END AS receive_ns
-FROM device
-WHERE dur > 0
+    d.run_id,
+    d.rank_id,
+    d.step_id,
+    d.summarized,
+    CASE WHEN c.step_trace_compute = 0 THEN 'communication' ELSE 'compute' END AS kind,
+    d.unit,
+    d.counted,
+    d.ts AS lo,
+    d.ts + d.dur AS hi,
+    CASE WHEN c.step_trace_compute = 0 AND d.name LIKE 'hcom\_receive%' ESCAPE '\' THEN d.dur ELSE 0 END AS receive_ns
+FROM device AS d
+LEFT JOIN op_class AS c ON c.op_class = d.op_class
+WHERE d.dur > 0

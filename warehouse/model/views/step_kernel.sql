@@ -1,6 +1,5 @@
 -- description: Every answering kernel of a step (kernel_step: the profiler's rule), with its
---     kernel row's fields: the unit of the per-step rules; is_compute is 1 for the compute classes (aic, aiv, mix_cv,
---     aicpu, dsa, gpu), 0 for communication and unclassified tasks.
+--     kernel row's fields: the unit of the per-step rules; is_compute is its class's (op_class).
 -- column run_id: Run.
 -- column step_id: The kernel's step (kernel_step).
 -- column rank_id: Rank the kernel ran on (-1 when unknown).
@@ -21,12 +20,13 @@
 -- column input_shapes: Input shapes, as given (e.g. '32,3,224,224;64').
 -- column ts: Start time in ns.
 -- column dur: Duration in ns.
--- column is_compute: 1 for a compute class (aic, aiv, mix_cv, aicpu, dsa, gpu), 0 for
---     communication and unclassified tasks.
+-- column is_compute: 1 for a compute class (op_class.is_compute), 0 for the others and for
+--     unclassified tasks.
 SELECT
     ks.run_id, ks.step_id, k.rank_id, k.id AS kernel_id, k.source_id, k.source_row, k.slice_id, k.name, k.op_type,
     k.op_class, k.category, k.bound_stage, k.bound_family, k.input_shapes, k.ts, k.dur,
-    CASE WHEN k.op_class IN ('aic', 'aiv', 'mix_cv', 'aicpu', 'dsa', 'gpu') THEN 1 ELSE 0 END AS is_compute
+    coalesce(c.is_compute, 0) AS is_compute
 FROM kernel_step AS ks
 JOIN kernel AS k ON k.id = ks.row_id
+LEFT JOIN op_class AS c ON c.op_class = k.op_class
 WHERE ks.table_name = 'kernel' AND ks.step_id IS NOT NULL
