@@ -160,7 +160,7 @@ def test_older_file_missing_a_table_and_a_column(warehouse_db, tmp_path):
     }
     assert rows(warehouse_db, "SELECT rank_id, scope_key, step_id, computing_ns, stage_ns, preparing_ns "
                               "FROM step_trace_time") == [(-1, "-1", 50, 1500, 6500, None)]
-    assert rows(warehouse_db, "SELECT rank_id FROM source") == [(None,)]
+    assert rows(warehouse_db, "SELECT rank_id FROM source") == [(-1,)]
 
 
 def test_missing_tables_and_an_unknown_table(warehouse_db, tmp_path):

@@ -17,10 +17,10 @@ def test_values_and_units(warehouse_db, tmp_path):
     ]
 
 
-def test_source_rank_is_null_when_the_path_does_not_say(warehouse_db, tmp_path):
+def test_rank_is_unknown_when_the_path_does_not_say(warehouse_db, tmp_path):
     path = tmp_path / "op_statistic.csv"
     OpStatisticFactory(path=path)
     ingest_file(warehouse_db, path)
-    # table rows say -1 (unknown), the source row says nothing
+    # the table rows and the source row alike say -1 (unknown)
     assert warehouse_db.execute("SELECT DISTINCT rank_id FROM op_statistic").fetchall() == [(-1,)]
-    assert warehouse_db.execute("SELECT rank_id FROM source").fetchall() == [(None,)]
+    assert warehouse_db.execute("SELECT rank_id FROM source").fetchall() == [(-1,)]

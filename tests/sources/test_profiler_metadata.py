@@ -27,9 +27,9 @@ def test_user_metadata_first(warehouse_db, tmp_path):
         ("ENV_VARIABLES", '{"A": "1"}'), ("model", "resnet50")]
 
 
-def test_outside_a_rank_folder_the_rank_is_null(warehouse_db, tmp_path):
+def test_outside_a_rank_folder_the_rank_is_unknown(warehouse_db, tmp_path):
     path = tmp_path / "metadata" / "profiler_metadata.json"
     ProfilerMetadataFactory(path=path)
     ingest_file(warehouse_db, path)
-    assert warehouse_db.execute("SELECT DISTINCT rank_id FROM run_metadata").fetchall() == [(None,)]
-    assert warehouse_db.execute("SELECT rank_id FROM source").fetchall() == [(None,)]
+    assert warehouse_db.execute("SELECT DISTINCT rank_id FROM run_metadata").fetchall() == [(-1,)]
+    assert warehouse_db.execute("SELECT rank_id FROM source").fetchall() == [(-1,)]

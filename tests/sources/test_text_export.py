@@ -18,12 +18,12 @@ from warehouse.sources.kit.text import (
     kib_to_bytes,
     load_json,
     mb_to_bytes,
-    rank_of,
     scalar,
     text,
     us_to_ns,
 )
 from warehouse.errors import IngestError
+from warehouse.sources.kit.rank_layout import UNKNOWN_RANK, rank_or_unknown
 
 
 @pytest.mark.parametrize(
@@ -65,12 +65,12 @@ def test_scalar_keeps_integers_and_floats_apart():
 
 
 def test_rank_from_folder_or_profiler_info(tmp_path):
-    assert rank_of(tmp_path / "rank12_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / "x.csv") == 12
-    assert rank_of(tmp_path / "test_rank_4" / "ASCEND_PROFILER_OUTPUT" / "x.csv") == 4
+    assert rank_or_unknown(tmp_path / "rank12_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / "x.csv").rank == 12
+    assert rank_or_unknown(tmp_path / "test_rank_4" / "ASCEND_PROFILER_OUTPUT" / "x.csv").rank == 4
     folder = tmp_path / "node1_777_20250101_ascend_pt"
     ProfilerInfoFactory(path=folder / "profiler_info_9.json", document={"config": {}, "rank_id": 5})
-    assert rank_of(folder / "ASCEND_PROFILER_OUTPUT" / "x.csv") == 5
-    assert rank_of(tmp_path / "elsewhere" / "x.csv") == -1
+    assert rank_or_unknown(folder / "ASCEND_PROFILER_OUTPUT" / "x.csv") == (5, "profiler_info_9.json")
+    assert rank_or_unknown(tmp_path / "elsewhere" / "x.csv") == (UNKNOWN_RANK, "unset") == (-1, "unset")
 
 
 def test_csv_header_refuses_binary_and_json(tmp_path):

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from warehouse.sources.base import Outcome
 from warehouse.sources.kit.communication import CLUSTER_LAYOUT, communication_kind, insert_links, walk_cluster_layout
-from warehouse.sources.kit.text import UNKNOWN_RANK, load_json
+from warehouse.sources.kit.rank_layout import UNKNOWN_RANK
+from warehouse.sources.kit.text import load_json
 
 KIND = "cluster_communication_matrix_json"
 

@@ -14,6 +14,7 @@ SPEC = CsvTable(
     table="step_trace_time",
     required=REQUIRED | {"Type", "Index"},
     columns=(*TIME_COLUMNS, Column("scope", ("Type",), text), Column("scope_key", ("Index",), text)),
+    cluster=True,
     finish=(
         "UPDATE step_trace_time SET rank_id = CASE WHEN scope = 'rank' THEN CAST(scope_key AS INTEGER) ELSE -1 END "
         "WHERE source_id = :source_id"

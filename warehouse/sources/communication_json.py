@@ -19,7 +19,8 @@ from warehouse.sources.kit.communication import (
     insert_entries,
     walk_rank_layout,
 )
-from warehouse.sources.kit.text import load_json, rank_of, source_rank
+from warehouse.sources.kit.rank_layout import rank_or_unknown
+from warehouse.sources.kit.text import load_json
 
 KIND = "communication_json"
 
@@ -29,7 +30,7 @@ def detect(path) -> bool:
 
 
 def ingest(conn, path, source_id):
-    rank_id = rank_of(path)
+    rank_id = rank_or_unknown(path).rank
     data = load_json(path)
     entries = (
         Entry(rank_id, step, comm_type, key, info, f"{step}/{comm_type}/{key}")
@@ -37,4 +38,4 @@ def ingest(conn, path, source_id):
     )
     rows = insert_entries(conn, path, source_id, entries)
     detail = {"tables": ["communication_time", "communication_bandwidth"]}
-    return Outcome(rows=rows, rank_id=source_rank(rank_id), detail=detail)
+    return Outcome(rows=rows, rank_id=rank_id, detail=detail)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from warehouse.sources.base import Outcome
 from warehouse.sources.kit.communication import RANK_LAYOUT, communication_kind, insert_links, walk_rank_layout
-from warehouse.sources.kit.text import load_json, rank_of, source_rank
+from warehouse.sources.kit.rank_layout import rank_or_unknown
+from warehouse.sources.kit.text import load_json
 
 KIND = "communication_matrix_json"
 
@@ -21,6 +22,6 @@ def detect(path) -> bool:
 
 
 def ingest(conn, path, source_id):
-    rank_id = rank_of(path)
+    rank_id = rank_or_unknown(path).rank
     rows = insert_links(conn, path, source_id, rank_id, walk_rank_layout(path, load_json(path)))
-    return Outcome(rows=rows, rank_id=source_rank(rank_id), detail={"table": "communication_matrix"})
+    return Outcome(rows=rows, rank_id=rank_id, detail={"table": "communication_matrix"})

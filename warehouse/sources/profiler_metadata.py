@@ -8,7 +8,8 @@ import re
 from pathlib import Path
 
 from warehouse.sources.base import Outcome
-from warehouse.sources.kit.text import insert_metadata, json_head, load_json_object, rank_of, source_rank
+from warehouse.sources.kit.rank_layout import rank_or_unknown
+from warehouse.sources.kit.text import insert_metadata, json_head, load_json_object
 
 KIND = "profiler_metadata_json"
 KNOWN_KEY = re.compile(r'^\{"(ENV_VARIABLES|distributed_args|parallel_group_info)":\{')
@@ -26,6 +27,6 @@ def detect(path) -> bool:
 
 def ingest(conn, path, source_id):
     document = load_json_object(path)
-    rank_id = source_rank(rank_of(path))
+    rank_id = rank_or_unknown(path).rank
     rows = insert_metadata(conn, source_id, rank_id, document)
     return Outcome(rows=rows, rank_id=rank_id, detail={"table": "run_metadata"})

@@ -17,9 +17,8 @@ from pathlib import Path
 from warehouse import sqlfiles
 from warehouse.staged import SQL_DIR
 from warehouse.sources import analysis_db
-from warehouse.sources.kit.rank_layout import rank_from_layout
+from warehouse.sources.kit.rank_layout import rank_or_unknown
 from warehouse.sources.kit.sqlite_input import attached, copy_table
-from warehouse.sources.kit.text import UNKNOWN_RANK, source_rank
 from warehouse.staged.answers import RankAnswers
 
 FORGET_SQL = sqlfiles.statements(SQL_DIR / "staged_forget.sql")
@@ -52,12 +51,12 @@ def write_step_summary(conn: sqlite3.Connection, path: Path, source_id: int) -> 
 
     :raises IngestError: when the file or its StepTraceTime cannot be read (naming the file).
     """
-    rank_id = (rank_from_layout(path) or (UNKNOWN_RANK, "unset"))[0]
+    rank_id = rank_or_unknown(path).rank
     file, wanted = analysis_db.INPUT_TABLES["StepTraceTime"]
     with attached(conn, path, ["StepTraceTime"]) as failures:
         rows, _ = copy_table(conn, path, "StepTraceTime", wanted, analysis_db.SQL_DIR / file,
                              {"source_id": source_id, "rank_id": rank_id}, failures)
-    conn.execute("UPDATE source SET rank_id = ?, row_count = ? WHERE id = ?", (source_rank(rank_id), rows, source_id))
+    conn.execute("UPDATE source SET rank_id = ?, row_count = ? WHERE id = ?", (rank_id, rows, source_id))
     return rows
 
 

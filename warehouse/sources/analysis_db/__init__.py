@@ -26,7 +26,7 @@ zeros), and the wait and synchronization ratios (``wait_ratio`` and
 Version drift: a table the file lacks adds no rows, a column it lacks reads as NULL;
 ``source.detail`` lists the tables read, missing and ignored and the missing columns.
 The rank is the folder layout's (:func:`~warehouse.sources.kit.rank_layout.rank_from_layout`),
-as for the text export's files.
+else unknown (-1), as for the text export's files (:func:`~warehouse.sources.kit.rank_layout.rank_or_unknown`).
 """
 
 from __future__ import annotations
@@ -36,9 +36,8 @@ from pathlib import Path
 
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome
+from warehouse.sources.kit.rank_layout import rank_or_unknown
 from warehouse.sources.kit.sqlite_input import Failure, attached, copy_table, detect_input, input_tables
-from warehouse.sources.kit.text import UNKNOWN_RANK, source_rank
-from warehouse.sources.kit.rank_layout import rank_from_layout
 
 KIND = "analysis_db"
 
@@ -86,8 +85,7 @@ def ingest(conn: sqlite3.Connection, path, source_id: int) -> Outcome:
 
 def _copy(conn: sqlite3.Connection, path: Path, source_id: int, tables: frozenset[str],
           failures: list[Failure]) -> Outcome:
-    layout = rank_from_layout(path)
-    rank_id, rank_from = layout or (UNKNOWN_RANK, "unset")
+    rank_id, rank_from = rank_or_unknown(path)
     params = {"source_id": source_id, "rank_id": rank_id}
     rows = 0
     columns_missing = {}
@@ -106,7 +104,7 @@ def _copy(conn: sqlite3.Connection, path: Path, source_id: int, tables: frozense
     }
     if columns_missing:
         detail["columns_missing"] = columns_missing
-    return Outcome(rows, rank_id=source_rank(rank_id), detail=detail)
+    return Outcome(rows, rank_id=rank_id, detail=detail)
 
 
 def _identify(path: Path) -> frozenset[str]:

@@ -4,14 +4,14 @@ A format module (``warehouse.sources.<format>``) detects its file and turns it i
 what two or more of them need lives here, so that no format module imports another:
 
 - :mod:`~warehouse.sources.kit.numbers`: the 64-bit bound of every integer read from an input;
-- :mod:`~warehouse.sources.kit.text`: reading the text export's CSV and JSON files, exact units, the rank;
+- :mod:`~warehouse.sources.kit.text`: reading the text export's CSV and JSON files, exact units;
 - :mod:`~warehouse.sources.kit.kernel_csv`: a kernel table exported as CSV (kernel_details.csv, op_summary_*.csv);
 - :mod:`~warehouse.sources.kit.communication`: the entries of the communication JSON files and their rows;
 - :mod:`~warehouse.sources.kit.step_trace`: step numbers and the step trace's time columns;
 - :mod:`~warehouse.sources.kit.folder_grammar`: what the profilers' folder and sidecar names mean (run,
   rank and device folders: ``*_ascend_pt``, ``PROF_*``, ``device_N``, profiler_info_N.json);
 - :mod:`~warehouse.sources.kit.rank_layout`: the rank and device a file's folder layout gives (the
-  grammar's names, and the sidecars' content);
+  grammar's names, and the sidecars' content), and the one encoding of an unknown rank (-1);
 - :mod:`~warehouse.sources.kit.sqlite_input`: an SQLite input attached read-only, its input views and the
   copy's SQL functions (analysis.db, cluster_analysis.db).
 

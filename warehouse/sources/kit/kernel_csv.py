@@ -14,6 +14,7 @@ import sqlite3
 
 from warehouse import multirow
 from warehouse.sources.base import Outcome
+from warehouse.sources.kit.rank_layout import rank_or_unknown
 from warehouse.sources.kit.text import (
     Column,
     column_plan,
@@ -21,11 +22,9 @@ from warehouse.sources.kit.text import (
     insert_sql,
     integer,
     open_records,
-    rank_of,
     real,
     scalar,
     short_record_note,
-    source_rank,
     us_to_ns,
 )
 
@@ -81,7 +80,7 @@ INSERT = insert_sql(
 
 def ingest_kernels(conn: sqlite3.Connection, path, source_id: int, origin: str) -> Outcome:
     """Insert every record of a kernel CSV as a ``kernel`` row of ``origin``, then classify them."""
-    rank_id = rank_of(path)
+    rank_id = rank_or_unknown(path).rank
     with open_records(path) as records:
         plan = column_plan(records.header, KERNEL_COLUMNS)
         extra = [(index, name) for index, name in enumerate(records.header) if name not in KNOWN_HEADERS]
@@ -94,7 +93,7 @@ def ingest_kernels(conn: sqlite3.Connection, path, source_id: int, origin: str) 
         multirow.insert_rows(conn, INSERT, rows)
         count = conn.total_changes - before
     detail = {"table": "kernel", "origin": origin, **short_record_note(records.short_lines)}
-    return Outcome(rows=count, rank_id=source_rank(rank_id), detail=detail)
+    return Outcome(rows=count, rank_id=rank_id, detail=detail)
 
 
 def _metrics(row: list[str], extra: list[tuple[int, str]], short: bool) -> str | None:

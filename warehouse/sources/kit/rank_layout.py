@@ -9,6 +9,12 @@ releases: ``device_{N}/summary``). An info.json's ``rank_id`` is the RANK_ID the
 (-1 when unset); the N of ``device_{N}`` / ``info.json.{N}`` is the device (msprof-analyze reads
 both the same way). Every source that cannot read the rank from the file itself asks here, so
 that all of a rank's files agree on it.
+
+One encoding of "rank unknown": an input about one rank that neither it nor its folders name
+gets :data:`UNKNOWN_RANK` (-1, as RANK_ID and RANK_DEVICE_MAP write an unset rank), in
+``source.rank_id`` and in every row it adds. NULL means something else: an input about no one
+rank (a whole cluster's file, such as cluster_step_trace_time.csv; the op simulator's operator
+run), or a file not read (yet).
 """
 
 from __future__ import annotations
@@ -21,6 +27,11 @@ from warehouse.errors import IngestError
 from warehouse.sources.base import OverSizeLimit, open_binary
 from warehouse.sources.kit import folder_grammar as grammar
 from warehouse.sources.kit.numbers import int64
+
+#: the rank of an input about one rank when nothing says which (the profilers' own "unset")
+UNKNOWN_RANK = -1
+#: what said :data:`UNKNOWN_RANK`: nothing did
+UNSET = "unset"
 
 
 class Layout(tuple):
@@ -56,6 +67,12 @@ def rank_from_layout(path: str | Path) -> Layout | None:
     several ranks says nothing. The result's ``device_id`` is the device of a PROF_* folder on the way.
     """
     return _walk(path)[0]
+
+
+def rank_or_unknown(path: str | Path) -> Layout:
+    """:func:`rank_from_layout`'s answer, else ``(UNKNOWN_RANK, "unset")``: the rank of an input
+    about one rank whose folders do not name it."""
+    return rank_from_layout(path) or Layout(UNKNOWN_RANK, UNSET)
 
 
 def device_from_layout(path: str | Path) -> int | None:

@@ -1,4 +1,4 @@
-"""What the text-export sources share: reading their CSV and JSON files, units, the rank.
+"""What the text-export sources share: reading their CSV and JSON files, units.
 
 torch_npu's ``export_type=text`` writes CSV and JSON files beside (or instead of) the rank
 db. Their quirks, seen in real files: timestamps end in a TAB (``1736408883704643.212\\t``),
@@ -29,7 +29,7 @@ from warehouse import multirow
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome, open_binary, read_head
 from warehouse.sources.kit.numbers import INT64_DIGITS, int64, whole
-from warehouse.sources.kit.rank_layout import rank_from_layout
+from warehouse.sources.kit.rank_layout import rank_or_unknown
 
 #: Values the exports write for "no value".
 MISSING = frozenset({"", "N/A", "NA", "n/a", "None", "null", "NULL", "-"})
@@ -40,7 +40,6 @@ MIB = 1024 * 1024
 MB = 10**6
 GB = 10**9
 DEVICE = re.compile(r"^(?:NPU\s*:?\s*)?(\d+)$", re.IGNORECASE)
-UNKNOWN_RANK = -1
 #: Largest field the CSV reader accepts: operator_details.csv call stacks can pass the module's 128 KiB default.
 FIELD_LIMIT = 1 << 26
 
@@ -182,6 +181,9 @@ class CsvTable:
     excluded: frozenset[str] = field(default_factory=frozenset)
     #: statement run after the insert with :source_id (fills columns the file implies)
     finish: str | None = None
+    #: the file is about a whole cluster, no one rank: its source has no rank (NULL), and ``finish``
+    #: gives each row the rank it is about
+    cluster: bool = False
 
 
 #: byte-order marks of UTF-16 text (a CSV saved as "Unicode" by a spreadsheet)
@@ -360,8 +362,8 @@ def insert_sql(table: str, columns: list[str]) -> str:
     return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
 
 
-def ingest_csv(conn: sqlite3.Connection, path, source_id: int, spec: CsvTable, rank_id: int) -> Outcome:
-    """Insert every record of a CSV export into ``spec.table``."""
+def ingest_csv(conn: sqlite3.Connection, path, source_id: int, spec: CsvTable, rank_id: int | None) -> Outcome:
+    """Insert every record of a CSV export into ``spec.table``, each with ``rank_id`` (the file's)."""
     names = ["source_id", "source_row", "rank_id", *(column.name for column in spec.columns)]
     with open_records(path) as records:
         plan = column_plan(records.header, spec.columns)
@@ -375,7 +377,7 @@ def ingest_csv(conn: sqlite3.Connection, path, source_id: int, spec: CsvTable, r
     if spec.finish:
         conn.execute(spec.finish, {"source_id": source_id})
     detail = {"table": spec.table, **short_record_note(records.short_lines)}
-    return Outcome(rows=count, rank_id=source_rank(rank_id), detail=detail)
+    return Outcome(rows=count, rank_id=rank_id, detail=detail)
 
 
 def csv_source(spec: CsvTable) -> tuple[Callable[[Any], bool], Callable[..., Outcome]]:
@@ -385,7 +387,7 @@ def csv_source(spec: CsvTable) -> tuple[Callable[[Any], bool], Callable[..., Out
         return has_headers(path, spec.required, spec.excluded)
 
     def ingest(conn, path, source_id) -> Outcome:
-        return ingest_csv(conn, path, source_id, spec, rank_of(path))
+        return ingest_csv(conn, path, source_id, spec, None if spec.cluster else rank_or_unknown(path).rank)
 
     return detect, ingest
 
@@ -438,17 +440,6 @@ def _number(value):
     if isinstance(value, Decimal):
         return float(value)
     raise TypeError(f"not JSON serialisable: {type(value).__name__}")
-
-
-def rank_of(path: str | Path) -> int:
-    """The rank a file belongs to (:func:`~warehouse.sources.kit.rank_layout.rank_from_layout`), else -1."""
-    found = rank_from_layout(path)
-    return found[0] if found else UNKNOWN_RANK
-
-
-def source_rank(rank_id: int) -> int | None:
-    """The rank to record in ``source.rank_id``: NULL rather than -1 when the path does not say."""
-    return None if rank_id == UNKNOWN_RANK else rank_id
 
 
 def insert_metadata(conn: sqlite3.Connection, source_id: int, rank_id: int | None, document: dict) -> int:

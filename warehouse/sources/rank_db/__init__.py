@@ -21,10 +21,13 @@ whose rowids are far sparser than its rows (a rowid of 2**63 - 100001) is renumb
 in rowid order, so it cannot exhaust the warehouse's slice ids (``source_row`` is then that
 number; ``source.detail`` says ``renumbered``).
 
-The rank is read from RANK_DEVICE_MAP, else the file name, else a ``profiler_info_{N}.json``
-in the folders above. One warehouse holds one run: a second, different file claiming a
-rank already held is refused by :func:`claim` with :class:`~warehouse.errors.SourceConflict`
-(``--force`` replaces the earlier file).
+The rank is read from RANK_DEVICE_MAP, else the file name, else the folders above
+(:func:`~warehouse.sources.kit.rank_layout.rank_from_layout`: a rank folder's name, a
+``profiler_info_{N}.json``, a PROF folder's info.json), else it is unknown (-1,
+:data:`~warehouse.sources.kit.rank_layout.UNKNOWN_RANK`). A warehouse holds many runs, and a run
+one rank db per rank: a second, different file claiming a rank its run already holds is refused
+by :func:`claim` with :class:`~warehouse.errors.SourceConflict` (``--force`` replaces the earlier
+file); files of an unknown rank never conflict.
 """
 
 from __future__ import annotations
@@ -50,15 +53,13 @@ from warehouse.sources.base import (
 )
 from warehouse.sources.kit.folder_grammar import is_torch_npu_folder
 from warehouse.sources.kit.numbers import int64, whole
-from warehouse.sources.kit.rank_layout import rank_from_layout
+from warehouse.sources.kit.rank_layout import UNKNOWN_RANK, rank_or_unknown
 from warehouse.sources.kit.sqlite_input import create_input_view
 
 KIND = "rank_db"
 
 SQL_DIR = Path(__file__).parent
 SCHEMA = "rank_db_src"
-#: rank_id of a file that says nothing of its rank (RANK_DEVICE_MAP writes -1 when unset)
-UNKNOWN_RANK = -1
 FILE_NAME = re.compile(r"^ascend_pytorch_profiler_(\d+)\.db$")
 SLICE_NAMES_SQL = sqlfiles.text(SQL_DIR / "slice_names.sql")
 INSERT_TARGET = re.compile(r"^\s*INSERT\s+(?:OR\s+\w+\s+)?INTO\s+([\w.]+)", re.IGNORECASE | re.MULTILINE)
@@ -268,9 +269,9 @@ def _identify(path: Path, readable: Path | None = None) -> Identity:
             host = probe.execute("SELECT hostName FROM HOST_INFO LIMIT 1").fetchone() if "HOST_INFO" in tables else None
     except sqlite3.DatabaseError as exc:
         raise IngestError(f"{path}: sqlite_master: unreadable ({exc})") from None
-    rank, device = -1, None
+    rank, device = UNKNOWN_RANK, None
     if mapped:
-        rank = -1 if mapped[0] is None else _mapped_number(path, mapped[0], "rankId")
+        rank = UNKNOWN_RANK if mapped[0] is None else _mapped_number(path, mapped[0], "rankId")
         device = None if mapped[1] is None else _mapped_number(path, mapped[1], "deviceId")
         device = None if device < 0 else device
     rank_from = "RANK_DEVICE_MAP"
@@ -291,7 +292,7 @@ def _mapped_number(path: Path, value, column: str) -> int:
 
 
 def _rank_from_path(path: Path) -> tuple[int, str]:
-    """The rank the file name (``ascend_pytorch_profiler_{N}.db``) or the layout sets, else -1.
+    """The rank the file name (``ascend_pytorch_profiler_{N}.db``) or the layout sets, else ``UNKNOWN_RANK``.
 
     :raises IngestError: when the file name's rank is past 64-bit integers.
     """
@@ -301,14 +302,14 @@ def _rank_from_path(path: Path) -> tuple[int, str]:
             return whole(match[1]), "file name"
         except ValueError as exc:
             raise IngestError(f"{path}: file name: {exc}") from None
-    return rank_from_layout(path) or (UNKNOWN_RANK, "unset")
+    return rank_or_unknown(path)
 
 
 def claim(conn: sqlite3.Connection, path, source_id: int) -> None:
     """Refuse a second file for a rank already held (the frame replaces it under --force).
 
     The frame calls it before the rows go in, whether :func:`ingest` runs here or in a
-    worker process that cannot see this warehouse. An unknown rank (-1) is held by no
+    worker process that cannot see this warehouse. An unknown rank (``UNKNOWN_RANK``) is held by no
     one: files that do not say their rank never conflict.
 
     :raises SourceConflict: naming the files that hold the rank.

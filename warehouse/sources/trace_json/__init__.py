@@ -4,10 +4,12 @@ Three shapes are read (reference/FORMATS.md): a bare array of events; an object 
 ``traceEvents`` array sits among other top-level keys (kineto: ``schemaVersion``,
 ``deviceProperties``, ``distributedInfo``); the op simulator's object with ``profilingType``.
 A ``.gz`` file is read transparently. The other top-level keys go to ``run_metadata`` (JSON
-text). The source's rank is kineto's ``distributedInfo.rank``, else the ``{rank}`` of the
-``profiler_info_{rank}.json`` torch_npu writes beside its output folder. Lenient where Chrome
-is: a trailing comma before the final ``]``, and a missing final ``]`` (``source.detail``
-says ``truncated``).
+text). The source's rank is kineto's ``distributedInfo.rank``, else the one its folders name
+(torch_npu: ``rank{N}_ascend_pt``, the ``profiler_info_{N}.json`` beside its output folder), else
+-1 (:data:`~warehouse.sources.kit.rank_layout.UNKNOWN_RANK`); the op simulator's trace (an
+operator's run, about no rank) has none (NULL). Its processes, counters and metadata rows carry
+the same rank. Lenient where Chrome is: a trailing comma before the final ``]``, and a missing
+final ``]`` (``source.detail`` says ``truncated``).
 
 Streaming: the text is read in chunks, each cut at the last event boundary (``}`` ``,`` ``{``
 outside any string) and decoded by msgspec into GC-free structs, ``args`` kept as raw JSON
@@ -62,11 +64,11 @@ from pathlib import Path
 
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome, open_binary, read_head
-from warehouse.sources.kit.rank_layout import rank_from_layout
+from warehouse.sources.kit.rank_layout import rank_or_unknown
 from warehouse.sources.trace_json.framing import WS
 from warehouse.sources.trace_json.loader import Loader
 
-__all__ = ["KIND", "IngestError", "detect", "ingest", "ingest_trace_bytes", "looks_like_trace", "rank_beside"]
+__all__ = ["KIND", "IngestError", "detect", "ingest", "ingest_trace_bytes", "looks_like_trace"]
 
 KIND = "trace_json"
 
@@ -97,21 +99,16 @@ def ingest(conn: sqlite3.Connection, path, source_id: int) -> Outcome:
     """Read one trace file into the warehouse (inside the caller's transaction)."""
     path = Path(path)
     with open_binary(path) as stream:
-        loader = Loader(conn, source_id, str(path), rank_id=None, default_rank=rank_beside(path))
+        loader = Loader(conn, source_id, str(path), rank_id=None, default_rank=rank_or_unknown(path).rank)
         meta = loader.run(stream, CHUNK_BYTES)
     return loader.outcome(meta)
-
-
-def rank_beside(path: Path) -> int | None:
-    """The rank the output layout around the trace names (torch_npu: ``rank{N}_ascend_pt``, ``profiler_info_{N}.json``)."""
-    found = rank_from_layout(path)
-    return found[0] if found else None
 
 
 def ingest_trace_bytes(conn: sqlite3.Connection, payload: bytes, source_id: int, *,
                        rank_id: int | None = None, label: str = "trace") -> int:
     """Read a trace held in memory (e.g. block 0x02 of visualize_data.bin); returns the rows added.
 
+    :param rank_id: the trace's rank; None: the one the trace names, else none (an operator's).
     :param label: names the input in error messages (``"<label>: byte 123: ..."``).
     :raises IngestError: if the payload is not a trace.
     """

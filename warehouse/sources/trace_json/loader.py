@@ -21,6 +21,7 @@ from warehouse.errors import IngestError
 from warehouse.interning import StringTable
 from warehouse.model import derived, nesting
 from warehouse.sources.base import Outcome
+from warehouse.sources.kit.rank_layout import UNKNOWN_RANK
 from warehouse.sources.trace_json import flows
 from warehouse.sources.trace_json.events import ANY, Event, flow_key, to_ns
 from warehouse.sources.trace_json.framing import Framing
@@ -174,9 +175,8 @@ class Loader:
                 gc.enable()
         self.truncated, self.shape = framing.truncated, framing.shape
         meta = framing.meta
-        rank = meta.get("distributedInfo", {}).get("rank") if isinstance(meta.get("distributedInfo"), dict) else None
         if self.rank_id is None:
-            self.rank_id = rank if isinstance(rank, int) and not isinstance(rank, bool) else self.default_rank
+            self.rank_id = _rank(meta, self.default_rank)
         self._finish(meta)
         return meta
 
@@ -442,11 +442,21 @@ class Loader:
                          (self.rank_id, self.source_id))
         if self.string_ids.step_names:
             self.rows += conn.execute(STEPS_SQL, {
-                "rank_id": -1 if self.rank_id is None else self.rank_id, "source_id": self.source_id,
+                "rank_id": UNKNOWN_RANK if self.rank_id is None else self.rank_id, "source_id": self.source_id,
                 "first_id": self.first_slice, "name_ids": json.dumps(self.string_ids.step_names)}).rowcount
         rows = [(self.source_id, self.rank_id, name, json.dumps(value)) for name, value in meta.items()]
         conn.executemany("INSERT INTO run_metadata (source_id, rank_id, name, value) VALUES (?, ?, ?, ?)", rows)
         self.rows += len(rows)
+
+
+def _rank(meta: dict, default: int | None) -> int | None:
+    """The trace's rank: kineto's ``distributedInfo.rank``; none for the op simulator's trace
+    (``profilingType``: an operator's run, about no rank); else ``default``."""
+    info = meta.get("distributedInfo")
+    rank = info.get("rank") if isinstance(info, dict) else None
+    if isinstance(rank, int) and not isinstance(rank, bool):
+        return rank
+    return None if "profilingType" in meta else default
 
 
 def _text(value) -> str | None:
