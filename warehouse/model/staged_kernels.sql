@@ -4,9 +4,9 @@
 -- duration), its class its group's (staged_kernel_rows.sql writes them, staged_answers.sql sums them).
 -- Where the group's class depends on AIV time (communication without it, mix_comm_aiv with it)
 -- the kernel's own PMU rows decide: AIV time > 0 when one of the AIV metrics fact_kernel.sql
--- pivots rounds to more than 0 (PMU values are times, never negative). The step is the one whose
--- window holds the kernel's start: the rank db source's _task_step.sql, which fact_kernel.sql
--- includes too. CROSS JOIN keeps SQLite's order: the tasks in turn, each kernel's info by its key,
+-- pivots rounds to more than 0 (PMU values are times, never negative). The step is the last one
+-- started at or before the kernel's start (the profiler's rule, the view kernel_step's): the rank db
+-- source's _task_step.sql, which fact_kernel.sql includes too. CROSS JOIN keeps SQLite's order: the tasks in turn, each kernel's info by its key,
 -- its group by the group's key.
 -- Parameter :group_source.
 
