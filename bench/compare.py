@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from warehouse import queries
-from warehouse.compare import QUERIES
+from warehouse.report.compare import QUERIES
 from warehouse.synth.rank_db import generate
 
 REPO = Path(__file__).resolve().parent.parent

@@ -4,6 +4,8 @@ escaped; labels through ``warehouse ingest --label``; two GPU (kineto) traces co
 from __future__ import annotations
 
 import json
+import re
+from html import unescape
 
 from factories import warehouse_rows
 from factories.trace_json import EventFactory, render
@@ -13,10 +15,12 @@ from warehouse.cli import cli
 HOSTILE = '<img src=x onerror="alert(1)">'
 
 
-def two_runs(path):
+def two_runs(path, names=("base", "after")):
+    """Runs ``names`` of one rank, one step and one kernel (named :data:`HOSTILE`), the second's kernel
+    twice as long."""
     conn = db.connect(path)
     with warehouse_rows.bound(conn):
-        for name, dur in (("base", 1000), ("after", 2000)):
+        for name, dur in zip(names, (1000, 2000)):
             source = warehouse_rows.rank_source(0, run=name)
             warehouse_rows.StepFactory(rank_id=0, step_id=1, start_ns=0, end_ns=10_000, source_id=source)
             warehouse_rows.KernelFactory(rank_id=0, source_id=source, name=HOSTILE, ts=100, dur=dur)
@@ -42,6 +46,22 @@ def test_compare_prints_the_answers_and_writes_an_escaped_report(tmp_path, runne
     assert runner.invoke(cli, ["compare", "--db", str(path), "base", "after", "-o", str(tmp_path / "c.md")]).exit_code == 0
     markdown = (tmp_path / "c.md").read_text()
     assert "<img" not in markdown and "&lt;img" in markdown
+
+
+def test_the_html_report_shows_run_names_of_markup_as_text(tmp_path, runner):
+    """Run names holding an ``<img onerror>`` are text: in the runs table, in the evidence rows' run cells."""
+    path = tmp_path / "w.db"
+    two_runs(path, (HOSTILE, "after " + HOSTILE))
+    result = runner.invoke(cli, ["compare", "--db", str(path), "1", "2", "-o", str(tmp_path / "c.html")])
+    assert result.exit_code == 0, result.output
+    html = (tmp_path / "c.html").read_text()
+    assert "<img" not in html
+    tables = {key: [[unescape(cell) for cell in re.findall(r"<td>(.*?)</td>", row)]
+                    for row in re.findall(r"<tr>(.*?)</tr>", table)[1:]]
+              for key, table in re.findall(r'<h3 id="compare-(\w+)">.*?</h3>\n<table>(.*?)</table>', html)}
+    assert tables["runs"] == [["base", "1", HOSTILE, "-"], ["run", "2", "after " + HOSTILE, "-"]]
+    # the kernel regression: its evidence row in each run, led by the run's name
+    assert [row[0] for row in tables["regression2"]] == [HOSTILE, "after " + HOSTILE]
 
 
 def test_compare_an_unknown_run_is_one_line(tmp_path, runner):

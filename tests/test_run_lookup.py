@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from factories import warehouse_rows
-from warehouse import compare, db
+from warehouse import db
 from warehouse.cli import cli
 from warehouse.model import runs
+from warehouse.report import compare
 
 
 @pytest.fixture

@@ -642,7 +642,7 @@ def compare_command(db_path, base, run, fmt, out, top, engine, data_dir, master)
         warehouse compare --db runs.db baseline after_fix -o compare.html
         warehouse compare --engine duckdb --data runs.parquet baseline after_fix
     """
-    from warehouse import compare
+    from warehouse.report import compare
     from warehouse.model import runs
 
     if engine == "sqlite":

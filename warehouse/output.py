@@ -25,7 +25,7 @@ NOT_PLAIN = re.compile("[\r\n\x1b]")
 def render(columns: list[str], rows: list[tuple], fmt: str) -> str:
     """The rows in format ``fmt`` (one of :data:`FORMATS`), as text ending in a newline."""
     if fmt == "json":
-        return json.dumps([dict(zip(columns, row)) for row in rows], indent=2, default=_bytes_as_hex) + "\n"
+        return json.dumps([dict(zip(columns, row)) for row in rows], indent=2, default=bytes_as_hex) + "\n"
     if fmt == "csv":
         return csv_text(columns, rows)
     rows = [tuple(v.hex() if isinstance(v, bytes) else v for v in row) for row in rows]
@@ -91,7 +91,8 @@ def csv_cell(value):
     return value
 
 
-def _bytes_as_hex(value):
+def bytes_as_hex(value):
+    """``json.dumps``'s ``default``: a BLOB as its hex digits (any other type it cannot write is an error)."""
     if isinstance(value, bytes):
         return value.hex()
     raise TypeError(f"cannot render {type(value).__name__}")

@@ -30,6 +30,13 @@ def gib(size: int | None) -> str:
     return _number(size, lambda v: f"{v / 2**30:,.2f}")
 
 
+def general(value) -> str:
+    """A value as a query gave it: a float to 6 significant digits, anything else as :func:`text_of` shows it."""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return text_of(value)
+
+
 def numbers(text: str) -> str:
     """A finding's numbers JSON as 'key=value, ...' (the text as it is when it is no JSON object)."""
     try:

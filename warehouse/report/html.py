@@ -15,6 +15,9 @@ lands: element text, SVG ``<text>`` and ``<title>``, attribute values. Only the 
 styles and colours are written as they are. The inspector's data is JSON in a
 ``<script type="application/json">`` block with ``<``, ``>`` and ``&`` as JSON escapes (no
 ``</script>`` can end it early); its script puts every value on the page as text.
+
+``warehouse compare``'s report, tables alone, is written by :func:`render_chapters`: the same
+tables, escaping and page.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from pathlib import Path
 from warehouse.report import Report
 from warehouse.report import detail, inspector_data
 from warehouse.report.format import locator, ms, numbers, text_of
-from warehouse.report.tables import Table, all_tables, evidence_id
+from warehouse.report.tables import Chapter, Table, all_tables, evidence_id
 
 BUCKETS = (
     ("preparing", "preparing_ns", "#76b7b2"),
@@ -64,8 +67,24 @@ def render(database: str, reports: list[Report]) -> str:
     for report in reports:
         body.append(f'<h2 id="run{_e(report.run_id)}">Run {_e(report.run_name)} (run_id {_e(report.run_id)})</h2>')
         body.extend(_chapter(report))
+    return _page("Profiling diagnosis", body)
+
+
+def render_chapters(title: str, database: str, chapters: list[Chapter]) -> str:
+    """A report of tables alone as one HTML document: a heading per chapter, then its tables ("None." if none)."""
+    body = [f"<h1>{_e(title)}: {_e(database)}</h1>"]
+    for chapter in chapters:
+        body.append(f"<h2>{_e(chapter.title)}</h2>")
+        body.extend(_table(table, "compare") for table in chapter.tables)
+        if not chapter.tables:
+            body.append("<p>None.</p>")
+    return _page(title, body)
+
+
+def _page(title: str, body: list[str]) -> str:
+    """The self-contained page around ``body`` (its parts, one a line): the report's styles inline."""
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>Profiling diagnosis</title><style>{CSS}</style></head><body>\n"
+            f"<title>{_e(title)}</title><style>{CSS}</style></head><body>\n"
             + "\n".join(body) + "\n</body></html>\n")
 
 
@@ -95,7 +114,7 @@ def _inspector(reports: list[Report]) -> str:
 def _chapter(report: Report) -> list[str]:
     body = []
     for table in all_tables(report):
-        body.append(_table(table, report.run_id))
+        body.append(_table(table, f"run{report.run_id}"))
         if table.key == "steps":
             body.append(_stacked(report, BUCKETS, "Step time per rank"))
             if any(s.layers for s in report.steps):
@@ -107,11 +126,12 @@ def _chapter(report: Report) -> list[str]:
     return body
 
 
-def _table(table: Table, run_id: int) -> str:
+def _table(table: Table, prefix: str) -> str:
+    """A table under its title, the title's anchor ``{prefix}-{key}``."""
     head = "".join(f"<th>{_e(h)}</th>" for h in table.headers)
     rows = "".join("<tr>" + "".join(_cell(table, r, i, c) for i, c in enumerate(row)) + "</tr>"
                    for r, row in enumerate(table.text_rows()))
-    return f'<h3 id="run{_e(run_id)}-{_e(table.key)}">{_e(table.title)}</h3>\n<table><tr>{head}</tr>{rows}</table>'
+    return f'<h3 id="{_e(prefix)}-{_e(table.key)}">{_e(table.title)}</h3>\n<table><tr>{head}</tr>{rows}</table>'
 
 
 def _cell(table: Table, row: int, column: int, text: str) -> str:

@@ -8,10 +8,10 @@ spaces; what a GFM renderer would turn into a link by itself (``http://``, ``www
 ``name@host``) is broken with an entity. Only the report's own wording
 (:class:`~warehouse.report.tables.Fixed`) is written as it is.
 
-Every Markdown table in the tree (this report's, ``warehouse compare``'s) is written by
-:func:`table`, each cell through :func:`cell`. A cell is never a code span: GFM cuts a row at
-every unescaped ``|``, inside a code span too, and the span's rest (an ``<img onerror>`` in a
-path) is then read as raw HTML.
+Every Markdown table in the tree is written by :func:`table`, each cell through :func:`cell`
+(``warehouse compare``'s report, tables alone, by :func:`render_chapters`). A cell is never a
+code span: GFM cuts a row at every unescaped ``|``, inside a code span too, and the span's rest
+(an ``<img onerror>`` in a path) is then read as raw HTML.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import re
 
 from warehouse.report import Report
 from warehouse.report.format import locator, numbers, text_of
-from warehouse.report.tables import Fixed, Table, all_tables, evidence_id
+from warehouse.report.tables import Chapter, Fixed, Table, all_tables, evidence_id
 
 #: HTML's own characters, as entities (an entity is shown as its character, never read as markup)
 ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
@@ -47,6 +47,17 @@ def render(database: str, reports: list[Report]) -> str:
             parts.append(_table(table))
             if table.key == "findings":
                 parts.append(_evidence(report))
+    return "\n".join(parts)
+
+
+def render_chapters(title: str, database: str, chapters: list[Chapter]) -> str:
+    """A report of tables alone as one Markdown document: a heading per chapter, then its tables ("None." if none)."""
+    parts = [f"# {md(title)}: {md(database)}\n"]
+    for chapter in chapters:
+        parts.append(f"## {md(chapter.title)}\n")
+        parts.extend(_table(table) for table in chapter.tables)
+        if not chapter.tables:
+            parts.append("None.\n")
     return "\n".join(parts)
 
 

@@ -18,7 +18,7 @@ from typing import Callable
 from warehouse.analysis.steps import StepBreakdown
 from warehouse.report import Report
 from warehouse.report.detail import StepDetail
-from warehouse.report.format import gib, ms, pct, text_of, us
+from warehouse.report.format import general, gib, ms, pct, text_of, us
 
 
 class Fixed(str):
@@ -49,6 +49,8 @@ US = Unit(us, 1e3, "#,##0.0")
 SHARE = Unit(pct, 1, "0.0%")
 #: bytes shown in GiB (the header says "GiB")
 GIB = Unit(gib, 2**30, "#,##0.00")
+#: a named query's column as it comes (its header names the unit): floats to 6 significant digits
+AS_GIVEN = Unit(general)
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,14 @@ class Table:
     def text_rows(self) -> list[list[str]]:
         """Every cell as the text the HTML and Markdown show."""
         return [[c.unit.text(v) for c, v in zip(self.columns, row)] for row in self.rows]
+
+
+@dataclass
+class Chapter:
+    """A heading and its tables: a report written as tables alone (``warehouse compare``'s)."""
+
+    title: str
+    tables: list[Table]
 
 
 def _columns(*specs) -> list[Column]:

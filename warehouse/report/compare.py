@@ -4,17 +4,15 @@ dataset (``warehouse export``, the Spark ingest) with ``--engine duckdb|spark --
 The answers are the named queries of ``queries/compare/`` (``compare_step_time``,
 ``compare_kernels``, ``compare_communication``, ``compare_memory``), run with
 ``base_run_id`` and ``run_id``, so the CLI, the REST API and Datasette give the same rows.
-This module resolves the two runs (names or ids), prints the top rows of each answer, and
-writes a self-contained report (HTML or Markdown) naming the top regressions and
-improvements, each with its evidence rows in both runs (input path and row).
+This module resolves the two runs (names or ids), prints the top rows of each answer (through
+:mod:`warehouse.output`, as ``warehouse query`` does), and picks the top regressions and
+improvements, each with its evidence rows in both runs (input path and row). Its report is one
+more report of this package: :mod:`.compare_tables` lays it out as tables (:class:`~.tables.Table`)
+and the report's HTML and Markdown writers write it, escaped as the run report is.
 
 Every row it reads comes from a named query (the evidence and the run names from the internal
 ones of ``queries/_compare/``), run through a :data:`Runner`: :func:`sqlite_runner` over a
 warehouse, :func:`engine_runner` over an engine, so a dataset gives the answers SQLite gives.
-
-Every value that comes from an input or the warehouse goes through :func:`_e` (HTML) or the
-report's Markdown escaping (:func:`warehouse.report.markdown.md`, its tables through
-:func:`warehouse.report.markdown.table`): a hostile kernel name or input path is shown as text.
 """
 
 from __future__ import annotations
@@ -23,15 +21,15 @@ import json
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from html import escape
 from pathlib import Path
 
 from warehouse import output, queries, units
 from warehouse.errors import WarehouseError
 from warehouse.model import runs
 from warehouse.report.format import ms, text_of
-from warehouse.report.markdown import md, table
 
+#: the report's heading (the warehouse or dataset compared follows it)
+TITLE = "Compare runs"
 #: the answers, in the order they are printed and reported
 QUERIES = (
     ("compare_step_time", "Step time (mean per step, per rank and overall)"),
@@ -138,7 +136,7 @@ def render_text(comparison: Comparison, fmt: str, top: int = TOP) -> str:
         document = {"base": _run_dict(comparison.base), "run": _run_dict(comparison.run)}
         for name, answer in comparison.answers.items():
             document[name] = [dict(zip(answer.columns, row)) for row in answer.rows[:top]]
-        return json.dumps(document, indent=2, default=_json_default) + "\n"
+        return json.dumps(document, indent=2, default=output.bytes_as_hex) + "\n"
     parts = []
     if fmt == "table":
         parts.append(f"base: run {comparison.base.run_id} {_labelled(comparison.base)}\n"
@@ -157,15 +155,24 @@ def render_text(comparison: Comparison, fmt: str, top: int = TOP) -> str:
 
 def write_report(comparison: Comparison, database: str, out: Path) -> Path:
     """Write the report as ``out`` (.html: one self-contained page; .md: Markdown)."""
-    suffix = out.suffix.lower()
-    if suffix in (".html", ".htm"):
-        text = render_html(comparison, database)
-    elif suffix in (".md", ".markdown"):
-        text = render_markdown(comparison, database)
-    else:
-        raise CompareError(f"{out}: the report is .html or .md")
+    try:
+        text = render_report(comparison, database, out.suffix)
+    except CompareError as exc:
+        raise CompareError(f"{out}: {exc}") from None
     out.write_text(text, encoding="utf-8")
     return out
+
+
+def render_report(comparison: Comparison, database: str, suffix: str) -> str:
+    """The report as the writer of ``suffix`` writes it (.html or .md), headed by ``database``'s name."""
+    from warehouse.report import compare_tables, html, markdown
+
+    writers = {".html": html.render_chapters, ".htm": html.render_chapters,
+               ".md": markdown.render_chapters, ".markdown": markdown.render_chapters}
+    writer = writers.get(suffix.lower())
+    if writer is None:
+        raise CompareError(f"the report is written as .html or .md, not {suffix or 'a name without a suffix'}")
+    return writer(TITLE, database, compare_tables.chapters(comparison))
 
 
 # -- regressions and improvements -----------------------------------------------------------
@@ -252,21 +259,21 @@ def _like_prefix(op_type) -> str:
     return "".join("\\" + c if c in "%_\\" else c for c in text) + "\\_%"
 
 
-# -- rendering ----------------------------------------------------------------------------
+# -- wording ------------------------------------------------------------------------------
 
 def _run_dict(run: Run) -> dict:
     return {"run_id": run.run_id, "name": run.name, "labels": run.labels}
 
 
 def _labelled(run: Run) -> str:
-    labels = ", ".join(f"{k}={v}" for k, v in run.labels.items())
+    """A run's name with its labels, ``name (key=value, ...)``."""
+    labels = label_text(run)
     return f"{run.name}" + (f" ({labels})" if labels else "")
 
 
-def _json_default(value):
-    if isinstance(value, bytes):
-        return value.hex()
-    raise TypeError(f"cannot render {type(value).__name__}")
+def label_text(run: Run) -> str:
+    """A run's labels as ``key=value, ...`` (empty when it has none)."""
+    return ", ".join(f"{k}={v}" for k, v in run.labels.items())
 
 
 def _signed_ms(ns) -> str:
@@ -287,82 +294,3 @@ def _value(metric: str, value) -> str:
     if metric == "bandwidth_bytes_per_s":
         return units.format_rate(value)
     return f"{ms(value)} ms"
-
-
-def _e(value) -> str:
-    """A value as HTML text, safe in element content and in a quoted attribute value."""
-    return escape(text_of(value), quote=True)
-
-
-CSS = """
-body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1200px; color: #222; }
-table { border-collapse: collapse; margin: .5em 0; } td, th { border: 1px solid #ddd; padding: 3px 8px; }
-th { background: #f4f4f4; text-align: left; } .worse { color: #b00020; } .better { color: #1b7f3b; }
-.item { border-left: 4px solid #ccc; padding: .2em 1em; margin: 1em 0; } .item.worse { border-color: #b00020; }
-.item.better { border-color: #1b7f3b; } code { font-size: 12px; }
-"""
-EVIDENCE_HEADERS = ("run", "input", "row", "table", "rank", "step", "what", "value")
-
-
-def render_html(comparison: Comparison, database: str) -> str:
-    base, run = comparison.base, comparison.run
-    body = [f"<h1>Compare runs: {_e(database)}</h1>",
-            f"<p>base: run {_e(base.run_id)} <b>{_e(_labelled(base))}</b><br>"
-            f"run: run {_e(run.run_id)} <b>{_e(_labelled(run))}</b></p>"]
-    for title, items, css in (("Top regressions", comparison.regressions, "worse"),
-                              ("Top improvements", comparison.improvements, "better")):
-        body.append(f"<h2>{_e(title)}</h2>")
-        if not items:
-            body.append("<p>None.</p>")
-        for item in items:
-            body.append(f'<div class="item {css}"><p><b>{_e(item.kind)}</b>: {_e(item.subject)}: '
-                        f'<span class="{css}">{_e(item.change)}</span></p>')
-            evidence = [(base, r) for r in item.base_evidence] + [(run, r) for r in item.run_evidence]
-            if evidence:
-                head = "".join(f"<th>{_e(h)}</th>" for h in EVIDENCE_HEADERS)
-                rows = "".join("<tr>" + "".join(f"<td>{_e(v)}</td>" for v in _evidence_cells(owner, r)) + "</tr>"
-                               for owner, r in evidence)
-                body.append(f"<table><tr>{head}</tr>{rows}</table>")
-            body.append("</div>")
-    for answer in comparison.answers.values():
-        shown = answer.rows[:TOP]
-        body.append(f"<h2>{_e(answer.name)}: {_e(answer.title)}</h2>")
-        head = "".join(f"<th>{_e(c)}</th>" for c in answer.columns)
-        rows = "".join("<tr>" + "".join(f"<td>{_e(_cell(v))}</td>" for v in row) + "</tr>" for row in shown)
-        body.append(f"<table><tr>{head}</tr>{rows}</table>"
-                    + (f"<p>top {len(shown)} of {len(answer.rows)} rows</p>" if len(answer.rows) > len(shown) else ""))
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>Compare runs</title><style>{CSS}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
-
-
-def render_markdown(comparison: Comparison, database: str) -> str:
-    base, run = comparison.base, comparison.run
-    lines = [f"# Compare runs: {md(database)}", "",
-             f"- base: run {md(base.run_id)} {md(_labelled(base))}", f"- run: run {md(run.run_id)} {md(_labelled(run))}",
-             ""]
-    for title, items in (("Top regressions", comparison.regressions), ("Top improvements", comparison.improvements)):
-        lines += [f"## {title}", ""]
-        if not items:
-            lines += ["None.", ""]
-        for item in items:
-            lines += [f"### {md(item.kind)}: {md(item.subject)}", "", md(item.change), ""]
-            evidence = [(base, r) for r in item.base_evidence] + [(run, r) for r in item.run_evidence]
-            if evidence:
-                lines += [*table(EVIDENCE_HEADERS, [_evidence_cells(owner, r) for owner, r in evidence]), ""]
-    for answer in comparison.answers.values():
-        shown = answer.rows[:TOP]
-        lines += [f"## {md(answer.name)}: {md(answer.title)}", "",
-                  *table(answer.columns, [[_cell(v) for v in row] for row in shown]), ""]
-    return "\n".join(lines)
-
-
-def _evidence_cells(owner: Run, row: dict) -> list:
-    return [owner.name, text_of(row.get("path")), text_of(row.get("row")), text_of(row.get("table_name")),
-            text_of(row.get("rank_id")), text_of(row.get("step_id")), text_of(row.get("what")),
-            text_of(row.get("value"))]
-
-
-def _cell(value):
-    if isinstance(value, float):
-        return f"{value:.6g}"
-    return text_of(value)

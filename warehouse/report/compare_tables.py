@@ -1,0 +1,60 @@
+"""The comparison's report (``warehouse compare -o``) as tables (:class:`~.tables.Table`), built as the
+run report's are (:mod:`.tables`) so the report's HTML and Markdown writers write it.
+
+Chapters: the two runs; the top regressions and the top improvements, a table per item (its
+change in the title, its evidence rows in both runs: run, input path, row); then the top
+:data:`~.compare.TOP` rows of each compare answer, its columns as the named query names them.
+Cells keep their values; each writer escapes their text as it does the run report's.
+"""
+
+from __future__ import annotations
+
+from warehouse.report.compare import TOP, Answer, Comparison, Item, Run, label_text
+from warehouse.report.tables import AS_GIVEN, Chapter, Column, Table
+
+#: an evidence row's columns: the run it is from, where it is (input, row, table), what it shows
+EVIDENCE = [Column(header) for header in ("run", "input", "row", "table", "rank", "step", "what", "value")]
+
+
+def chapters(comparison: Comparison) -> list[Chapter]:
+    """The report's chapters in order: the runs, the regressions, the improvements, the answers."""
+    return [
+        Chapter("Runs compared", [runs(comparison)]),
+        Chapter("Top regressions", items("regression", comparison.regressions, comparison)),
+        Chapter("Top improvements", items("improvement", comparison.improvements, comparison)),
+        Chapter(f"Answers (top {TOP} rows each)", [answer(a) for a in comparison.answers.values()]),
+    ]
+
+
+def runs(comparison: Comparison) -> Table:
+    """The base and the run compared against it, with their labels."""
+    rows = [[role, run.run_id, run.name, label_text(run) or None]
+            for role, run in (("base", comparison.base), ("run", comparison.run))]
+    columns = [Column(header) for header in ("compared", "run_id", "name", "labels")]
+    return Table("runs", "Runs", "Base and run", columns, rows)
+
+
+def items(kind: str, found: list[Item], comparison: Comparison) -> list[Table]:
+    """A table per regression or improvement (``kind``): its evidence rows, the base run's first."""
+    return [item_table(f"{kind}{index}", item, comparison.base, comparison.run)
+            for index, item in enumerate(found, start=1)]
+
+
+def item_table(key: str, item: Item, base: Run, run: Run) -> Table:
+    """One item: what changed and by how much as the title, the rows that show it in both runs."""
+    rows = [_evidence_row(base, row) for row in item.base_evidence] + [
+        _evidence_row(run, row) for row in item.run_evidence]
+    return Table(key, item.kind, f"{item.kind}: {item.subject}: {item.change}", EVIDENCE, rows)
+
+
+def _evidence_row(owner: Run, row: dict) -> list:
+    return [owner.name, row.get("path"), row.get("row"), row.get("table_name"), row.get("rank_id"),
+            row.get("step_id"), row.get("what"), row.get("value")]
+
+
+def answer(found: Answer) -> Table:
+    """The top :data:`~.compare.TOP` rows of one compare answer, with how many it has when there are more."""
+    shown = found.rows[:TOP]
+    more = f" (top {len(shown)} of {len(found.rows)} rows)" if len(found.rows) > len(shown) else ""
+    return Table(found.name, found.name, f"{found.name}: {found.title}{more}",
+                 [Column(column, AS_GIVEN) for column in found.columns], [list(row) for row in shown])
