@@ -61,7 +61,7 @@ MANIFEST = "_warehouse.json"
 #: the manifest while it is written (renamed over MANIFEST: a reader never sees half of one)
 MANIFEST_TMP = MANIFEST + ".tmp"
 #: the keys of an export's manifest (another writer's manifest has others: not ours to delete)
-MANIFEST_KEYS = {"format", "format_version", "schema_version", "migrations", "exported_at", "source_db", "tables"}
+MANIFEST_KEYS = {"format", "format_version", "schema_version", "migrations", "exported_at", "source_db", "tables", "views"}
 #: the name of the file the export writes in each folder (or partition folder) of a relation
 FILE_NAME = "part-0.parquet"
 FORMAT = "ascend-warehouse-parquet"

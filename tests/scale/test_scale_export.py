@@ -25,7 +25,9 @@ def test_manifest_lists_every_table_and_view_with_counts(factory_warehouse, expo
     names = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') "
                                         "AND name NOT LIKE 'sqlite%' "
                                         "AND name NOT IN (SELECT name FROM pragma_table_list WHERE type = 'shadow')")}
-    assert set(manifest["tables"]) == names - {"schema_migrations"}
+    assert set(manifest["tables"]) == names - {"schema_migrations", "schema_views"}
+    views = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'view'")}
+    assert set(manifest["views"]) == views and all(len(sha) == 64 for sha in manifest["views"].values())
     assert manifest["schema_version"] == len(db.available_migrations())
     assert [m["version"] for m in manifest["migrations"]] == list(range(1, manifest["schema_version"] + 1))
     for name, table in manifest["tables"].items():
@@ -140,11 +142,13 @@ def test_an_empty_warehouse_exports_every_table_and_every_query_runs(warehouse_d
     from warehouse import queries
 
     manifest = export.export_parquet(warehouse_db_path(warehouse_db), tmp_path / "out")
-    # the schema's own data (the documented precedence between inputs, the declared references) is the only content
+    # the schema's own data (the documented precedence between inputs, the declared references, the op
+    # classes' compute flags) is the only content
     assert manifest["tables"]["fact_precedence"]["rows"] == 21
     assert manifest["tables"]["column_reference"]["rows"] == 8
-    assert all(table["rows"] == 0 and table["partitioned_by"] is None
-               for name, table in manifest["tables"].items() if name not in ("fact_precedence", "column_reference"))
+    assert manifest["tables"]["op_class"]["rows"] == 10
+    assert all(table["rows"] == 0 and table["partitioned_by"] is None for name, table in manifest["tables"].items()
+               if name not in ("fact_precedence", "column_reference", "op_class"))
     engine = DuckDBEngine(tmp_path / "out")
     for query in queries.registry().values():
         values = {p.name: 1 if p.type in ("integer", "real", "boolean") else "x" for p in query.params if p.required}

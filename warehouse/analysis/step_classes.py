@@ -100,12 +100,14 @@ def write_step_classes(conn: sqlite3.Connection) -> int:
 
 
 def steps_of(conn: sqlite3.Connection) -> Iterator[Step]:
-    """Every step of every run and rank: the markers' windows, or the steps cut at selection kernels."""
+    """Every step of every run and rank (kernel_step's, through step_kernel): the markers' windows, a
+    named step's kernels' extent, or the steps cut at selection kernels."""
     windows = {tuple(row[:3]): tuple(row[3:]) for row in conn.execute(WINDOWS_SQL)}
     kernels = conn.execute(KERNELS_SQL)  # streamed: one step's kernels in memory at a time
     for key, group in groupby(kernels, key=lambda row: tuple(row[:3])):
         rows = [Kernel(row[3], row[4], _shape(row[5]), *row[6:10], tuple(row[10:])) for row in group]
-        window = windows.pop(key)
+        # a step the input named (its own Step Id) without a marker: its kernels' extent is its window
+        window = windows.pop(key, None) or (rows[0].ts, max(kernel.end for kernel in rows))
         if key[2] == -1 and any(kernel.role == "selection" for kernel in rows):
             for number, part in enumerate(split_at_selection(rows), start=1):
                 yield Step(key[0], key[1], number, 1, part[0].ts, max(k.end for k in part), part)
