@@ -35,10 +35,10 @@ items AS (
     JOIN answer_source AS a ON a.source_id = c.source_id AND a.fact = 'kernel'
 )
 SELECT
-    i.run_id, i.rank_id,
-    coalesce(i.step_id, (
-        SELECT s.step_id FROM spans AS s
-        WHERE s.source_id = i.source_id AND s.rank_id = i.rank_id AND i.ts >= s.span_start_ns AND i.ts < s.span_end_ns
-    )) AS step_id,
+    i.run_id, i.rank_id, coalesce(i.step_id, s.step_id) AS step_id,
     i.table_name, i.row_id, i.source_id, i.name, i.group_name, i.op_class, i.ts, i.dur
 FROM items AS i
+-- a rank's spans do not overlap: one span at most holds an item's start
+LEFT JOIN spans AS s
+    ON i.step_id IS NULL AND s.source_id = i.source_id AND s.rank_id = i.rank_id
+    AND i.ts >= s.span_start_ns AND i.ts < s.span_end_ns
