@@ -38,7 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gen_rank_db import generate  # noqa: E402
 
-from warehouse.parts import default_jobs  # noqa: E402
+from warehouse.ingest.parts import default_jobs  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 WAREHOUSE = REPO / ".venv" / "bin" / "warehouse"

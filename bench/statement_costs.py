@@ -20,7 +20,7 @@ from collections import Counter
 from pathlib import Path
 
 from warehouse import db, ingest
-from warehouse.parts import drop_part_indexes
+from warehouse.ingest.parts import drop_part_indexes
 
 #: the verb and table a statement writes, once its comment lines are gone
 TARGET = re.compile(r"\b(INSERT(?: OR \w+)? INTO|UPDATE|DELETE FROM|CREATE TEMP (?:VIEW|TABLE)|CREATE TABLE|"

@@ -17,7 +17,7 @@ from datasette.utils.asgi import NotFound, Response, asgi_static
 
 from datasette_plugins.databases import is_warehouse
 from warehouse import queries, units
-from warehouse.staged import progress
+from warehouse import ingest_progress as progress
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"

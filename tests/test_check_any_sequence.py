@@ -21,7 +21,7 @@ from warehouse.cli import cli
 
 RANKS = 3
 #: stage 1 killed once its first rank is staged; stage 2 once its first file landed
-STAGE_1 = "warehouse.staged.first:_stage:1"
+STAGE_1 = "warehouse.ingest.staged.first:_stage:1"
 STAGE_2 = "warehouse.ingest:ingest_file:1"
 
 

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 #: modules that cost more than half of Python's start each, and that these commands do not need
-HEAVY = ("sqlglot", "tabulate", "warehouse.ingest", "warehouse.sources", "warehouse.parts", "flask", "datasette")
+HEAVY = ("sqlglot", "tabulate", "warehouse.ingest", "warehouse.sources", "warehouse.ingest.parts", "flask", "datasette")
 
 RUN = """
 import json, sys

@@ -19,7 +19,7 @@ from factories.rank_db import RankDbFactory
 from service import API_PREFIX, create_app
 from warehouse import db, demo, ingest, queries, report
 from warehouse.cli import cli
-from warehouse.staged import first
+from warehouse.ingest.staged import first
 from warehouse.synth.plan import UNITS_PER_STEP
 from warehouse.synth.rank_db import write_rank
 

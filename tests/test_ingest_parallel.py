@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from factories.rank_db import RankDbFactory
 
-from warehouse import db, demo, ingest as ingest_frame, parts
+from warehouse import db, demo, ingest as ingest_frame
+from warehouse.ingest import parts
 from warehouse.cli import cli
 
 #: columns that hold when or how long, which differ between any two runs

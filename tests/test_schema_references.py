@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from warehouse import introspect, merge
+from warehouse import introspect
+from warehouse.ingest import merge
 
 #: column names that hold slice ids, whatever table has them
 SLICE_ID_COLUMN = re.compile(r"^(slice_id|slice_in|slice_out|parent_id|\w+_slice_id)$")

@@ -154,10 +154,10 @@ def ingest(paths, db_path, force, quiet, jobs, run_name, labels, engine, out_dir
 
 
 def _first_answers(conn, files, jobs, run_name, quiet) -> None:
-    """Stage 1 of ``ingest --answers-first`` (:mod:`warehouse.staged.first`); stage 2 is the ingest that follows."""
+    """Stage 1 of ``ingest --answers-first`` (:mod:`warehouse.ingest.staged.first`); stage 2 is the ingest that follows."""
     import time
 
-    from warehouse.staged import first
+    from warehouse.ingest.staged import first
 
     started = time.perf_counter()
     results = first.stage_paths(conn, files, jobs=jobs, run_name=run_name)
@@ -192,7 +192,7 @@ def _open_upgraded(db_path):
 
 
 def _parts():
-    from warehouse import parts
+    from warehouse.ingest import parts
 
     return parts
 
@@ -229,7 +229,7 @@ def info(db_path, as_json):
     """
     from warehouse import summary
 
-    from warehouse.staged import progress
+    from warehouse import ingest_progress as progress
 
     conn = db.connect_readonly(db_path)
     facts = summary.describe(conn)
@@ -642,7 +642,7 @@ def compare_command(db_path, base, run, fmt, out, top, engine, data_dir, master)
         warehouse compare --db runs.db baseline after_fix -o compare.html
         warehouse compare --engine duckdb --data runs.parquet baseline after_fix
     """
-    from warehouse.report import compare
+    from warehouse.report import compare, compare_tables
     from warehouse.model import runs
 
     if engine == "sqlite":
@@ -662,5 +662,5 @@ def compare_command(db_path, base, run, fmt, out, top, engine, data_dir, master)
     comparison = compare.compare(run_query, base_run, this_run, evidence=out is not None)
     click.echo(compare.render_text(comparison, fmt, top=top), nl=False)
     if out is not None:
-        written = compare.write_report(comparison, Path(where).name, Path(out))
+        written = compare_tables.write_report(comparison, Path(where).name, Path(out))
         click.echo(f"wrote {written}", err=True)

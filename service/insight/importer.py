@@ -21,7 +21,7 @@ from service.insight.protocol import InsightError, Params, rows
 from warehouse import db, ingest
 from warehouse.errors import IngestError
 from warehouse.model.runs import RunNamer
-from warehouse.parts import PART_FOLDER_PREFIX
+from warehouse.ingest.parts import PART_FOLDER_PREFIX
 
 FINE = ("ok", "unchanged")
 #: block types: the simulator's timeline, the instructions, the cacheline records

@@ -19,7 +19,7 @@ from factories.op_profile import OpProfileFactory
 from factories.rank_db import RankDbFactory
 from warehouse import db, export, ingest
 from warehouse.analysis import findings
-from warehouse.staged import first
+from warehouse.ingest.staged import first
 from tests.diagnosis import cluster as diagnosis_cluster
 from warehouse.synth.trace_json import write_trace
 

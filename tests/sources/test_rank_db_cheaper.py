@@ -13,7 +13,8 @@ import sqlite3
 from pathlib import Path
 
 from tests.factories.rank_db import RankDbFactory
-from warehouse import db, parts
+from warehouse import db
+from warehouse.ingest import parts
 from warehouse.ingest import ingest_file
 from warehouse.sources import rank_db
 

@@ -20,7 +20,7 @@ each table's largest id and rowid and the strings the part interned, in its orde
 then gives the groups, in the order of their first file, consecutive id ranges: group *g*'s
 ``id`` of table *t* is its part's id plus the sum of the earlier groups' largest ids of *t*
 (after what earlier ingests into ``DIR`` used, ``ingest.next`` in the manifest), every column
-that references *t* shifted alike (the references :mod:`warehouse.merge` reads from the
+that references *t* shifted alike (the references :mod:`warehouse.ingest.merge` reads from the
 schema); the hidden rowid of a table without an INTEGER PRIMARY KEY the same way. Strings are
 numbered by the driver in the order the groups met them, one id per value. That is exactly
 what a local ingest of the same files gives: ids, strings and classification equal, row for

@@ -6,7 +6,7 @@ ingest's workers write), and reports what the driver needs to number the rows: e
 largest id and rowid, the strings in the order the part met them, the run's facts and the
 columns' types. The driver then gives every group its id offsets and string ids
 (:mod:`warehouse.engines.spark_ingest`), and :func:`write_group` copies the part into a
-*shard* (a fresh warehouse) with those global ids, by the statements :mod:`warehouse.merge`
+*shard* (a fresh warehouse) with those global ids, by the statements :mod:`warehouse.ingest.merge`
 builds from the schema, and writes the shard's tables and views as Parquet files of its own
 (``part-g{N}.parquet``) in the export's layout. Views are computed in the shard: a view over
 the rows of inputs is taken per group, which is exact for the views that are per run and rank.
@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 
 from warehouse import db, export, ingest, sqlfiles
-from warehouse.merge import SCHEMA, copied_tables, copy_statement
+from warehouse.ingest.merge import SCHEMA, copied_tables, copy_statement
 from warehouse.model.classify import load_rules
 from warehouse.sources.base import attach_readonly
 
@@ -42,7 +42,7 @@ def group_file(group: int) -> str:
 
 def input_tables(conn: sqlite3.Connection) -> dict[str, list[str]]:
     """The tables that hold rows of inputs: the source table, every table a source writes
-    (:func:`warehouse.merge.copied_tables`) and those derived per input (``input_source_id``)."""
+    (:func:`warehouse.ingest.merge.copied_tables`) and those derived per input (``input_source_id``)."""
     tables = {"source": [row[1] for row in conn.execute("PRAGMA main.table_info(source)")]}
     tables.update(copied_tables(conn))
     for (table,) in conn.execute("SELECT name FROM main.sqlite_master WHERE type = 'table' ORDER BY rowid"):

@@ -14,11 +14,11 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from warehouse import ingest_progress as progress
 from warehouse.analysis.steps import StepBreakdown, rows_of, step_breakdown
 from warehouse.errors import WarehouseError
 from warehouse.report.detail import RunDetail, run_detail
 from warehouse.report.format import text_of
-from warehouse.staged import progress
 
 TOP_KERNELS = 15
 

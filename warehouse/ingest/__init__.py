@@ -32,13 +32,13 @@ from pathlib import Path
 from warehouse import db, introspect
 from warehouse import limits as limits_module
 from warehouse.errors import IngestError, SourceConflict, WarehouseError
-from warehouse.merge import merge_part
+from warehouse.ingest.merge import merge_part
 from warehouse.model import derived
 from warehouse.model.runs import RunNamer
-from warehouse.parts import MIN_PART_BYTES, PART_FOLDER_PREFIX, PartPool, drop_part_indexes
+from warehouse.ingest.parts import MIN_PART_BYTES, PART_FOLDER_PREFIX, PartPool, drop_part_indexes
 from warehouse.sources import SOURCES, detect_source
 from warehouse.sources.base import NotRegularFile, Outcome, ReadDeadlinePassed, open_binary, read_deadline
-from warehouse.staged import store as staged_store
+from warehouse.ingest.staged import store as staged_store
 
 HASH_CHUNK_BYTES = 1 << 20
 #: a failure reason is cut to this many characters (a hostile input's enormous value is not echoed whole)
@@ -109,7 +109,7 @@ def ingest_paths(
     Each file joins its run (:mod:`warehouse.model.runs`); ``run_name`` names the run(s) found.
 
     With ``jobs`` > 1, files of at least ``MIN_PART_BYTES`` are ingested ahead in that many
-    worker processes (see :mod:`warehouse.parts`) while the parent copies the finished ones
+    worker processes (see :mod:`warehouse.ingest.parts`) while the parent copies the finished ones
     in; the warehouse ends the same as with one job.
     """
     own_files = warehouse_files(conn)
@@ -252,7 +252,7 @@ def ingest_file(
             raise IngestError(worker.error)
         staged = staged_source(conn, path)
         replaced = _replaced_sources(conn, path)
-        if staged:  # its staged rows go now; the file lands in its source row (warehouse.staged)
+        if staged:  # its staged rows go now; the file lands in its source row (warehouse.ingest.staged)
             staged_store.forget(conn, staged[0])
         source_id = insert_source(conn, path, kind, sha256, size, runs.run_of(path),
                                    source_id=staged[0] if staged else None)
@@ -399,7 +399,7 @@ def insert_source(conn: sqlite3.Connection, path: Path, kind: str | None, sha256
 
 def staged_source(conn: sqlite3.Connection, path: Path) -> tuple[int, str] | None:
     """``(id, stage)`` of the source row stage 1 of ``warehouse ingest --answers-first`` gave
-    ``path`` (:mod:`warehouse.staged`), if its full ingest is still to come."""
+    ``path`` (:mod:`warehouse.ingest.staged`), if its full ingest is still to come."""
     return conn.execute("SELECT id, stage FROM source WHERE path = ? AND stage IS NOT NULL ORDER BY id LIMIT 1",
                         (str(path),)).fetchone()
 

@@ -1,7 +1,7 @@
 """Copy a *part* into the warehouse: the rows one file's ingest wrote into a scratch warehouse.
 
 A worker process ingests a file into a fresh warehouse of its own (the part) while the
-parent process writes others (see :mod:`warehouse.parts`); the parent then copies the part
+parent process writes others (see :mod:`warehouse.ingest.parts`); the parent then copies the part
 with one ``INSERT ... SELECT`` per table, inside the file's transaction. Ids are renumbered
 to follow the warehouse's: each table's ids are shifted past its current largest id (with
 every column that points at them), strings are mapped by value, and ``source_id`` becomes

@@ -15,11 +15,11 @@ import sqlite3
 from pathlib import Path
 
 from warehouse import sqlfiles
-from warehouse.staged import SQL_DIR
+from warehouse.ingest.staged import SQL_DIR
 from warehouse.sources import analysis_db
 from warehouse.sources.kit.rank_layout import rank_or_unknown
 from warehouse.sources.kit.sqlite_input import attached, copy_table
-from warehouse.staged.answers import RankAnswers
+from warehouse.ingest.staged.answers import RankAnswers
 
 FORGET_SQL = sqlfiles.statements(SQL_DIR / "staged_forget.sql")
 

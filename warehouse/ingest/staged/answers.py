@@ -26,7 +26,7 @@ from warehouse.errors import IngestError
 from warehouse.model.classify import classify_source, load_rules
 from warehouse.sources import rank_db
 from warehouse.sources.base import attach_readonly, sqlite_snapshot
-from warehouse.staged import SQL_DIR
+from warehouse.ingest.staged import SQL_DIR
 
 HERE = SQL_DIR
 SCRATCH_SQL = sqlfiles.statements(HERE / "staged_scratch.sql")
@@ -86,7 +86,7 @@ def rank_answers(path: Path, breakdown: bool = True) -> RankAnswers:
 
 
 def pooled(path: Path, _part_path: Path, breakdown: bool = True) -> RankAnswers:
-    """:func:`rank_answers` as a :class:`warehouse.parts.PartPool` job (it writes no part)."""
+    """:func:`rank_answers` as a :class:`warehouse.ingest.parts.PartPool` job (it writes no part)."""
     return rank_answers(path, breakdown)
 
 

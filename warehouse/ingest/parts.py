@@ -3,7 +3,7 @@
 SQLite has one writer, and one file's ingest is one thread of Python and SQLite: on a
 machine with several cores, the other cores would idle. Workers run the whole ingest of
 a file (detect, parse, insert, nest, classify) into a fresh warehouse file of their own;
-the parent copies each finished part into the warehouse (:mod:`warehouse.merge`), in the
+the parent copies each finished part into the warehouse (:mod:`warehouse.ingest.merge`), in the
 order the files were named, so the result is the same as ingesting them one by one.
 
 A part is written once and read once, row by row in rowid order, by the parent's copy (which
@@ -29,7 +29,7 @@ from typing import TypeVar
 
 import sqlite_utils
 
-from warehouse.merge import copied_tables
+from warehouse.ingest.merge import copied_tables
 
 T = TypeVar("T")
 

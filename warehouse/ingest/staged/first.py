@@ -1,14 +1,14 @@
 """Stage 1 of ``warehouse ingest --answers-first``: every file of the ingest gets its source row,
 in the order a plain ingest gives them, and the cluster answers are there when it returns.
 
-- A rank db is *staged*: its answers are computed from the raw file (:mod:`warehouse.staged.answers`,
-  in the worker pool of :mod:`warehouse.parts` with ``jobs`` > 1) and written with its source row,
-  ``stage = 'answers'`` (:func:`warehouse.staged.store.write_answers`), one transaction per rank.
+- A rank db is *staged*: its answers are computed from the raw file (:mod:`warehouse.ingest.staged.answers`,
+  in the worker pool of :mod:`warehouse.ingest.parts` with ``jobs`` > 1) and written with its source row,
+  ``stage = 'answers'`` (:func:`warehouse.ingest.staged.store.write_answers`), one transaction per rank.
   Beside an analysis.db the derived step breakdown is skipped (the summary answers step_time; the
   steps' markers are kept), unless that summary could not be staged.
 - An ``analysis.db`` is staged too: its step summary (StepTraceTime, which answers step_time where
   it exists) goes into ``step_trace_time`` by the analysis.db source's own statement
-  (:func:`warehouse.staged.store.write_step_summary`); its communication tables come in stage 2.
+  (:func:`warehouse.ingest.staged.store.write_step_summary`); its communication tables come in stage 2.
 - Any other file is *pending*: its source row is held (``stage = 'pending'``) for stage 2; what it
   answers comes then.
 
@@ -32,10 +32,10 @@ from pathlib import Path
 from warehouse import db, ingest
 from warehouse.ingest import FileResult
 from warehouse.model.runs import RunNamer
-from warehouse.parts import PartPool
+from warehouse.ingest.parts import PartPool
 from warehouse.sources import detect_source
-from warehouse.staged import answers as staged_answers
-from warehouse.staged import store
+from warehouse.ingest.staged import answers as staged_answers
+from warehouse.ingest.staged import store
 
 RANK_DB, ANALYSIS_DB = "rank_db", "analysis_db"
 
