@@ -1,4 +1,4 @@
-"""Many rows per INSERT (warehouse/multirow.py): every row in, in order, whatever the count, the
+"""Many rows per INSERT (warehouse/sources/kit/multirow.py): every row in, in order, whatever the count, the
 block size SQLite's variable limit allows, and the expressions around the placeholders."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from warehouse import multirow
+from warehouse.sources.kit import multirow
 
 SQL = "INSERT INTO t (a, b, c) VALUES (?, NULLIF(NULLIF(CAST(? AS TEXT), '{}'), ''), 7 * ?)"
 

@@ -8,7 +8,7 @@ import pytest
 from tests.factories.cluster_outputs import ProfFolderFactory
 from warehouse.model.runs import run_root
 from warehouse.sources import rank_db
-from warehouse.sources.kit import folder_grammar as grammar
+from warehouse.model import folder_grammar as grammar
 from warehouse.sources.kit.rank_layout import rank_from_layout
 
 

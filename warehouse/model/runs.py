@@ -4,7 +4,7 @@ the run a user names.
 A run is the folder holding a run's rank folders (torch_npu's ``*_ascend_pt``, MindSpore's
 ``*_ascend_ms``, MindStudio Insight's ``test_rank_N``, any folder with a ``profiler_info_N.json``),
 an msprof ``PROF_*`` folder, the folder above ``cluster_analysis_output``, or one trace /
-operator-profile file on its own (the names are :mod:`~warehouse.sources.kit.folder_grammar`'s).
+operator-profile file on its own (the names are :mod:`~warehouse.model.folder_grammar`'s).
 A folder holding several runs yields several runs; ``--run NAME`` names them. A command that
 takes a run takes its name or its id (:func:`run_id_named`).
 """
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from warehouse import queries
 from warehouse.errors import WarehouseError
-from warehouse.sources.kit import folder_grammar as grammar
+from warehouse.model import folder_grammar as grammar
 
 #: single files that are a run of their own when no layout says otherwise (traces, operator profiles)
 OWN_RUN_SUFFIXES = (".json", ".json.gz", ".bin")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome
-from warehouse.sources.kit.folder_grammar import PROFILER_INFO
+from warehouse.model.folder_grammar import PROFILER_INFO
 from warehouse.sources.kit.numbers import int64, whole
 from warehouse.sources.kit.text import insert_metadata, json_head, load_json_object
 

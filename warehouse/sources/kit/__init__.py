@@ -8,12 +8,12 @@ what two or more of them need lives here, so that no format module imports anoth
 - :mod:`~warehouse.sources.kit.kernel_csv`: a kernel table exported as CSV (kernel_details.csv, op_summary_*.csv);
 - :mod:`~warehouse.sources.kit.communication`: the entries of the communication JSON files and their rows;
 - :mod:`~warehouse.sources.kit.step_trace`: step numbers and the step trace's time columns;
-- :mod:`~warehouse.sources.kit.folder_grammar`: what the profilers' folder and sidecar names mean (run,
-  rank and device folders: ``*_ascend_pt``, ``PROF_*``, ``device_N``, profiler_info_N.json);
 - :mod:`~warehouse.sources.kit.rank_layout`: the rank and device a file's folder layout gives (the
-  grammar's names, and the sidecars' content), and the one encoding of an unknown rank (-1);
+  names of :mod:`warehouse.model.folder_grammar`, which the runs read too, and the sidecars' content), and the one encoding of an unknown rank (-1);
 - :mod:`~warehouse.sources.kit.sqlite_input`: an SQLite input attached read-only, its input views and the
-  copy's SQL functions (analysis.db, cluster_analysis.db).
+  copy's SQL functions (analysis.db, cluster_analysis.db);
+- :mod:`~warehouse.sources.kit.multirow`: many rows per INSERT (the text exports, traces, operator profiles);
+- :mod:`~warehouse.sources.kit.interning`: a trace's names interned into the string table as it is read.
 
 Nothing here is in :data:`warehouse.sources.SOURCES`.
 """

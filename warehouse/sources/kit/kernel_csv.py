@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from warehouse import multirow
+from warehouse.sources.kit import multirow
 from warehouse.sources.base import Outcome
 from warehouse.sources.kit.rank_layout import rank_or_unknown
 from warehouse.sources.kit.text import (

@@ -1,6 +1,6 @@
 """The rank (and device) a file belongs to, as the profilers' output layout says it.
 
-The folder names and what they mean are :mod:`~warehouse.sources.kit.folder_grammar`'s; this
+The folder names and what they mean are :mod:`~warehouse.model.folder_grammar`'s; this
 module reads the sidecars they name. torch_npu writes a ``profiler_info_{N}.json`` beside each
 rank's outputs. msprof writes a ``PROF_*`` folder per run of a process: ``device_{N}/`` holds the
 device's data and its ``info.json.{N}``, ``host/`` the host's (``info.json``), and the exports go
@@ -25,7 +25,7 @@ from pathlib import Path
 
 from warehouse.errors import IngestError
 from warehouse.sources.base import OverSizeLimit, open_binary
-from warehouse.sources.kit import folder_grammar as grammar
+from warehouse.model import folder_grammar as grammar
 from warehouse.sources.kit.numbers import int64
 
 #: the rank of an input about one rank when nothing says which (the profilers' own "unset")

@@ -25,7 +25,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from warehouse import multirow
+from warehouse.sources.kit import multirow
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome, open_binary, read_head
 from warehouse.sources.kit.numbers import INT64_DIGITS, int64, whole

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from warehouse import limits, multirow
+from warehouse import limits
+from warehouse.sources.kit import multirow
 from warehouse.errors import IngestError
 from warehouse.sources.kit.numbers import INT64_MAX, INT64_MIN
 from warehouse.sources.op_profile.framing import BlockError

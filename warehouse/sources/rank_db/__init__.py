@@ -51,7 +51,7 @@ from warehouse.sources.base import (
     require_tables,
     sqlite_snapshot,
 )
-from warehouse.sources.kit.folder_grammar import is_torch_npu_folder
+from warehouse.model.folder_grammar import is_torch_npu_folder
 from warehouse.sources.kit.numbers import int64, whole
 from warehouse.sources.kit.rank_layout import UNKNOWN_RANK, rank_or_unknown
 from warehouse.sources.kit.sqlite_input import create_input_view

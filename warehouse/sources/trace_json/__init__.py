@@ -16,7 +16,7 @@ outside any string) and decoded by msgspec into GC-free structs, ``args`` kept a
 bytes. A cut that falls inside a string or a nested object can never decode (msgspec reports
 the error at the appended ``]``), so a successful decode is a correct split; a failed one backs
 off to an earlier boundary. Rows go to SQLite 500 per INSERT statement
-(:mod:`warehouse.multirow`), one batch per chunk, in the parsing thread: a writer thread was
+(:mod:`warehouse.sources.kit.multirow`), one batch per chunk, in the parsing thread: a writer thread was
 measured to cost CPU and gain nothing, because sqlite3 takes the GIL back after every
 statement it steps (bench/RESULTS.md). Memory
 depends on the chunk size and the deepest nesting, not on the file size (flow events wait

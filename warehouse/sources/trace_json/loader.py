@@ -16,9 +16,10 @@ from typing import BinaryIO
 
 import msgspec
 
-from warehouse import limits, multirow, sqlfiles
+from warehouse import limits, sqlfiles
+from warehouse.sources.kit import multirow
 from warehouse.errors import IngestError
-from warehouse.interning import StringTable
+from warehouse.sources.kit.interning import StringTable
 from warehouse.model import derived, nesting
 from warehouse.sources.base import Outcome
 from warehouse.sources.kit.rank_layout import UNKNOWN_RANK
