@@ -23,7 +23,7 @@ from factories.rank_db import RankDbFactory
 from tests.scale.test_scale_engines import NAMES, assert_answers_as_on_sqlite, assert_same_answer
 from warehouse import db, demo, export, ingest, queries
 from warehouse.engines import spark_ingest
-from warehouse.report import compare
+from warehouse.report import compare, compare_tables
 
 pytestmark = pytest.mark.slow
 
@@ -204,7 +204,7 @@ def test_a_folder_of_something_else_is_refused_in_one_line(tmp_path, spark_sessi
 def compare_texts(run_query, base: str, run: str) -> tuple[str, str]:
     """``warehouse compare``'s printed answers (JSON) and its Markdown report, evidence included."""
     comparison = compare.compare(run_query, *compare.resolve_pair(run_query, base, run))
-    return compare.render_text(comparison, "json"), compare.render_report(comparison, "data", ".md")
+    return compare.render_text(comparison, "json"), compare_tables.render_report(comparison, "data", ".md")
 
 
 @pytest.mark.parametrize("pair", [("level0", "level1"),  # Ascend rank dbs: kernel, step, communication evidence

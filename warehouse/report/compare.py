@@ -21,7 +21,6 @@ import json
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from warehouse import output, queries, units
 from warehouse.errors import WarehouseError
@@ -151,28 +150,6 @@ def render_text(comparison: Comparison, fmt: str, top: int = TOP) -> str:
             parts.append(("\n" if parts else "") + output.csv_text(["query"], [(name,)]))
             parts.append(output.render(answer.columns, shown, fmt))
     return "".join(parts)
-
-
-def write_report(comparison: Comparison, database: str, out: Path) -> Path:
-    """Write the report as ``out`` (.html: one self-contained page; .md: Markdown)."""
-    try:
-        text = render_report(comparison, database, out.suffix)
-    except CompareError as exc:
-        raise CompareError(f"{out}: {exc}") from None
-    out.write_text(text, encoding="utf-8")
-    return out
-
-
-def render_report(comparison: Comparison, database: str, suffix: str) -> str:
-    """The report as the writer of ``suffix`` writes it (.html or .md), headed by ``database``'s name."""
-    from warehouse.report import compare_tables, html, markdown
-
-    writers = {".html": html.render_chapters, ".htm": html.render_chapters,
-               ".md": markdown.render_chapters, ".markdown": markdown.render_chapters}
-    writer = writers.get(suffix.lower())
-    if writer is None:
-        raise CompareError(f"the report is written as .html or .md, not {suffix or 'a name without a suffix'}")
-    return writer(TITLE, database, compare_tables.chapters(comparison))
 
 
 # -- regressions and improvements -----------------------------------------------------------

@@ -5,11 +5,15 @@ Chapters: the two runs; the top regressions and the top improvements, a table pe
 change in the title, its evidence rows in both runs: run, input path, row); then the top
 :data:`~.compare.TOP` rows of each compare answer, its columns as the named query names them.
 Cells keep their values; each writer escapes their text as it does the run report's.
+:func:`write_report` writes it (.html or .md).
 """
 
 from __future__ import annotations
 
-from warehouse.report.compare import TOP, Answer, Comparison, Item, Run, label_text
+from pathlib import Path
+
+from warehouse.report import html, markdown
+from warehouse.report.compare import TITLE, TOP, Answer, CompareError, Comparison, Item, Run, label_text
 from warehouse.report.tables import AS_GIVEN, Chapter, Column, Table
 
 #: an evidence row's columns: the run it is from, where it is (input, row, table), what it shows
@@ -58,3 +62,23 @@ def answer(found: Answer) -> Table:
     more = f" (top {len(shown)} of {len(found.rows)} rows)" if len(found.rows) > len(shown) else ""
     return Table(found.name, found.name, f"{found.name}: {found.title}{more}",
                  [Column(column, AS_GIVEN) for column in found.columns], [list(row) for row in shown])
+
+
+def write_report(comparison: Comparison, database: str, out: Path) -> Path:
+    """Write the report as ``out`` (.html: one self-contained page; .md: Markdown)."""
+    try:
+        text = render_report(comparison, database, out.suffix)
+    except CompareError as exc:
+        raise CompareError(f"{out}: {exc}") from None
+    out.write_text(text, encoding="utf-8")
+    return out
+
+
+def render_report(comparison: Comparison, database: str, suffix: str) -> str:
+    """The report as the writer of ``suffix`` writes it (.html or .md), headed by ``database``'s name."""
+    writers = {".html": html.render_chapters, ".htm": html.render_chapters,
+               ".md": markdown.render_chapters, ".markdown": markdown.render_chapters}
+    writer = writers.get(suffix.lower())
+    if writer is None:
+        raise CompareError(f"the report is written as .html or .md, not {suffix or 'a name without a suffix'}")
+    return writer(TITLE, database, chapters(comparison))
