@@ -129,6 +129,9 @@ def ingest(paths, db_path, force, quiet, jobs, run_name, labels, engine, out_dir
         sys.exit(spark_ingest.main(paths, out_dir, master=master, run_name=run_name, quiet=quiet))
     from warehouse import ingest as ingest_frame, summary
 
+    new_warehouse = not Path(db_path).exists()
+    if empty := ingest_frame.empty_paths(paths, exclude=ingest_frame.warehouse_files_at(Path(db_path).absolute())):
+        raise WarehouseError(f"{', '.join(map(str, empty))}: no file to read (an empty folder); nothing ingested")
     conn = _open_upgraded(db_path)
     for stale, size in _parts().sweep_stale(Path(db_path).absolute().parent):
         click.echo(f"removed {stale}: the parts ({size / 1e6:.1f} MB) of an ingest that was killed", err=True)
@@ -150,7 +153,21 @@ def ingest(paths, db_path, force, quiet, jobs, run_name, labels, engine, out_dir
         click.echo(summary.results_table(results))
     for result in failed:
         click.echo(f"error: {result.error}", err=True)
+    if results and all(result.status == "skipped" for result in results):
+        _nothing_read(conn, db_path, new_warehouse, paths)
     sys.exit(1 if failed else 0)
+
+
+def _nothing_read(conn, db_path, new_warehouse, paths) -> None:
+    """Exit with 1: no file under ``paths`` is a profiler output; a warehouse this command made is removed."""
+    from warehouse import ingest as ingest_frame
+
+    conn.close()
+    if new_warehouse:
+        for path in ingest_frame.warehouse_files_at(db_path):
+            path.unlink(missing_ok=True)
+    raise WarehouseError(f"{', '.join(map(str, paths))}: no file is a profiler output this warehouse reads; nothing ingested"
+          + ("" if new_warehouse else f" ({db_path} is unchanged)"))
 
 
 def _first_answers(conn, files, jobs, run_name, quiet) -> None:

@@ -90,9 +90,19 @@ def _absolute(path: str | Path) -> Path:
 def warehouse_files(conn: sqlite3.Connection) -> list[Path]:
     """The warehouse's own file and its WAL, shared-memory and rollback-journal companions."""
     main = next(row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main")
-    if not main:
-        return []
-    return [Path(main + suffix) for suffix in ("", "-wal", "-shm", "-journal")]
+    return warehouse_files_at(main) if main else []
+
+
+def warehouse_files_at(main: str | Path) -> list[Path]:
+    """The files a warehouse at ``main`` is kept in (it and its journals), whether it exists yet or not."""
+    return [Path(f"{main}{suffix}") for suffix in ("", "-wal", "-shm", "-journal")]
+
+
+def empty_paths(paths: Iterable[str | Path], *, exclude: Iterable[Path] = ()) -> list[str | Path]:
+    """The paths below which :func:`discover` finds no file (an empty folder, or one holding only
+    the warehouse): a user's mistake to say before any warehouse is made."""
+    exclude = list(exclude)
+    return [path for path in paths if next(discover([path], exclude=exclude), None) is None]
 
 
 def ingest_paths(
