@@ -1,7 +1,8 @@
 -- title: MSTX range statistics (msprof-analyze mstx_sum)
 -- description: Duration statistics of the mstx ranges the program marked (framework rows
 --     of type mstx) per run and message, per rank or over all ranks of the run at once:
---     count, sum, mean, sample standard deviation, min, quartiles (nearest rank), median, max.
+--     count, sum, mean, sample standard deviation, min, quartiles and median (pandas' default
+--     linear interpolation, as msprof-analyze's mstx_sum computes them), max.
 -- param run_id (integer, default null): Only this run; every run when null.
 -- param per_rank (boolean, default true): One row per rank and message; false: over all ranks of the run.
 -- column run_id: Run.
@@ -12,15 +13,20 @@
 -- column mean_ns: Mean duration in ns.
 -- column std_ns: Sample standard deviation in ns (null for a single range).
 -- column min_ns: Shortest in ns.
--- column q1_ns: First quartile (nearest rank) in ns.
+-- column q1_ns: First quartile in ns (linear interpolation at position (n - 1) / 4 of the
+--     sorted durations, counted from 0).
 -- column median_ns: Median in ns (mean of the two middle values for an even count).
--- column q3_ns: Third quartile (nearest rank) in ns.
+-- column q3_ns: Third quartile in ns (linear interpolation at position 3 (n - 1) / 4).
 -- column max_ns: Longest in ns.
 with items as (
-    select s.run_id, case when :per_rank = 1 then p.rank_id end as rank_id, p.name, p.dur
+    select s.run_id, case when :per_rank = 1 then p.rank_id end as rank_id, p.name, null as core_type, p.dur
     from pytorch_api as p
     join source as s on s.id = p.source_id
     where p.type = 'mstx' and p.dur is not null and (:run_id is null or s.run_id = :run_id)
 ),
 
 -- include: _duration_statistics
+
+select run_id, rank_id, name, count, total_ns, mean_ns, std_ns, min_ns, q1_ns, median_ns, q3_ns, max_ns
+from final
+order by run_id, rank_id, total_ns desc, name

@@ -30,12 +30,13 @@ def test_compute_op_sum_statistics(run, rows):
     assert set(result) == {(0, "MatMul"), (0, "Add"), (1, "MatMul")}
     assert {r["run_id"] for r in result.values()} == {run_id("run")}
     matmul = result[(0, "MatMul")]
-    # nearest-rank quartiles of 10 20 30 40 100: ceil(1.25) = 2nd, ceil(3.75) = 4th
+    # linear quartiles of 10 20 30 40 100: positions 1 and 3 (of 0..4) are values, 20 and 40
     assert stats_of(matmul) == (5, 200, 10, 20, 30, 40, 100)
     assert matmul["mean_ns"] == 40
     assert matmul["std_ns"] == pytest.approx(statistics.stdev(DURATIONS))
-    # an even count: the median is the mean of the two middle values
-    assert stats_of(result[(1, "MatMul")]) == (2, 120, 50, 50, 60, 70, 70)
+    # an even count: the median is the mean of the two middle values; the quartiles of 50 70 sit a
+    # quarter of the way from one to the other (nearest rank would give 50 and 70)
+    assert stats_of(result[(1, "MatMul")]) == (2, 120, 50, 55, 60, 65, 70)
     assert result[(0, "Add")]["std_ns"] is None
 
 
@@ -48,12 +49,23 @@ def test_compute_op_sum_over_all_ranks_by_name(run, rows):
         (run_id("run"), None, "MatMul_a", 2, 40, 20), (run_id("run"), None, "MatMul_b", 1, 5, 5)]
 
 
+def test_compute_op_sum_splits_an_operator_type_by_core_type(run, rows):
+    # op_statistic.csv and msprof-analyze give MatMulV3 on AI_CORE and on MIX_AIC a row each
+    for core, dur in (("AI_CORE", 10), ("AI_CORE", 30), ("MIX_AIC", 100)):
+        KernelFactory(op_type="MatMulV3", accelerator_core=core, dur=dur)
+    assert [(r["name"], r["core_type"], r["count"], r["total_ns"], r["q1_ns"]) for r in run("compute_op_sum")] == [
+        ("MatMulV3", "MIX_AIC", 1, 100, 100), ("MatMulV3", "AI_CORE", 2, 40, 15)]
+    (merged,) = run("compute_op_sum", per_core_type="false")
+    assert (merged["core_type"], merged["count"], merged["q1_ns"]) == (None, 3, 20)
+
+
 def test_hccl_sum(run, rows):
     for rank, dur in ((0, 100), (0, 300), (1, 200)):
         CommunicationOpFactory(rank_id=rank, op_type="hcom_allReduce_", dur=dur)
     (every_rank,) = run("hccl_sum", per_rank="no")
     assert (every_rank["run_id"], every_rank["rank_id"], every_rank["name"]) == (run_id("run"), None, "hcom_allReduce_")
-    assert stats_of(every_rank) == (3, 600, 100, 100, 200, 300, 300)
+    # 100 200 300: the quartiles sit at positions 0.5 and 1.5, half-way between two values
+    assert stats_of(every_rank) == (3, 600, 100, 150, 200, 250, 300)
     assert [r["rank_id"] for r in run("hccl_sum")] == [0, 1]
 
 
@@ -62,7 +74,8 @@ def test_cann_api_sum(run, rows):
         CannApiFactory(rank_id=rank, name="aclnnAdd", dur=dur)
     (row,) = run("cann_api_sum")
     assert (row["run_id"], row["rank_id"]) == (run_id("run"), None)
-    assert stats_of(row) == (4, 80, 5, 5, 20, 25, 35)
+    # 5 15 25 35: the quartiles sit at positions 0.75 and 2.25
+    assert stats_of(row) == (4, 80, 5, 12.5, 20, 27.5, 35)
     assert [(r["rank_id"], r["total_ns"]) for r in run("cann_api_sum", per_rank=1)] == [(0, 40), (1, 40)]
 
 
