@@ -118,18 +118,28 @@ def _ordered(views: tuple[View, ...]) -> tuple[View, ...]:
 
 
 def reads(view: View) -> set[str]:
-    """The tables and views the view's SELECT reads (its CTEs' names too, which name no view).
-
-    sqlglot is imported here, not at the top: opening a warehouse whose views are current needs
-    no parsing, and the answering commands start without it."""
-    import sqlglot
+    """The tables and views the view's SELECT reads (its CTEs' names too, which name no view)."""
     from sqlglot import exp
 
+    return {table.name for table in parse(view).find_all(exp.Table)}
+
+
+@lru_cache(maxsize=64)
+def parse(view: View):
+    """The view's SELECT as sqlglot's tree, parsed once per process (the dependency order and the
+    Spark ingest's split of the views both read it); a shared tree, not to be changed.
+
+    sqlglot is imported here, not at the top: opening a warehouse whose views are current needs
+    no parsing, and the answering commands start without it.
+
+    :raises WarehouseError: if the SELECT cannot be parsed.
+    """
+    import sqlglot
+
     try:
-        tree = sqlglot.parse_one(view.select, read="sqlite")
+        return sqlglot.parse_one(view.select, read="sqlite")
     except sqlglot.errors.ParseError as exc:
         raise WarehouseError(f"{VIEWS_DIR / view.name}.sql: cannot be parsed ({exc})") from None
-    return {table.name for table in tree.find_all(exp.Table)}
 
 
 def recorded(conn: sqlite3.Connection) -> dict[str, str]:

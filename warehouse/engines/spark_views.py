@@ -19,10 +19,9 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-import sqlglot
 from sqlglot import exp
 
-from warehouse import export
+from warehouse import export, schema_views
 from warehouse.engines.base import SQL_TYPES, transpile
 
 #: Spark's type name (``DataType.typeName()``) -> the export's Arrow type; Spark's integers are
@@ -34,39 +33,24 @@ SPARK_CASTS = {"int64": "bigint", "float64": "double", "string": "string", "bina
 
 def classify(conn: sqlite3.Connection, inputs: set[str]) -> tuple[list[str], list[str]]:
     """``(per_group, run_wide)``: the relations written per group (the ``inputs`` tables and the
-    views per rank over them) and the run-wide views, in the order they can be computed."""
+    views per rank over them) and the run-wide views, in the order they can be computed (the
+    order :func:`schema_views.in_dependency_order` gives the views ``conn`` holds)."""
     per_group, run_wide = set(inputs), []
-    for name, tree, reads in _views_in_dependency_order(conn):
+    for view in schema_views.in_dependency_order(list(_views(conn).values())):
+        reads = schema_views.reads(view)
         if not reads & (per_group | set(run_wide)):
             continue  # no input's rows: the driver's
-        if reads & inputs == reads & (per_group | set(run_wide)) and _row_by_row(tree):
-            per_group.add(name)
+        if reads & inputs == reads & (per_group | set(run_wide)) and _row_by_row(schema_views.parse(view)):
+            per_group.add(view.name)
         else:
-            run_wide.append(name)
+            run_wide.append(view.name)
     return sorted(per_group), run_wide
 
 
-def _views_in_dependency_order(conn: sqlite3.Connection) -> list[tuple[str, exp.Expression, set[str]]]:
-    """Every view with its parsed SQL and the relations it reads, each after the views it reads.
-    sqlite_master's order is not that: a migration that recreates a view (0018: step_breakdown)
-    puts it after the views that read it (step_answer)."""
-    views = {}
-    for name, sql in conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'view' ORDER BY rowid"):
-        tree = sqlglot.parse_one(sql, read="sqlite")
-        views[name] = (tree, {table.name for table in tree.expression.find_all(exp.Table)})
-    ordered: dict[str, None] = {}
-
-    def visit(name: str) -> None:
-        if name in ordered:
-            return
-        for read in views:  # in sqlite_master's order: one order, whatever the hash seed
-            if read in views[name][1]:
-                visit(read)
-        ordered[name] = None
-
-    for name in views:
-        visit(name)
-    return [(name, *views[name]) for name in ordered]
+def _views(conn: sqlite3.Connection) -> dict[str, schema_views.View]:
+    """The view files' views that ``conn`` (a warehouse this code migrated) holds, by name."""
+    held = schema_views.recorded(conn)
+    return {view.name: view for view in schema_views.available_views() if view.name in held}
 
 
 def _row_by_row(tree: exp.Expression) -> bool:
@@ -81,9 +65,10 @@ def compute(engine, out: Path, catalog: sqlite3.Connection, names: list[str]) ->
     Each view is registered in the session once written, for the views that read it.
     """
     schema = dict(engine.data.schema())
+    views = _views(catalog)
     entries = {}
     for name in names:
-        body = sqlglot.parse_one(_view_sql(catalog, name), read="sqlite").expression.sql("sqlite")
+        body = schema_views.parse(views[name]).sql("sqlite")
         frame = engine.spark.sql(transpile(body, engine.dialect, schema, {}, engine.rewrite))
         fields = {field.name: field for field in frame.schema.fields}  # a star takes the export's rowid too
         columns = [{"name": c["name"], "sqlite_type": c["sqlite_type"],
@@ -120,6 +105,3 @@ def _rows_written(folder: Path) -> int:
 
     return sum(pq.ParquetFile(path).metadata.num_rows for path in folder.glob("**/*.parquet")) if folder.is_dir() else 0
 
-
-def _view_sql(conn: sqlite3.Connection, name: str) -> str:
-    return conn.execute("SELECT sql FROM sqlite_master WHERE type = 'view' AND name = ?", (name,)).fetchone()[0]
