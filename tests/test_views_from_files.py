@@ -3,7 +3,8 @@
 A warehouse made by the release before the views left the migrations (schema 18, its views
 created by the migrations) is upgraded by ``warehouse migrate`` and then answers every named
 query exactly as a fresh warehouse holding the same rows; a changed view file is recreated on
-the next open, and ``warehouse check`` names a warehouse whose views differ from the files.
+the next open; a read-only open refuses a warehouse whose views differ from the files as it refuses
+one with a migration pending (``warehouse migrate`` upgrades it), and ``warehouse check`` names it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import sqlite3
 import pytest
 
 from warehouse import audits, db, ingest, queries, schema_views
+from warehouse.cli import cli
+from warehouse.errors import WarehouseError
 
 PREVIOUS_RELEASE = 18  # the schema version whose migrations still created the views
 
@@ -68,22 +71,53 @@ def test_a_warehouse_of_the_previous_release_upgrades_and_answers_as_a_fresh_one
     assert {name for name, rows in old_answers.items() if rows != fresh_answers[name]} == set()
 
 
-def test_a_changed_view_file_is_recreated_on_the_next_open(tmp_path, monkeypatch):
+def test_a_changed_view_file_is_refused_read_only_and_recreated_on_the_next_open(tmp_path, monkeypatch):
     path = tmp_path / "warehouse.db"
     db.connect(path).close()
     views = schema_views.available_views()
     changed = [schema_views.View(v.name, v.select + "\nLIMIT 0", v.description, v.columns) if v.name == "rank" else v
                for v in views]
     monkeypatch.setattr(schema_views, "available_views", lambda: changed)
-    with db.connect_readonly(path) as reader:
-        assert schema_views.changed(reader) == ["rank"]
-        report = audits.check_warehouse(path)
-        assert any("views differ" in error and "rank" in error for error in report.errors)
+    refusal = f"{path}: views differ from this code's files (rank); run `warehouse migrate`"
+    with pytest.raises(WarehouseError) as refused:
+        db.connect_readonly(path)
+    assert str(refused.value) == refusal
+    assert audits.check_warehouse(path).errors == [f"{refusal} (audits not run)"]
     conn = db.connect(path)
     assert schema_views.changed(conn) == []
     assert conn.execute("SELECT sql FROM sqlite_master WHERE name = 'rank'").fetchone()[0].endswith("LIMIT 0")
     assert dict(conn.execute("SELECT name, sha256 FROM schema_views"))["rank"] == changed[
         [v.name for v in changed].index("rank")].sha256
+
+
+def test_a_read_only_open_refuses_views_that_differ_until_warehouse_migrate(tmp_path, runner):
+    path = tmp_path / "warehouse.db"
+    db.connect(path).close()
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("UPDATE schema_views SET sha256 = 'edited' WHERE name = 'step_answer'")
+    writer.close()
+    with pytest.raises(WarehouseError) as refused:
+        db.connect_readonly(path)
+    assert str(refused.value) == f"{path}: views differ from this code's files (step_answer); run `warehouse migrate`"
+
+    result = runner.invoke(cli, ["migrate", "--db", str(path)])
+
+    assert result.exit_code == 0, result.output
+    reader = db.connect_readonly(path)
+    assert schema_views.changed(reader) == []
+    assert reader.execute("SELECT count(*) FROM step_answer").fetchone() == (0,)
+    reader.close()
+
+
+def test_a_read_only_open_refuses_a_pending_migration_alike(tmp_path):
+    path = tmp_path / "older.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    db.migrate(conn, migrations=db.available_migrations()[:1])
+    conn.close()
+    with pytest.raises(WarehouseError) as refused:
+        db.connect_readonly(path)
+    latest = db.available_migrations()[-1].version
+    assert str(refused.value) == f"{path}: schema version 1 is behind this code's {latest}; run `warehouse migrate`"
 
 
 def test_views_are_created_after_the_views_they_read(tmp_path):

@@ -142,13 +142,20 @@ def _enable_wal(conn: sqlite3.Connection) -> None:
 def connect_readonly(path: str | Path) -> sqlite3.Connection:
     """Open an existing warehouse read-only (the service, ``warehouse sql``, queries).
 
-    :raises WarehouseError: if the file does not exist or its schema does not match the code.
+    :raises WarehouseError: if the file does not exist or its schema does not match the code: newer
+        or an edited migration (:func:`check_version`), or one that ``warehouse migrate`` must
+        upgrade first (:func:`upgrade_needed`).
     """
     path = Path(path)
     if not path.is_file():
         raise WarehouseError(f"{path}: no such warehouse")
     conn = open_readonly(path)
-    check_version(conn, label=str(path))
+    try:
+        if reason := upgrade_needed(conn, label=str(path)):
+            raise WarehouseError(reason)
+    except BaseException:
+        conn.close()
+        raise
     return conn
 
 
@@ -221,6 +228,23 @@ def check_version(conn: sqlite3.Connection, *, label: str, migrations: list[Migr
     return migrations[current:]
 
 
+def upgrade_needed(conn: sqlite3.Connection, *, label: str, migrations: list[Migration] | None = None) -> str | None:
+    """Why ``warehouse migrate`` must upgrade a warehouse before this code reads it, or None when
+    it is current: a migration is pending, or (at the latest schema) a view differs from its file
+    (:func:`schema_views.changed`). A reader refuses both alike: the queries are written for the
+    code's tables and views. Reads only.
+
+    :raises WarehouseError: as :func:`check_version`.
+    """
+    migrations = available_migrations() if migrations is None else migrations
+    if check_version(conn, label=label, migrations=migrations):
+        return (f"{label}: schema version {schema_version(conn)} is behind this code's {migrations[-1].version}; "
+                "run `warehouse migrate`")
+    if stale := schema_views.changed(conn):
+        return f"{label}: views differ from this code's files ({', '.join(stale)}); run `warehouse migrate`"
+    return None
+
+
 def migrate(conn: sqlite3.Connection, *, label: str = "warehouse", migrations: list[Migration] | None = None,
             announce: Announce | None = None) -> list[Migration]:
     """Apply the pending migrations and recreate the model's views if a view file changed
@@ -232,8 +256,10 @@ def migrate(conn: sqlite3.Connection, *, label: str = "warehouse", migrations: l
     :raises WarehouseError: as :func:`check_version`, or if a migration's or a view's SQL fails
         (nothing is applied then).
     """
+    code = available_migrations()
+    migrations = code if migrations is None else migrations
     pending = check_version(conn, label=label, migrations=migrations)
-    views = _views_for(conn, pending)
+    views = _views_for(conn, pending, code)
     if not pending and not schema_views.changed(conn, views):
         return []
     if announce is not None and pending and (version := schema_version(conn)):
@@ -263,13 +289,12 @@ def migrate(conn: sqlite3.Connection, *, label: str = "warehouse", migrations: l
     return pending
 
 
-
-
-def _views_for(conn: sqlite3.Connection, pending: list[Migration]) -> list[schema_views.View]:
-    """The view files, when the migration reaches the code's latest schema they are written for;
-    none (nothing to recreate) for an upgrade to an older version (the migration tests' steps)."""
+def _views_for(conn: sqlite3.Connection, pending: list[Migration], code: list[Migration]) -> list[schema_views.View]:
+    """The view files, when the migration reaches the latest schema of the ``code``'s migrations,
+    which they are written for; none (nothing to recreate) for an upgrade to an older version (the
+    migration tests' steps)."""
     reached = pending[-1].version if pending else schema_version(conn)
-    if reached != len(available_migrations()):
+    if reached != len(code):
         return []
     return schema_views.available_views()
 
