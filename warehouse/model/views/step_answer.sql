@@ -32,15 +32,11 @@ WITH answered AS (
         SELECT run_id, rank_id, step_id, start_ns, end_ns FROM staged_step_marker
     ) AS d ON d.run_id = s.run_id AND d.rank_id = s.rank_id AND d.step_id = s.step_id
     UNION ALL
-    SELECT
-        d.run_id, d.rank_id, d.step_id, d.start_ns, d.end_ns, d.computing_ns, d.communication_not_overlapped_ns,
-        d.overlapped_ns, d.communication_ns, d.free_ns, d.preparing_ns, d.stage_ns, d.bubble_ns, 'derived' AS basis
+    -- include: _derived_step_breakdown
     FROM step_breakdown AS d
     WHERE d.summarized = 0
     UNION ALL
-    SELECT
-        d.run_id, d.rank_id, d.step_id, d.start_ns, d.end_ns, d.computing_ns, d.communication_not_overlapped_ns,
-        d.overlapped_ns, d.communication_ns, d.free_ns, d.preparing_ns, d.stage_ns, d.bubble_ns, 'derived' AS basis
+    -- include: _derived_step_breakdown
     FROM staged_step_marker AS d
     WHERE d.summarized = 0
 )
