@@ -4,6 +4,7 @@ import pytest
 
 from warehouse import audits
 from warehouse.errors import WarehouseError
+from warehouse.model.classify import load_rules
 
 # A small sound warehouse: one ok source, a thread with a slice and its child, a flow
 # between them, a counter sample, a kernel and a step, of rank 0 of one run.
@@ -44,6 +45,7 @@ EXPECTED_AUDITS = [
 
 @pytest.fixture
 def sound(warehouse_db):
+    load_rules(warehouse_db)  # the classification's rules, as every ingest that classifies kernels loads them
     warehouse_db.executescript(SOUND)
     return warehouse_db
 
@@ -159,6 +161,19 @@ def test_audit_catches_a_violation(sound, name, violation, expected):
     assert result.violations == 1
     example = dict(zip(result.columns, result.examples[0]))
     assert {key: example[key] for key in expected} == expected
+
+
+@pytest.mark.parametrize(
+    "op_class,violations",
+    (
+        ("dsa", 0),  # a class of kernel_core_classes.csv
+        ("mix_comm_aiv", 0),  # the class classify.sql gives a communication kernel with AIV time
+        ("AIC", 1),  # the csv's core value, not its class
+    ),
+)
+def test_kernel_classes_are_those_the_classification_gives(sound, op_class, violations):
+    sound.execute("UPDATE kernel SET op_class = ?", (op_class,))
+    assert audits.run_audit(sound, by_name()["kernel_op_class_allowed"]).violations == violations
 
 
 def test_source_id_audit_covers_tables_added_later(sound):
