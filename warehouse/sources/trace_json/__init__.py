@@ -41,6 +41,9 @@ What each event becomes:
   ``f``). ``s``/``t`` and ``f`` with ``bp: "e"`` bind to the deepest slice enclosing their
   ts on their thread; any other ``f`` binds to the next slice starting at or after its ts.
   Events that bind to no slice, or ``t``/``f`` with no ``s`` before them, make no arrow.
+- torch_npu's host calls (trace_view.json's processes named ``CANN`` and ``Python``) also go to
+  ``cann_api`` and ``pytorch_api`` as a rank db's CANN_API and PYTORCH_API do, each pointing at
+  its slice (host_api.sql): the host rules answer alike for both exports.
 - ``b``/``n``/``e`` (async) -> slices on a thread of their own per (pid, cat, id), whose
   ``tid`` is ``"async:<cat>:<id>"`` and whose name is the name of the first event seen on it;
   ``b``/``e`` nest as a stack, ``n`` is an instant.

@@ -93,6 +93,7 @@ class _StringIds(dict):
 
 STEP_PREFIX = "ProfilerStep#"
 STEPS_SQL = sqlfiles.text(Path(__file__).parent / "steps.sql")
+HOST_API_SQL = Path(__file__).parent / "host_api.sql"
 SLICE_INSERT = ("INSERT INTO _slice (id, thread_id, ts, dur, name_id, category_id, depth, parent_id, args, "
                 "source_id, source_row) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULLIF(NULLIF(CAST(? AS TEXT), '{}'), ''), ?, ?)")
 #: an event's "cname" is rare (torch_npu writes none): set after the batch's insert for the few slices
@@ -428,7 +429,8 @@ class Loader:
         self.rows += len(self.processes) + len(self.threads)
 
     def _finish(self, meta: dict) -> None:
-        """Nest the threads that arrived out of order, bind the flows, the steps, record the top-level keys."""
+        """Nest the threads that arrived out of order, bind the flows, the steps, the host API calls
+        (host_api.sql), record the top-level keys."""
         conn = self.conn
         for thread in self.threads.values():
             if not thread.in_order:
@@ -441,10 +443,15 @@ class Loader:
                          (self.rank_id, self.source_id))
             conn.execute("UPDATE counter_track SET rank_id = ? WHERE source_id = ? AND rank_id IS NULL",
                          (self.rank_id, self.source_id))
+        rank_id = UNKNOWN_RANK if self.rank_id is None else self.rank_id
         if self.string_ids.step_names:
             self.rows += conn.execute(STEPS_SQL, {
-                "rank_id": UNKNOWN_RANK if self.rank_id is None else self.rank_id, "source_id": self.source_id,
+                "rank_id": rank_id, "source_id": self.source_id,
                 "first_id": self.first_slice, "name_ids": json.dumps(self.string_ids.step_names)}).rowcount
+        if {"CANN", "Python"} & {process.name for process in self.processes.values()}:
+            for statement in sqlfiles.statements(HOST_API_SQL):
+                self.rows += conn.execute(statement, {
+                    "rank_id": rank_id, "source_id": self.source_id, "first_id": self.first_slice}).rowcount
         rows = [(self.source_id, self.rank_id, name, json.dumps(value)) for name, value in meta.items()]
         conn.executemany("INSERT INTO run_metadata (source_id, rank_id, name, value) VALUES (?, ?, ?, ?)", rows)
         self.rows += len(rows)
