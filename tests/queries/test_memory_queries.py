@@ -180,13 +180,16 @@ TEXT_RANK = "msinsight/pytorch/text/level0/rank0_ascend_pt"
 
 
 def raw_db_peaks(realdata) -> dict[str, tuple]:
-    """Per component of the rank db's MEMORY_RECORD: (rows, max allocated, max reserved), read directly."""
+    """Per component of the rank db's MEMORY_RECORD, and APP from NPU_MEM's app rows (ddr + hbm, reserved only):
+    (rows, max allocated, max reserved), read directly."""
     path = realdata / DB_RANK / "ASCEND_PROFILER_OUTPUT" / "ascend_pytorch_profiler_0.db"
     conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
     try:
         return {component: (count, allocated, reserved) for component, count, allocated, reserved in conn.execute(
             "SELECT s.value, count(*), max(m.totalAllocated), max(m.totalReserved) FROM MEMORY_RECORD AS m "
-            "JOIN STRING_IDS AS s ON s.id = m.component GROUP BY s.value")}
+            "JOIN STRING_IDS AS s ON s.id = m.component GROUP BY s.value "
+            "UNION ALL SELECT 'APP', count(*), NULL, max(n.ddr + n.hbm) FROM NPU_MEM AS n "
+            "JOIN STRING_IDS AS s ON s.id = n.type WHERE s.value = 'app'")}
     finally:
         conn.close()
 
@@ -238,9 +241,17 @@ def test_real_memory_peak_per_component_matches_each_export(real_memory, realdat
                for r in peak_rows(apart, run_id=run)}
         assert got == raw
         assert {r["rank_id"] for r in peak_rows(apart, run_id=run)} == {0}
-    # the db export's MEMORY_RECORD has no APP (the process's memory is in its NPU_MEM); the text has it
-    assert set(raw_db_peaks(realdata)) == {"GE", "PTA", "PTA+GE"}
-    assert set(raw_text_peaks(realdata)) == {"APP", "GE", "PTA", "PTA+GE"}
+    # both exports answer every component, APP included (the db's from its NPU_MEM)
+    assert set(raw_db_peaks(realdata)) == set(raw_text_peaks(realdata)) == {"APP", "GE", "PTA", "PTA+GE"}
+
+
+def test_real_app_peak_agrees_between_the_db_and_the_text_export(real_memory):
+    # two captures of one model (the db's and the text's): the process's peak within 1 % (here 4 KiB apart)
+    apart, _ = real_memory
+    app = {kind: next(r["peak_reserved_bytes"] for r in peak_rows(apart, run_id=run) if r["component"] == "APP")
+           for kind, run in apart.execute("SELECT kind, run_id FROM source WHERE kind IN "
+                                          "('rank_db', 'memory_record_csv')").fetchall()}
+    assert app == {"rank_db": 2212081664, "memory_record_csv": 2212077568}
 
 
 def test_real_rank_exported_twice_in_one_run_is_read_once(real_memory, realdata):

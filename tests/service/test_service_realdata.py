@@ -98,11 +98,13 @@ def test_steps_and_communication_match_the_rank_db(real_client, realdata, rank):
 @pytest.mark.parametrize("rank", (0, 1))
 def test_memory_peak_matches_the_rank_db(real_client, realdata, rank):
     expected = raw(realdata, rank, "SELECT s.value, max(m.totalAllocated), max(m.totalReserved) FROM MEMORY_RECORD AS m "
-                                   "JOIN STRING_IDS AS s ON s.id = m.component GROUP BY s.value ORDER BY s.value")
+                                   "JOIN STRING_IDS AS s ON s.id = m.component GROUP BY s.value UNION ALL "
+                                   "SELECT 'APP', NULL, max(n.ddr + n.hbm) FROM NPU_MEM AS n "
+                                   "JOIN STRING_IDS AS s ON s.id = n.type WHERE s.value = 'app' ORDER BY 1")
     peaks = rows_of(real_client, "memory_peak", rank_id=rank)
-    # one peak per component (the framework's PTA, GE, PTA+GE), never one over all of them
+    # one peak per component (the process's APP, from NPU_MEM; the framework's PTA, GE, PTA+GE), never one over all
     assert sorted((p["component"], p["peak_allocated_bytes"], p["peak_reserved_bytes"]) for p in peaks) == expected
-    assert {p["component"] for p in peaks} == {"GE", "PTA", "PTA+GE"}
+    assert {p["component"] for p in peaks} == {"APP", "GE", "PTA", "PTA+GE"}
 
 
 TEXT_RANKS = ("msinsight/server_test_data/test_rank_0", "msinsight/server_test_data/test_rank_1")

@@ -70,7 +70,7 @@ def test_cann_only_db_inside_a_torch_run_is_left_to_the_rank_db(warehouse_db, tm
 # --- every table, exact counts and names ------------------------------------------------------------
 
 EXPECTED_COUNTS = {
-    "pytorch_api": 6, "callchain": 2, "memory_record": 3, "op_memory": 2, "gc_event": 1, "step": 2,
+    "pytorch_api": 6, "callchain": 2, "memory_record": 5, "op_memory": 2, "gc_event": 1, "step": 2,
     "roce": 2, "nic": 2, "hccs": 2, "pcie": 1, "cann_api": 2, "communication_op": 1, "communication_task": 1,
     "npu_op_mem": 2, "npu_module_mem": 2, "kernel": 1, "_slice": 12, "flow": 9, "counter_track": 11, "_counter": 14,
     "process": 4, "thread": 6, "run_metadata": 8,
@@ -81,9 +81,11 @@ def test_every_table_exact_counts(warehouse_db, rank0, ingested):
     for table, expected in EXPECTED_COUNTS.items():
         assert one(warehouse_db, f"SELECT COUNT(*) FROM {table} WHERE source_id = ?", ingested) == expected, table
     # the input's own row counts, table by table
-    for table, target in (("PYTORCH_API", "pytorch_api"), ("MEMORY_RECORD", "memory_record"),
-                          ("OP_MEMORY", "op_memory"), ("ROCE", "roce"), ("PCIE", "pcie"), ("CANN_API", "cann_api")):
+    for table, target in (("PYTORCH_API", "pytorch_api"), ("OP_MEMORY", "op_memory"), ("ROCE", "roce"),
+                          ("PCIE", "pcie"), ("CANN_API", "cann_api")):
         assert one(warehouse_db, f"SELECT COUNT(*) FROM {target}") == len(rank0.rows(table))
+    # memory_record: MEMORY_RECORD's rows and NPU_MEM's app rows (APP)
+    assert one(warehouse_db, "SELECT COUNT(*) FROM memory_record") == len(rank0.rows("MEMORY_RECORD")) + 2
     source = rows(warehouse_db, "SELECT status, rank_id, card, row_count, detail FROM source WHERE id = ?", ingested)[0]
     assert source[:3] == ("ok", 0, "rank0")
     assert source[3] == sum(EXPECTED_COUNTS.values())  # (rank is a view over the sources: no row of its own)
@@ -121,6 +123,9 @@ def test_memory_and_interconnect_units(warehouse_db, rank0, ingested):
         (0, "PTA", t + 100, 1024, 2048, 1024, 733279888),
         (0, "PTA", t + 200, 3072, 4096, 3072, 733279888),
         (0, "GE", t + 300, 512, 4096, 512, 733279888),
+        # NPU_MEM's app rows: the whole process, reserved only (ddr + hbm), as memory_record.csv's APP rows
+        (0, "APP", t + 1_000, None, 2212077568, None, None),
+        (0, "APP", t + 2_000, None, 2312077568, None, None),
     ]
     assert rows(warehouse_db, "SELECT name, size_bytes, allocation_ts, release_ts, active_release_ts, dur, active_dur, "
                               "allocation_total_allocated_bytes, release_total_active_bytes FROM op_memory "
@@ -470,7 +475,7 @@ def test_input_left_unchanged_and_detached(warehouse_db, rank0, ingested):
 REAL_COUNTS = {
     "PYTORCH_API": "SELECT COUNT(*) FROM pytorch_api WHERE source_id = :s AND name IS NOT NULL",
     "PYTORCH_CALLCHAINS": "SELECT COUNT(*) FROM callchain WHERE source_id = :s AND frame IS NOT NULL",
-    "MEMORY_RECORD": "SELECT COUNT(*) FROM memory_record WHERE source_id = :s AND component IS NOT NULL",
+    "MEMORY_RECORD": "SELECT COUNT(*) FROM memory_record WHERE source_id = :s AND component != 'APP'",
     "OP_MEMORY": "SELECT COUNT(*) FROM op_memory WHERE source_id = :s AND name IS NOT NULL",
     "STEP_TIME": "SELECT COUNT(*) FROM step WHERE source_id = :s",
     "CANN_API": "SELECT COUNT(*) FROM cann_api WHERE source_id = :s AND name IS NOT NULL",

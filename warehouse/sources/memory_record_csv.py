@@ -2,9 +2,10 @@
 
 The CSV has exactly the fields of the rank db's MEMORY_RECORD (sizes in MiB here, bytes
 there), so its rows share that table; ``source.kind`` tells the two apart. ``component`` is
-stored as the text both exports give (the db through STRING_IDS): PTA, GE, PTA+GE, and here
-also APP, the whole process's reserved memory (no allocated or active column), which the db
-export keeps in NPU_MEM instead. The queries never mix components (queries/memory).
+stored as the text both exports give (the db through STRING_IDS): PTA, GE, PTA+GE, and APP,
+the whole process's reserved memory (no allocated or active column), which the db export keeps
+in NPU_MEM (its app rows, copied as APP by the rank db source). The queries never mix components
+(queries/memory).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 -- reads: MEMORY_RECORD
 -- MEMORY_RECORD with the component as text (PTA, GE, PTA+GE), as memory_record.csv stores it; the
--- process's own memory (the text export's APP rows) is in NPU_MEM here (sample_npu_mem.sql).
+-- process's own memory (the text export's APP rows) is in NPU_MEM here, copied as APP by
+-- fact_memory_record_app.sql.
 INSERT INTO memory_record (
     source_id, source_row, rank_id, device_id, component, ts,
     total_allocated_bytes, total_reserved_bytes, total_active_bytes, stream_ptr
