@@ -197,6 +197,26 @@ class KernelRowFactory(factory.DictFactory):
         }
 
 
+class HcclKernelRowFactory(KernelRowFactory):
+    """An HCCL operator's kernel_details.csv record as torch_npu writes it: no task, stream, state nor metrics."""
+
+    task_id = None
+    stream_id = None
+    name = factory.Sequence(lambda n: f"hcom_allReduce__586_{n}_1")
+    type = "hcom_allReduce_"
+    op_state = None
+    core = "HCCL"
+    duration = "79089.52"
+    wait = "590.331"
+    block_dim = "0"
+    mix_block_dim = hf32 = input_shapes = input_dtypes = input_formats = None
+    output_shapes = output_dtypes = output_formats = None
+    aicore = aic_cycles = aic_mac = aic_mac_ratio = aic_scalar = aic_scalar_ratio = aic_mte1 = aic_mte1_ratio = None
+    aic_mte2 = aic_mte2_ratio = aic_fixpipe = aic_fixpipe_ratio = aic_icache = None
+    aiv = aiv_cycles = aiv_vec = aiv_vec_ratio = aiv_scalar = aiv_scalar_ratio = aiv_mte2 = aiv_mte2_ratio = None
+    aiv_mte3 = aiv_mte3_ratio = aiv_icache = cube_utilization = None
+
+
 class KernelDetailsFactory(CsvExportFactory):
     """kernel_details.csv, 46 columns (aic_metrics PipeUtilization)."""
 
