@@ -13,6 +13,7 @@ from pathlib import Path
 from fuzz import (
     test_fuzz_analysis_db,
     test_fuzz_cluster_analysis_db,
+    test_fuzz_msprof_timeline,
     test_fuzz_op_profile,
     test_fuzz_rank_db,
     test_fuzz_text_exports,
@@ -30,6 +31,7 @@ def _starting_files() -> list[tuple[str, bytes, str]]:
         (test_fuzz_analysis_db.NAME, test_fuzz_analysis_db._original(), ""),
         (test_fuzz_cluster_analysis_db.NAME, test_fuzz_cluster_analysis_db._original(),
          test_fuzz_cluster_analysis_db.FOLDER),
+        (test_fuzz_msprof_timeline.NAME, test_fuzz_msprof_timeline._original(), test_fuzz_msprof_timeline.FOLDER),
         (test_fuzz_trace_json.NAME, test_fuzz_trace_json.render([dict(e) for e in test_fuzz_trace_json._events()]), ""),
     ]
     for factory, name, folder in test_fuzz_text_exports.CSV_EXPORTS + test_fuzz_text_exports.JSON_EXPORTS:

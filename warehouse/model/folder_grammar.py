@@ -15,6 +15,11 @@ and the sources that tell a torch_npu rank folder from other folders ask it too:
     PROF_*/                           msprof: a run of one process (a run of its own when no
                                       rank folder holds it)
       device_{N}/info.json.{N}        device N, and the RANK_ID the process ran with
+      device_{N}/start_info.{N}       the device's clock: collectionTimeBegin (us since the epoch)
+                                      taken at clockMonotonicRaw (ns of the monotonic clock)
+      device_{N}/timeline/            the device's timeline JSONs, {what}_{numbers}.json: msprof_*
+                                      (every track of one iteration), task_time_*, hccl_*, ... (one
+                                      track each, repeated in msprof_*), step_trace_* (the iterations)
       host/info.json                  the host's RANK_ID
       mindstudio_profiler_output/     its exports (older releases: device_{N}/summary/)
 
@@ -24,6 +29,7 @@ Names only: reading a sidecar's content is :mod:`~warehouse.sources.kit.rank_lay
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 #: a framework's rank folder, ``{worker}_ascend_pt`` (torch_npu) or ``{worker}_ascend_ms`` (MindSpore)
 FRAMEWORK_RANK_FOLDER = re.compile(r"^(?P<worker>.+)_ascend_(?P<framework>pt|ms)$")
@@ -38,6 +44,12 @@ PROF_FOLDER = re.compile(r"^PROF_")
 DEVICE_FOLDER = re.compile(r"^device_(\d+)$")
 DEVICE_INFO = re.compile(r"^info\.json\.(\d+)$")
 HOST_FOLDER = "host"
+TIMELINE_FOLDER = "timeline"
+#: a timeline JSON's name: what it holds, then numbers (``task_time_0_2_1.json``: task_time)
+TIMELINE_FILE = re.compile(r"^(?P<what>[a-z_]+?)_\d+(?:_\d+)*\.json$")
+#: the timeline JSON holding every track of its iteration, and the one holding the iterations
+TIMELINE_WHOLE = "msprof"
+TIMELINE_STEPS = "step_trace"
 HOST_INFO = "info.json"
 CLUSTER_FOLDER = "cluster_analysis_output"
 #: how many folders above a file its rank is looked for (rank folder/ASCEND_PROFILER_OUTPUT/file,
@@ -85,3 +97,19 @@ def rank_of_profiler_info(name: str) -> int | None:
 def is_device_info(name: str) -> bool:
     """A device's ``info.json.{N}``."""
     return bool(DEVICE_INFO.match(name))
+
+
+def timeline_file(path: Path) -> str | None:
+    """What an msprof timeline JSON holds (``msprof``, ``task_time``, ``step_trace``, ...), from its name,
+    when it sits in a ``PROF_*/device_{N}/timeline/`` folder; else None."""
+    match = TIMELINE_FILE.match(path.name)
+    folder = path.parent
+    if match is None or folder.name != TIMELINE_FOLDER or device_of_folder(folder.parent.name) is None:
+        return None
+    return match["what"] if is_prof_folder(folder.parent.parent.name) else None
+
+
+def start_info(device_folder: Path) -> Path | None:
+    """The ``start_info.{N}`` of a ``device_{N}`` folder (None when the folder is not one)."""
+    device = device_of_folder(device_folder.name)
+    return None if device is None else device_folder / f"start_info.{device}"

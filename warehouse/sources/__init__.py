@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from types import ModuleType
 
-from warehouse.sources import analysis_db, cluster_analysis_db, op_profile, rank_db, trace_json
+from warehouse.sources import analysis_db, cluster_analysis_db, msprof_timeline, op_profile, rank_db, trace_json
 from warehouse.sources import (  # text exports (kernel_details.csv and friends)
     api_statistic,
     cluster_communication,
@@ -29,7 +29,8 @@ from warehouse.sources import (  # text exports (kernel_details.csv and friends)
 )
 
 SOURCES: tuple[ModuleType, ...] = (
-    op_profile, trace_json, rank_db,
+    # msprof_timeline before trace_json: a PROF folder's timeline JSONs are traces too
+    op_profile, msprof_timeline, trace_json, rank_db,
     # after rank_db: a rank db named analysis.db is still a rank db
     analysis_db, cluster_analysis_db,
     # text exports

@@ -134,7 +134,7 @@ def _profiler_info(folder: Path) -> tuple[int, str] | None:
     if len({named for named, _ in infos}) != 1:
         return None
     named, info = infos[0]
-    rank = _read_json(info).get("rank_id")
+    rank = read_sidecar(info).get("rank_id")
     if not isinstance(rank, int) or isinstance(rank, bool):
         rank = named
     return rank, info.name
@@ -159,7 +159,7 @@ def _prof_folder(prof: Path, below: Path | None) -> tuple[tuple[int, str] | None
                        *sorted(p for p in _listing(folder) if grammar.is_device_info(p.name))]
     candidates.append(prof / grammar.HOST_FOLDER / grammar.HOST_INFO)
     for info in candidates:
-        rank = _read_json(info).get("rank_id")
+        rank = read_sidecar(info).get("rank_id")
         if isinstance(rank, int) and not isinstance(rank, bool) and rank >= 0:
             return (rank, f"{info.parent.name}/{info.name}"), device
     return None, device
@@ -172,9 +172,10 @@ def _listing(folder: Path) -> list[Path]:
         return []
 
 
-def _read_json(path: Path) -> dict:
-    """A small JSON object file; {} when it is missing, unreadable, not an object, or not a regular
-    file or larger than ``MAX_SIDECAR_BYTES`` (refused unread: the file's own ingest says why).
+def read_sidecar(path: Path) -> dict:
+    """A small JSON object file (a sidecar: an info.json, a start_info); {} when it is missing,
+    unreadable, not an object, or not a regular file or larger than ``MAX_SIDECAR_BYTES`` (refused
+    unread: the file's own ingest says why).
     Its read keeps the input's deadline (:func:`~warehouse.sources.base.open_binary`)."""
     try:
         with open_binary(path, "MAX_SIDECAR_BYTES") as stream:
