@@ -6,6 +6,7 @@ import sqlite3
 
 import pytest
 
+from tests.factories.trace_json import TraceFileFactory
 from warehouse import db
 from warehouse.db import MIGRATIONS_DIR
 from warehouse.errors import WarehouseError
@@ -116,7 +117,7 @@ def test_ingest_says_it_upgrades_an_older_warehouse(runner, tmp_path):
     conn = sqlite3.connect(path, isolation_level=None)
     db.migrate(conn, migrations=every[:-1])
     conn.close()
-    (tmp_path / "inputs").mkdir()
+    TraceFileFactory(path=tmp_path / "inputs" / "trace.json")  # something to read: an empty folder is refused first
     result = runner.invoke(cli, ["ingest", str(tmp_path / "inputs"), "--db", str(path), "--quiet"])
     latest = every[-1]
     assert f"upgrading the schema from version {latest.version - 1} to {latest.version} " \
