@@ -1,8 +1,7 @@
 -- title: Compare: kernel evidence
 -- description: The longest executions of a kernel in a run (every rank) with their input and row:
---     the answering input's kernels, matched by name and, when exact, by operator type and input
---     shapes too; in a run without kernel rows for it (a GPU kineto trace), its GPU kernels
---     (gpu_kernel).
+--     the answering kernels (kernel_answer), matched by name and, when exact, by operator type and
+--     input shapes too; a GPU kineto trace's kernel is its slice (table slice, its slice id).
 -- param run_id (integer, required): The run.
 -- param name (text, required): The kernel name.
 -- param exact (boolean, default false): Also match op_type and input_shapes.
@@ -16,29 +15,14 @@
 -- column step_id: Step (null for a slice).
 -- column value: Duration, in ns.
 -- column what: What value is.
-with kernels as (
-    select s.path, k.source_row as row, 'kernel' as table_name, k.rank_id, k.step_id, k.dur as value, k.id
+with final as (
+    select s.path, k.source_row as row, case when k.id is null then 'slice' else 'kernel' end as table_name,
+        k.rank_id, k.step_id, k.dur as value, coalesce(k.id, k.slice_id) as id
     from kernel_answer as k
     join source as s on s.id = k.source_id
     where k.run_id = :run_id and k.name = :name
         and (:exact = 0 or (coalesce(k.op_type, '') = coalesce(:op_type, '')
             and coalesce(k.input_shapes, '') = coalesce(:input_shapes, '')))
-),
-
-slices as (
-    select s.path, g.source_row as row, 'slice' as table_name, g.rank_id, null as step_id, g.dur as value,
-        g.slice_id as id
-    from gpu_kernel as g
-    join source as s on s.id = g.source_id
-    where g.run_id = :run_id and g.name = :name and not exists (select 1 from kernels)
-),
-
-final as (
-    select path, row, table_name, rank_id, step_id, value, id
-    from kernels
-    union all
-    select path, row, table_name, rank_id, step_id, value, id
-    from slices
 )
 
 select path, row, table_name, rank_id, step_id, value, 'duration (ns)' as what

@@ -1,9 +1,8 @@
 -- title: Compare kernels of two runs
 -- description: The device kernels of two runs side by side (issue 17), over every rank of each run:
 --     count, total and mean time in each, the time the run adds (difference of the totals) and the
---     ratio of the means. Kernels are the answering input's (kernel_answer, HCCL operators left out);
---     a run whose ranks have no kernel input (a GPU kineto trace) gives its GPU kernels (gpu_kernel),
---     NCCL ones (communication) left out. Matched by name, op_type and input_shapes
+--     ratio of the means. Kernels are the answering ones (kernel_answer: a rank's kernel input, or
+--     a GPU kineto trace's kernels; HCCL operators and NCCL kernels left out). Matched by name, op_type and input_shapes
 --     first; what is left of either run is then matched by name alone (matched_by says which); the
 --     rest is in one run only ('run only': new in the run; 'base only': gone). Ordered by the time
 --     they add, largest first (what got faster or went away last).
@@ -31,23 +30,10 @@ with pair as (
     from run_history as h
     where h.run_id = coalesce(:run_id, (select max(run_id) from run_history where position = (select max(position) from run_history)))
 ),
-kernel_ranks as (
-    -- the ranks whose kernels an input answers: their trace's kernel slices are not read again
-    select distinct run_id, coalesce(rank_id, -1) as rank_key
-    from answer_source
-    where fact = 'kernel'
-),
-
 kernels as (
     select k.run_id, k.name, k.op_type, k.input_shapes, k.dur
     from kernel_answer as k
     join pair as p on k.run_id = p.run_id or k.run_id = p.base_run_id
-    union all
-    select g.run_id, g.name, null as op_type, null as input_shapes, g.dur
-    from pair as p
-    join gpu_kernel as g on g.run_id = p.run_id or g.run_id = p.base_run_id
-    left join kernel_ranks as kr on kr.run_id = g.run_id and kr.rank_key = coalesce(g.rank_id, -1)
-    where kr.run_id is null and g.op_class is not 'communication'
 ),
 
 grouped as (

@@ -1,9 +1,9 @@
 -- title: Kernel trend over runs
 -- description: A named kernel's count, total and mean time in every run of the warehouse, in start
 --     order (issue 17; a run whose start is unknown first, by id), over every rank of the run. Kernels
---     are the answering input's (kernel_answer, HCCL operators left out), and in a run whose ranks
---     have no kernel input (a GPU kineto trace) its GPU kernels (gpu_kernel), NCCL ones left out,
---     as compare_kernels reads them. name null: the limit kernels with the most time over all runs.
+--     are the answering ones (kernel_answer: a rank's kernel input, or a GPU kineto trace's kernels;
+--     HCCL operators and NCCL kernels left out), as compare_kernels reads them. name null: the limit
+--     kernels with the most time over all runs.
 -- param name (text, default null): The kernel (exact name); when null, the limit kernels with the most time over all runs.
 -- param limit (integer, default 5): How many kernels when name is null.
 -- column run_id: Run.
@@ -19,26 +19,10 @@ with history as (
     from run_history
 ),
 
-kernel_ranks as (
-    select distinct run_id, coalesce(rank_id, -1) as rank_key
-    from answer_source
-    where fact = 'kernel'
-),
-
-kernels as (
-    select run_id, name, dur
-    from kernel_answer
-    where :name is null or name = :name
-    union all
-    select g.run_id, g.name, g.dur
-    from gpu_kernel as g
-    left join kernel_ranks as kr on kr.run_id = g.run_id and kr.rank_key = coalesce(g.rank_id, -1)
-    where kr.run_id is null and g.op_class is not 'communication' and (:name is null or g.name = :name)
-),
-
 per_run as (
     select run_id, name, count(*) as count, sum(dur) as total_ns
-    from kernels
+    from kernel_answer
+    where :name is null or name = :name
     group by run_id, name
 ),
 

@@ -44,8 +44,8 @@ with tiling_dependent as (
 
 activity as (
     -- device work: the answering kernels, and HCCL operators (a rank db keeps them apart from the kernels)
-    select run_id, 'kernel' as table_name, id as kernel_id, rank_id, source_id, source_row, slice_id, name, op_type,
-        ts, dur
+    select run_id, case when id is null then 'slice' else 'kernel' end as table_name, id as kernel_id, rank_id,
+        source_id, source_row, slice_id, name, op_type, ts, dur
     from kernel_answer
     where :run_id is null or run_id = :run_id
     union all
@@ -65,7 +65,7 @@ ordered as (
         w.run_id, w.rank_id, w.step_id, w.start_ns, w.end_ns, a.table_name, a.kernel_id, a.source_id, a.source_row,
         a.slice_id, a.name, a.op_type, a.ts,
         max(a.ts + a.dur) over (
-            partition by w.run_id, w.rank_id, w.step_id order by a.ts, a.kernel_id
+            partition by w.run_id, w.rank_id, w.step_id order by a.ts, a.kernel_id, a.slice_id
             rows between unbounded preceding and 1 preceding
         ) as reach
     from step_window as w
@@ -138,7 +138,7 @@ picked as (
         h.run_id, h.rank_id, h.step_id, h.table_name, h.kernel_id, h.source_id, h.source_row, h.slice_id, h.name,
         h.gap_ns, h.tiling_dependent, h.host_ts,
         row_number() over (
-            partition by h.run_id, h.rank_id, h.step_id order by h.gap_ns desc, h.kernel_id
+            partition by h.run_id, h.rank_id, h.step_id order by h.gap_ns desc, h.kernel_id, h.slice_id
         ) as gap_order
     from hosted as h
     join flagged as f on f.run_id = h.run_id and f.rank_id = h.rank_id and f.step_id = h.step_id

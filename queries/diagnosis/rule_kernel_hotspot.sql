@@ -61,7 +61,7 @@ top_names as (
 
 longest as (
     select k.run_id, k.name, k.id as kernel_id, k.source_id, k.source_row, k.slice_id, k.rank_id, k.dur,
-        row_number() over (partition by k.run_id, k.name order by k.dur desc, k.id) as run_order
+        row_number() over (partition by k.run_id, k.name order by k.dur desc, k.id, k.slice_id) as run_order
     from computing as k
     join top_names as t on t.run_id = k.run_id and t.name = k.name and t.rank_order <= :limit
 ),
@@ -89,7 +89,7 @@ final as (
             'total_ns', t.total_ns, 'runs', t.runs, 'ranks', t.ranks, 'share', round(t.share, 4),
             'bound_family', t.bound_family, 'bound_stage', t.bound_stage
         ) as numbers,
-        'kernel' as evidence_table,
+        case when l.kernel_id is null then 'slice' else 'kernel' end as evidence_table,
         l.source_id as evidence_source_id,
         l.source_row as evidence_source_row,
         l.slice_id as evidence_slice_id,

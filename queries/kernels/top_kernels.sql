@@ -3,14 +3,15 @@
 --     class, with their share of the run's kernel time in scope (one rank, or every rank of
 --     the run). Kernels are the answering input's (kernel_answer, summed per rank by
 --     kernel_total: the db export and the text export of a rank give the same answer, and a
---     rank db staged by ingest --answers-first the same as once fully ingested); HCCL
---     operators are not kernels here (communication_ops and hccl_sum show them).
+--     rank db staged by ingest --answers-first the same as once fully ingested; a GPU kineto
+--     trace's kernels for a rank without a kernel input); HCCL operators and NCCL kernels are not
+--     kernels here (communication_ops and hccl_sum show the HCCL ones).
 -- param run_id (integer, default null): Only this run; every run when null.
 -- param rank_id (integer, default null): Only this rank; every rank when null.
 -- param limit (integer, default 20): How many kernels to return per run.
 -- column run_id: Run.
 -- column name: Kernel name.
--- column op_class: Class (seed 004): aic, aiv, mix_cv, mix_comm_aiv, aicpu ...
+-- column op_class: Class (seed 004): aic, aiv, mix_cv, mix_comm_aiv, aicpu ..., gpu for a GPU kernel.
 -- column count: Number of executions.
 -- column total_ns: Summed duration in ns.
 -- column avg_ns: Mean duration in ns (rounded).

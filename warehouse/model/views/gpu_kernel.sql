@@ -1,10 +1,11 @@
 -- description: Every GPU kernel of every answering timeline: a kineto trace's slices of category
 --     kernel (or Kernel), each with its class: communication for an NCCL kernel (a name
 --     containing nccl, any case), else gpu (op_class gives both their compute flags). The one
---     definition of a trace's GPU kernel that step_activity and the compare queries read; the kernel
---     answers (kernel_answer, top_kernels) do not list them.
+--     definition of a trace's GPU kernel that step_activity and the kernel answer read
+--     (kernel_answer: those of a rank no kernel input answers, NCCL ones left out as HCCL
+--     operators are).
 -- column run_id: Run of the timeline.
--- column rank_id: Rank of the timeline (NULL when unknown).
+-- column rank_id: Rank of the timeline (-1 when unknown).
 -- column source_id: The timeline input (answer_source, fact timeline).
 -- column slice_id: The kernel's slice (slice.id).
 -- column source_row: Position of the slice in its input (its trace event index).
