@@ -134,6 +134,18 @@ def test_a_run_without_step_markers_is_cut_at_its_selection_kernels(runner, tmp_
     assert (decode["step_count"], decode["is_derived"], decode["first_step_id"]) == (3, 1, 1)
 
 
+def test_a_rank_without_markers_whose_kernels_name_their_steps_has_those_steps_only(runner, tmp_path, warehouse_path):
+    """kernel_details.csv names steps 1 and 2, the trace has no ProfilerStep marker: the rank's steps are 1
+    and 2, each its kernels' extent; the whole capture (step -1), left without kernels, is not a step (it
+    listed the same wall time again, as a class without kernels)."""
+    steps = [Step(1_000, (matmul("3,4"), norm())), Step(1_000, (matmul("4,3"),))]
+    write_rank(tmp_path / "run", steps, markers=False, step_ids=True)
+    conn = analysed(runner, tmp_path / "run", warehouse_path)
+    first, second = (T0_US + HEAD_US) * 1000, (T0_US + 1_000 + HEAD_US) * 1000
+    rows = conn.execute("SELECT step_id, start_ns, end_ns, kernel_count FROM step_class ORDER BY step_id").fetchall()
+    assert rows == [(1, first, first + (2 * 100 + GAP_US) * 1000, 2), (2, second, second + 100 * 1000, 1)]
+
+
 def test_a_step_without_attention_or_moe_is_layered_on_its_matmuls(runner, tmp_path, warehouse_path):
     """Attention the signatures do not name (a graph-fused kernel): the layers anchor on the matmuls,
     one layer between block heads, no attention family."""

@@ -55,8 +55,11 @@ def layer(attention: tuple[K, ...], shapes: str = "2048,1024;1024,1024", mac: in
             K("SwiGlu", core="AI_VECTOR_CORE"), matmul(shapes, mac))
 
 
-def write_rank(folder, steps: list[Step], *, markers: bool = True, rank: int = 0) -> list[dict]:
-    """Write the rank's two files under ``folder``; return the kernel records written, in order."""
+def write_rank(folder, steps: list[Step], *, markers: bool = True, step_ids: bool | None = None,
+               rank: int = 0) -> list[dict]:
+    """Write the rank's two files under ``folder``; return the kernel records written, in order.
+    ``step_ids``: kernel_details.csv's Step Id filled (as ``markers`` when None)."""
+    step_ids = markers if step_ids is None else step_ids
     output = folder / f"rank{rank}_ascend_pt" / "ASCEND_PROFILER_OUTPUT"
     records, events, step_start = [], [], T0_US
     for number, step in enumerate(steps, start=1):
@@ -66,7 +69,7 @@ def write_rank(folder, steps: list[Step], *, markers: bool = True, rank: int = 0
         start = step_start + HEAD_US
         for kernel in step.kernels:
             pipeline = {name: f"{kernel.pipeline.get(name, 0)}.0" for name in PIPELINE}
-            records.append(KernelRowFactory(step_id=str(number) if markers else "", name=kernel.name,
+            records.append(KernelRowFactory(step_id=str(number) if step_ids else "", name=kernel.name,
                                             type=kernel.name, core=kernel.core, start=f"{start}.000",
                                             duration=f"{kernel.dur_us}.000", input_shapes=kernel.shapes,
                                             **pipeline))
