@@ -58,8 +58,9 @@ def warehouse(runner, warehouse_path, inputs):
 
 
 def search(path, **params) -> list[tuple]:
-    """(run name, name, slices, kernels, api_calls, inputs) of each row of search_names."""
-    conn = db.connect_readonly(path)
+    """(run name, name, slices, kernels, api_calls, inputs) of each row of search_names (opened
+    without the schema check: one test reads a warehouse upgraded only as far as 0012)."""
+    conn = db.open_readonly(path)
     try:
         runs = dict(conn.execute("SELECT run_id, name FROM run"))
         _, rows = queries.get("search_names").run(conn, {k: str(v) for k, v in params.items()})
