@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import sqlite3
 from collections import Counter
+from pathlib import Path
 
 from tabulate import tabulate
 
-from warehouse import db, queries
+from warehouse import db, queries, sqlfiles
 from warehouse.ingest import FileResult
+
+TWINS_SQL = sqlfiles.text(Path(__file__).parent / "summary_twins.sql")
+TWIN_FIELDS = ("run_id", "rank_id", "source_id", "path", "answered_by", "answered_by_path")
 
 
 def describe(conn: sqlite3.Connection) -> dict:
-    """Schema version, runs, sources and row counts of every public table and view."""
+    """Schema version, runs, sources, twins (:func:`twins`) and row counts of every public table and view."""
     sources = [
         dict(zip(("id", "run_id", "path", "kind", "status", "rank_id", "card", "rows", "error"), row))
         for row in conn.execute(
@@ -27,7 +31,16 @@ def describe(conn: sqlite3.Connection) -> dict:
         )
     ]
     counts = {name: conn.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0] for name in names}
-    return {"schema_version": db.schema_version(conn), "runs": runs, "sources": sources, "row_counts": counts}
+    return {"schema_version": db.schema_version(conn), "runs": runs, "sources": sources, "twins": twins(conn),
+            "row_counts": counts}
+
+
+def twins(conn: sqlite3.Connection) -> list[dict]:
+    """Each input that is another's twin (one capture exported twice) and the input answering in its
+    place; none in a warehouse whose views predate ``source_twin``."""
+    if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'view' AND name = 'source_twin'").fetchone():
+        return []
+    return [dict(zip(TWIN_FIELDS, row)) for row in conn.execute(TWINS_SQL)]
 
 
 def describe_text(facts: dict) -> str:
@@ -40,10 +53,19 @@ def describe_text(facts: dict) -> str:
                   for r in facts["runs"]], headers=("run", "name", "profiler", "ranks", "steps", "inputs", "root"),
                  disable_numparse=True),
         "",
+        *_twin_lines(facts.get("twins", [])),
         tabulate(sorted((name, count) for name, count in facts["row_counts"].items() if count),
                  headers=("table", "rows"), disable_numparse=True),
     ]
     return "\n".join(lines)
+
+
+def _twin_lines(twins: list[dict]) -> list[str]:
+    """One line per twin: which input answers and which is its twin (answering nothing), then a blank line."""
+    lines = [f"run {t['run_id']} rank {t['rank_id']}: {t['answered_by_path']} (input {t['answered_by']}) answers; "
+             f"{t['path']} (input {t['source_id']}) is its twin, the same capture, and answers nothing"
+             for t in twins]
+    return lines + [""] if lines else []
 
 
 def results_table(results: list[FileResult]) -> str:

@@ -73,7 +73,7 @@ EXPECTED_COUNTS = {
     "pytorch_api": 6, "callchain": 2, "memory_record": 5, "op_memory": 2, "gc_event": 1, "step": 2,
     "roce": 2, "nic": 2, "hccs": 2, "pcie": 1, "cann_api": 2, "communication_op": 1, "communication_task": 1,
     "npu_op_mem": 2, "npu_module_mem": 2, "kernel": 1, "_slice": 12, "flow": 9, "counter_track": 11, "_counter": 14,
-    "process": 4, "thread": 6, "run_metadata": 8,
+    "process": 4, "thread": 6, "run_metadata": 9,
 }
 
 
@@ -231,7 +231,9 @@ def test_steps_rank_and_metadata(warehouse_db, rank0, ingested):
         (0, 1, t, t + 8_500), (0, 2, t + 8_500, t + 20_000),
     ]
     assert rows(warehouse_db, "SELECT rank_id, device_id, host_name, source_id FROM rank") == [(0, 0, "node0", ingested)]
-    assert dict(rows(warehouse_db, "SELECT name, value FROM run_metadata WHERE rank_id = 0")) == {
+    metadata = dict(rows(warehouse_db, "SELECT name, value FROM run_metadata WHERE rank_id = 0"))
+    assert len(metadata.pop("captureDigest")) == 16  # what tells a twin (tests/sources/test_rank_db_twins.py)
+    assert metadata == {
         "SCHEMA_VERSION": "1.0.0", "SCHEMA_VERSION_MAJOR": "1", "hostName": "node0", "hostUid": "3538958389648580163",
         "sessionStartNs": str(t - 1_000), "sessionEndNs": str(t + 30_000), "npu.0": "Ascend910B",
         # HOST_INFO.hostUid declared TEXT: torch_npu 6.0.rc3 or later, whose step trace measured the HCCL operators
@@ -484,7 +486,8 @@ REAL_COUNTS = {
     "NPU_OP_MEM": "SELECT COUNT(*) FROM npu_op_mem WHERE source_id = :s",
     "COMPUTE_TASK_INFO": "SELECT COUNT(*) FROM kernel WHERE source_id = :s AND name IS NOT NULL",
     "META_DATA": "SELECT COUNT(*) FROM run_metadata WHERE source_id = :s AND name NOT LIKE 'npu.%' "
-                 "AND name NOT IN ('hostName', 'hostUid', 'sessionStartNs', 'sessionEndNs', 'stepTraceCommunication')",
+                 "AND name NOT IN ('hostName', 'hostUid', 'sessionStartNs', 'sessionEndNs', 'stepTraceCommunication', "
+                 "'captureDigest')",
     "NPU_INFO": "SELECT COUNT(*) FROM run_metadata WHERE source_id = :s AND name LIKE 'npu.%'",
     "HOST_INFO": "SELECT COUNT(*) FROM run_metadata WHERE source_id = :s AND name = 'hostName'",
     "RANK_DEVICE_MAP": "SELECT COUNT(*) FROM rank WHERE rank_id IN (SELECT rank_id FROM source WHERE id = :s)",

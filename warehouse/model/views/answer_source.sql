@@ -1,5 +1,6 @@
 -- description: The inputs that answer each fact of each rank of each run (fact_precedence
---     applied).
+--     applied; an input that is another's twin, the same capture exported twice, answers nothing:
+--     source_twin).
 -- column run_id: Run of the rank.
 -- column rank_id: Rank (NULL for an input about a whole cluster, such as
 --     cluster_step_trace_time.csv).
@@ -14,6 +15,7 @@ WITH held AS (
     FROM source AS s
     JOIN fact_precedence AS p ON p.kind = s.kind
     WHERE s.status = 'ok'
+        AND NOT EXISTS (SELECT 1 FROM source_twin AS t WHERE t.source_id = s.id)
 )
 SELECT
     run_id,

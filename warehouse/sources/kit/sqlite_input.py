@@ -102,16 +102,17 @@ def attached(conn: sqlite3.Connection, path: Path, views: Iterable[str]) -> Iter
 
 
 def create_input_view(conn: sqlite3.Connection, table: str, wanted: Iterable[str], *, dense: bool = False,
-                      schema: str = SCHEMA) -> list[str]:
+                      schema: str = SCHEMA, stored: str | None = None) -> list[str]:
     """A temp view ``in_<table>`` with exactly the expected columns (NULL where the file has none)
     and ``_row``, the input rowid; returns the expected columns the file lacks.
 
     An expected column may be written ``name=first|second``: the view's ``name`` is the first of
     those the file has (versions of the profiler renamed columns). With ``dense``, the rows are
     first copied to a temp table where ``_row`` numbers them 1, 2, ... in rowid order. ``schema`` is
-    where the input is attached.
+    where the input is attached; ``stored`` the table's name in the file when it is an older one.
     """
-    present = {row[1] for row in conn.execute(f'PRAGMA {schema}.table_info("{table}")')}
+    stored = stored or table
+    present = {row[1] for row in conn.execute(f'PRAGMA {schema}.table_info("{stored}")')}
     columns, missing = ["rowid AS _row"], []
     for spec in wanted:
         name, _, alternatives = spec.partition("=")
@@ -119,10 +120,10 @@ def create_input_view(conn: sqlite3.Connection, table: str, wanted: Iterable[str
         columns.append(f'"{found}" AS "{name}"' if found else f'NULL AS "{name}"')
         if found is None:
             missing.append(name)
-    body = f'SELECT {", ".join(columns)} FROM {schema}."{table}"'
+    body = f'SELECT {", ".join(columns)} FROM {schema}."{stored}"'
     if dense:
         numbered = ", ".join(["row_number() OVER (ORDER BY rowid) AS _row"] + columns[1:])
-        conn.execute(f'CREATE TEMP TABLE "dense_{table}" AS SELECT {numbered} FROM {schema}."{table}"')
+        conn.execute(f'CREATE TEMP TABLE "dense_{table}" AS SELECT {numbered} FROM {schema}."{stored}"')
         body = f'SELECT * FROM temp."dense_{table}"'
     conn.execute(f'CREATE TEMP VIEW "in_{table}" AS {body}')
     return missing

@@ -8,8 +8,9 @@ no row goes through Python. The slices are written unnested; the model nests the
 Version drift (optional tables, renamed or added columns) is absorbed by one temporary
 view per input table, ``in_<TABLE>``, with the columns the statements expect: a column
 the file lacks reads as NULL (or from its older name, e.g. ``blockNum`` / ``blockDim``),
-a table the file lacks reads as empty, and a statement file is skipped unless the file
-has every table its ``-- reads:`` header names.
+a table the file lacks reads as empty, a table under an older name reads as the current one
+(:data:`OLDER_NAMES`: report_N.db's API is CANN_API), and a statement file is skipped unless the
+file has every table its ``-- reads:`` header names.
 
 Hostile or damaged files fail with one line naming the file, the table and the field: an
 input table that is a view or a virtual table (which could run without end), a timestamp or
@@ -27,11 +28,14 @@ The rank is read from RANK_DEVICE_MAP, else the file name, else the folders abov
 :data:`~warehouse.sources.kit.rank_layout.UNKNOWN_RANK`). A warehouse holds many runs, and a run
 one rank db per rank: a second, different file claiming a rank its run already holds is refused
 by :func:`claim` with :class:`~warehouse.errors.SourceConflict` (``--force`` replaces the earlier
-file); files of an unknown rank never conflict.
+file); files of an unknown rank never conflict, nor twins: two files of one capture (a CANN
+``msprof_N.db`` beside its older-named ``report_N.db``), told by :func:`_capture` and recorded as
+the run_metadata row ``captureDigest``; the model's ``source_twin`` lets one of them answer.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import sqlite3
 from contextlib import closing
@@ -122,6 +126,16 @@ INPUT_COLUMNS: dict[str, tuple[str, ...]] = {
 }
 INPUT_COLUMNS["NIC"] = INPUT_COLUMNS["ROCE"]
 
+#: Older names of input tables, newest first: msprof's report_N.db (the db export's name before
+#: msprof_N.db) calls CANN_API plain API.
+OLDER_NAMES: dict[str, tuple[str, ...]] = {"CANN_API": ("API",)}
+OLDER_TABLES = frozenset(name for names in OLDER_NAMES.values() for name in names)
+
+#: What tells a capture's device tasks (else framework calls) apart: times and ids, never a
+#: STRING_IDS id (two writers may number the strings differently).
+CAPTURE_COLUMNS = {"TASK": ("startNs", "endNs", "deviceId", "streamId", "taskId"),
+                   "PYTORCH_API": ("startNs", "endNs", "globalTid")}
+
 #: Tables whose rows become slices; each reserves a block of slice ids (base + rowid).
 SLICE_TABLES = ("PYTORCH_API", "CANN_API", "TASK", "COMMUNICATION_OP")
 
@@ -201,24 +215,29 @@ def ingest(conn: sqlite3.Connection, path, source_id: int) -> Outcome:
 
 def _copy(conn: sqlite3.Connection, path: Path, source_id: int, identity: Identity) -> Outcome:
     tables, rank_id, device_id = identity.tables, identity.rank_id, identity.device_id
+    read = _tables_read(tables)
     renumbered = _sparse_tables(conn, tables)
     _create_input_views(conn, tables, renumbered)
-    params = {"source_id": source_id, "rank_id": rank_id, "device_id": device_id,
+    params = {"source_id": source_id, "rank_id": rank_id, "device_id": device_id, "capture": identity.capture,
               **_slice_bases(conn, tables, renumbered)}
     rows = 0
     _run_script(conn, "setup.sql")
     for phase in PHASES_BEFORE_THREADS:
-        rows += _run_phase(conn, path, phase, tables, params)
+        rows += _run_phase(conn, path, phase, read, params)
     rows += _make_threads(conn, source_id, rank_id)
     for phase in PHASES_AFTER_THREADS:
-        rows += _run_phase(conn, path, phase, tables, params)
+        rows += _run_phase(conn, path, phase, read, params)
     _note_slice_names(conn, source_id, params["first_slice"])
+    stored = {table: _in_file(tables, table) for table in sorted(read)}
+    renamed = {table: name for table, name in stored.items() if name != table}
     detail = {
-        "tables_read": sorted(tables & INPUT_COLUMNS.keys()),
-        "tables_missing": sorted(INPUT_COLUMNS.keys() - tables),
-        "tables_ignored": sorted(tables - INPUT_COLUMNS.keys()),
+        "tables_read": sorted(read),
+        "tables_missing": sorted(INPUT_COLUMNS.keys() - read),
+        "tables_ignored": sorted(tables - set(stored.values())),
         "rank_id_from": identity.rank_from,
     }
+    if renamed:
+        detail["tables_renamed"] = renamed
     if renumbered:
         detail["renumbered"] = {
             "tables": sorted(renumbered),
@@ -241,10 +260,49 @@ class Identity:
     host_name: str | None
     #: where rank_id came from: RANK_DEVICE_MAP, file name, profiler_info_{N}.json or unset
     rank_from: str
+    #: the capture the file exported (:func:`_capture`), or None when it cannot tell
+    capture: str | None = None
 
 
 def _is_rank_db(tables) -> bool:
     return "STRING_IDS" in tables and bool({"PYTORCH_API", "TASK"} & tables)
+
+
+def _in_file(tables, table: str) -> str | None:
+    """The name input table ``table`` has in a file holding ``tables``: its own, else an older one
+    (:data:`OLDER_NAMES`); None when the file has neither."""
+    return next((name for name in (table, *OLDER_NAMES.get(table, ())) if name in tables), None)
+
+
+def _tables_read(tables) -> frozenset[str]:
+    """The input tables a file holding ``tables`` has, under the names this source reads them by."""
+    return frozenset(table for table in INPUT_COLUMNS if _in_file(tables, table))
+
+
+def _capture(probe: sqlite3.Connection, tables) -> str | None:
+    """A digest of what identifies the capture a file exported, whatever the file's name or writer:
+    the session's start and end, and the first and last rows (by rowid) of its device tasks, else
+    of its framework calls, in times and ids. Two files of one run and rank with the same digest are
+    the same capture exported twice (twins). Read by rowid bounds, so it costs no scan; None for a
+    file that holds no such rows or cannot be read so."""
+    table = next((name for name in CAPTURE_COLUMNS if name in tables), None)
+    try:
+        present = {row[1] for row in probe.execute(f'PRAGMA table_info("{table}")')} if table else set()
+        columns = [column for column in CAPTURE_COLUMNS.get(table, ()) if column in present]
+        if not columns:
+            return None
+        selected = ", ".join(f'"{column}"' for column in columns)
+        ends = probe.execute(
+            f'SELECT {selected} FROM "{table}" WHERE rowid IN '
+            f'((SELECT min(rowid) FROM "{table}"), (SELECT max(rowid) FROM "{table}")) ORDER BY rowid'
+        ).fetchall()
+        session = probe.execute("SELECT startTimeNs, endTimeNs FROM SESSION_TIME_INFO LIMIT 1").fetchone() \
+            if "SESSION_TIME_INFO" in tables else None
+    except sqlite3.DatabaseError:  # a WITHOUT ROWID table, a session table of other columns
+        return None
+    if not ends:
+        return None
+    return hashlib.sha256(repr((table, session, ends)).encode()).hexdigest()[:16]
 
 
 def _identify(path: Path, readable: Path | None = None) -> Identity:
@@ -257,7 +315,7 @@ def _identify(path: Path, readable: Path | None = None) -> Identity:
     require_sqlite(path, "a rank db")
     try:
         with closing(sqlite3.connect(readonly_uri(readable or path), uri=True)) as probe:
-            tables = require_tables(path, probe, INPUT_COLUMNS)
+            tables = require_tables(path, probe, INPUT_COLUMNS.keys() | OLDER_TABLES)
             if not _is_rank_db(tables):
                 raise IngestError(
                     f"{path}: sqlite_master: not a rank db (needs STRING_IDS and PYTORCH_API or TASK; "
@@ -267,6 +325,7 @@ def _identify(path: Path, readable: Path | None = None) -> Identity:
                 "SELECT rankId, deviceId FROM RANK_DEVICE_MAP ORDER BY rankId = -1, rowid LIMIT 1"
             ).fetchone() if "RANK_DEVICE_MAP" in tables else None
             host = probe.execute("SELECT hostName FROM HOST_INFO LIMIT 1").fetchone() if "HOST_INFO" in tables else None
+            capture = _capture(probe, tables)
     except sqlite3.DatabaseError as exc:
         raise IngestError(f"{path}: sqlite_master: unreadable ({exc})") from None
     rank, device = UNKNOWN_RANK, None
@@ -277,7 +336,7 @@ def _identify(path: Path, readable: Path | None = None) -> Identity:
     rank_from = "RANK_DEVICE_MAP"
     if rank < 0:
         rank, rank_from = _rank_from_path(path)
-    return Identity(tables, rank, device, host[0] if host else None, rank_from)
+    return Identity(tables, rank, device, host[0] if host else None, rank_from, capture)
 
 
 def _mapped_number(path: Path, value, column: str) -> int:
@@ -310,7 +369,8 @@ def claim(conn: sqlite3.Connection, path, source_id: int) -> None:
 
     The frame calls it before the rows go in, whether :func:`ingest` runs here or in a
     worker process that cannot see this warehouse. An unknown rank (``UNKNOWN_RANK``) is held by no
-    one: files that do not say their rank never conflict.
+    one: files that do not say their rank never conflict. Nor does a twin: a file of the capture the
+    held one exported (the same ``captureDigest``); both are kept and one answers (``source_twin``).
 
     :raises SourceConflict: naming the files that hold the rank.
     :raises IngestError: if the file cannot be read as a rank db.
@@ -321,9 +381,10 @@ def claim(conn: sqlite3.Connection, path, source_id: int) -> None:
     if identity.rank_id == UNKNOWN_RANK:
         return
     held = conn.execute(
-        "SELECT id, path FROM source WHERE kind = ? AND status = 'ok' AND rank_id = ? AND id != ? "
-        "AND run_id IS (SELECT run_id FROM source WHERE id = ?)",
-        (KIND, identity.rank_id, source_id, source_id),
+        "SELECT id, path FROM source WHERE kind = :kind AND status = 'ok' AND rank_id = :rank AND id != :id "
+        "AND run_id IS (SELECT run_id FROM source WHERE id = :id) AND NOT EXISTS (SELECT 1 FROM run_metadata "
+        "WHERE source_id = source.id AND name = 'captureDigest' AND value = :capture)",
+        {"kind": KIND, "rank": identity.rank_id, "id": source_id, "capture": identity.capture},
     ).fetchall()
     if held:
         others = ", ".join(other for _, other in held)
@@ -339,11 +400,12 @@ def claim(conn: sqlite3.Connection, path, source_id: int) -> None:
 
 def _create_input_views(conn: sqlite3.Connection, tables: set[str], renumbered: frozenset[str] = frozenset()) -> None:
     """One temp view ``in_<TABLE>`` per input table, with exactly the expected columns (an absent
-    table as an empty view). A table in ``renumbered`` gets dense ``_row`` numbers (its rows 1, 2, ...
-    in rowid order)."""
+    table as an empty view, a table under an older name as the current one). A table in
+    ``renumbered`` gets dense ``_row`` numbers (its rows 1, 2, ... in rowid order)."""
     for table, wanted in INPUT_COLUMNS.items():
-        if table in tables:
-            create_input_view(conn, table, wanted, dense=table in renumbered, schema=SCHEMA)
+        stored = _in_file(tables, table)
+        if stored:
+            create_input_view(conn, table, wanted, dense=table in renumbered, schema=SCHEMA, stored=stored)
         else:
             columns = ["NULL AS _row"] + [f'NULL AS "{spec.split("=")[0]}"' for spec in wanted]
             conn.execute(f'CREATE TEMP VIEW "in_{table}" AS SELECT {", ".join(columns)} WHERE 0')
@@ -358,8 +420,8 @@ def _slice_bases(conn: sqlite3.Connection, tables: set[str], renumbered: frozens
         low, high = (None, None)
         if table in renumbered:
             low, high = conn.execute(f'SELECT MIN(_row), MAX(_row) FROM temp."dense_{table}"').fetchone()
-        elif table in tables:
-            low, high = conn.execute(f'SELECT MIN(rowid), MAX(rowid) FROM {SCHEMA}."{table}"').fetchone()
+        elif stored := _in_file(tables, table):
+            low, high = conn.execute(f'SELECT MIN(rowid), MAX(rowid) FROM {SCHEMA}."{stored}"').fetchone()
         bases[f"base_{table.lower()}"] = next_id - (low or 0)
         next_id += (high - low + 1) if low is not None else 0
     return bases
@@ -377,10 +439,11 @@ def _sparse_tables(conn: sqlite3.Connection, tables: set[str]) -> frozenset[str]
     """The slice tables whose rowids span far more ids than they have rows (renumbered densely)."""
     sparse = set()
     for table in SLICE_TABLES:
-        if table not in tables:
+        stored = _in_file(tables, table)
+        if stored is None:
             continue
         count, low, high = conn.execute(
-            f'SELECT count(*), MIN(rowid), MAX(rowid) FROM {SCHEMA}."{table}"').fetchone()
+            f'SELECT count(*), MIN(rowid), MAX(rowid) FROM {SCHEMA}."{stored}"').fetchone()
         if count and high - low + 1 > SPARSE_FACTOR * count + SPARSE_SLACK:
             sparse.add(table)
     return frozenset(sparse)
@@ -408,13 +471,14 @@ def _validate(conn: sqlite3.Connection, path: Path, tables: frozenset[str]) -> N
 
     :raises IngestError: naming the file, the table, the row and the field.
     """
-    for table, columns in INTEGER_COLUMNS.items():
-        if table not in tables:
+    for expected, columns in INTEGER_COLUMNS.items():
+        table = _in_file(tables, expected)  # the file's name for it: the errors name what the file holds
+        if table is None:
             continue
         present = {row[1] for row in conn.execute(f'PRAGMA {SCHEMA}.table_info("{table}")')}
         checked = [column for column in columns if column in present]
         tests = [(f"NOT {_integer_ok(column)}", column) for column in checked]
-        if table in INTERVAL_TABLES and {"startNs", "endNs"} <= present:
+        if expected in INTERVAL_TABLES and {"startNs", "endNs"} <= present:
             tests.append(('(typeof("endNs") != \'null\' AND typeof("startNs") != \'null\' '
                           'AND CAST("endNs" AS INTEGER) < CAST("startNs" AS INTEGER))', "endNs<startNs"))
         if not tests:
@@ -476,8 +540,10 @@ def _validate_strings(conn: sqlite3.Connection, path: Path) -> None:
     raise IngestError(f"{where} is not UTF-8 text")
 
 
-def _run_phase(conn: sqlite3.Connection, path: Path, phase: str, tables: set[str], params: dict) -> int:
-    """Run a phase's statement files; return the rows they added to warehouse tables."""
+def _run_phase(conn: sqlite3.Connection, path: Path, phase: str, tables: frozenset[str], params: dict) -> int:
+    """Run a phase's statement files whose ``-- reads:`` tables are all in ``tables`` (the input
+    tables the file has, by the names read: :func:`_tables_read`); return the rows they added to
+    warehouse tables."""
     rows = 0
     for file in sorted(SQL_DIR.glob(f"{phase}_*.sql")):
         for sql in _instances(sqlfiles.expand_includes(sqlfiles.text(file), SQL_DIR)):
