@@ -33,6 +33,7 @@ from pathlib import Path
 
 from warehouse import readonly, sqlfiles
 from warehouse.errors import WarehouseError
+from warehouse.schema_views import VIEWS_DIR
 
 QUERIES_DIR = Path(__file__).resolve().parent / "_bundled" / "queries"
 TYPES = ("integer", "real", "text", "boolean")
@@ -183,7 +184,7 @@ def parse_file(path: Path, *, check: bool = True) -> Query:
     except sqlfiles.SqlFileError as exc:
         raise QueryError(str(exc)) from None
     try:
-        body = sqlfiles.expand_includes(sqlfiles.body(script), path.parent.parent)
+        body = sqlfiles.expand_includes(sqlfiles.body(script), (path.parent.parent, VIEWS_DIR))
         if not body:
             raise QueryError("no SQL after the header")
         fields, params, columns = _parse_header(sqlfiles.fields(script))

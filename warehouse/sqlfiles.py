@@ -22,7 +22,8 @@ previous field); any other line is prose, the file's description. The keys:
 
 Inside a query's body (and the rank db source's statements, stage 1's kernels), a line
 ``-- include: _name`` is replaced by the body of the helper file ``_name.sql`` of the same
-folder tree (:func:`expand_includes`): one fragment written once for the files that share it.
+folder tree, and for a named query of the model's views folder too (:func:`expand_includes`):
+one fragment written once for the files that share it.
 """
 
 from __future__ import annotations
@@ -132,20 +133,24 @@ def field(script: str, key: str) -> list[str]:
     return []
 
 
-def expand_includes(sql: str, root: Path, seen: tuple[str, ...] = ()) -> str:
+def expand_includes(sql: str, root: Path | tuple[Path, ...], seen: tuple[str, ...] = ()) -> str:
     """``sql`` with each ``-- include: _name`` line replaced by the body of ``_name.sql``
-    (in a folder of ``root``, or ``root`` itself), recursively.
+    (in a folder of ``root``, or ``root`` itself; ``root`` may be several folders, searched all:
+    the named queries include the model's fragments too), recursively.
 
     :raises SqlFileError: naming the helper, if it is missing, ambiguous or includes itself.
     """
+    roots = tuple(Path(folder) for folder in (root if isinstance(root, tuple) else (root,)))
+
     def replace(match: re.Match) -> str:
         name = match[1]
         if name in seen:
             raise SqlFileError(f"include {name} includes itself ({' -> '.join(seen + (name,))})")
-        found = sorted(Path(root).glob(f"*/{name}.sql")) or sorted(Path(root).glob(f"{name}.sql"))
+        found = sorted({path for folder in roots
+                        for path in (*folder.glob(f"*/{name}.sql"), *folder.glob(f"{name}.sql"))})
         if len(found) != 1:
             where = "no file" if not found else f"{len(found)} files"
-            raise SqlFileError(f"include {name}: {where} named {name}.sql under {root}")
+            raise SqlFileError(f"include {name}: {where} named {name}.sql under {', '.join(map(str, roots))}")
         return expand_includes(body(text(found[0])), root, seen + (name,))
 
     return INCLUDE_LINE.sub(replace, sql)

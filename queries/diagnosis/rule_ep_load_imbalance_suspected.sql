@@ -62,24 +62,14 @@ per_rank as (
     having sum(is_expert) > 0
 ),
 
-ranked as (
-    select
-        run_id, step_id, rank_id, expert_ns, expert_kernel_count, other_ns,
-        row_number() over (partition by run_id, step_id order by expert_ns, rank_id) as expert_position,
-        row_number() over (partition by run_id, step_id order by other_ns, rank_id) as other_position,
-        count(*) over (partition by run_id, step_id) as ranks
-    from per_rank
+step_measures as (
+    select run_id, step_id, rank_id, 'expert_ns' as measure, expert_ns as value from per_rank
+    union all
+    select run_id, step_id, rank_id, 'other_ns', other_ns from per_rank
 ),
 
-medians as (
-    -- the middle value, or the mean of the two middle ones (as step_compute)
-    select
-        run_id, step_id,
-        avg(case when 2 * expert_position in (ranks, ranks + 1, ranks + 2) then expert_ns end) as median_ns,
-        avg(case when 2 * other_position in (ranks, ranks + 1, ranks + 2) then other_ns end) as other_median_ns
-    from ranked
-    group by run_id, step_id
-),
+-- include: _step_medians
+,
 
 own_shapes as (
     -- (name, input shapes) of expert kernels that a single rank runs in the step
@@ -92,10 +82,10 @@ own_shapes as (
 
 flagged as (
     select
-        r.run_id, r.step_id, r.rank_id, r.ranks, r.expert_ns, r.expert_kernel_count, r.other_ns, m.median_ns,
-        m.other_median_ns,
-        1.0 * r.expert_ns / m.median_ns as ratio,
-        1.0 * r.other_ns / nullif(m.other_median_ns, 0) as other_ratio,
+        r.run_id, r.step_id, r.rank_id, m.ranks, r.expert_ns, r.expert_kernel_count, r.other_ns,
+        m.median as median_ns, o.median as other_median_ns,
+        1.0 * r.expert_ns / m.median as ratio,
+        1.0 * r.other_ns / nullif(o.median, 0) as other_ratio,
         (
             select count(*) from expert_kernels as k
             join own_shapes as o
@@ -104,9 +94,10 @@ flagged as (
             where k.run_id = r.run_id and k.step_id = r.step_id and k.rank_id = r.rank_id
         ) as own_shape_kernels,
         case when r.step_id = -1 then 'the whole capture' else 'step ' || r.step_id end as period
-    from ranked as r
-    join medians as m on m.run_id = r.run_id and m.step_id = r.step_id
-    where r.ranks > 1 and m.median_ns > 0 and r.expert_ns > :threshold * m.median_ns
+    from per_rank as r
+    join step_medians as m on m.run_id = r.run_id and m.step_id = r.step_id and m.measure = 'expert_ns'
+    join step_medians as o on o.run_id = r.run_id and o.step_id = r.step_id and o.measure = 'other_ns'
+    where m.ranks > 1 and m.median > 0 and r.expert_ns > :threshold * m.median
 ),
 
 evidence as (

@@ -17,21 +17,12 @@ with durations as (
     where (:run_id is null or run_id = :run_id) and rank_id >= 0
 ),
 
-ranked as (
-    select
-        run_id, rank_id, step_id, duration_ns,
-        row_number() over (partition by run_id, step_id order by duration_ns, rank_id) as position,
-        count(*) over (partition by run_id, step_id) as ranks
-    from durations
+step_measures as (
+    select run_id, step_id, rank_id, 'duration_ns' as measure, duration_ns as value from durations
 ),
 
-medians as (
-    -- the middle row, or the mean of the two middle rows: 2 * position in (n, n + 1, n + 2)
-    select run_id, step_id, avg(duration_ns) as median_ns
-    from ranked
-    where 2 * position in (ranks, ranks + 1, ranks + 2)
-    group by run_id, step_id
-),
+-- include: _step_medians
+,
 
 final as (
     select
@@ -39,11 +30,11 @@ final as (
         r.rank_id,
         r.step_id,
         r.duration_ns,
-        m.median_ns,
-        1.0 * r.duration_ns / nullif(m.median_ns, 0) as ratio,
-        case when r.duration_ns > :threshold * m.median_ns then 1 else 0 end as flagged
-    from ranked as r
-    join medians as m on m.run_id = r.run_id and m.step_id is r.step_id
+        m.median as median_ns,
+        1.0 * r.duration_ns / nullif(m.median, 0) as ratio,
+        case when r.duration_ns > :threshold * m.median then 1 else 0 end as flagged
+    from durations as r
+    join step_medians as m on m.run_id = r.run_id and m.step_id is r.step_id
 )
 
 select run_id, rank_id, step_id, duration_ns, median_ns, ratio, flagged

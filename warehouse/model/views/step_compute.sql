@@ -15,22 +15,13 @@ WITH per_rank AS (
     WHERE is_compute = 1 AND rank_id >= 0
     GROUP BY run_id, step_id, rank_id
 ),
-ranked AS (
-    SELECT
-        run_id, step_id, rank_id, compute_ns, kernels,
-        ROW_NUMBER() OVER (PARTITION BY run_id, step_id ORDER BY compute_ns, rank_id) AS time_position,
-        ROW_NUMBER() OVER (PARTITION BY run_id, step_id ORDER BY kernels, rank_id) AS count_position,
-        COUNT(*) OVER (PARTITION BY run_id, step_id) AS ranks
-    FROM per_rank
+step_measures AS (
+    SELECT run_id, step_id, rank_id, 'compute_ns' AS measure, compute_ns AS value FROM per_rank
+    UNION ALL
+    SELECT run_id, step_id, rank_id, 'kernels', kernels FROM per_rank
 ),
-medians AS (
-    SELECT
-        run_id, step_id,
-        AVG(CASE WHEN 2 * time_position IN (ranks, ranks + 1, ranks + 2) THEN compute_ns END) AS median_ns,
-        AVG(CASE WHEN 2 * count_position IN (ranks, ranks + 1, ranks + 2) THEN kernels END) AS median_kernels
-    FROM ranked
-    GROUP BY run_id, step_id
-)
-SELECT r.run_id, r.step_id, r.rank_id, r.ranks, r.compute_ns, m.median_ns, r.kernels, m.median_kernels
-FROM ranked AS r
-JOIN medians AS m ON m.run_id = r.run_id AND m.step_id = r.step_id
+-- include: _step_medians
+SELECT r.run_id, r.step_id, r.rank_id, t.ranks, r.compute_ns, t.median AS median_ns, r.kernels, k.median AS median_kernels
+FROM per_rank AS r
+JOIN step_medians AS t ON t.run_id = r.run_id AND t.step_id = r.step_id AND t.measure = 'compute_ns'
+JOIN step_medians AS k ON k.run_id = r.run_id AND k.step_id = r.step_id AND k.measure = 'kernels'
