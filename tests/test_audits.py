@@ -33,6 +33,7 @@ EXPECTED_AUDITS = [
     "foreign_keys_resolve",
     "kernel_dur_non_negative",
     "kernel_op_class_allowed",
+    "msprof_steps_agree",
     "slice_depth_follows_parent",
     "slice_dur_non_negative",
     "slice_parent_encloses",

@@ -151,3 +151,22 @@ def test_the_real_prof_folder_has_kernels_steps_and_hccl(sample):
 def test_the_real_prof_folder_passes_check(sample, runner):
     result = runner.invoke(cli, ["check", "--db", str(sample[0])])
     assert result.exit_code == 0, result.output
+
+
+def test_check_reconciles_the_steps_with_the_timeline_and_the_derived_lengths(sample, runner, tmp_path):
+    """audits/msprof_steps_agree: on the real folder every step agrees (the derived lengths end
+    within 0.1% of the iteration time); a step moved by 2 us, and one stretched by 5%, are named."""
+    copy = tmp_path / "w.db"
+    shutil.copy(sample[0], copy)
+    conn = db.connect(copy)
+    derived = dict(conn.execute("SELECT step_id, preparing_ns + stage_ns + bubble_ns FROM step_breakdown"))
+    iterations = dict(conn.execute("SELECT step_id, end_ns - start_ns FROM step"))
+    assert len(derived) == 10 and all(abs(derived[n] - iterations[n]) < 0.001 * iterations[n] for n in derived)
+    conn.execute("UPDATE step SET start_ns = start_ns + 2000, end_ns = end_ns + 2000 WHERE step_id = 3")
+    conn.execute("UPDATE step SET end_ns = start_ns + (end_ns - start_ns) * 105 / 100 WHERE step_id = 7")
+    conn.commit()
+    conn.close()
+    result = runner.invoke(cli, ["check", "--db", str(copy), "--json"])
+    assert result.exit_code == 1
+    audit = next(a for a in json.loads(result.output)["audits"] if a["name"] == "msprof_steps_agree")
+    assert [row["step_id"] for row in audit["examples"]] == [7, 3]  # the largest disagreement first
