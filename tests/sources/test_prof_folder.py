@@ -143,6 +143,10 @@ def test_the_real_prof_folder_has_kernels_steps_and_hccl(sample):
         "aic": 1370, "aicpu": 20, "other": 90}
     assert conn.execute("SELECT count(*), count(DISTINCT op_type) FROM communication_op").fetchone() == (10, 1)
     assert conn.execute("SELECT count(*) FROM communication_task WHERE op_id IS NULL").fetchone() == (0,)
+    # the u64 'no notify' id (2^64 - 1, a float to JSON) as the db export writes it: every id an integer
+    assert conn.execute("SELECT count(*), sum(typeof(notify_id) = 'integer') FROM communication_task "
+                        "WHERE notify_id = 9223372036854775807").fetchone() == (290, 290)
+    assert conn.execute("SELECT count(*) FROM communication_task WHERE typeof(notify_id) <> 'integer'").fetchone() == (0,)
     assert conn.execute("SELECT count(DISTINCT run_id), count(DISTINCT rank_id) FROM source "
                         "WHERE kind = 'msprof_timeline'").fetchone() == (1, 1)
     conn.close()

@@ -2,7 +2,9 @@
 -- plane their thread is (tid N: "Plane N"), each given the operator (communication_op of this
 -- source) whose slice holds its start, its end included (a plane's last Notify_Wait starts where
 -- its operator ends); of two such operators the later started (SQLite's bare columns of max()).
--- Bandwidth GB/s -> bytes/s.
+-- Bandwidth GB/s -> bytes/s. The all-ones u64 notify id (no notify: 18446744073709551615) is beyond
+-- SQLite's integer, and JSON reads it as a float: it is written 9223372036854775807, as the db
+-- export writes the same id.
 WITH
 -- include: _tracks
 , task AS (
@@ -19,7 +21,9 @@ INSERT INTO communication_task (source_id, source_row, rank_id, name, task_type,
                                 bandwidth_bytes_per_s, slice_id)
 SELECT
     :source_id, t.source_row, :rank_id, h.name, json_extract(t.args, '$."task type"'), CAST(t.tid AS INTEGER),
-    json_extract(t.args, '$.notify_id'), json_extract(t.args, '$."src rank"'), json_extract(t.args, '$."dst rank"'),
+    CASE WHEN json_type(t.args, '$.notify_id') = 'real' AND json_extract(t.args, '$.notify_id') >= 9223372036854775807.0
+         THEN 9223372036854775807 ELSE json_extract(t.args, '$.notify_id') END,
+    json_extract(t.args, '$."src rank"'), json_extract(t.args, '$."dst rank"'),
     json_extract(t.args, '$."transport type"'), json_extract(t.args, '$."size(Byte)"'),
     json_extract(t.args, '$."data type"'), json_extract(t.args, '$."link type"'), h.op_id,
     json_extract(t.args, '$."bandwidth(GB/s)"') * 1e9, t.id
