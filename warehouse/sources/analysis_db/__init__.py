@@ -24,7 +24,8 @@ zeros), and the wait and synchronization ratios (``wait_ratio`` and
 ``synchronization_ratio`` stay NULL). ``source_row`` is the input table's rowid.
 
 Version drift: a table the file lacks adds no rows, a column it lacks reads as NULL;
-``source.detail`` lists the tables read, missing and ignored and the missing columns.
+``source.detail`` lists the tables read, missing and ignored and the missing columns; each
+table not read is also a row of ``source_unread``, with the reason.
 The rank is the folder layout's (:func:`~warehouse.sources.kit.rank_layout.rank_from_layout`),
 else unknown (-1), as for the text export's files (:func:`~warehouse.sources.kit.rank_layout.rank_or_unknown`).
 """
@@ -37,7 +38,7 @@ from pathlib import Path
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome
 from warehouse.sources.kit.rank_layout import rank_or_unknown
-from warehouse.sources.kit.sqlite_input import Failure, attached, copy_table, detect_input, input_tables
+from warehouse.sources.kit.sqlite_input import Failure, attached, copy_table, detect_input, input_tables, record_unread
 
 KIND = "analysis_db"
 
@@ -99,7 +100,7 @@ def _copy(conn: sqlite3.Connection, path: Path, source_id: int, tables: frozense
     detail = {
         "tables_read": sorted(tables & INPUT_TABLES.keys()),
         "tables_missing": sorted(INPUT_TABLES.keys() - tables),
-        "tables_ignored": sorted(tables - INPUT_TABLES.keys()),
+        "tables_ignored": record_unread(conn, source_id, tables & INPUT_TABLES.keys()),
         "rank_id_from": rank_from,
     }
     if columns_missing:

@@ -26,7 +26,8 @@ What the writer does that the reader cannot undo: the tables do not say p2p or c
 all; per-operator wait and synchronization ratios are 0 when the analysis read db inputs (the
 rank's analysis.db has none), the 'Total Op Info' rows' are computed. ``source_row`` is the input
 table's rowid. A table the file lacks adds no rows, a column it lacks reads as NULL;
-``source.detail`` lists the tables read, missing and ignored and the missing columns.
+``source.detail`` lists the tables read, missing and ignored and the missing columns; each table
+not read (CommunicationGroup, ...) is also a row of ``source_unread``, with the reason.
 
 The file is about the whole cluster: ``source.rank_id`` stays NULL, each row has its own rank.
 """
@@ -38,7 +39,7 @@ from pathlib import Path
 
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome
-from warehouse.sources.kit.sqlite_input import Failure, attached, copy_table, detect_input, input_tables
+from warehouse.sources.kit.sqlite_input import Failure, attached, copy_table, detect_input, input_tables, record_unread
 
 KIND = "cluster_analysis_db"
 
@@ -119,7 +120,7 @@ def _copy(conn: sqlite3.Connection, path: Path, source_id: int, tables: frozense
     detail = {
         "tables_read": sorted(sources.values()),
         "tables_missing": sorted(INPUT_TABLES.keys() - sources.keys()),
-        "tables_ignored": sorted(tables - set(sources.values())),
+        "tables_ignored": record_unread(conn, source_id, sources.values()),
     }
     if columns_missing:
         detail["columns_missing"] = columns_missing

@@ -10,14 +10,20 @@ GB/s -> bytes/s are exact, which SQL arithmetic would not be.
 
 An input table that is a view or a virtual table is refused (naming it), and a file with a
 non-empty ``-wal`` beside it is read with its WAL (:func:`~warehouse.sources.base.sqlite_snapshot`).
+
+Nothing of the file is dropped in silence: each table (or view) no statement reads goes to
+``source_unread`` with its reason (:func:`record_unread`), the same for every SQLite source.
 """
 
 from __future__ import annotations
 
+import csv
 import json
+import re
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import closing, contextmanager
+from functools import cache
 from pathlib import Path
 
 from warehouse import sqlfiles
@@ -39,6 +45,14 @@ from warehouse.sources.kit.text import gb_per_s_to_bytes_per_s, mb_to_bytes, ms_
 SCHEMA = "analysis_db_src"
 #: a conversion's ValueError and the input value it failed on (None for an aggregate's)
 Failure = tuple[ValueError, object]
+#: why a known table is not read, by its name (data: one line per table, ``item,reason``)
+REASONS_FILE = Path(__file__).parents[1] / "unread_reasons.csv"
+#: the reason of an unread table the reasons file does not name
+NOT_HELD = "not read: no table of the warehouse holds it yet"
+#: the reason of an unread table without rows: nothing of it is lost
+EMPTY = "empty: no rows to read"
+#: a statement's input view ``in_<TABLE>``
+INPUT_VIEW = re.compile(r"\bin_(\w+)")
 
 
 def detect_input(path, file_name: str, known) -> bool:
@@ -127,6 +141,46 @@ def create_input_view(conn: sqlite3.Connection, table: str, wanted: Iterable[str
         body = f'SELECT * FROM temp."dense_{table}"'
     conn.execute(f'CREATE TEMP VIEW "in_{table}" AS {body}')
     return missing
+
+
+def statement_reads(statements: Iterable[str]) -> frozenset[str]:
+    """The input tables the ``statements`` read: each one's ``in_<TABLE>`` views (what a source reads,
+    told by its SQL files themselves rather than by a second list to keep in step with them)."""
+    return frozenset(name for sql in statements for name in INPUT_VIEW.findall(sql))
+
+
+def record_unread(conn: sqlite3.Connection, source_id: int, read: Iterable[str], schema: str = SCHEMA) -> list[str]:
+    """Record in ``source_unread`` each table and view of the input attached as ``schema`` that is not
+    in ``read`` (the file's names of the tables the source reads), with its reason; returns their names.
+
+    The reason is :data:`EMPTY` for a table without rows, else its line of :data:`REASONS_FILE`, else
+    :data:`NOT_HELD`. Only ordinary tables are looked into: a view or a virtual table could run without end.
+    """
+    read = frozenset(read)
+    items = conn.execute(f"SELECT name, type, sql FROM {schema}.sqlite_master "
+                         "WHERE type IN ('table', 'view') ORDER BY name").fetchall()
+    rows = [(source_id, name, _unread_reason(conn, schema, name, kind, sql or ""))
+            for name, kind, sql in items if name not in read]
+    conn.executemany("INSERT INTO source_unread (source_id, item, reason) VALUES (?, ?, ?)", rows)
+    return [name for _, name, _ in rows]
+
+
+def _unread_reason(conn: sqlite3.Connection, schema: str, name: str, kind: str, sql: str) -> str:
+    """Why the item ``name`` (of sqlite_master ``kind`` and ``sql``) is not read."""
+    ordinary = kind == "table" and not sql.lstrip().upper().startswith("CREATE VIRTUAL")
+    quoted = name.replace('"', '""')
+    if ordinary and conn.execute(f'SELECT 1 FROM {schema}."{quoted}" LIMIT 1').fetchone() is None:
+        return EMPTY
+    return unread_reasons().get(name, NOT_HELD)
+
+
+@cache
+def unread_reasons() -> dict[str, str]:
+    """Table name -> why it is not read, from :data:`REASONS_FILE`."""
+    with REASONS_FILE.open(newline="", encoding="utf-8") as file:
+        return {row["item"]: row["reason"] for row in csv.DictReader(file)}
+
+
 def copy_table(conn: sqlite3.Connection, path: Path, table: str, wanted: tuple[str, ...], statement: Path,
                params: dict, failures: list[Failure], view: str | None = None) -> tuple[int, list[str]]:
     """Run the ``statement`` file over the input view of ``table`` (also named ``in_<view>`` when given);

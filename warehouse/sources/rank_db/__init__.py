@@ -38,8 +38,10 @@ from __future__ import annotations
 import hashlib
 import re
 import sqlite3
+from collections.abc import Iterator
 from contextlib import closing
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from warehouse import limits, sqlfiles
@@ -58,7 +60,7 @@ from warehouse.sources.base import (
 from warehouse.model.folder_grammar import is_torch_npu_folder
 from warehouse.sources.kit.numbers import int64, whole
 from warehouse.sources.kit.rank_layout import UNKNOWN_RANK, rank_or_unknown
-from warehouse.sources.kit.sqlite_input import create_input_view
+from warehouse.sources.kit.sqlite_input import create_input_view, record_unread, statement_reads
 
 KIND = "rank_db"
 
@@ -233,7 +235,7 @@ def _copy(conn: sqlite3.Connection, path: Path, source_id: int, identity: Identi
     detail = {
         "tables_read": sorted(read),
         "tables_missing": sorted(INPUT_COLUMNS.keys() - read),
-        "tables_ignored": sorted(tables - set(stored.values())),
+        "tables_ignored": record_unread(conn, source_id, _read_in_file(tables), SCHEMA),
         "rank_id_from": identity.rank_from,
     }
     if renamed:
@@ -277,6 +279,20 @@ def _in_file(tables, table: str) -> str | None:
 def _tables_read(tables) -> frozenset[str]:
     """The input tables a file holding ``tables`` has, under the names this source reads them by."""
     return frozenset(table for table in INPUT_COLUMNS if _in_file(tables, table))
+
+
+def _read_in_file(tables) -> set[str]:
+    """The tables of a file holding ``tables`` that the source reads, by the file's names: those its
+    statements read (:func:`_statement_reads`) and RANK_DEVICE_MAP, read for the rank (:func:`_identify`)."""
+    return {name for table in (*_statement_reads(), "RANK_DEVICE_MAP") if (name := _in_file(tables, table))}
+
+
+@cache
+def _statement_reads() -> frozenset[str]:
+    """The input tables the statement files read, from the files themselves (every phase's files,
+    each ``-- each:`` copy): a new statement file makes its tables read with no list to extend."""
+    phases = (*PHASES_BEFORE_THREADS, *PHASES_AFTER_THREADS)
+    return statement_reads(sql for phase in phases for _, sql in _phase_sql(phase))
 
 
 def _capture(probe: sqlite3.Connection, tables) -> str | None:
@@ -545,20 +561,26 @@ def _run_phase(conn: sqlite3.Connection, path: Path, phase: str, tables: frozens
     tables the file has, by the names read: :func:`_tables_read`); return the rows they added to
     warehouse tables."""
     rows = 0
+    for file, sql in _phase_sql(phase):
+        reads = sqlfiles.field(sql, "reads")
+        if reads and not set(reads) <= tables:
+            continue
+        for statement in sqlfiles.split(sql):
+            before = conn.total_changes  # (cursor.rowcount is -1 for WITH ... INSERT)
+            try:
+                conn.execute(statement, params)
+            except sqlite3.DatabaseError as exc:
+                raise IngestError(f"{path}: {', '.join(reads) or 'tables'} ({file.name}): {exc}") from None
+            if _counts(statement):
+                rows += conn.total_changes - before
+    return rows
+
+
+def _phase_sql(phase: str) -> Iterator[tuple[Path, str]]:
+    """Each statement file of ``phase`` with its SQL, includes expanded, once per ``-- each:`` copy."""
     for file in sorted(SQL_DIR.glob(f"{phase}_*.sql")):
         for sql in _instances(sqlfiles.expand_includes(sqlfiles.text(file), SQL_DIR)):
-            reads = sqlfiles.field(sql, "reads")
-            if reads and not set(reads) <= tables:
-                continue
-            for statement in sqlfiles.split(sql):
-                before = conn.total_changes  # (cursor.rowcount is -1 for WITH ... INSERT)
-                try:
-                    conn.execute(statement, params)
-                except sqlite3.DatabaseError as exc:
-                    raise IngestError(f"{path}: {', '.join(reads) or 'tables'} ({file.name}): {exc}") from None
-                if _counts(statement):
-                    rows += conn.total_changes - before
-    return rows
+            yield file, sql
 
 
 def _instances(text: str) -> list[str]:
