@@ -16,7 +16,8 @@ TWIN_FIELDS = ("run_id", "rank_id", "source_id", "path", "answered_by", "answere
 
 
 def describe(conn: sqlite3.Connection) -> dict:
-    """Schema version, runs, sources, twins (:func:`twins`) and row counts of every public table and view."""
+    """Schema version, runs, sources, twins (:func:`twins`), what of the inputs is not read (:func:`unread`)
+    and row counts of every public table and view."""
     sources = [
         dict(zip(("id", "run_id", "path", "kind", "status", "rank_id", "card", "rows", "error"), row))
         for row in conn.execute(
@@ -32,7 +33,7 @@ def describe(conn: sqlite3.Connection) -> dict:
     ]
     counts = {name: conn.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0] for name in names}
     return {"schema_version": db.schema_version(conn), "runs": runs, "sources": sources, "twins": twins(conn),
-            "row_counts": counts}
+            "unread": unread(conn), "row_counts": counts}
 
 
 def twins(conn: sqlite3.Connection) -> list[dict]:
@@ -41,6 +42,13 @@ def twins(conn: sqlite3.Connection) -> list[dict]:
     if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'view' AND name = 'source_twin'").fetchone():
         return []
     return [dict(zip(TWIN_FIELDS, row)) for row in conn.execute(TWINS_SQL)]
+
+
+def unread(conn: sqlite3.Connection) -> list[dict]:
+    """Each table of an input that no statement of its source reads, and each file no source reads,
+    with the reason (the named query ``unread_inputs``): nothing of an input is dropped in silence."""
+    columns, rows = queries.get("unread_inputs").run(conn)
+    return [dict(zip(columns, row)) for row in rows]
 
 
 def describe_text(facts: dict) -> str:
@@ -54,6 +62,7 @@ def describe_text(facts: dict) -> str:
                  disable_numparse=True),
         "",
         *_twin_lines(facts.get("twins", [])),
+        *_unread_lines(facts.get("unread", [])),
         tabulate(sorted((name, count) for name, count in facts["row_counts"].items() if count),
                  headers=("table", "rows"), disable_numparse=True),
     ]
@@ -66,6 +75,26 @@ def _twin_lines(twins: list[dict]) -> list[str]:
              f"{t['path']} (input {t['source_id']}) is its twin, the same capture, and answers nothing"
              for t in twins]
     return lines + [""] if lines else []
+
+
+def _unread_lines(unread: list[dict]) -> list[str]:
+    """One line per input with tables not read (their names), one per run with files no source reads
+    (the files), then a blank line; the reasons are the query ``unread_inputs``'s."""
+    tables: dict[tuple, list[str]] = {}
+    files: dict[object, list[str]] = {}
+    for row in unread:
+        if row["item"] is None:
+            files.setdefault(row["run_id"], []).append(row["path"])
+        else:
+            tables.setdefault((row["run_id"], row["rank_id"], row["source_id"], row["path"]), []).append(row["item"])
+    lines = [f"run {run} rank {'-' if rank is None else rank} input {source} {path}: "
+             f"{len(items)} table{'s' if len(items) > 1 else ''} not read: {', '.join(items)}"
+             for (run, rank, source, path), items in tables.items()]
+    lines += [f"run {run}: {len(paths)} file{'s' if len(paths) > 1 else ''} no source reads: {', '.join(paths)}"
+              for run, paths in files.items()]
+    if not lines:
+        return []
+    return ["Not read (the reasons: warehouse query unread_inputs):", *lines, ""]
 
 
 def results_table(results: list[FileResult]) -> str:
