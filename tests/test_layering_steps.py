@@ -36,9 +36,6 @@ EXCEPTIONS = {
         "places host garbage-collection pauses in the host step marker that ran them",
     "queries/diagnosis/rule_memory_peak_near_capacity.sql":
         "places a memory sample (a host-clock instant, not a kernel) in the host step marker",
-    "queries/diagnosis/rule_communication_collective_slow.sql":
-        "reads step_span's bounds (the view's rule) for an HCCL instance that is a cluster-wide row, not a "
-        "kernel_step row",
     "queries/diagnosis/tiling_sink_kernels.sql":
         "reads step_span's bounds (the view's rule) for kernels anchored on their task slices",
     "queries/cluster/communication_bottleneck.sql":

@@ -38,15 +38,15 @@ with calls as (
     -- the ranks of a group issue its collectives in the same order: where an export does not
     -- number them (one name for every step's allreduce), the k-th call of each rank is one instance
     select
-        h.run_id, h.table_name, h.source_id, h.source_row, h.slice_id, h.rank_id, h.group_name, h.name, h.ts, h.dur,
-        row_number() over (partition by h.run_id, h.group_name, h.name, h.rank_id order by h.ts) as occurrence
+        h.run_id, h.table_name, h.row_id, h.source_id, h.source_row, h.slice_id, h.rank_id, h.group_name, h.name, h.ts,
+        h.dur, row_number() over (partition by h.run_id, h.group_name, h.name, h.rank_id order by h.ts) as occurrence
     from hccl_operator as h
     where h.dur > 0 and (:run_id is null or h.run_id = :run_id)
 ),
 
 ops as (
     select
-        h.run_id, h.table_name, h.source_id, h.source_row, h.slice_id, h.rank_id, c.op_id, h.group_name, h.name,
+        h.run_id, h.table_name, h.row_id, h.source_id, h.source_row, h.slice_id, h.rank_id, c.op_id, h.group_name, h.name,
         h.occurrence, h.ts, h.dur, h.ts + h.dur as end_ns,
         count(*) over instance as ranks,
         min(h.dur) over instance as min_ns,
@@ -66,8 +66,8 @@ ops as (
 
 skewed as (
     select
-        run_id, table_name, source_id, source_row, slice_id, rank_id, op_id, group_name, name, occurrence, ts, dur,
-        end_ns, ranks, min_ns, max_ns, first_start_ns, last_start_ns, first_end_ns, last_end_ns,
+        run_id, table_name, row_id, source_id, source_row, slice_id, rank_id, op_id, group_name, name, occurrence, ts,
+        dur, end_ns, ranks, min_ns, max_ns, first_start_ns, last_start_ns, first_end_ns, last_end_ns,
         row_number() over (partition by run_id, group_name, name, occurrence order by end_ns desc, rank_id)
         as end_order,
         row_number() over (partition by run_id, group_name, name, occurrence order by ts desc, rank_id) as start_order
@@ -92,7 +92,8 @@ waits as (
 
 shares as (
     select
-        k.run_id, k.table_name, k.source_id, k.source_row, k.slice_id, k.rank_id, k.group_name, k.name, k.occurrence,
+        k.run_id, k.table_name, k.row_id, k.source_id, k.source_row, k.slice_id, k.rank_id, k.group_name, k.name,
+        k.occurrence,
         k.ts, k.dur, k.ranks, k.min_ns, k.max_ns, k.first_start_ns, k.last_start_ns, k.first_end_ns, k.last_end_ns,
         k.end_order, k.start_order, 1.0 * w.wait_ns / k.dur as wait_share,
         avg(1.0 * w.wait_ns / k.dur) over (partition by k.run_id, k.group_name, k.name, k.occurrence) as mean_wait_share
@@ -111,8 +112,7 @@ instances as (
         s.first_end_ns > s.last_start_ns as aligned,
         s.first_end_ns > s.last_start_ns
         and (s.last_end_ns - s.first_end_ns) > :skew * (s.first_end_ns - s.last_start_ns) as collective_slow,
-        (select w.step_id from step_span as w
-         where w.run_id = s.run_id and w.rank_id = s.rank_id and s.ts >= w.span_start_ns and s.ts < w.span_end_ns)
+        (select ks.step_id from kernel_step as ks where ks.table_name = s.table_name and ks.row_id = s.row_id)
         as step_id
     from shares as s
     where s.end_order = 1

@@ -14,15 +14,17 @@
 -- column slice_id: The operator's slice on the timeline (slice.id).
 -- column table_name: Table the operator was read from: communication_op (rank db) or kernel
 --     (text exports).
+-- column row_id: Its row in that table (communication_op's rowid, or kernel.id): with table_name,
+--     the key kernel_step gives the operator's step by.
 SELECT
     a.run_id, c.rank_id, c.name, c.op_type, c.group_name, c.ts, c.dur, c.source_id, c.source_row, c.slice_id,
-    'communication_op' AS table_name
+    'communication_op' AS table_name, c.rowid AS row_id
 FROM communication_op AS c
 JOIN answer_source AS a ON a.source_id = c.source_id AND a.fact = 'kernel'
 UNION ALL
 SELECT
     a.run_id, k.rank_id, k.name, k.op_type, NULL AS group_name, k.ts, k.dur, k.source_id, k.source_row, k.slice_id,
-    'kernel' AS table_name
+    'kernel' AS table_name, k.id AS row_id
 FROM kernel AS k
 JOIN answer_source AS a ON a.source_id = k.source_id AND a.fact = 'kernel'
 WHERE k.op_class = 'communication'
