@@ -1,8 +1,11 @@
 -- title: MSTX range statistics (msprof-analyze mstx_sum)
--- description: Duration statistics of the mstx ranges the program marked (framework rows
---     of type mstx) per run and message, per rank or over all ranks of the run at once:
---     count, sum, mean, sample standard deviation, min, quartiles and median (pandas' default
---     linear interpolation, as msprof-analyze's mstx_sum computes them), max.
+-- description: Duration statistics of the mstx ranges the program marked per run and message,
+--     per rank or over all ranks of the run at once: count, sum, mean, sample standard
+--     deviation, min, quartiles and median (pandas' default linear interpolation, as
+--     msprof-analyze's mstx_sum computes them), max. The ranges are the user ranges of an input
+--     (a db export's or msprof db's MSTX_EVENTS: push/pop and start/end ranges, marks left out),
+--     else its framework rows of type mstx; an input that is another's twin (source_twin) is
+--     counted once.
 -- param run_id (integer, default null): Only this run; every run when null.
 -- param per_rank (boolean, default true): One row per rank and message; false: over all ranks of the run.
 -- column run_id: Run.
@@ -18,11 +21,25 @@
 -- column median_ns: Median in ns (mean of the two middle values for an even count).
 -- column q3_ns: Third quartile in ns (linear interpolation at position 3 (n - 1) / 4).
 -- column max_ns: Longest in ns.
-with items as (
+with sources as (
+    select s.id, s.run_id
+    from source as s
+    where (:run_id is null or s.run_id = :run_id)
+        and not exists (select 1 from source_twin as t where t.source_id = s.id)
+),
+
+items as (
+    select s.run_id, case when :per_rank = 1 then u.rank_id end as rank_id, u.name, null as core_type, u.dur
+    from user_range as u
+    join sources as s on s.id = u.source_id
+    where u.kind in ('push/pop', 'start/end') and u.dur is not null
+    union all
+    -- the framework's own record of the ranges, for an input without MSTX_EVENTS
     select s.run_id, case when :per_rank = 1 then p.rank_id end as rank_id, p.name, null as core_type, p.dur
     from pytorch_api as p
-    join source as s on s.id = p.source_id
-    where p.type = 'mstx' and p.dur is not null and (:run_id is null or s.run_id = :run_id)
+    join sources as s on s.id = p.source_id
+    where p.type = 'mstx' and p.dur is not null
+        and not exists (select 1 from user_range as u where u.source_id = p.source_id)
 ),
 
 -- include: _duration_statistics

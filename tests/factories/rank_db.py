@@ -5,7 +5,8 @@ small, complete rank db: every seed-001 table (PYTORCH_API with TEXT timestamps 
 files declare them, CONNECTION_IDS, PYTORCH_CALLCHAINS, MEMORY_RECORD, OP_MEMORY,
 RANK_DEVICE_MAP, STEP_TIME, GC_RECORD, ROCE, NIC, HCCS, PCIE), the CANN tables of real
 files (TASK, COMPUTE_TASK_INFO, TASK_PMU_INFO, COMMUNICATION_OP, COMMUNICATION_TASK_INFO,
-CANN_API, the sampled tables, META_DATA, HOST_INFO, ...), STRING_IDS and ENUM_* tables.
+CANN_API, the sampled tables, META_DATA, HOST_INFO, ...), STRING_IDS and ENUM_* tables;
+MSTX_EVENTS and OVERLAP_ANALYSIS are empty unless ``mstx`` / ``overlap`` give their rows.
 ``omit`` leaves optional tables out (ACC_PMU by default, as in older files), ``extra_table``
 adds a table no reader knows, ``block_columns`` picks the COMPUTE_TASK_INFO column
 generation (``blockDim`` 2025 files, ``blockNum`` current CANN). ``tiling`` adds
@@ -66,6 +67,17 @@ class _Strings:
             self.ids[value] = self.next[framework]
             self.next[framework] += 1
         return self.ids[value]
+
+
+#: MSTX_EVENTS and OVERLAP_ANALYSIS as CANN's msprof writes them
+MSTX_EVENTS_DDL = ("startNs INTEGER,endNs INTEGER,eventType INTEGER,rangeId INTEGER,category INTEGER,message INTEGER,"
+                   "globalTid INTEGER,endGlobalTid INTEGER,domainId INTEGER,connectionId INTEGER")
+OVERLAP_ANALYSIS_DDL = "id INTEGER PRIMARY KEY,deviceId INTEGER,startNs NUMERIC,endNs NUMERIC,type INTEGER"
+#: ENUM_MSTX_EVENT_TYPE and ENUM_OVERLAP_ANALYSIS_TYPE ids by name
+MSTX_EVENT_TYPES = {"marker": 0, "push/pop": 1, "start/end": 2, "marker_ex": 3}
+OVERLAP_TYPES = {"computing": 0, "communication": 1, "communication_not_overlapped": 2, "free": 3}
+#: connectionId of an mstx event without a device task (UINT32_MAX)
+NO_CONNECTION = 4294967295
 
 
 def build_tables(rank_id: int, device_id: int, ts0: int, rank_in_map: bool, block_columns: str):
@@ -216,6 +228,9 @@ def build_tables(rank_id: int, device_id: int, ts0: int, rank_in_map: bool, bloc
     tables["HOST_INFO"] = ("hostUid TEXT, hostName TEXT", [("3538958389648580163", f"node{rank_id // 8}")])
     tables["SESSION_TIME_INFO"] = ("startTimeNs INTEGER, endTimeNs INTEGER", [(t - 1_000, t + 30_000)])
     tables["NPU_INFO"] = ("id INTEGER, name TEXT", [(device_id, "Ascend910B")])
+    # empty unless the program marked ranges (add_mstx) or the file holds an overlap analysis (add_overlap)
+    tables["MSTX_EVENTS"] = (MSTX_EVENTS_DDL, [])
+    tables["OVERLAP_ANALYSIS"] = (OVERLAP_ANALYSIS_DDL, [])
     for name, values in (("API_TYPE", API_TYPES), ("HCCL_DATA_TYPE", HCCL_DATA_TYPES),
                          ("HCCL_LINK_TYPE", HCCL_LINK_TYPES), ("HCCL_RDMA_TYPE", HCCL_RDMA_TYPES),
                          ("HCCL_TRANSPORT_TYPE", HCCL_TRANSPORT_TYPES), ("MODULE", MODULES)):
@@ -256,12 +271,7 @@ def add_tiling(tables: dict, ts0: int, device_id: int, mode, steps: int = 3) -> 
     """
     modes = (mode,) * len(TILED_OPS) if isinstance(mode, str) else tuple(mode)
     assert len(modes) == len(TILED_OPS) and set(modes) <= {"host", "host_dynamic", "sunk"}, mode
-    strings = _Strings()
-    for string_id, value in tables["STRING_IDS"][1]:
-        strings.ids[value] = string_id
-        framework = string_id >= FRAMEWORK_STRING_BASE
-        strings.next[framework] = max(strings.next[framework], string_id + 1)
-    s = strings
+    strings = s = _strings_of(tables)
     cann, task, compute = tables["CANN_API"][1], tables["TASK"][1], tables["COMPUTE_TASK_INFO"][1]
     connection, global_task = TILING_CONNECTION, TILING_TASK
     task_ids = {MAIN_STREAM: 1000, TILING_STREAM: 1000}
@@ -308,6 +318,37 @@ def add_tiling(tables: dict, ts0: int, device_id: int, mode, steps: int = 3) -> 
     tables["STRING_IDS"] = (tables["STRING_IDS"][0], sorted((i, v) for v, i in strings.ids.items()))
 
 
+def _strings_of(tables: dict) -> _Strings:
+    """The db's STRING_IDS as a :class:`_Strings` that goes on numbering after them."""
+    strings = _Strings()
+    for string_id, value in tables["STRING_IDS"][1]:
+        strings.ids[value] = string_id
+        framework = string_id >= FRAMEWORK_STRING_BASE
+        strings.next[framework] = max(strings.next[framework], string_id + 1)
+    return strings
+
+
+def add_mstx(tables: dict, ts0: int, events) -> None:
+    """Add MSTX_EVENTS rows, one per ``(message, kind, start, end)`` (times from ``ts0``; kind a
+    name of MSTX_EVENT_TYPES), marked on build_tables' main thread in the default domain, without a
+    device task; STRING_IDS is extended with the messages."""
+    strings = _strings_of(tables)
+    main = global_tid(100, 101)
+    rows = tables["MSTX_EVENTS"][1]
+    for message, kind, start, end in events:
+        rows.append((ts0 + start, ts0 + end, MSTX_EVENT_TYPES[kind], len(rows) + 1, 0, strings(message), main, main,
+                     strings("default"), NO_CONNECTION))
+    tables["STRING_IDS"] = (tables["STRING_IDS"][0], sorted((i, v) for v, i in strings.ids.items()))
+
+
+def add_overlap(tables: dict, ts0: int, device_id: int, intervals) -> None:
+    """Add OVERLAP_ANALYSIS rows, one per ``(type, start, end)`` (times from ``ts0``; type a name of
+    OVERLAP_TYPES) on ``device_id``."""
+    rows = tables["OVERLAP_ANALYSIS"][1]
+    for kind, start, end in intervals:
+        rows.append((len(rows) + 1, device_id, ts0 + start, ts0 + end, OVERLAP_TYPES[kind]))
+
+
 def write_db(path: Path, tables: dict[str, tuple[str, list[tuple]]]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path)
@@ -343,11 +384,17 @@ class RankDbFactory(factory.Factory):
     tiling_steps = 3
     #: True writes HOST_INFO as torch_npu did before 6.0.rc3 (October 2024): hostUid INTEGER
     torch_npu_2024 = False
+    #: MSTX_EVENTS rows (add_mstx): (message, kind, start, end) with times from ts0
+    mstx = ()
+    #: OVERLAP_ANALYSIS rows (add_overlap): (type, start, end) with times from ts0
+    overlap = ()
 
     @classmethod
     def _create(cls, model_class, *, path, rank_id, device_id, ts0, rank_in_map, omit, extra_table,
-                block_columns, tiling, tiling_steps, torch_npu_2024):
+                block_columns, tiling, tiling_steps, torch_npu_2024, mstx, overlap):
         tables = build_tables(rank_id, device_id, ts0, rank_in_map, block_columns)
+        add_mstx(tables, ts0, mstx)
+        add_overlap(tables, ts0, device_id, overlap)
         if torch_npu_2024:
             tables["HOST_INFO"] = ("hostUid INTEGER, hostName TEXT", [(6458368880732993735, f"node{rank_id // 8}")])
         if tiling:

@@ -122,6 +122,9 @@ INPUT_COLUMNS: dict[str, tuple[str, ...]] = {
     "HOST_INFO": ("hostUid", "hostName"),
     "SESSION_TIME_INFO": ("startTimeNs", "endTimeNs"),
     "NPU_INFO": ("id", "name"),
+    "MSTX_EVENTS": ("startNs", "endNs", "eventType", "rangeId", "category", "message", "globalTid", "endGlobalTid",
+                    "domainId", "connectionId"),
+    "OVERLAP_ANALYSIS": ("deviceId", "startNs", "endNs", "type"),
     **{f"ENUM_{name}": ("id", "name") for name in (
         "API_TYPE", "HCCL_DATA_TYPE", "HCCL_LINK_TYPE", "HCCL_RDMA_TYPE", "HCCL_TRANSPORT_TYPE", "MODULE",
     )},
@@ -154,9 +157,11 @@ INTEGER_COLUMNS: dict[str, tuple[str, ...]] = {
     "OP_MEMORY": ("allocationTime", "releaseTime"),
     "COMPUTE_TASK_INFO": ("globalTaskId", "name"),
     "COMMUNICATION_TASK_INFO": ("globalTaskId",),
+    "MSTX_EVENTS": ("startNs", "endNs", "connectionId"),
+    "OVERLAP_ANALYSIS": ("startNs", "endNs"),
 }
 #: Tables whose rows are intervals: endNs may not come before startNs.
-INTERVAL_TABLES = ("PYTORCH_API", "CANN_API", "TASK", "COMMUNICATION_OP", "STEP_TIME", "GC_RECORD")
+INTERVAL_TABLES = ("PYTORCH_API", "CANN_API", "TASK", "COMMUNICATION_OP", "STEP_TIME", "GC_RECORD", "OVERLAP_ANALYSIS")
 #: A slice table is renumbered densely when its rowids span more than this many times its rows (plus slack).
 SPARSE_FACTOR, SPARSE_SLACK = 4, 1 << 20
 
