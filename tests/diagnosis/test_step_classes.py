@@ -207,3 +207,18 @@ def test_rank_db_cluster_with_a_moe_layer(warehouse_db):
              r["first_kernel_id"], r["last_kernel_id"]) for r in blocks] == [
         (1, "attention", 5, 5 * synth.KERNEL_NS, "gqa_or_mha", kernels[8]["id"], kernels[12]["id"]),
         (1, "moe", 7, 7 * synth.KERNEL_NS, "gqa_or_mha", kernels[13]["id"], kernels[19]["id"])]
+
+
+def test_a_slow_collective_is_in_the_step_the_export_wrote(runner, tmp_path):
+    """Text exports with Step Ids and no step markers: the slow all-reduce of step 2 is step 2's,
+    as kernel_step says, not the whole capture's (-1) that the step spans alone would give."""
+    for rank, allreduce_us in ((0, 1000), (1, 100)):
+        allreduce = K("hcom_allReduce__1_1", dur_us=allreduce_us, shapes=None, core="HCCL")
+        write_rank(tmp_path / "run", [Step(2000, (matmul(),)), Step(3000, (matmul(), allreduce))],
+                   markers=False, step_ids=True, rank=rank)
+    conn = analysed(runner, tmp_path / "run", tmp_path / "w.db")
+    found = query(conn, "rule_communication_collective_slow")  # a row per evidence row: each rank's operator
+    assert {(row["rank_id"], row["step_id"], row["subject"]) for row in found} == {(0, 2, "hcom_allReduce__1_1")}
+    assert sorted(row["evidence_table"] for row in found) == ["kernel", "kernel"]
+    assert {(row["rank_id"], row["step_id"]) for row in query(conn, "kernel_by_step")} >= {(0, 2), (1, 2)}
+    conn.close()
