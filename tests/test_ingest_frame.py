@@ -22,19 +22,20 @@ def ingest(runner, warehouse_path, *paths, extra=()):
     return runner.invoke(cli, ["ingest", *map(str, paths), "--db", str(warehouse_path), *extra])
 
 
-def rows(warehouse_db, sql):
-    return warehouse_db.execute(sql).fetchall()
+def rows(warehouse_db, sql, params=()):
+    return warehouse_db.execute(sql, params).fetchall()
 
 
 def test_unknown_files_are_recorded_as_skipped_with_a_reason(runner, warehouse_path, tmp_path):
     notes = tmp_path / "notes.txt"
     notes.write_text("not a profile")
-    result = ingest(runner, warehouse_path, notes)
+    trace = write_trace(tmp_path / "trace.json")  # alone, a file nothing reads is an error (nothing ingested)
+    result = ingest(runner, warehouse_path, notes, trace)
     assert result.exit_code == 0, result.output
     from warehouse import db
 
     conn = db.connect(warehouse_path)
-    assert rows(conn, "SELECT status, kind, error, row_count FROM source") == [
+    assert rows(conn, "SELECT status, kind, error, row_count FROM source WHERE path = ?", (str(notes),)) == [
         ("skipped", None, f"{notes}: no source reads this kind of file", 0)
     ]
 
@@ -43,7 +44,8 @@ def test_same_content_twice_is_a_no_op_and_force_replaces(runner, warehouse_path
     trace = write_trace(tmp_path / "trace.json")
     assert ingest(runner, warehouse_path, trace).exit_code == 0
     first = rows(warehouse_db, "SELECT id, status, row_count FROM source")
-    assert first[0][1:] == ("ok", 4)  # rows of every table: 1 process, 1 thread, 2 slices
+    # rows of every table: 1 process, 1 thread, 2 slices, and the Python process's 2 cpu_ops in pytorch_api
+    assert first[0][1:] == ("ok", 6)
     result = ingest(runner, warehouse_path, trace)
     assert "unchanged" in result.output
     assert rows(warehouse_db, "SELECT id, status, row_count FROM source") == first
