@@ -5,7 +5,7 @@ problems planted (tests/diagnosis/cluster.py, so the diagnosis rules find someth
 the input factories (two rank dbs, an operator profile, a trace JSON, every text export of a
 rank and the cluster analysis files) ingested as a user would, a few rows for the rules the
 cluster cannot plant, then a diagnosis run (``findings.analyze``): every table the named queries read has rows. Spark starts once per
-session (local[2], two shuffle partitions).
+session (local[2], two shuffle partitions, the JVM options of short jobs).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from warehouse import db, export, ingest
 from warehouse.analysis import findings
 from warehouse.ingest.staged import first
 from tests.diagnosis import cluster as diagnosis_cluster
+from tests.scale.spark_jvm import JVM_OPTIONS
 from warehouse.synth.trace_json import write_trace
 
 #: the text exports of one rank: factory -> file name under ASCEND_PROFILER_OUTPUT/
@@ -111,11 +112,13 @@ def exported(factory_warehouse, tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def spark_session():
-    """One local Spark for the whole test session, small: 2 cores, 2 shuffle partitions."""
+    """One local Spark for the whole test session, small: 2 cores, 2 shuffle partitions, the JVM
+    options of short jobs (tests/scale/spark_jvm.py)."""
     from warehouse.engines import spark
 
     session = spark.session("local[2]", {"spark.sql.shuffle.partitions": "2",
-                                         "spark.default.parallelism": "2"})
+                                         "spark.default.parallelism": "2",
+                                         "spark.driver.extraJavaOptions": JVM_OPTIONS})
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()

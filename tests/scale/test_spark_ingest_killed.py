@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests import kill_points
+from tests.scale.spark_jvm import JVM_OPTIONS
 from tests.scale.test_spark_ingest import rank_folder, relation_rows
 from warehouse import export
 from warehouse.engines import spark_ingest
@@ -30,8 +31,8 @@ KILL_POINTS = {
     "warehouse.engines.spark_ingest:_write_catalog:0": "every group's files written, none committed",
     "warehouse.engines.spark_views:compute:0": "the groups committed, no run-wide view",
 }
-#: the JVM's heap and reservations, within the child's address space
-SPARK_ENV = {"JAVA_TOOL_OPTIONS": "-Xmx768m -XX:MaxMetaspaceSize=256m -XX:ReservedCodeCacheSize=128m",
+#: the JVM's heap and reservations, within the child's address space, and the options of short jobs
+SPARK_ENV = {"JAVA_TOOL_OPTIONS": f"-Xmx768m -XX:MaxMetaspaceSize=256m -XX:ReservedCodeCacheSize=128m {JVM_OPTIONS}",
              "SPARK_MASTER": "local[1]"}
 
 
