@@ -54,8 +54,9 @@ def test_a_warehouse_of_the_previous_release_upgrades_and_answers_as_a_fresh_one
     old.execute("ATTACH ? AS fresh", (fresh_path,))
     old.execute("BEGIN")
     for table in _tables(old):
+        if old.execute(f'SELECT 1 FROM main."{table}" LIMIT 1').fetchone():
+            continue  # the migrations' own data (fact_precedence, ...), as the previous release wrote it
         columns = ", ".join(f'"{c[1]}"' for c in old.execute(f'PRAGMA table_info("{table}")'))
-        old.execute(f'DELETE FROM main."{table}"')  # the migrations' own data (fact_precedence, ...) too
         old.execute(f'INSERT INTO main."{table}" ({columns}) SELECT {columns} FROM fresh."{table}"')
     old.execute("COMMIT")
     old.execute("DETACH fresh")
@@ -68,7 +69,10 @@ def test_a_warehouse_of_the_previous_release_upgrades_and_answers_as_a_fresh_one
     assert schema_views.changed(old) == []
     old_answers, fresh_answers = _answers(old), _answers(fresh)
     assert sum(len(rows) for rows in fresh_answers.values()) > 1000  # real answers, not empty ones
-    assert {name for name, rows in old_answers.items() if rows != fresh_answers[name]} == set()
+    # unread_inputs lists what an ingest recorded of the tables it did not read (source_unread,
+    # 0022): inputs ingested before it recorded nothing; `ingest --force` lists them
+    assert {name for name, rows in old_answers.items() if rows != fresh_answers[name]} == {"unread_inputs"}
+    assert old_answers["unread_inputs"] == [] and fresh_answers["unread_inputs"] != []
 
 
 def test_a_changed_view_file_is_refused_read_only_and_recreated_on_the_next_open(tmp_path, monkeypatch):

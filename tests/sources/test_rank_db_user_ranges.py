@@ -121,3 +121,13 @@ def test_overlap_audit_on_the_real_sample(realdata, tmp_path):
                         "FROM step_breakdown").fetchall() == [(50, 8_903_431, 102_108_100, 98_071_947, 25_258_144)]
     assert overlap_audit(conn)[1] == []
     conn.close()
+
+
+def test_each_user_range_is_in_the_step_whose_span_holds_its_start(marked):
+    """View user_range_step: the one step rule (step 1 spans 0 to 8500, step 2 from 8500 on), so a
+    range started in step 1 and ended in step 2 is step 1's."""
+    conn, rank = marked
+    got = conn.execute("SELECT name, ts - ?, step_id FROM user_range_step ORDER BY ts", (rank.ts0,)).fetchall()
+    spans = conn.execute("SELECT step_id, start_ns - ? FROM step_span ORDER BY start_ns", (rank.ts0,)).fetchall()
+    assert spans == [(1, 0), (2, 8_500)]
+    assert got == [("prefill", 500, 1), ("decode", 9_000, 2), ("tick", 9_500, 2), ("decode", 13_000, 2)]
