@@ -1,8 +1,8 @@
 -- title: HCCL operator statistics (msprof-analyze hccl_sum)
 -- description: Duration statistics of the HCCL communication operators of each run
 --     (hccl_operator: COMMUNICATION_OP of a rank db, or the HCCL rows of kernel_details.csv)
---     per operator type (as the input states it, else the name less its instance suffix:
---     a level0 rank db writes 'N/A', kernel_details.csv none) or name, per rank or over all
+--     per operator type (hccl_operator.type_name: as the input states it, else the name less
+--     its instance suffix) or name, per rank or over all
 --     ranks of the run at once: count, sum, mean, sample standard deviation, min, quartiles and
 --     median (pandas' default linear interpolation, as msprof-analyze's hccl_sum computes
 --     them), max.
@@ -26,9 +26,7 @@ with items as (
     select
         run_id,
         case when :per_rank = 1 then rank_id end as rank_id,
-        case when :group_by = 'name' then name else coalesce(
-            nullif(op_type, 'N/A'), case when instr(name, '__') > 0 then substr(name, 1, instr(name, '__')) end, name
-        ) end as name,
+        case when :group_by = 'name' then name else type_name end as name,
         null as core_type,
         dur
     from hccl_operator

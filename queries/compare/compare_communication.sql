@@ -35,10 +35,7 @@ operators as (
     select
         c.run_id,
         c.rank_id,
-        coalesce(
-            nullif(c.op_type, 'N/A'), case when instr(c.name, '__') > 0 then substr(c.name, 1, instr(c.name, '__')) end,
-            c.name
-        ) as op_type,
+        c.type_name as op_type,
         c.group_name,
         c.dur
     from hccl_operator as c

@@ -22,9 +22,7 @@ with history as (
 operators as (
     select
         run_id,
-        coalesce(
-            nullif(op_type, 'N/A'), case when instr(name, '__') > 0 then substr(name, 1, instr(name, '__')) end, name
-        ) as op_type,
+        type_name as op_type,
         dur
     from hccl_operator
 ),

@@ -16,6 +16,10 @@
 --     (text exports).
 -- column row_id: Its row in that table (communication_op's rowid, or kernel.id): with table_name,
 --     the key kernel_step gives the operator's step by.
+-- column type_name: The operator's type as the input states it, else its name less the instance
+--     suffix ('hcom_allReduce__868_0_1' -> 'hcom_allReduce_': a level0 rank db writes 'N/A',
+--     kernel_details.csv no type), so both exports name a type alike: what the per-type answers group by.
+WITH operators AS (
 SELECT
     a.run_id, c.rank_id, c.name, c.op_type, c.group_name, c.ts, c.dur, c.source_id, c.source_row, c.slice_id,
     'communication_op' AS table_name, c.rowid AS row_id
@@ -28,3 +32,9 @@ SELECT
 FROM kernel AS k
 JOIN answer_source AS a ON a.source_id = k.source_id AND a.fact = 'kernel'
 WHERE k.op_class = 'communication'
+)
+SELECT
+    *,
+    coalesce(nullif(op_type, 'N/A'), CASE WHEN instr(name, '__') > 0 THEN substr(name, 1, instr(name, '__')) END, name)
+        AS type_name
+FROM operators
