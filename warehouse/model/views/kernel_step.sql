@@ -22,23 +22,48 @@ WITH spans AS (
     FROM step_span AS s
     JOIN answer_source AS a ON a.run_id = s.run_id AND a.rank_id = s.rank_id AND a.fact = 'kernel'
 ),
-items AS (
-    SELECT a.run_id, k.rank_id, k.step_id, 'kernel' AS table_name, k.id AS row_id, k.source_id, k.name, NULL AS group_name,
-        k.op_class,
-        k.ts, k.dur
-    FROM kernel AS k
-    JOIN answer_source AS a ON a.source_id = k.source_id AND a.fact = 'kernel'
+answering AS (
+    SELECT source_id, run_id FROM answer_source WHERE fact = 'kernel'
+),
+-- a rank's spans run on from its first step's start without a gap (each ends where the next
+-- starts, the last never): an item is in none exactly when it starts before the first
+firsts AS (
+    SELECT source_id, rank_id, min(span_start_ns) AS first_ns FROM spans GROUP BY source_id, rank_id
+),
+-- each item once: the step its input wrote; else the span holding its start, found from the spans
+-- (CROSS JOIN keeps SQLite's order: each span reads its items through the (source_id, ts) index);
+-- else none (it started before its rank's first span, or its rank has none)
+kernels AS (
+    SELECT a.run_id, k.rank_id, k.step_id, k.id AS row_id, k.source_id, k.name, k.op_class, k.ts, k.dur
+    FROM answering AS a
+    CROSS JOIN kernel AS k ON k.source_id = a.source_id
+    WHERE k.step_id IS NOT NULL
     UNION ALL
-    SELECT a.run_id, c.rank_id, NULL AS step_id, 'communication_op' AS table_name, c.rowid AS row_id, c.source_id,
-        c.name, c.group_name, 'communication' AS op_class, c.ts, c.dur
-    FROM communication_op AS c
-    JOIN answer_source AS a ON a.source_id = c.source_id AND a.fact = 'kernel'
+    SELECT s.run_id, k.rank_id, s.step_id, k.id, k.source_id, k.name, k.op_class, k.ts, k.dur
+    FROM spans AS s
+    CROSS JOIN kernel AS k ON k.source_id = s.source_id AND k.ts >= s.span_start_ns AND k.ts < s.span_end_ns
+    WHERE k.step_id IS NULL AND k.rank_id = s.rank_id
+    UNION ALL
+    SELECT a.run_id, k.rank_id, NULL, k.id, k.source_id, k.name, k.op_class, k.ts, k.dur
+    FROM answering AS a
+    CROSS JOIN kernel AS k ON k.source_id = a.source_id
+    LEFT JOIN firsts AS f ON f.source_id = k.source_id AND f.rank_id = k.rank_id
+    WHERE k.step_id IS NULL AND (f.first_ns IS NULL OR k.ts < f.first_ns)
+),
+operators AS (
+    SELECT s.run_id, c.rank_id, s.step_id, c.rowid AS row_id, c.source_id, c.name, c.group_name, c.ts, c.dur
+    FROM spans AS s
+    CROSS JOIN communication_op AS c ON c.source_id = s.source_id AND c.ts >= s.span_start_ns AND c.ts < s.span_end_ns
+    WHERE c.rank_id = s.rank_id
+    UNION ALL
+    SELECT a.run_id, c.rank_id, NULL, c.rowid, c.source_id, c.name, c.group_name, c.ts, c.dur
+    FROM answering AS a
+    CROSS JOIN communication_op AS c ON c.source_id = a.source_id
+    LEFT JOIN firsts AS f ON f.source_id = c.source_id AND f.rank_id = c.rank_id
+    WHERE f.first_ns IS NULL OR c.ts < f.first_ns
 )
-SELECT
-    i.run_id, i.rank_id, coalesce(i.step_id, s.step_id) AS step_id,
-    i.table_name, i.row_id, i.source_id, i.name, i.group_name, i.op_class, i.ts, i.dur
-FROM items AS i
--- a rank's spans do not overlap: one span at most holds an item's start
-LEFT JOIN spans AS s
-    ON i.step_id IS NULL AND s.source_id = i.source_id AND s.rank_id = i.rank_id
-    AND i.ts >= s.span_start_ns AND i.ts < s.span_end_ns
+SELECT run_id, rank_id, step_id, 'kernel' AS table_name, row_id, source_id, name, NULL AS group_name, op_class, ts, dur
+FROM kernels
+UNION ALL
+SELECT run_id, rank_id, step_id, 'communication_op', row_id, source_id, name, group_name, 'communication', ts, dur
+FROM operators

@@ -49,8 +49,10 @@ device AS (
         CASE WHEN ks.op_class = 'communication' THEN 'operator' ELSE 'kernel' END AS unit,
         CASE WHEN ks.table_name = 'communication_op' AND s.communication_unit <> 'operator' THEN 0 ELSE 1 END
             AS counted
-    FROM kernel_steps AS s
-    JOIN kernel_step AS ks ON ks.run_id = s.run_id AND ks.rank_id = s.rank_id AND ks.step_id = s.step_id
+    -- kernel_step first (CROSS JOIN keeps SQLite's order): each item's step is computed once; the
+    -- other order recomputes every item of the rank for each of its steps
+    FROM kernel_step AS ks
+    CROSS JOIN kernel_steps AS s ON s.run_id = ks.run_id AND s.rank_id = ks.rank_id AND s.step_id = ks.step_id
     UNION ALL
     SELECT s.run_id, s.rank_id, s.step_id, s.summarized, sl.ts, sl.dur, t.name, 'communication' AS op_class,
         'task' AS unit, 1 AS counted
