@@ -46,8 +46,7 @@ times as (
     select
         t.run_id,
         t.rank_id,
-        case when instr(t.op_name, '__') > 0 then substr(t.op_name, 1, instr(t.op_name, '__')) else t.op_name end
-            as op_type,
+        t.op_type,
         t.group_name,
         t.elapse_ns,
         t.transit_ns,
@@ -62,8 +61,7 @@ bandwidths as (
     select
         b.run_id,
         b.rank_id,
-        case when instr(b.op_name, '__') > 0 then substr(b.op_name, 1, instr(b.op_name, '__')) else b.op_name end
-            as op_type,
+        b.op_type,
         b.group_name,
         b.transit_bytes,
         b.transit_ns

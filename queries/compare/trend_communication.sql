@@ -37,11 +37,11 @@ per_run as (
 waits as (
     select
         run_id,
-        case when instr(op_name, '__') > 0 then substr(op_name, 1, instr(op_name, '__')) else op_name end as op_type,
+        op_type,
         avg(wait_ns) as mean_wait_ns
     from communication_time_answer
     where op_name <> 'Total Op Info'
-    group by run_id, case when instr(op_name, '__') > 0 then substr(op_name, 1, instr(op_name, '__')) else op_name end
+    group by run_id, op_type
 ),
 
 final as (

@@ -16,6 +16,10 @@
 -- column size_distribution: Packet sizes as given: JSON object {size in MB: [count, time in
 --     ms]} (Size Distribution).
 -- column kind: Format of the input whose summary answers (source.kind).
-SELECT a.run_id, b.*, a.kind
+-- column op_type: The operator's type, its name less the instance suffix (hcom_allReduce_), as
+--     hccl_operator.type_name names it.
+SELECT a.run_id, b.*, a.kind,
+-- include: _instance_type
+    AS op_type
 FROM communication_bandwidth AS b
 JOIN summary_answer AS a ON a.source_id = b.source_id AND a.rank_id IS b.rank_id AND a.fact = 'communication_summary'

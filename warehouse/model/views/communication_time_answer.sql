@@ -19,6 +19,10 @@
 -- column synchronization_ratio: Synchronization / (synchronization + transit) (Synchronization
 --     Time Ratio).
 -- column kind: Format of the input whose summary answers (source.kind).
-SELECT a.run_id, t.*, a.kind
+-- column op_type: The operator's type, its name less the instance suffix (hcom_allReduce_), as
+--     hccl_operator.type_name names it.
+SELECT a.run_id, t.*, a.kind,
+-- include: _instance_type
+    AS op_type
 FROM communication_time AS t
 JOIN summary_answer AS a ON a.source_id = t.source_id AND a.rank_id IS t.rank_id AND a.fact = 'communication_summary'

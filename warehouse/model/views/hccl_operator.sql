@@ -34,7 +34,8 @@ JOIN answer_source AS a ON a.source_id = k.source_id AND a.fact = 'kernel'
 WHERE k.op_class = 'communication'
 )
 SELECT
-    *,
-    coalesce(nullif(op_type, 'N/A'), CASE WHEN instr(name, '__') > 0 THEN substr(name, 1, instr(name, '__')) END, name)
-        AS type_name
-FROM operators
+    run_id, rank_id, name, op_type, group_name, ts, dur, source_id, source_row, slice_id, table_name, row_id,
+    coalesce(nullif(op_type, 'N/A'),
+-- include: _instance_type
+    ) AS type_name
+FROM (SELECT *, name AS op_name FROM operators) AS o
