@@ -326,7 +326,8 @@ def test_op_summary_task_types_get_their_class(warehouse_db, tmp_path):
 
 @pytest.mark.parametrize("task_type,expected", (("KERNEL_AICORE", "aic"), ("STARS_COMMON", "dsa")))
 def test_rank_db_kernel_without_task_type_takes_its_task_class(warehouse_db, tmp_path, task_type, expected):
-    """A level-0 rank db writes COMPUTE_TASK_INFO.taskType 'N/A'; the TASK row's type still says where it ran."""
+    """A level-0 rank db writes COMPUTE_TASK_INFO.taskType and opType 'N/A', read as not given (as the text
+    export reads its N/A cells); the TASK row's type still says where it ran."""
     tables = build_tables(0, 0, 1_736_410_576_000_000_000, True, "blockDim")
     strings = dict((value, id_) for id_, value in tables["STRING_IDS"][1])
     ddl, compute = tables["COMPUTE_TASK_INFO"]
@@ -338,15 +339,15 @@ def test_rank_db_kernel_without_task_type_takes_its_task_class(warehouse_db, tmp
         string_rows = [*string_rows, (new_id, task_type)]
         strings[task_type] = new_id
     tables["STRING_IDS"] = (tables["STRING_IDS"][0], string_rows)
-    # taskType is the 5th column of COMPUTE_TASK_INFO and the 7th of TASK
-    tables["COMPUTE_TASK_INFO"] = (ddl, [(*row[:4], strings["N/A"], *row[5:]) for row in compute])
+    # taskType and opType are the 5th and 6th columns of COMPUTE_TASK_INFO, taskType the 7th of TASK
+    tables["COMPUTE_TASK_INFO"] = (ddl, [(*row[:4], strings["N/A"], strings["N/A"], *row[6:]) for row in compute])
     tables["TASK"] = (task_ddl, [(*tasks[0][:6], strings[task_type], *tasks[0][7:]), *tasks[1:]])
     path = tmp_path / "rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db"
     path.parent.mkdir(parents=True)
     write_db(path, tables)
     assert ingest_file(warehouse_db, path).status == "ok"
-    assert warehouse_db.execute("SELECT name, task_type, op_class FROM kernel").fetchall() == [
-        ("MatMul_1", "N/A", expected)]
+    kernels = warehouse_db.execute("SELECT name, op_type, task_type, accelerator_core, op_class FROM kernel")
+    assert kernels.fetchall() == [("MatMul_1", None, None, None, expected)]
 
 
 def test_every_real_kernel_has_a_class(tmp_path, realdata):

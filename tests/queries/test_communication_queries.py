@@ -37,9 +37,9 @@ def test_communication_ops(run, rows):
 
 
 def test_communication_ops_from_either_export_once(run, rows):
-    # rank 0: COMMUNICATION_OP of its rank db (a level0 db writes the type 'N/A'), and the same operator
-    # as a kernel_details.csv row
-    CommunicationOpFactory(rank_id=0, name="hcom_allReduce__1_0_1", op_type="N/A", dur=300)
+    # rank 0: COMMUNICATION_OP of its rank db (a level0 db writes the type 'N/A', read as none), and the same
+    # operator as a kernel_details.csv row
+    CommunicationOpFactory(rank_id=0, name="hcom_allReduce__1_0_1", op_type=None, dur=300)
     KernelFactory(rank_id=0, source_id=rank_source(0, kind="kernel_details_csv"), name="hcom_allReduce__1_0_1",
                   op_type=None, op_class="communication", dur=300)
     # rank 1 exported as text only: its HCCL rows are its operators (no type: the name less its instance suffix)

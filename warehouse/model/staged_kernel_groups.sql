@@ -4,7 +4,8 @@
 -- and the TASK type their timeline slice is categorised by. Each group becomes two kernel rows of
 -- the source :group_source, one without AIV time and one with (a communication kernel with AIV
 -- time is mix_comm_aiv), each pointing at a slice categorised by the group's TASK type, so the
--- classification runs per group, not per row. Parameter :group_source.
+-- classification runs per group, not per row. Type and task type 'N/A' or '' are not given (NULL),
+-- as fact_kernel.sql reads them. Parameter :group_source.
 
 -- The ids are declared INTEGER as the input's columns are, so the kernels find their group by its key.
 CREATE TEMP TABLE staged_group (
@@ -22,8 +23,8 @@ FROM (
     JOIN in_COMPUTE_TASK_INFO AS c ON c.globalTaskId = t.globalTaskId
 ) AS d
 LEFT JOIN in_STRING_IDS AS n ON n.id = d.name
-LEFT JOIN in_STRING_IDS AS ot ON ot.id = d.opType
-LEFT JOIN in_STRING_IDS AS tt ON tt.id = d.taskType;
+LEFT JOIN in_STRING_IDS AS ot ON ot.id = d.opType AND ot.value NOT IN ('N/A', '')
+LEFT JOIN in_STRING_IDS AS tt ON tt.id = d.taskType AND tt.value NOT IN ('N/A', '');
 
 INSERT OR IGNORE INTO string (value)
 SELECT DISTINCT s.value

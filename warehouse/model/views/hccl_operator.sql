@@ -17,8 +17,9 @@
 -- column row_id: Its row in that table (communication_op's rowid, or kernel.id): with table_name,
 --     the key kernel_step gives the operator's step by.
 -- column type_name: The operator's type as the input states it, else its name less the instance
---     suffix ('hcom_allReduce__868_0_1' -> 'hcom_allReduce_': a level0 rank db writes 'N/A',
---     kernel_details.csv no type), so both exports name a type alike: what the per-type answers group by.
+--     suffix ('hcom_allReduce__868_0_1' -> 'hcom_allReduce_': a level0 rank db gives none, its 'N/A'
+--     read as NULL, kernel_details.csv neither), so both exports name a type alike: what the per-type
+--     answers group by.
 WITH operators AS (
 SELECT
     a.run_id, c.rank_id, c.name, c.op_type, c.group_name, c.ts, c.dur, c.source_id, c.source_row, c.slice_id,
@@ -35,7 +36,7 @@ WHERE k.op_class = 'communication'
 )
 SELECT
     run_id, rank_id, name, op_type, group_name, ts, dur, source_id, source_row, slice_id, table_name, row_id,
-    coalesce(nullif(op_type, 'N/A'),
+    coalesce(op_type,
 -- include: _instance_type
     ) AS type_name
 FROM (SELECT *, name AS op_name FROM operators) AS o

@@ -1,6 +1,8 @@
 -- reads: TASK COMPUTE_TASK_INFO
 -- Device kernels: TASK joined with COMPUTE_TASK_INFO, the long TASK_PMU_INFO pivoted into
 -- pipeline times (already ns in the db) and ratios; other PMU metrics kept as JSON.
+-- A level-0 export writes 'N/A' for the type and task type: they are read as not given (NULL), as
+-- the text export's kernel_details.csv reads its N/A cells, so both exports answer alike.
 -- The pivot compares small integers (metric.k), not names, on each of the PMU rows, and
 -- FILTER keeps each aggregate to its own metric's rows.
 WITH metric (k, name) AS (VALUES
@@ -139,8 +141,8 @@ FROM in_TASK AS t
 JOIN in_COMPUTE_TASK_INFO AS c ON c.globalTaskId = t.globalTaskId
 LEFT JOIN pmu ON pmu.global_task_id = t.globalTaskId
 LEFT JOIN in_STRING_IDS AS n ON n.id = c.name
-LEFT JOIN in_STRING_IDS AS ot ON ot.id = c.opType
-LEFT JOIN in_STRING_IDS AS tt ON tt.id = c.taskType
+LEFT JOIN in_STRING_IDS AS ot ON ot.id = c.opType AND ot.value NOT IN ('N/A', '')
+LEFT JOIN in_STRING_IDS AS tt ON tt.id = c.taskType AND tt.value NOT IN ('N/A', '')
 LEFT JOIN in_STRING_IDS AS os ON os.id = c.opState
 LEFT JOIN in_STRING_IDS AS hf ON hf.id = c.hf32Eligible
 LEFT JOIN in_STRING_IDS AS ish ON ish.id = c.inputShapes
