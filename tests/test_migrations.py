@@ -6,6 +6,7 @@ import sqlite3
 
 import pytest
 
+from tests.factories import warehouse_rows
 from tests.factories.trace_json import TraceFileFactory
 from warehouse import db
 from warehouse.db import MIGRATIONS_DIR
@@ -180,3 +181,22 @@ def test_op_profile_units_backfill_gives_the_integers_an_ingest_writes(warehouse
         us_as_ns(t) for t in texts]
     assert [b for (b,) in warehouse_db.execute("SELECT bandwidth_bytes_per_s FROM memory_unit ORDER BY source_row")] == [
         gb_per_s_as_bytes_per_s(t) for t in texts]
+
+# --- 0025_not_given_types: a level-0 rank db's 'N/A' types stored by an older ingest become NULL ---
+
+NOT_GIVEN_TYPES = 25
+
+
+def test_an_older_ingest_s_n_a_types_become_not_given(warehouse_path):
+    conn = sqlite3.connect(warehouse_path, isolation_level=None)
+    db.migrate(conn, migrations=db.available_migrations()[:NOT_GIVEN_TYPES - 1])
+    with warehouse_rows.bound(conn):
+        warehouse_rows.KernelFactory(name="MatMul_1", op_type="N/A", task_type="N/A", accelerator_core="N/A")
+        warehouse_rows.KernelFactory(name="Add_2", op_type="Add", task_type="", accelerator_core="AI_VECTOR_CORE")
+        warehouse_rows.CommunicationOpFactory(name="hcom_allReduce__1_1", op_type="N/A")
+    conn.close()
+
+    conn = db.connect(warehouse_path)
+    assert conn.execute("SELECT name, op_type, task_type, accelerator_core FROM kernel ORDER BY name").fetchall() == [
+        ("Add_2", "Add", None, "AI_VECTOR_CORE"), ("MatMul_1", None, None, None)]
+    assert conn.execute("SELECT op_type FROM communication_op").fetchall() == [(None,)]
