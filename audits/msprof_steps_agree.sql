@@ -23,7 +23,9 @@ pairs AS (
            AND sl.name = 'Iteration ' || s.step_id) AS timeline_dur_ns,
         b.preparing_ns + b.stage_ns + b.bubble_ns AS derived_dur_ns
     FROM steps AS s
+    -- a step with device rows (a breakdown of a step without any is all zeros: nothing to compare)
     LEFT JOIN step_breakdown AS b ON b.run_id = s.run_id AND b.rank_id = s.rank_id AND b.step_id = s.step_id
+        AND b.computing_ns + b.communication_ns > 0
 )
 SELECT
     run_id, rank_id, step_id, source_id, start_ns, timeline_start_ns, dur_ns AS iteration_ns, timeline_dur_ns,

@@ -26,7 +26,8 @@ with items as (
     select
         run_id,
         case when :per_rank = 1 then rank_id end as rank_id,
-        case when :group_by = 'name' then name else type_name end as name,
+        -- type_name is an expression column, float64 in an empty Parquet export: the cast keeps it text
+        case when :group_by = 'name' then name else cast(type_name as text) end as name,
         null as core_type,
         dur
     from hccl_operator
