@@ -41,7 +41,12 @@ def test_demo_ingests_every_input_it_writes(runner, tmp_path):
     by_kind = dict(conn.execute("SELECT coalesce(kind, status), count(*) FROM source GROUP BY 1").fetchall())
     # torch_npu's own analysis.db beside each database rank included: every file is read
     assert by_kind == {"rank_db": 4, "analysis_db": 4, "trace_json": 2, "kernel_details_csv": 2, "op_profile": 1,
-                       "profiler_info_json": 6}
+                       "profiler_info_json": 6, "profiler_metadata_json": 6}
+    # the planted shape, pipeline 2 x data-parallel 3: rank 3's data-parallel peers are 4 and 5
+    groups = json.loads(conn.execute(
+        "SELECT value FROM run_metadata WHERE rank_id = 3 AND name = 'parallel_group_info'").fetchone()[0])
+    assert sorted((g["group_name"], tuple(g["global_ranks"])) for g in groups.values()) == [
+        ("default_group", (0, 1, 2, 3, 4, 5)), ("dp", (3, 4, 5)), ("pp", (0, 3)), ("tp", (3,))]
     assert conn.execute("SELECT count(*) FROM source WHERE status = 'failed'").fetchone()[0] == 0
     ranks = [row[0] for row in conn.execute("SELECT rank_id FROM rank ORDER BY 1")]
     assert ranks == [0, 1, 2, 3, 4, 5]

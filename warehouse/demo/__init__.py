@@ -15,7 +15,9 @@ with problems planted that the first views show:
   exports side by side;
 - one operator profile (``operator/visualize_data.bin``) from ``msprof op``.
 
-Each rank folder carries the ``profiler_info_{N}.json`` that names its rank.
+Each rank folder carries the ``profiler_info_{N}.json`` that names its rank and the
+``profiler_metadata.json`` that places it in the cluster: pipeline-parallel 2 x data-parallel 3
+(stage 0 is ranks 0-2, stage 1 ranks 3-5), so rank 3 is compared with its stage's peers 4 and 5.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from pathlib import Path
 
 from warehouse.synth.kernel_details import write_planned_kernel_details
 from warehouse.synth.op_profile import write_op_profile
+from warehouse.synth.parallel_groups import write_parallel_groups
 from warehouse.synth.plan import UNITS_PER_STEP, rank_plan
 from warehouse.synth.rank_db import write_rank
 from warehouse.synth.trace_json import write_planned_trace
@@ -32,6 +35,8 @@ from warehouse.synth.trace_json import write_planned_trace
 DB_RANKS = range(0, 4)
 TEXT_RANKS = range(4, 6)
 STEPS = 8
+#: the cluster's shape: pipeline stages x data-parallel ranks per stage
+PIPELINE, DATA_PARALLEL = 2, 3
 #: operators per rank (4 PYTORCH_API rows each in a rank db)
 UNITS = STEPS * UNITS_PER_STEP
 
@@ -63,5 +68,7 @@ def write_inputs(folder: Path) -> Path:
         write_rank(folder, rank, UNITS)
     for rank in TEXT_RANKS:
         write_text_rank(folder, rank)
+    for rank in (*DB_RANKS, *TEXT_RANKS):
+        write_parallel_groups(folder / f"rank{rank}_ascend_pt", rank, PIPELINE, DATA_PARALLEL)
     write_op_profile(folder / "operator" / "visualize_data.bin")
     return folder
