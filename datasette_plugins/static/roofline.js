@@ -1,7 +1,9 @@
 /* Roofline of one operator: per chart of its profile, each roof (bandwidth slope up to the
- * compute ceiling, log-log) and the operator's measured point; the table says how close
- * the point is to each roof. Data: the named queries op_runs (which operators) and
- * op_roofline (the roofs, the point, and how much of the roof the operator reached).
+ * compute ceiling, log-log) and the operator's point on it; the table says how close each point
+ * is to its roof. msprof op writes a point per roof, so the chart draws one point per row of
+ * the table, in its roof's colour: chart and table show the same rows. Data: the named queries
+ * op_runs (which operators, and how many roofs each has: the page opens on one with a roofline)
+ * and op_roofline (the roofs, their points, and how much of each roof its point reached).
  * Units as msprof op writes them: intensity in FLOP/byte, performance and compute roofs in
  * TFLOP/s, bandwidths in TB/s (so that bandwidth x intensity is a performance). */
 (function () {
@@ -12,26 +14,38 @@
   /* The roof at intensity x: the bandwidth slope, capped by the compute roof. */
   function roof(line, x) { return Math.min(line.bw * x, line.computility); }
 
+  /* A roof's name: its bandwidth over its compute roof. */
+  function roofName(line, i) {
+    return (line.bw_name || "bandwidth " + i) + " / " + (line.computility_name || "compute");
+  }
+
+  /* Whether a point can sit on the log-log axes. */
+  function drawable(line) { return line.point_x > 0 && line.point_y > 0; }
+
+  /* A point's label, as its row of the table reads it. */
+  function pointText(line) {
+    return WH.round(line.point_x) + " " + INTENSITY + ", " + WH.round(line.point_y) + " " + PERFORMANCE;
+  }
+
   function draw(lines, title) {
-    var point = lines[0];
     var ridges = lines.map(function (l) { return l.computility / l.bw; });
-    var xs = ridges.concat([point.point_x]).filter(function (x) { return x > 0; });
-    // whole decades around the ridges and the point, so the log axis ticks at powers of ten
+    var xs = ridges.concat(lines.filter(drawable).map(function (l) { return l.point_x; }));
+    // whole decades around the ridges and the points, so the log axis ticks at powers of ten
     var low = Math.pow(10, Math.floor(Math.log10(Math.min.apply(null, xs))) - 1);
     var high = Math.pow(10, Math.ceil(Math.log10(Math.max.apply(null, xs))) + 1);
-    var series = lines.map(function (line, i) {
-      var ridge = ridges[i];
-      return {
-        name: (line.bw_name || "bandwidth " + i) + " / " + (line.computility_name || "compute"),
-        type: "line", showSymbol: false, color: PALETTE[i % PALETTE.length],
+    var series = [];
+    lines.forEach(function (line, i) {
+      var ridge = ridges[i], colour = PALETTE[i % PALETTE.length];
+      series.push({
+        name: roofName(line, i), type: "line", showSymbol: false, color: colour,
         data: [[low, roof(line, low)], [ridge, line.computility], [high, line.computility]],
-      };
-    });
-    series.push({
-      name: "operator", type: "scatter", symbolSize: 14, color: "#d62728",
-      data: [[point.point_x, point.point_y]],
-      label: { show: true, position: "right",
-        formatter: "operator: " + WH.round(point.point_x) + " " + INTENSITY + ", " + WH.round(point.point_y) + " " + PERFORMANCE },
+      });
+      if (!drawable(line)) return;
+      series.push({
+        name: roofName(line, i), type: "scatter", symbolSize: 12, color: colour,
+        data: [[line.point_x, line.point_y]],
+        label: { show: true, position: "right", formatter: pointText(line) },
+      });
     });
     WH.chart().setOption({
       animation: false,
@@ -50,21 +64,30 @@
     }, true);
   }
 
+  /* The table: a row per roof, its point as the chart labels it (a point off the log axes says so). */
   function summarize(lines) {
     WH.summary(WH.html`<table><tr><th>roof</th><th>bandwidth (${BANDWIDTH})</th><th>compute roof (${PERFORMANCE})</th>
-      <th>ridge intensity (${INTENSITY})</th><th>attainable at the operator's intensity (${PERFORMANCE})</th>
-      <th>reached</th><th>bound</th></tr>${lines.map(function (l) {
-        return WH.html`<tr class="wh-roof" data-roof="${l.bw_name}" data-efficiency="${l.efficiency}">
-          <td>${l.bw_name} / ${l.computility_name}</td><td>${WH.round(l.bw)}</td><td>${WH.round(l.computility)}</td>
-          <td>${WH.round(l.computility / l.bw)}</td><td>${WH.round(l.attainable)}</td>
-          <td>${(100 * l.efficiency).toFixed(1)} %</td><td>${l.bound}</td></tr>`;
+      <th>ridge intensity (${INTENSITY})</th><th>the operator's point</th>
+      <th>attainable at its intensity (${PERFORMANCE})</th><th>reached</th><th>bound</th></tr>${lines.map(function (l, i) {
+        return WH.html`<tr class="wh-roof" data-roof="${l.bw_name}" data-point-x="${l.point_x}"
+          data-point-y="${l.point_y}" data-efficiency="${l.efficiency}">
+          <td>${roofName(l, i)}</td><td>${WH.round(l.bw)}</td><td>${WH.round(l.computility)}</td>
+          <td>${WH.round(l.computility / l.bw)}</td><td class="wh-point">${drawable(l) ? pointText(l) : "not drawn (not positive)"}</td>
+          <td>${WH.round(l.attainable)}</td>
+          <td>${l.efficiency === null ? "" : (100 * l.efficiency).toFixed(1) + " %"}</td><td>${l.bound}</td></tr>`;
       })}</table>`);
   }
 
   WH.start(function () {
     return WH.query("op_runs", {}).then(function (runs) {
       if (!runs.length) return WH.empty("No operator profile in this warehouse (op_run is empty).");
-      var chosen = runs.filter(function (r) { return String(r.source_id) === String(WH.args.source_id); })[0] || runs[0];
+      var withRoofs = runs.filter(function (r) { return r.roofs > 0; });
+      if (!withRoofs.length) {
+        return WH.empty("No operator profile in this warehouse has a roofline (" + runs.length +
+                        (runs.length === 1 ? " profile" : " profiles") + ", no roof with a bandwidth and a compute roof).");
+      }
+      // the operator of the URL, else the first that has a roofline
+      var chosen = runs.filter(function (r) { return String(r.source_id) === String(WH.args.source_id); })[0] || withRoofs[0];
       var chartSelect = null;
 
       function showChart(run, rows, charts, title) {
@@ -78,7 +101,6 @@
       function show(sourceId) {
         return WH.query("op_roofline", { source_id: sourceId }).then(function (rows) {
           var run = runs.filter(function (r) { return String(r.source_id) === String(sourceId); })[0];
-          rows = rows.filter(function (r) { return r.bw > 0 && r.computility > 0; });
           if (chartSelect) chartSelect.parentNode.remove();
           chartSelect = null;
           if (!rows.length) return WH.empty("Operator " + run.name + " has no roofline data.");

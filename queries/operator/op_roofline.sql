@@ -2,7 +2,9 @@
 -- description: The roofline charts of one operator profile (block 0x0D): for each roof,
 --     the performance attainable at the operator's arithmetic intensity (the lower of the
 --     compute roof and bandwidth x intensity), how much of it the operator reached, and
---     whether that roof is memory- or compute-bound at this intensity.
+--     whether that roof is memory- or compute-bound at this intensity. Each roof has its own point
+--     (the block writes one per roof). Only roofs with a positive bandwidth and compute roof (a
+--     roof without either has no ridge).
 -- param source_id (integer, required): The operator profile (op_runs.source_id).
 -- column title: Chart title.
 -- column line_index: Roof number in the chart.
@@ -20,7 +22,7 @@ with roofs as (
         chart_index, title, line_index, bw_name, bw, computility_name, computility, point_x, point_y,
         case when bw * point_x < computility then bw * point_x else computility end as attainable
     from roofline
-    where source_id = :source_id
+    where source_id = :source_id and bw > 0 and computility > 0
 ),
 
 final as (

@@ -261,33 +261,6 @@ def test_memory_page_shows_one_run_and_one_component(components_server, browse):
     assert [(r["data-rank-id"], r["data-component"]) for r in dom.rows] == [("0", "GE")]
 
 
-def test_roofline_page_draws_each_roof_and_the_operator(server, browse):
-    html = browse(server.replace("/profile", "/-/warehouse/profile/roofline"), "roofline")
-    dom = Dom(html)
-    assert dom.ready
-    assert dom.status == "2 roofs for MatMulV2 (2 charts)"
-    assert len([p for p in dom.paths if p.get("stroke-linejoin") == "bevel"]) == 2
-    assert {"MatMulV2: Memory Unit", "GM / Cube FP16", "L2 / Cube FP16"} <= set(dom.texts)
-    # both axes and the point say their units (msprof op's: FLOP/byte, TFLOP/s)
-    assert {"arithmetic intensity (FLOP/byte)", "performance (TFLOP/s)", "operator: 40 FLOP/byte, 55 TFLOP/s"} <= set(dom.texts)
-    # the operator's profile is named once: its card says nothing its name does not
-    assert dom.options["source_id"] == ["MatMulV2"]
-    # L2's ridge, 300 / 5.2 = 57.6923076923..., reads with four significant digits; no long fraction anywhere
-    assert "<td>57.69</td>" in html and "<td>208</td>" in html
-    assert re.search(r">[^<]*\d\.\d{5,}[^<]*<", html) is None
-    # attainable at intensity 40: min(1.6 x 40, 300) = 64 for GM, 208 for L2; reached 55
-    assert {r["data-roof"]: float(r["data-efficiency"]) for r in dom.rows} == {"GM": 55 / 64, "L2": 55 / 208}
-
-
-def test_roofline_page_shows_the_chart_named_in_the_url(server, browse):
-    dom = Dom(browse(server.replace("/profile", "/-/warehouse/profile/roofline?chart=Pipe"), "roofline_pipe"))
-    assert dom.ready
-    assert dom.status == "1 roof for MatMulV2 (2 charts)"
-    assert "MatMulV2: Pipe" in dom.texts
-    # attainable at intensity 0.5: min(20 x 0.5, 25) = 10; reached 8
-    assert {r["data-roof"]: float(r["data-efficiency"]) for r in dom.rows} == {"UB": 0.8}
-
-
 def test_hotspot_page_shows_the_source_with_cycles_per_line(server, browse):
     dom = Dom(browse(server.replace("/profile", "/-/warehouse/profile/hotspots"), "hotspots"))
     assert dom.ready

@@ -94,3 +94,14 @@ def test_op_roofline(run, profile):
     result = run("op_roofline", source_id=source)
     assert [(r["bw_name"], r["attainable"], r["efficiency"], r["bound"]) for r in result] == [
         ("GM", 20.0, 0.75, "memory"), ("L2", 100.0, 0.15, "compute")]
+
+
+def test_op_roofline_keeps_the_roofs_op_runs_counts(run, profile):
+    """A line without a bandwidth or a compute roof has no ridge: neither query counts it; a profile
+    without roofline rows has 0 roofs (the roofline page opens on one that has some)."""
+    source = profile["id"]
+    RooflineFactory(source_id=source, bw_name="GM", bw=2.0, computility=100.0)
+    RooflineFactory(source_id=source, bw_name="L1", bw=0.0, computility=100.0)
+    RooflineFactory(source_id=source, bw_name="UB", bw=4.0, computility=None)
+    assert [r["bw_name"] for r in run("op_roofline", source_id=source)] == ["GM"]
+    assert {r["source_id"]: r["roofs"] for r in run("op_runs")} == {source: 1, profile["decoy"]: 0}
