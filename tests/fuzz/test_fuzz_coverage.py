@@ -13,6 +13,7 @@ from pathlib import Path
 from fuzz import (
     test_fuzz_analysis_db,
     test_fuzz_cluster_analysis_db,
+    test_fuzz_mindspore,
     test_fuzz_msprof_timeline,
     test_fuzz_op_profile,
     test_fuzz_rank_db,
@@ -36,6 +37,7 @@ def _starting_files() -> list[tuple[str, bytes, str]]:
     ]
     for factory, name, folder in test_fuzz_text_exports.CSV_EXPORTS + test_fuzz_text_exports.JSON_EXPORTS:
         files.append((name, test_fuzz_text_exports._written(factory, name)[1], folder))
+    files += [(name, test_fuzz_mindspore.written(factory, name), "") for factory, name in test_fuzz_mindspore.EXPORTS]
     return files
 
 

@@ -27,6 +27,7 @@ from warehouse.sources import (  # text exports (kernel_details.csv and friends)
     static_op_mem,
     step_trace_time,
 )
+from warehouse.sources.mindspore import aicore_type  # MindSpore's intermediates
 
 SOURCES: tuple[ModuleType, ...] = (
     # msprof_timeline before trace_json: a PROF folder's timeline JSONs are traces too
@@ -38,6 +39,8 @@ SOURCES: tuple[ModuleType, ...] = (
     memory_record_csv, operator_memory, api_statistic, npu_module_mem, l2_cache, static_op_mem,
     communication_json, communication_matrix, cluster_communication, cluster_communication_matrix,
     communication_group, profiler_info, profiler_metadata,
+    # MindSpore's intermediates
+    aicore_type,
 )
 
 

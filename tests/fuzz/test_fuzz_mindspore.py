@@ -1,0 +1,56 @@
+"""Fuzz MindSpore's intermediates (the AI Core type table) through the real ingest frame.
+
+Each starts from the factory's valid file: byte mutations (truncations at every line end, flipped
+bytes, non-UTF-8 and other hostile bytes) and the CSV-shaped ones of the text exports (a column
+dropped, extra cells, a hostile cell). :func:`fuzz.harness.ingest_hostile` asserts the clean end.
+"""
+
+from __future__ import annotations
+
+import functools
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from factories import mindspore as ms
+from fuzz.harness import byte_mutations, examples, ingest_hostile
+from fuzz.test_fuzz_text_exports import csv_mutations
+
+#: (factory, file name): every MindSpore intermediate the warehouse reads
+EXPORTS = [
+    (ms.AicoreTypeFactory, "aicore_intermediate_0_type.csv"),
+]
+#: the AI Core files are read by the text exports' CSV reader (fuzzed with them): a few examples each
+PLAIN_CSV = EXPORTS
+
+
+@functools.cache
+def written(factory, name) -> bytes:
+    """The factory's valid file."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return Path(factory(path=Path(tmp) / name).path).read_bytes()
+
+
+def shaped(data: bytes) -> st.SearchStrategy[bytes]:
+    """The text exports' CSV mutations on a file of LF or CRLF line ends (kept as they were)."""
+    if b"\r\n" in data:
+        return csv_mutations(data)
+    return csv_mutations(data.replace(b"\n", b"\r\n")).map(lambda mangled: mangled.replace(b"\r\n", b"\n"))
+
+
+def _fuzz(factory, name, data) -> None:
+    """Ingest one mangled version of the factory's file (see module doc)."""
+    original = written(factory, name)
+    line_ends = [i + 1 for i in range(len(original)) if original[i:i + 1] == b"\n"]
+    ingest_hostile(name, data.draw(st.one_of(byte_mutations(original, line_ends), shaped(original))))
+
+
+@pytest.mark.parametrize(("factory", "name"), PLAIN_CSV, ids=[name for _, name in PLAIN_CSV])
+@examples(3)
+@given(data=st.data())
+def test_hostile_ai_core_file_ends_cleanly(factory, name, data):
+    """A mangled AI Core file ends as a clear failure or a sound ingest."""
+    _fuzz(factory, name, data)

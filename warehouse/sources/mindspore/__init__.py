@@ -1,0 +1,7 @@
+"""MindSpore's profiler files (issue 37, seed 003): the intermediates its parsers write per device.
+
+Each module is one source, read byte for byte as MindSpore writes the file:
+:mod:`~warehouse.sources.mindspore.aicore_type` (``aicore_intermediate_{device}_type.csv``).
+MindSpore names the device in the file name, never in a folder:
+:mod:`~warehouse.sources.mindspore.device` reads it.
+"""

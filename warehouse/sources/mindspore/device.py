@@ -1,0 +1,44 @@
+"""The device a MindSpore intermediate is about: the number its file name carries.
+
+MindSpore writes one file per device into one profiler folder (``step_trace_raw_0_detail_time.csv``
+beside ``step_trace_raw_10_detail_time.csv``), so the folder names no rank; the file name does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from warehouse.sources.base import Outcome
+from warehouse.sources.kit.numbers import whole
+from warehouse.sources.kit.rank_layout import rank_or_unknown
+from warehouse.sources.kit.text import CsvTable, has_headers, ingest_csv
+
+
+def device_of(path: str | Path, pattern: re.Pattern) -> tuple[int, int | None]:
+    """(rank, device) of the file: the device number ``pattern``'s group 1 finds in the file name
+    (a ``.gz`` suffix ignored) as both, else the rank the folders say (-1 when they do not) and no
+    device."""
+    match = pattern.fullmatch(Path(path).name.removesuffix(".gz"))
+    if match is None:
+        return rank_or_unknown(path).rank, None
+    device = whole(match[1])
+    return device, device
+
+
+def device_csv_source(spec: CsvTable, pattern: re.Pattern) -> tuple[Callable[[Any], bool], Callable[..., Outcome]]:
+    """The ``detect`` and ``ingest`` of a source reading one MindSpore CSV into ``spec.table``, each
+    row with the device of the file name (:func:`device_of`)."""
+
+    def detect(path) -> bool:
+        return has_headers(path, spec.required, spec.excluded)
+
+    def ingest(conn, path, source_id) -> Outcome:
+        rank, device = device_of(path, pattern)
+        outcome = ingest_csv(conn, path, source_id, spec, rank)
+        outcome.device_id = device
+        return outcome
+
+    return detect, ingest
