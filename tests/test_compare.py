@@ -1,5 +1,6 @@
-"""``warehouse compare`` (issue 17): two runs named by name or id, the answers printed, the report
-escaped; labels through ``warehouse ingest --label``; two GPU (kineto) traces compared by kernel name."""
+"""``warehouse compare`` (issue 17): two runs named by name or id, what differs between them said first
+(issue 35), the answers printed, the report escaped; labels through ``warehouse ingest --label``; two GPU
+(kineto) traces compared by kernel name; real unrelated runs in one warehouse, none a regression of another."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ import json
 import re
 from html import unescape
 
+import pytest
+
 from factories import warehouse_rows
 from factories.trace_json import EventFactory, render
-from warehouse import db
+from warehouse import db, ingest
+from warehouse.analysis import findings
 from warehouse.cli import cli
 
 HOSTILE = '<img src=x onerror="alert(1)">'
@@ -39,6 +43,10 @@ def test_compare_prints_the_answers_and_writes_an_escaped_report(tmp_path, runne
     kernel = document["compare_kernels"][0]
     assert (kernel["name"], kernel["difference_ns"], kernel["ratio"]) == (HOSTILE, 1000, 2.0)
     assert document["base"]["name"] == "base" and document["run"]["name"] == "after"
+    # said first: nothing of the device, cluster, export or profiler differs; one kernel, in both
+    assert document["differs"] == []
+    assert document["comparable"] == {"comparable": True,
+                                      "reason": "comparable: the same NPU, 1 rank, 100 % of kernel names shared"}
     html = (tmp_path / "c.html").read_text()
     assert HOSTILE not in html and "<img" not in html
     assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in html
@@ -112,7 +120,82 @@ def test_two_kineto_traces_compare_by_kernel_name_and_keep_their_labels(tmp_path
     assert [(r["base_ns"], r["run_ns"]) for r in duration] == [(3_000_000.0, 4_000_000.0)]
 
 
+def launched_trace(path, kernel: str, dur_us: float):
+    """A kineto trace of one step: aten::mm on two 8x8 inputs launches ``kernel`` (the runtime's launch
+    call, its ac2g flow to the kernel)."""
+    base = 1_700_000_000_000_000
+    events = [
+        EventFactory(name="ProfilerStep#1", cat="user_annotation", ts=f"{base}.000", dur=1_000.0),
+        EventFactory(name="aten::mm", ts=f"{base + 10}.000", dur=100.0, args={"Input Dims": [[8, 8], [8, 8]]}),
+        EventFactory(name="cudaLaunchKernel", cat="cuda_runtime", ts=f"{base + 20}.000", dur=20.0),
+        EventFactory(ph="s", name="ac2g", cat="ac2g", id=1, dur=None, ts=f"{base + 25}.000"),
+        EventFactory(name=kernel, cat="kernel", pid=0, tid=7, ts=f"{base + 200}.000", dur=dur_us),
+        EventFactory(ph="f", name="ac2g", cat="ac2g", id=1, bp="e", dur=None, pid=0, tid=7, ts=f"{base + 200}.000"),
+    ]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(render(events, shape="kineto"))
+    return path
+
+
+def test_a_kernel_another_gpu_names_otherwise_is_matched_by_its_launching_operator(tmp_path, runner):
+    path = tmp_path / "w.db"
+    for name, kernel, dur in (("v100", "volta_sgemm_128x64_nn", 30.0), ("a100", "ampere_sgemm_128x64_nn", 20.0)):
+        trace = launched_trace(tmp_path / name / "worker0.pt.trace.json", kernel, dur)
+        assert runner.invoke(cli, ["ingest", str(trace), "--db", str(path), "--run", name, "-q"]).exit_code == 0
+    result = runner.invoke(cli, ["compare", "--db", str(path), "v100", "a100", "--format", "json",
+                                 "-o", str(tmp_path / "c.md")])
+    assert result.exit_code == 0, result.output
+    kernels = [(k["name"], k["base_name"], k["op_type"], k["input_shapes"], k["matched_by"], k["ratio"])
+               for k in json.loads(result.stdout)["compare_kernels"]]
+    assert kernels == [("ampere_sgemm_128x64_nn", "volta_sgemm_128x64_nn", "aten::mm", "[[8,8],[8,8]]",
+                        "op_type, input_shapes", 20 / 30)]
+    # the improvement's evidence: each run's own kernel
+    report = (tmp_path / "c.md").read_text()
+    assert "kernel: ampere_sgemm_128x64_nn (base: volta_sgemm_128x64_nn) (matched by op_type, input_shapes)" in report
+    assert report.count("| slice |") == 2
+
+
 def test_a_malformed_label_is_a_usage_error(tmp_path, runner):
     trace = gpu_trace(tmp_path / "t" / "worker0.pt.trace.json", 2)
     result = runner.invoke(cli, ["ingest", str(trace), "--db", str(tmp_path / "w.db"), "--label", "nokey"])
     assert result.exit_code == 2 and "expected key=value" in result.output
+
+
+KINETO_V100 = "worker0.1623143089861.pt.trace.json.gz"
+HTA_A100 = "rank0.json.gz"
+
+
+@pytest.fixture(scope="module")
+def unrelated(tmp_path_factory, realdata):
+    """One warehouse of real runs of three setups: two kineto traces of ResNet50 on a V100 (one rank),
+    a trace of rank 0 of a 16-rank job on an A100 (HTA), a 2-rank Ascend 910B rank-db export (level 0)."""
+    path = tmp_path_factory.mktemp("unrelated") / "w.db"
+    conn = db.connect(path)
+    ingest.ingest_paths(conn, [realdata / "kineto", realdata / "hta" / "negative_queue_length_values_check",
+                               realdata / "msinsight" / "pytorch" / "db" / "level0"])
+    conn.close()
+    return path
+
+
+def test_real_runs_of_other_devices_and_clusters_are_no_regression_of_each_other(unrelated):
+    conn = db.connect_readonly(unrelated)
+    signatures = conn.execute("SELECT name, device_kind, device_type, cluster_size, export_kind FROM run_signature "
+                              "ORDER BY run_id").fetchall()
+    assert signatures == [(KINETO_V100, "GPU", "Tesla V100-DGXS-32GB", 1, "kineto"),
+                          ("worker0.1623143566756.pt.trace.json.gz", "GPU", "Tesla V100-DGXS-32GB", 1, "kineto"),
+                          (HTA_A100, "GPU", "NVIDIA A100-SXM4-80GB", 16, "kineto"),
+                          ("level0", "NPU", "Ascend910B", 2, "db")]
+    # flagging any run over half its baseline's step, only the V100's second trace has a baseline, its
+    # first: the A100 trace (its steps 1.37x the V100's, started after them) and the Ascend run have none
+    names = dict(conn.execute("SELECT run_id, name FROM run"))
+    flagged = [(names[f.values["run_id"]], names[json.loads(f.values["numbers"])["previous_run_id"]])
+               for f in findings.evaluate(conn, "run_regression", {"threshold": 0.5})]
+    assert flagged == [("worker0.1623143566756.pt.trace.json.gz", KINETO_V100)]
+
+
+def test_compare_says_first_that_the_devices_differ(unrelated, runner):
+    result = runner.invoke(cli, ["compare", "--db", str(unrelated), KINETO_V100, HTA_A100, "--top", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[2:4] == [
+        "differs: device type Tesla V100-DGXS-32GB → NVIDIA A100-SXM4-80GB; cluster size 1 → 16",
+        "not comparable: the device type differs (Tesla V100-DGXS-32GB / NVIDIA A100-SXM4-80GB)"]

@@ -648,11 +648,13 @@ def report(db_path, out, run):
               help="The folder `warehouse export` or `warehouse ingest --engine spark` wrote (with --engine duckdb|spark).")
 @click.option("--master", default=None, help="Spark master URL (default: $SPARK_MASTER, else local[*]).")
 def compare_command(db_path, base, run, fmt, out, top, engine, data_dir, master):
-    """Compare two runs (names or ids): step time, kernels, communication, memory.
+    """Compare two runs (names or ids): what differs, step time, kernels, communication, memory.
 
-    Prints the top rows of the named queries compare_step_time, compare_kernels,
-    compare_communication and compare_memory (RUN against BASE); with -o, writes a report
-    naming the top regressions and improvements with their evidence rows in both runs.
+    Says first what differs between the runs (device, cluster size, export kind, profiler
+    version) and whether they are comparable (the same device kind and type, cluster size and
+    model), then prints the top rows of the named queries compare_runs, compare_step_time,
+    compare_kernels, compare_communication and compare_memory (RUN against BASE); with -o, writes
+    a report naming the top regressions and improvements with their evidence rows in both runs.
 
     \b
     Example:

@@ -1,7 +1,8 @@
 -- title: Compare: kernel evidence
 -- description: The longest executions of a kernel in a run (every rank) with their input and row:
 --     the answering kernels (kernel_answer), matched by name and, when exact, by operator type and
---     input shapes too; a GPU kineto trace's kernel is its slice (table slice, its slice id).
+--     input shapes too (a GPU kernel's: its launching operator's, gpu_kernel_op, as compare_kernels
+--     reads them); a GPU kineto trace's kernel is its slice (table slice, its slice id).
 -- param run_id (integer, required): The run.
 -- param name (text, required): The kernel name.
 -- param exact (boolean, default false): Also match op_type and input_shapes.
@@ -20,9 +21,10 @@ with final as (
         k.rank_id, k.step_id, k.dur as value, coalesce(k.id, k.slice_id) as id
     from kernel_answer as k
     join source as s on s.id = k.source_id
+    left join gpu_kernel_op as g on k.id is null and g.slice_id = k.slice_id
     where k.run_id = :run_id and k.name = :name
-        and (:exact = 0 or (coalesce(k.op_type, '') = coalesce(:op_type, '')
-            and coalesce(k.input_shapes, '') = coalesce(:input_shapes, '')))
+        and (:exact = 0 or (coalesce(k.op_type, g.op_type, '') = coalesce(:op_type, '')
+            and coalesce(k.input_shapes, g.input_shapes, '') = coalesce(:input_shapes, '')))
 )
 
 select path, row, table_name, rank_id, step_id, value, 'duration (ns)' as what

@@ -1,15 +1,18 @@
 -- title: Rule run_regression
 -- description: Over the history of runs (issue 17; runs in start order, a run whose start is
 --     unknown first, by id), a run whose mean step duration (the mean over its ranks of each rank's
---     mean step, step_answer, as trend_step_time counts it) exceeds the previous run's by more than
---     threshold times. The previous run is the latest run started before it with a positive mean
---     step (a run without steps is no baseline). Severity high from high_ratio up, medium under it;
+--     mean step, step_answer, as trend_step_time counts it) exceeds its baseline's by more than
+--     threshold times. The baseline is the last run before it that is comparable with it
+--     (run_comparable: the same device kind and type, cluster size and model, README
+--     "Definitions") and has a positive mean step; a run with no comparable run before it has no
+--     baseline and no finding, however much slower it is than the run before it. The message names
+--     the baseline and why it is comparable. Severity high from high_ratio up, medium under it;
 --     confidence high when both runs have the same ranks, medium otherwise. Evidence: the regressing
 --     run's longest steps (the step row of the input that answers its timeline, or the profiler's
 --     step summary row where that answers). One row per evidence row; the rows of one finding share
 --     finding_key (the columns are those of every rule_* query).
 -- param run_id (integer, default null): Only this run; every run when null.
--- param threshold (real, default 1.1): Ratio of the run's mean step to the previous run's above which it is flagged.
+-- param threshold (real, default 1.1): Ratio of the run's mean step to its baseline's above which it is flagged.
 -- param high_ratio (real, default 1.5): Ratio from which the finding is severity high.
 -- param evidence_limit (integer, default 3): Evidence steps per finding.
 -- column finding_key: Identifies the finding the row belongs to.
@@ -46,18 +49,28 @@ run_means as (
     having avg(m.mean_ns) > 0
 ),
 
+baselines as (
+    -- each run's comparable runs before it, the last first
+    select
+        r.run_id, r.name, r.mean_ns, r.ranks, b.run_id as previous_run_id, b.name as previous_name,
+        b.mean_ns as previous_mean_ns, b.ranks as previous_ranks, c.reason, c.name_overlap, c.type_overlap,
+        row_number() over (partition by r.run_id order by b.position desc) as nth
+    from run_means as r
+    join run_comparable as c on c.run_id = r.run_id and c.comparable = 1
+    join run_means as b on b.run_id = c.other_run_id and b.position < r.position
+    where :run_id is null or r.run_id = :run_id
+),
+
 ordered as (
     select
-        run_id, name, position, mean_ns, ranks,
-        lag(run_id) over (order by position) as previous_run_id,
-        lag(name) over (order by position) as previous_name,
-        lag(mean_ns) over (order by position) as previous_mean_ns,
-        lag(ranks) over (order by position) as previous_ranks
-    from run_means
+        run_id, name, mean_ns, ranks, previous_run_id, previous_name, previous_mean_ns, previous_ranks, reason,
+        name_overlap, type_overlap
+    from baselines
+    where nth = 1
 ),
 
 shared as (
-    -- the ranks a run shares with the run before it
+    -- the ranks a run shares with its baseline
     select o.run_id, count(b.rank_id) as shared_ranks
     from ordered as o
     join rank_means as a on a.run_id = o.run_id
@@ -68,11 +81,11 @@ shared as (
 flagged as (
     select
         o.run_id, o.name, o.mean_ns, o.ranks, o.previous_run_id, o.previous_name, o.previous_mean_ns,
-        o.mean_ns / o.previous_mean_ns as ratio, o.previous_ranks, r.shared_ranks
+        o.mean_ns / o.previous_mean_ns as ratio, o.previous_ranks, r.shared_ranks, o.reason, o.name_overlap,
+        o.type_overlap
     from ordered as o
     join shared as r on r.run_id = o.run_id
-    where o.previous_run_id is not null and o.mean_ns > :threshold * o.previous_mean_ns
-        and (:run_id is null or o.run_id = :run_id)
+    where o.mean_ns > :threshold * o.previous_mean_ns
 ),
 
 steps as (
@@ -99,13 +112,14 @@ final as (
         case when f.ratio >= :high_ratio then 'high' else 'medium' end as severity,
         case when f.shared_ranks = f.ranks and f.shared_ranks = f.previous_ranks then 'high' else 'medium' end
             as confidence,
-        'Run ' || f.name || ' takes ' || cast(round(f.ratio, 2) as text) || 'x the mean step of the run before it, '
-        || f.previous_name || ' (' || format_ns(f.mean_ns) || ' against '
-        || format_ns(f.previous_mean_ns) || '): compare them with `warehouse compare '
+        'Run ' || f.name || ' takes ' || cast(round(f.ratio, 2) as text) || 'x the mean step of run '
+        || f.previous_name || ', the last comparable run before it (' || format_ns(f.mean_ns) || ' against '
+        || format_ns(f.previous_mean_ns) || '; ' || f.reason || '): compare them with `warehouse compare '
         || f.previous_run_id || ' ' || f.run_id || '`.' as message,
         json_object(
             'mean_step_ns', f.mean_ns, 'previous_run_id', f.previous_run_id,
-            'previous_mean_step_ns', f.previous_mean_ns, 'ratio', round(f.ratio, 4)
+            'previous_mean_step_ns', f.previous_mean_ns, 'ratio', round(f.ratio, 4),
+            'comparable', f.reason, 'name_overlap', round(f.name_overlap, 4), 'type_overlap', round(f.type_overlap, 4)
         ) as numbers,
         s.table_name as evidence_table,
         s.source_id as evidence_source_id,

@@ -132,7 +132,9 @@ def test_compare_communication_names_the_tripled_wait_first(run, two_runs):
         ("rank", 1, "mean_elapse_ns", 500.0, 700.0, 1.4),
         ("overall", None, "mean_elapse_ns", 500.0, 600.0, 1.2),
     ]
-    assert result[0]["op_type"] == "hcom_allReduce_" and result[0]["group_name"] == "group_a"
+    # the group is matched by its ranks; each run's name of it is kept
+    assert [result[0][key] for key in ("op_type", "group_ranks", "base_group_name", "run_group_name")] == [
+        "hcom_allReduce_", "0,1", "group_a", "group_a"]
 
 
 def test_compare_memory_per_rank_and_component(run, rows, two_runs):
@@ -175,8 +177,10 @@ def test_run_regression_fires_only_on_the_regressing_run(rows, two_runs):
     assert [(f.values["run_id"], f.values["severity"], f.values["confidence"]) for f in found] == [
         (after, "high", "high")]
     numbers = json.loads(found[0].values["numbers"])
+    # the baseline is the last comparable run before it: the same device kind, cluster size and kernels
     assert numbers == {"mean_step_ns": 3300.0, "previous_run_id": base, "previous_mean_step_ns": 2000.0,
-                       "ratio": 1.65}
+                       "ratio": 1.65, "comparable": "comparable: the same NPU, 2 ranks, 67 % of kernel names shared",
+                       "name_overlap": 0.6667, "type_overlap": 0.6667}
     assert len(found[0].evidence) == 3 and {e[1] for e in found[0].evidence} == {"step"}
     assert findings.evaluate(rows, "run_regression", {"threshold": 2}) == []
 

@@ -1,9 +1,12 @@
 """Two runs side by side (issue 17): ``warehouse compare --db X BASE RUN``, or on a Parquet
 dataset (``warehouse export``, the Spark ingest) with ``--engine duckdb|spark --data DIR``.
 
-The answers are the named queries of ``queries/compare/`` (``compare_step_time``,
+The answers are the named queries of ``queries/compare/`` (``compare_runs``, ``compare_step_time``,
 ``compare_kernels``, ``compare_communication``, ``compare_memory``), run with
 ``base_run_id`` and ``run_id``, so the CLI, the REST API and Datasette give the same rows.
+Up front it says what differs between the two runs (device, cluster size, export kind, profiler
+and its version: ``compare_runs``) and whether they are comparable (the run_comparable view: the
+same device kind and type, cluster size and model), so a figure is read knowing what it compares.
 This module resolves the two runs (names or ids), prints the top rows of each answer (through
 :mod:`warehouse.output`, as ``warehouse query`` does), and picks the top regressions and
 improvements, each with its evidence rows in both runs (input path and row). Its report is one
@@ -31,6 +34,7 @@ from warehouse.report.format import ms, text_of
 TITLE = "Compare runs"
 #: the answers, in the order they are printed and reported
 QUERIES = (
+    ("compare_runs", "What the runs are (device, cluster, export, profiler) and whether they are comparable"),
     ("compare_step_time", "Step time (mean per step, per rank and overall)"),
     ("compare_kernels", "Kernels (every rank; by the time they add)"),
     ("compare_communication", "Communication (per collective type and group)"),
@@ -41,6 +45,10 @@ TOP = 10
 REPORT_ITEMS = 5
 #: evidence rows per run and item
 EVIDENCE_ROWS = 3
+#: the properties of compare_runs said up front when they differ, with their words
+HEADER_PROPERTIES = {"device_kind": "device kind", "device_type": "device type", "cluster_size": "cluster size",
+                     "ranks": "ranks ingested", "export_kind": "export kind", "profiler": "profiler",
+                     "profiler_version": "profiler version", "export_schema": "export schema"}
 #: communication metrics where a larger value is worse (bandwidth: a smaller one)
 WORSE_WHEN_LARGER = {"mean_time_ns", "mean_elapse_ns", "mean_transit_ns", "mean_wait_ns",
                      "mean_synchronization_ns"}
@@ -129,10 +137,35 @@ def compare(run_query: Runner, base: Run, run: Run, *, evidence: bool = True) ->
     return comparison
 
 
+def differences(comparison: Comparison) -> list[dict]:
+    """The properties of :data:`HEADER_PROPERTIES` that differ between the two runs, or that one
+    run states and the other does not: ``{"property", "base", "run"}`` each, in compare_runs' order."""
+    return [{"property": row["property"], "base": row["base_value"], "run": row["run_value"]}
+            for row in comparison.answers["compare_runs"].dicts()
+            if row["property"] in HEADER_PROPERTIES and row["base_value"] != row["run_value"]]
+
+
+def verdict(comparison: Comparison) -> tuple[bool, str]:
+    """Whether the two runs are comparable, and why (compare_runs' last row, run_comparable's reason)."""
+    row, = [row for row in comparison.answers["compare_runs"].dicts() if row["property"] == "comparable"]
+    return row["run_value"] == "yes", row["note"]
+
+
+def header(comparison: Comparison) -> list[str]:
+    """What is said before any figure: what differs between the runs, and whether they are comparable."""
+    differing = [f"{HEADER_PROPERTIES[d['property']]} {_stated(d['base'])} → {_stated(d['run'])}"
+                 for d in differences(comparison)]
+    return ["differs: " + ("; ".join(differing) if differing else "nothing of device, cluster, export or profiler"),
+            verdict(comparison)[1]]
+
+
 def render_text(comparison: Comparison, fmt: str, top: int = TOP) -> str:
-    """The top rows of each answer in ``fmt`` (table, csv: one section per answer; json: one object)."""
+    """The top rows of each answer in ``fmt`` (table, csv: one section per answer; json: one object),
+    after the :func:`header` (table: its lines; json: ``differs`` and ``comparable``)."""
     if fmt == "json":
-        document = {"base": _run_dict(comparison.base), "run": _run_dict(comparison.run)}
+        comparable, reason = verdict(comparison)
+        document = {"base": _run_dict(comparison.base), "run": _run_dict(comparison.run),
+                    "differs": differences(comparison), "comparable": {"comparable": comparable, "reason": reason}}
         for name, answer in comparison.answers.items():
             document[name] = [dict(zip(answer.columns, row)) for row in answer.rows[:top]]
         return json.dumps(document, indent=2, default=output.bytes_as_hex) + "\n"
@@ -140,6 +173,7 @@ def render_text(comparison: Comparison, fmt: str, top: int = TOP) -> str:
     if fmt == "table":
         parts.append(f"base: run {comparison.base.run_id} {_labelled(comparison.base)}\n"
                      f"run:  run {comparison.run.run_id} {_labelled(comparison.run)}\n")
+        parts.append("".join(line + "\n" for line in header(comparison)))
     for name, answer in comparison.answers.items():
         shown = answer.rows[:top]
         if fmt == "table":
@@ -170,10 +204,12 @@ def _pick(run_query: Runner, comparison: Comparison) -> None:
             if (added > 0) != (bucket is comparison.regressions) or added == 0:
                 break
             ratio = f", {row['ratio']:.2f}x per execution" if row["ratio"] is not None else ""
+            named = text_of(row["name"]) + (f" (base: {text_of(row['base_name'])})" if row["base_name"] else "")
             bucket.append(Item(
-                "kernel", f"{text_of(row['name'])} ({row['matched_by']})",
+                "kernel", f"{named} (matched by {row['matched_by']})",
                 f"{_signed_ms(added)} in all ({row['base_count']} → {row['run_count']} executions{ratio})",
-                _kernel_evidence(run_query, base, row), _kernel_evidence(run_query, run, row)))
+                _kernel_evidence(run_query, base, row, row["base_name"] or row["name"]),
+                _kernel_evidence(run_query, run, row, row["name"])))
     worse, better = [], []
     for row in answers["compare_communication"].dicts():
         metric = row["metric"]
@@ -184,10 +220,12 @@ def _pick(run_query: Runner, comparison: Comparison) -> None:
         larger = row["run_value"] > row["base_value"]
         regressed = larger if metric in WORSE_WHEN_LARGER else not larger
         scope = "every rank" if row["scope"] == "overall" else f"rank {text_of(row['rank_id'])}"
-        item = Item("communication", f"{text_of(row['op_type'])} group {text_of(row['group_name'])}, {scope}: {metric}",
+        item = Item("communication", f"{text_of(row['op_type'])} group of ranks {text_of(row['group_ranks'])}, "
+                    f"{scope}: {metric}",
                     f"{_value(metric, row['base_value'])} → {_value(metric, row['run_value'])} "
                     f"({row['ratio']:.2f}x)",
-                    _communication_evidence(run_query, base, row), _communication_evidence(run_query, run, row))
+                    _communication_evidence(run_query, base, row, row["base_group_name"]),
+                    _communication_evidence(run_query, run, row, row["run_group_name"]))
         (worse if regressed else better).append(item)
     comparison.regressions += worse[:REPORT_ITEMS]
     comparison.improvements += better[:REPORT_ITEMS]
@@ -212,15 +250,18 @@ def _step_evidence(run_query: Runner, run_id: int) -> list[dict]:
     return _rows(run_query, "compare_step_evidence", {"run_id": run_id, "limit": EVIDENCE_ROWS})
 
 
-def _kernel_evidence(run_query: Runner, run_id: int, row: dict) -> list[dict]:
+def _kernel_evidence(run_query: Runner, run_id: int, row: dict, name: str) -> list[dict]:
+    """The longest executions of the row's kernel named ``name`` in one run (the two runs' names
+    differ for a kernel matched by what it computes)."""
     return _rows(run_query, "compare_kernel_evidence", {
-        "run_id": run_id, "name": row["name"], "exact": row["matched_by"] != "name", "op_type": row["op_type"],
+        "run_id": run_id, "name": name, "exact": row["matched_by"] != "name", "op_type": row["op_type"],
         "input_shapes": row["input_shapes"], "limit": EVIDENCE_ROWS})
 
 
-def _communication_evidence(run_query: Runner, run_id: int, row: dict) -> list[dict]:
+def _communication_evidence(run_query: Runner, run_id: int, row: dict, group_name) -> list[dict]:
+    """The row's collectives in one run, in that run's name of the group (groups match by their ranks)."""
     values = {"run_id": run_id, "op_type": row["op_type"], "name_like": _like_prefix(row["op_type"]),
-              "rank_id": row["rank_id"], "group_name": row["group_name"], "limit": EVIDENCE_ROWS}
+              "rank_id": row["rank_id"], "group_name": group_name, "limit": EVIDENCE_ROWS}
     if row["metric"] == "mean_time_ns":
         return _rows(run_query, "compare_hccl_evidence", values)
     return _rows(run_query, "compare_communication_evidence", {**values, "metric": row["metric"]})
@@ -251,6 +292,10 @@ def _labelled(run: Run) -> str:
 def label_text(run: Run) -> str:
     """A run's labels as ``key=value, ...`` (empty when it has none)."""
     return ", ".join(f"{k}={v}" for k, v in run.labels.items())
+
+
+def _stated(value) -> str:
+    return "not stated" if value is None else str(value)
 
 
 def _signed_ms(ns) -> str:

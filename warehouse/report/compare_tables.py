@@ -1,7 +1,7 @@
 """The comparison's report (``warehouse compare -o``) as tables (:class:`~.tables.Table`), built as the
 run report's are (:mod:`.tables`) so the report's HTML and Markdown writers write it.
 
-Chapters: the two runs; the top regressions and the top improvements, a table per item (its
+Chapters: the two runs, what differs between them and whether they are comparable; the top regressions and the top improvements, a table per item (its
 change in the title, its evidence rows in both runs: run, input path, row); then the top
 :data:`~.compare.TOP` rows of each compare answer, its columns as the named query names them.
 Cells keep their values; each writer escapes their text as it does the run report's.
@@ -13,7 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from warehouse.report import html, markdown
-from warehouse.report.compare import TITLE, TOP, Answer, CompareError, Comparison, Item, Run, label_text
+from warehouse.report.compare import (
+    HEADER_PROPERTIES, TITLE, TOP, Answer, CompareError, Comparison, Item, Run, differences, label_text, verdict,
+)
 from warehouse.report.tables import AS_GIVEN, Chapter, Column, Table
 
 #: an evidence row's columns: the run it is from, where it is (input, row, table), what it shows
@@ -23,7 +25,7 @@ EVIDENCE = [Column(header) for header in ("run", "input", "row", "table", "rank"
 def chapters(comparison: Comparison) -> list[Chapter]:
     """The report's chapters in order: the runs, the regressions, the improvements, the answers."""
     return [
-        Chapter("Runs compared", [runs(comparison)]),
+        Chapter("Runs compared", [runs(comparison), differing(comparison)]),
         Chapter("Top regressions", items("regression", comparison.regressions, comparison)),
         Chapter("Top improvements", items("improvement", comparison.improvements, comparison)),
         Chapter(f"Answers (top {TOP} rows each)", [answer(a) for a in comparison.answers.values()]),
@@ -36,6 +38,13 @@ def runs(comparison: Comparison) -> Table:
             for role, run in (("base", comparison.base), ("run", comparison.run))]
     columns = [Column(header) for header in ("compared", "run_id", "name", "labels")]
     return Table("runs", "Runs", "Base and run", columns, rows)
+
+
+def differing(comparison: Comparison) -> Table:
+    """What differs between the two runs (device, cluster, export, profiler), the verdict in the title."""
+    rows = [[HEADER_PROPERTIES[d["property"]], d["base"], d["run"]] for d in differences(comparison)]
+    columns = [Column(header) for header in ("property", "base", "run")]
+    return Table("differs", "What differs", f"What differs ({verdict(comparison)[1]})", columns, rows)
 
 
 def items(kind: str, found: list[Item], comparison: Comparison) -> list[Table]:
