@@ -5,8 +5,10 @@ intervals of its device (where neither runs: the bubble axis), and its top kerne
 One pass over the run's step kernels (``step_kernels.sql``), one step at a time, merged in
 start order with the step's HCCL operators (``step_operators.sql``): the report never holds a
 run's kernels at once. The timeline embeds at most :data:`MAX_KERNELS_PER_STEP` kernels and
-operators of a step (its longest) and :data:`MAX_KERNELS_PER_RUN` of a run, so the file stays
-bounded on a big run; the idle intervals and top kernels are computed from all of them.
+operators of a step (its longest) and :data:`MAX_KERNELS_PER_RUN` of a run, shared evenly among
+the run's steps (:func:`step_share`), so the file stays bounded on a big run and no step that
+ran kernels is left without any (a budget spent in step order left a big run's later ranks
+empty); the idle intervals and top kernels are computed from all of them.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import heapq
 import sqlite3
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import groupby
 from pathlib import Path
 from typing import NamedTuple
@@ -26,8 +28,8 @@ STEP_KERNELS_SQL = sqlfiles.text(Path(__file__).parent / "step_kernels.sql")
 STEP_OPERATORS_SQL = sqlfiles.text(Path(__file__).parent / "step_operators.sql")
 #: the longest kernels and HCCL operators of a step the timeline embeds (every field of their rows)
 MAX_KERNELS_PER_STEP = 400
-#: the kernels of a run the timeline embeds over all its steps (later steps get fewer, or none):
-#: a kernel with every field as text takes 0.5-1 kB of the page, so a run adds 10 MB at most
+#: the kernels of a run the timeline embeds over all its steps, an equal share each: a kernel with
+#: every field as text takes 0.5-1 kB of the page, so a run adds 10 MB at most
 MAX_KERNELS_PER_RUN = 10_000
 #: the longest idle intervals of a step the bubble axis marks
 MAX_GAPS_PER_STEP = 400
@@ -88,22 +90,38 @@ class RunDetail:
     steps: list[StepDetail]
 
 
+def step_share(steps: int) -> int:
+    """How many kernels and HCCL operators each of a run's ``steps`` steps may embed: the step cap, or
+    an equal share of the run's budget when that is less; at least one, so a step that ran some
+    shows some."""
+    return max(1, min(MAX_KERNELS_PER_STEP, MAX_KERNELS_PER_RUN // max(steps, 1)))
+
+
 def run_detail(conn: sqlite3.Connection, run_id: int, steps: list[StepBreakdown]) -> RunDetail:
-    """Every step of ``steps`` (one run's, in order) with its kernels and HCCL operators read once."""
-    details = {(s.rank_id, s.step_id): StepDetail(s) for s in steps}
+    """Every step of ``steps`` (one run's, in order) with its kernels and HCCL operators read once:
+    one detail per row of ``steps`` (the steps table links its rows to them by position), rows
+    of one rank and step sharing it."""
+    details = {}
+    for s in steps:
+        details.setdefault((s.rank_id, s.step_id), StepDetail(s))
+    cap = step_share(len(details))
     operators, operator_fields = _operators(conn, run_id)
     cursor = conn.execute(STEP_KERNELS_SQL, {"run_id": run_id})
     columns = [d[0] for d in cursor.description]
     at = Positions(*(columns.index(name) for name in Positions._fields))
-    budget = MAX_KERNELS_PER_RUN
     filled = set()
     for key, rows in groupby(cursor, key=lambda row: row[:2]):
         if key in details:
-            budget -= _fill(details[key], rows, operators.get(key, []), at, min(MAX_KERNELS_PER_STEP, budget))
+            _fill(details[key], rows, operators.get(key, []), at, cap)
             filled.add(key)
     for key in operators.keys() & details.keys() - filled:  # steps with HCCL operators and no kernel
-        budget -= _fill(details[key], [], operators[key], at, min(MAX_KERNELS_PER_STEP, budget))
-    return RunDetail(columns[2:], operator_fields, list(details.values()))
+        _fill(details[key], [], operators[key], at, cap)
+    return RunDetail(columns[2:], operator_fields, [_of(details[(s.rank_id, s.step_id)], s) for s in steps])
+
+
+def _of(detail: StepDetail, step: StepBreakdown) -> StepDetail:
+    """``detail`` as the detail of ``step``, another row of its rank and step when it is not the one it was made for."""
+    return detail if detail.step is step else replace(detail, step=step)
 
 
 def _operators(conn: sqlite3.Connection, run_id: int) -> tuple[dict, list[str]]:
@@ -117,9 +135,9 @@ def _operators(conn: sqlite3.Connection, run_id: int) -> tuple[dict, list[str]]:
     return found, columns[2:]
 
 
-def _fill(detail: StepDetail, kernels, operators: list[Activity], at: Positions, cap: int) -> int:
-    """Read one step's kernel rows and HCCL operators into ``detail``; return how many kernels and
-    operators it embeds (at most ``cap``, the longest)."""
+def _fill(detail: StepDetail, kernels, operators: list[Activity], at: Positions, cap: int) -> None:
+    """Read one step's kernel rows and HCCL operators into ``detail``, embedding at most ``cap`` of
+    them (the longest)."""
     step = detail.step
     count, longest, totals = 0, [], defaultdict(lambda: [0, 0])
     activities = heapq.merge((Activity(row[at.ts], row[at.dur] or 0, row[at.stream_id], row[2:], row[at.name])
@@ -137,9 +155,8 @@ def _fill(detail: StepDetail, kernels, operators: list[Activity], at: Positions,
             total = totals[activity.name]
             total[0] += 1
             total[1] += activity.dur
-        if cap:
-            item = (activity.dur, -index, activity)
-            (heapq.heappush if len(longest) < cap else heapq.heappushpop)(longest, item)
+        item = (activity.dur, -index, activity)
+        (heapq.heappush if len(longest) < cap else heapq.heappushpop)(longest, item)
     end = step.end_ns if step.end_ns is not None else busy_until
     if end > busy_until:
         gaps.append((busy_until, end))
@@ -154,4 +171,3 @@ def _fill(detail: StepDetail, kernels, operators: list[Activity], at: Positions,
     detail.gaps = sorted((a - origin, b - origin) for a, b in kept)
     detail.top = sorted(((name, n, ns) for name, (n, ns) in totals.items()),
                         key=lambda item: (-item[2], str(item[0])))[:TOP_STEP_KERNELS]
-    return len(detail.shown)

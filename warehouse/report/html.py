@@ -93,8 +93,9 @@ def _inspector(reports: list[Report]) -> str:
     data = json.dumps(inspector_data.of(reports), separators=(",", ":"))
     data = data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     limits = (f"The timeline embeds a step's {detail.MAX_KERNELS_PER_STEP:,} longest kernels and HCCL operators at "
-              f"most, {detail.MAX_KERNELS_PER_RUN:,} per run (the note above it says when a step shows fewer than it "
-              "ran); the bubble axis marks where neither a kernel nor an HCCL operator of the step runs, the longest "
+              f"most, {detail.MAX_KERNELS_PER_RUN:,} per run shared evenly among its steps (the note above it says "
+              "when a step shows fewer than it ran); the bubble axis marks where neither a kernel nor an HCCL operator "
+              "of the step runs, the longest "
               f"{detail.MAX_GAPS_PER_STEP:,} such intervals at most. Wheel or buttons zoom; click a bar for its card.")
     return f"""<h2 id="inspector">Step inspector</h2>
 <p>{_e(limits)}</p>

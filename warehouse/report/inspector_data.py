@@ -12,7 +12,6 @@ so the operator card shows the row exactly.
 from __future__ import annotations
 
 from warehouse.report import Report
-from warehouse.report import detail as limits
 from warehouse.report.detail import HCCL, StepDetail
 from warehouse.report.format import text_of
 from warehouse.report.tables import Table, block_table, step_table, step_top_kernels
@@ -47,11 +46,8 @@ def _step(detail: StepDetail, layers: list[dict]) -> dict:
         note = "No kernel or HCCL operator of the step is in the warehouse: the timeline is empty."
     elif shown == ran:
         note = f"{what} in the step."
-    elif shown:
-        note = f"The timeline shows the {shown:,} longest of the step's {what}."
     else:
-        note = (f"The step ran {what}; none is embedded: the report's budget of "
-                f"{limits.MAX_KERNELS_PER_RUN:,} per run is spent on the steps before it.")
+        note = f"The timeline shows the {shown:,} longest of the step's {what}."
     if detail.gap_count > len(detail.gaps):
         note += f" The bubble axis marks the {len(detail.gaps):,} longest of {detail.gap_count:,} idle intervals."
     return {
