@@ -1,8 +1,10 @@
-"""The HTML report's step inspector on a 4-rank torch_npu text export (kernel_details.csv with a Step
-Id per kernel, trace_view.json with the step markers, step_trace_time.csv and an analysis.db beside
-each rank's files, as torch_npu writes them): every rank's every step holds its kernels, as many as
-kernel_step gives it. The run's embedding budget used to be spent in rank order, so a big run's
-later ranks showed an empty timeline; it is now shared evenly among the steps."""
+"""The HTML report's step inspector holds every step of the steps table, each with its kernels.
+
+On a 4-rank torch_npu text export (kernel_details.csv with a Step Id per kernel, trace_view.json with
+the step markers, step_trace_time.csv and an analysis.db beside each rank's files, as torch_npu
+writes them) every rank's every step holds the kernels kernel_step gives it. The run's embedding
+budget used to be spent in rank order, so a big run's later ranks showed an empty timeline; it is
+now shared evenly among the steps. Rows of one rank and step each keep their detail."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from tests.factories.text_exports import (
 )
 from tests.factories.trace_json import EventFactory, TraceFileFactory
 from warehouse import db
+from warehouse.analysis.steps import StepBreakdown
 from warehouse.cli import cli
 from warehouse.report import detail
 
@@ -104,3 +107,15 @@ def test_a_run_past_its_budget_shares_it_among_every_step(report, monkeypatch):
         assert [k[3][id_field] for k in s["kernels"]] == kernels[:3]
         assert s["note"] == (f"The timeline shows the 3 longest of the step's {len(kernels)} kernels and "
                              "0 HCCL operators.")
+
+
+def test_rows_of_one_rank_and_step_keep_a_detail_each(warehouse_db):
+    """A summary without step numbers (msprof's analysis.dat: a row per device, rank and step unknown)
+    gives the steps table several rows of one rank and step: each keeps its detail, so the table's
+    links (by row position) open the right row."""
+    rows = [StepBreakdown(run_id=1, rank_id=-1, step_id=None, start_ns=None, end_ns=None, duration_ns=ns,
+                          computing_ns=0, communication_not_overlapped_ns=0, overlapped_ns=0, communication_ns=0,
+                          free_ns=0, preparing_ns=0, stage_ns=ns, bubble_ns=0, basis="analysis_db")
+            for ns in (271_092_540, 255_784_300, 218_790_020)]
+    steps = detail.run_detail(warehouse_db, 1, rows).steps
+    assert [s.step.duration_ns for s in steps] == [271_092_540, 255_784_300, 218_790_020]
