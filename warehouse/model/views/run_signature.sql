@@ -28,11 +28,11 @@
 WITH inputs AS (
     SELECT
         run_id,
-        max(kind = 'rank_db') AS has_db,
-        max(kind IN ('msprof_timeline', 'op_summary_csv')) AS has_msprof,
-        max(kind = 'op_profile') AS has_op,
-        max(kind <> 'trace_json') AS has_ascend_input,
-        max(kind = 'trace_json') AS has_trace
+        max(CASE WHEN kind = 'rank_db' THEN 1 ELSE 0 END) AS has_db,
+        max(CASE WHEN kind IN ('msprof_timeline', 'op_summary_csv') THEN 1 ELSE 0 END) AS has_msprof,
+        max(CASE WHEN kind = 'op_profile' THEN 1 ELSE 0 END) AS has_op,
+        max(CASE WHEN kind <> 'trace_json' THEN 1 ELSE 0 END) AS has_ascend_input,
+        max(CASE WHEN kind = 'trace_json' THEN 1 ELSE 0 END) AS has_trace
     FROM source
     WHERE status = 'ok' AND run_id IS NOT NULL
     GROUP BY run_id
@@ -67,7 +67,7 @@ kernels AS (
         run_id,
         count(DISTINCT name) AS kernel_names,
         count(DISTINCT op_type) AS kernel_types,
-        max(op_class = 'gpu') AS has_gpu_kernels
+        max(CASE WHEN op_class = 'gpu' THEN 1 ELSE 0 END) AS has_gpu_kernels
     FROM kernel_answer
     GROUP BY run_id
 ),
@@ -83,8 +83,8 @@ described AS (
         r.run_id,
         r.name,
         CASE
-            WHEN i.has_ascend_input OR f.npu_type IS NOT NULL OR a.run_id IS NOT NULL THEN 'NPU'
-            WHEN f.has_gpu_properties OR k.has_gpu_kernels THEN 'GPU'
+            WHEN i.has_ascend_input = 1 OR f.npu_type IS NOT NULL OR a.run_id IS NOT NULL THEN 'NPU'
+            WHEN f.has_gpu_properties = 1 OR k.has_gpu_kernels = 1 THEN 'GPU'
         END AS device_kind,
         f.npu_type, f.gpu_type, f.world_size, coalesce(n.ranks, 0) AS ranks,
         i.has_db, i.has_msprof, i.has_op, i.has_ascend_input, i.has_trace,
@@ -107,12 +107,12 @@ SELECT
     ranks,
     coalesce(world_size, ranks) AS cluster_size,
     CASE
-        WHEN has_db THEN 'db'
-        WHEN has_msprof THEN 'msprof'
-        WHEN has_ascend_input AND NOT has_op THEN 'text'
-        WHEN has_trace AND device_kind = 'NPU' THEN 'text'
-        WHEN has_op THEN 'op'
-        WHEN has_trace THEN 'kineto'
+        WHEN has_db = 1 THEN 'db'
+        WHEN has_msprof = 1 THEN 'msprof'
+        WHEN has_ascend_input = 1 AND has_op = 0 THEN 'text'
+        WHEN has_trace = 1 AND device_kind = 'NPU' THEN 'text'
+        WHEN has_op = 1 THEN 'op'
+        WHEN has_trace = 1 THEN 'kineto'
     END AS export_kind,
     profiler,
     profiler_version,
