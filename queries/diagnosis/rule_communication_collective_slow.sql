@@ -2,26 +2,49 @@
 -- description: Every collective instance (same run, name and group in hccl_operator: the
 --     COMMUNICATION_OP rows of a rank db or the HCCL rows of the text export, whichever answers
 --     the rank; a name a rank repeats is one instance per call, the k-th call of every rank
---     together) seen on two or more ranks of one run whose duration differs by more than skew across ranks
---     ((longest - shortest) / shortest). The time after the last rank arrived tells the
---     cause: when the ranks still finish apart by more than skew of it, the collective
---     itself is slow on the rank that ends last (a link, a peer, contention): severity high.
---     Otherwise the skew is the wait for the rank that started last: severity low (the
---     slow_rank_suspected rule speaks about that rank). When one rank ended the instance before
---     another began, the ranks' clocks do not line up: severity medium, confidence low.
---     wait_share is the rank's Notify Wait task time (busiest plane) over its duration
---     (level-1 profiles; NULL without tasks). Confidence high when Notify Wait tasks
---     corroborate (a slow collective: the slow rank's wait share is under the ranks' mean,
---     its extra time is transfer; a late rank: the skew is its lateness), medium without
---     tasks or when they disagree.
---     Evidence: the instance's row on every rank, the slow rank first.
+--     together) seen on two or more ranks of one run whose duration differs across ranks by more
+--     than skew of the shortest and by more than min_skew_ns. It names the rank that caused the
+--     difference (rank_id) and the ranks it cost time, every other rank of the instance (numbers:
+--     affected_ranks, most_affected_rank_id the one that lost most; evidence: each one's loss),
+--     read in this order:
+--     - clocks_apart: one rank ended the instance before another began: the ranks' clocks do not
+--       line up, so waiting and transfer cannot be told apart; severity medium, confidence low.
+--     - slow_transfer: once all ranks had arrived, one rank ends more than skew of the time they
+--       shared after the others (whether or not one arrived late), and the profiler (where it
+--       wrote a split) does not count that rank's time as waiting (its wait over its transit):
+--       the transfer is the slow part, check its links. Severity high.
+--     - late_arrival: otherwise, the rank that started last, over min_skew_ns after the first,
+--       made the others wait, each for the time between its start and that rank's: the cause is
+--       on that rank before the collective (its compute or host), not the transfer. Severity low
+--       (the slow_rank_suspected rule speaks about that rank's compute).
+--     - waited_elsewhere: the slow_transfer shape with the ranks arriving together, but the
+--       profiler counts the rank that ends last as waiting: neither its links nor a late peer of
+--       this group; severity medium, confidence low.
+--     A rank's wait is the profiler's own split where it wrote one (communication_time_answer:
+--     analysis.db CommAnalyzerTime, communication.json's Wait Time / Transit Time), else its
+--     Notify Wait task time (busiest plane, level-1 rank dbs). Confidence high when the waits
+--     corroborate the cause (the cause's wait is a smaller share of its time than the others'
+--     mean share), medium without waits; when they disagree, medium for a slow transfer, low for
+--     a late arrival (the last rank captured waited too: the group's last rank may be one the
+--     capture does not hold, which the message says).
+--     Thresholds, msprof-analyze's as the floor: its communication_bottleneck names no slow NPU
+--     while (longest - shortest) / longest is under 0.05 (slow_npu_happen), else the shortest
+--     (the rank that arrived last), as this rule does; its slow_rank recipe's Dixon test needs
+--     more than three distinct durations (never on two ranks). skew 0.3 of the shortest is 0.23
+--     of the longest, so every finding clears 0.05, and a first all-reduce that absorbs a step's
+--     compute jitter (4 to 6 ms of 79 ms, 5 to 7 %, capture to capture on the real 2-rank runs)
+--     gives none. min_skew_ns is its diff_waiting_time, 100 us: a shorter difference or lateness
+--     is no finding.
+--     Evidence: the instance's row on every rank, the cause first, then the ranks that waited
+--     longest.
 -- param run_id (integer, default null): Only this run; every run when null.
--- param skew (real, default 0.3): Relative duration skew above which an instance is flagged.
--- param min_skew_ns (integer, default 10000): Skews shorter than this many ns are ignored.
+-- param skew (real, default 0.3): Duration difference over the shortest above which an instance is flagged
+--     (above 0.0527 for msprof-analyze's 0.05 of the longest to hold).
+-- param min_skew_ns (integer, default 100000): Differences (and a late arrival) shorter than this many ns are no finding.
 -- param evidence_limit (integer, default 8): Evidence rows per finding.
 -- column finding_key: Identifies the finding the row belongs to.
 -- column run_id: Run the finding is about.
--- column rank_id: Rank the finding is about.
+-- column rank_id: Rank the finding is about: the cause.
 -- column step_id: Step the finding is about.
 -- column subject: What the finding is about.
 -- column severity: high, medium or low.
@@ -75,6 +98,16 @@ skewed as (
     where ranks > 1 and max_ns - min_ns > :min_skew_ns and max_ns - min_ns > :skew * min_ns
 ),
 
+split as (
+    -- the profiler's own wait / transit split of each rank's call; its group is a hash of the
+    -- HCCL group's name, which the operator's name already ends with, so name and call match it
+    select
+        run_id, rank_id, op_name, wait_ns, transit_ns,
+        row_number() over (partition by run_id, rank_id, op_name order by ts) as occurrence
+    from communication_time_answer
+    where op_name <> 'Total Op Info' and (:run_id is null or run_id = :run_id)
+),
+
 plane_waits as (
     select t.source_id, t.op_id, t.plane_id, sum(s.dur) as wait_ns
     from communication_task as t
@@ -83,105 +116,196 @@ plane_waits as (
     group by t.source_id, t.op_id, t.plane_id
 ),
 
-waits as (
+notify_waits as (
     -- planes run in parallel: the busiest plane's wait is the rank's
     select source_id, op_id, max(wait_ns) as wait_ns
     from plane_waits
     group by source_id, op_id
 ),
 
-shares as (
+waits as (
     select
         k.run_id, k.table_name, k.row_id, k.source_id, k.source_row, k.slice_id, k.rank_id, k.group_name, k.name,
-        k.occurrence,
-        k.ts, k.dur, k.ranks, k.min_ns, k.max_ns, k.first_start_ns, k.last_start_ns, k.first_end_ns, k.last_end_ns,
-        k.end_order, k.start_order, 1.0 * w.wait_ns / k.dur as wait_share,
-        avg(1.0 * w.wait_ns / k.dur) over (partition by k.run_id, k.group_name, k.name, k.occurrence) as mean_wait_share
+        k.occurrence, k.ts, k.dur, k.end_ns, k.ranks, k.min_ns, k.max_ns, k.first_start_ns, k.last_start_ns,
+        k.first_end_ns, k.last_end_ns, k.end_order, k.start_order,
+        p.wait_ns as profiler_wait_ns, p.transit_ns as profiler_transit_ns,
+        case when p.wait_ns is not null then 'profiler' when n.wait_ns is not null then 'Notify Wait' end as wait_basis,
+        coalesce(p.wait_ns, n.wait_ns) as wait_ns
     from skewed as k
-    left join waits as w on w.source_id = k.source_id and w.op_id = k.op_id
+    left join split as p
+        on p.run_id = k.run_id and p.rank_id = k.rank_id and p.op_name = k.name and p.occurrence = k.occurrence
+    left join notify_waits as n on n.source_id = k.source_id and n.op_id = k.op_id
 ),
 
 instances as (
     select
-        s.run_id, s.group_name, s.name, s.occurrence, s.rank_id as slow_rank_id, s.ranks, s.min_ns, s.max_ns,
-        s.wait_share, s.mean_wait_share, s.first_start_ns, s.last_start_ns, s.first_end_ns, s.last_end_ns,
-        (select l.rank_id from shares as l
-         where l.run_id = s.run_id and l.group_name is s.group_name and l.name = s.name and l.occurrence = s.occurrence
-             and l.start_order = 1)
-        as late_rank_id,
-        s.first_end_ns > s.last_start_ns as aligned,
-        s.first_end_ns > s.last_start_ns
-        and (s.last_end_ns - s.first_end_ns) > :skew * (s.first_end_ns - s.last_start_ns) as collective_slow,
-        (select ks.step_id from kernel_step as ks where ks.table_name = s.table_name and ks.row_id = s.row_id)
-        as step_id
-    from shares as s
-    where s.end_order = 1
+        run_id, group_name, name, occurrence,
+        max(ranks) as ranks, max(min_ns) as min_ns, max(max_ns) as max_ns,
+        max(first_start_ns) as first_start_ns, max(last_start_ns) as last_start_ns,
+        max(first_end_ns) as first_end_ns, max(last_end_ns) as last_end_ns,
+        max(case when end_order = 1 then rank_id end) as end_rank_id,
+        max(case when start_order = 1 then rank_id end) as late_rank_id,
+        -- 1 when the profiler counts the rank that ends last as waiting more than moving data, 0 when
+        -- it does not, NULL without its split
+        max(case when end_order = 1 then case when profiler_wait_ns > profiler_transit_ns then 1 else 0 end end)
+        as end_rank_waited,
+        max(case when end_order = 1 then table_name end) as table_name,
+        max(case when end_order = 1 then row_id end) as row_id
+    from waits
+    group by run_id, group_name, name, occurrence
 ),
 
-evidence as (
+readings as (
     select
-        s.run_id, s.group_name, s.name, s.occurrence, s.table_name, s.source_id, s.source_row, s.slice_id, s.rank_id,
-        s.dur, s.ts, s.first_start_ns, s.wait_share,
-        row_number() over (partition by s.run_id, s.group_name, s.name, s.occurrence order by s.end_order) as position
-    from shares as s
+        run_id, group_name, name, occurrence, ranks, min_ns, max_ns, first_start_ns, last_start_ns, first_end_ns,
+        last_end_ns, end_rank_id, late_rank_id, end_rank_waited, table_name, row_id,
+        last_start_ns - first_start_ns as start_spread_ns,
+        last_end_ns - first_end_ns as end_spread_ns,
+        case
+            when first_end_ns <= last_start_ns then 'clocks_apart'
+            when last_end_ns - first_end_ns > :skew * (first_end_ns - last_start_ns)
+                and coalesce(end_rank_waited, 0) = 0 then 'slow_transfer'
+            when last_start_ns - first_start_ns > :min_skew_ns then 'late_arrival'
+            when last_end_ns - first_end_ns > :skew * (first_end_ns - last_start_ns) and end_rank_waited = 1
+                then 'waited_elsewhere'
+        end as cause
+    from instances
+),
+
+causes as (
+    select
+        run_id, group_name, name, occurrence, ranks, min_ns, max_ns, start_spread_ns, end_spread_ns, late_rank_id,
+        table_name, row_id, cause, case when cause = 'late_arrival' then late_rank_id else end_rank_id end as cause_rank_id
+    from readings
+    where cause is not null
+),
+
+roles as (
+    -- every rank's row of a flagged instance: the cause first, then the ranks that lost most to it
+    select
+        w.run_id, w.table_name, w.source_id, w.source_row, w.slice_id, w.rank_id, w.group_name, w.name, w.occurrence,
+        w.ts, w.dur, w.first_start_ns, w.last_start_ns, w.profiler_wait_ns, w.profiler_transit_ns, w.wait_basis,
+        w.wait_ns, w.rank_id = c.cause_rank_id as is_cause,
+        row_number() over (
+            partition by w.run_id, w.group_name, w.name, w.occurrence
+            order by w.rank_id = c.cause_rank_id desc, case when c.cause = 'late_arrival' then w.ts else -w.end_ns end,
+                w.rank_id
+        ) as position
+    from waits as w
+    join causes as c
+        on c.run_id = w.run_id and c.group_name is w.group_name and c.name = w.name and c.occurrence = w.occurrence
+),
+
+judged as (
+    select
+        c.run_id, c.group_name, c.name, c.occurrence, c.ranks, c.min_ns, c.max_ns, c.start_spread_ns,
+        c.end_spread_ns, c.late_rank_id, c.table_name, c.row_id, c.cause, c.cause_rank_id,
+        max(case when r.is_cause then r.wait_ns end) as cause_wait_ns,
+        max(case when r.is_cause then 1.0 * r.wait_ns / r.dur end) as cause_wait_share,
+        avg(case when not r.is_cause then r.wait_ns end) as affected_wait_ns,
+        avg(case when not r.is_cause then 1.0 * r.wait_ns / r.dur end) as affected_wait_share,
+        max(case when r.position = 2 then r.rank_id end) as first_affected_rank_id,
+        max(case when r.position = 2 then r.profiler_wait_ns end) as first_affected_wait_ns,
+        max(case when r.position = 2 then r.profiler_transit_ns end) as first_affected_transit_ns,
+        max(case when r.position = 2 then r.dur end) as first_affected_ns,
+        max(case when r.is_cause then r.profiler_wait_ns end) as cause_profiler_wait_ns,
+        max(case when r.is_cause then r.profiler_transit_ns end) as cause_transit_ns,
+        max(case when r.is_cause then r.dur end) as cause_ns,
+        max(r.wait_basis) as wait_basis
+    from causes as c
+    join roles as r
+        on r.run_id = c.run_id and r.group_name is c.group_name and r.name = c.name and r.occurrence = c.occurrence
+    group by
+        c.run_id, c.group_name, c.name, c.occurrence, c.ranks, c.min_ns, c.max_ns, c.start_spread_ns, c.end_spread_ns,
+        c.late_rank_id, c.table_name, c.row_id, c.cause, c.cause_rank_id
 ),
 
 final as (
     select
-        'run ' || i.run_id || ' ' || coalesce(i.group_name || ' ', '') || i.name || ' #' || i.occurrence as finding_key,
-        i.run_id,
-        case when i.collective_slow or not i.aligned then i.slow_rank_id else i.late_rank_id end as rank_id,
-        i.step_id,
-        i.name as subject,
-        case when i.collective_slow then 'high' when i.aligned then 'low' else 'medium' end as severity,
+        'run ' || j.run_id || ' ' || coalesce(j.group_name || ' ', '') || j.name || ' #' || j.occurrence as finding_key,
+        j.run_id,
+        j.cause_rank_id as rank_id,
+        (select ks.step_id from kernel_step as ks where ks.table_name = j.table_name and ks.row_id = j.row_id)
+        as step_id,
+        j.name as subject,
+        case j.cause when 'slow_transfer' then 'high' when 'late_arrival' then 'low' else 'medium' end as severity,
         case
-            when not i.aligned then 'low'
-            when i.wait_share is null then 'medium'
-            when i.collective_slow and i.wait_share < i.mean_wait_share then 'high'
-            when not i.collective_slow then 'high'
+            when j.cause in ('clocks_apart', 'waited_elsewhere') then 'low'
+            when j.cause_wait_share is null or j.affected_wait_share is null then 'medium'
+            when j.cause_wait_share < j.affected_wait_share then 'high'
+            when j.cause = 'late_arrival' then 'low'
             else 'medium'
         end as confidence,
-        case
-            when not i.aligned then
-                'Collective ' || i.name || ' durations range ' || format_ns(i.min_ns) || ' to ' || format_ns(i.max_ns) || ' over '
-                || i.ranks || ' ranks (longest on rank '
-                || i.slow_rank_id || '), but one rank ended it before another began: the ranks'' clocks do not '
-                || 'line up, so waiting and transfer cannot be told apart.'
-            when i.collective_slow then
-                'Collective ' || i.name || ' is slow on rank ' || i.slow_rank_id || ': durations range '
-                || format_ns(i.min_ns) || ' to ' || format_ns(i.max_ns)
-                || ' over ' || i.ranks || ' ranks and rank ' || i.slow_rank_id || ' ends '
-                || format_ns(i.last_end_ns - i.first_end_ns)
-                || ' after the others once all had arrived; check its links (HCCS/RoCE), retransmissions and contention.'
+        case j.cause
+            when 'late_arrival' then
+                'Collective ' || j.name || ' waits for rank ' || j.cause_rank_id || ': it started '
+                || format_ns(j.start_spread_ns) || ' after the first rank, and ' || (j.ranks - 1)
+                || ' other rank(s) waited for it (rank ' || j.first_affected_rank_id || ' longest); durations range '
+                || format_ns(j.min_ns) || ' to ' || format_ns(j.max_ns) || ' over ' || j.ranks || ' ranks.'
+                || coalesce(' The profiler counts rank ' || j.first_affected_rank_id || '''s time as waiting: wait '
+                    || format_ns(j.first_affected_wait_ns) || ', transit ' || format_ns(j.first_affected_transit_ns)
+                    || ' of ' || format_ns(j.first_affected_ns) || '.', '')
+                || ' The cause is on rank ' || j.cause_rank_id || ' before the collective (its compute or host), '
+                || 'not the transfer.'
+                || case when j.cause_wait_share >= j.affected_wait_share then
+                    ' Yet rank ' || j.cause_rank_id || ' waited ' || format_ns(j.cause_wait_ns) || ' itself ('
+                    || j.wait_basis || '): a rank of the group not captured here may have arrived later still.'
+                else '' end
+            when 'slow_transfer' then
+                'Collective ' || j.name || ' is slow on rank ' || j.cause_rank_id || ': the ranks arrived within '
+                || format_ns(j.start_spread_ns) || ' of each other, and rank '
+                || j.cause_rank_id || ' ends ' || format_ns(j.end_spread_ns) || ' after the others'
+                || coalesce(' (the profiler: transit ' || format_ns(j.cause_transit_ns) || ', wait '
+                    || format_ns(j.cause_profiler_wait_ns) || ' of ' || format_ns(j.cause_ns) || ')', '')
+                || '; durations range ' || format_ns(j.min_ns) || ' to ' || format_ns(j.max_ns) || ' over ' || j.ranks
+                || ' ranks; check its links (HCCS/RoCE), retransmissions and contention.'
+            when 'waited_elsewhere' then
+                'Collective ' || j.name || ' ends ' || format_ns(j.end_spread_ns) || ' later on rank '
+                || j.cause_rank_id || ' though the ' || j.ranks || ' ranks arrived within '
+                || format_ns(j.start_spread_ns) || ' of each other, and the profiler counts its time as waiting (wait '
+                || format_ns(j.cause_profiler_wait_ns) || ', transit ' || format_ns(j.cause_transit_ns)
+                || '): not a late peer of this group, not the transfer; it waited on something these ranks do not '
+                || 'show (a peer of another group, its own stream).'
             else
-                'Collective ' || i.name || ' durations range ' || format_ns(i.min_ns) || ' to ' || format_ns(i.max_ns) || ' over ' || i.ranks
-                || ' ranks because rank ' || i.late_rank_id || ' started it '
-                || format_ns(i.last_start_ns - i.first_start_ns)
-                || ' late: the others wait for it.'
+                'Collective ' || j.name || ' durations range ' || format_ns(j.min_ns) || ' to ' || format_ns(j.max_ns)
+                || ' over ' || j.ranks || ' ranks (longest on rank ' || j.cause_rank_id
+                || '), but one rank ended it before another began: the ranks'' clocks do not '
+                || 'line up, so waiting and transfer cannot be told apart.'
         end as message,
         json_object(
-            'ranks', i.ranks, 'min_ns', i.min_ns, 'max_ns', i.max_ns,
-            'skew', round(1.0 * (i.max_ns - i.min_ns) / i.min_ns, 4),
-            'late_rank_id', i.late_rank_id, 'start_spread_ns', i.last_start_ns - i.first_start_ns,
-            'end_spread_ns', i.last_end_ns - i.first_end_ns, 'slow_rank_wait_share', round(i.wait_share, 4)
+            'cause', j.cause, 'affected_ranks', j.ranks - 1, 'most_affected_rank_id', j.first_affected_rank_id,
+            'ranks', j.ranks,
+            'min_ns', j.min_ns, 'max_ns', j.max_ns, 'skew', round(1.0 * (j.max_ns - j.min_ns) / j.min_ns, 4),
+            'gap_of_longest', round(1.0 * (j.max_ns - j.min_ns) / j.max_ns, 4),
+            'late_rank_id', j.late_rank_id, 'start_spread_ns', j.start_spread_ns, 'end_spread_ns', j.end_spread_ns,
+            'wait_basis', j.wait_basis, 'cause_wait_ns', j.cause_wait_ns,
+            'affected_wait_ns', round(j.affected_wait_ns), 'cause_wait_share', round(j.cause_wait_share, 4)
         ) as numbers,
-        e.table_name as evidence_table,
-        e.source_id as evidence_source_id,
-        e.source_row as evidence_source_row,
-        e.slice_id as evidence_slice_id,
-        case when e.table_name = 'kernel' then (
+        r.table_name as evidence_table,
+        r.source_id as evidence_source_id,
+        r.source_row as evidence_source_row,
+        r.slice_id as evidence_slice_id,
+        case when r.table_name = 'kernel' then (
             select k.id from kernel as k
-            where k.source_id = e.source_id and k.ts = e.ts and k.source_row is e.source_row
+            where k.source_id = r.source_id and k.ts = r.ts and k.source_row is r.source_row
             order by k.id limit 1
         ) end as evidence_kernel_id,
-        'rank ' || e.rank_id || ': ' || format_ns(e.dur) || ', started '
-        || format_ns(e.ts - e.first_start_ns) || ' after the first rank'
-        || coalesce(', Notify Wait ' || cast(round(100 * e.wait_share, 1) as text) || '% of it', '') as evidence_note,
-        e.position
-    from instances as i
-    join evidence as e
-        on e.run_id = i.run_id and e.group_name is i.group_name and e.name = i.name and e.occurrence = i.occurrence
-    where e.position <= :evidence_limit
+        'rank ' || r.rank_id || ': ' || format_ns(r.dur) || ', started '
+        || format_ns(r.ts - r.first_start_ns) || ' after the first rank'
+        || case
+            when r.is_cause and j.cause = 'late_arrival' then ' (the cause: it arrived last)'
+            when r.is_cause then ' (the cause: it ends last)'
+            when j.cause = 'late_arrival' then ', waited ' || format_ns(r.last_start_ns - r.ts) || ' for rank '
+                || j.cause_rank_id
+            else ''
+        end
+        || coalesce(', profiler wait ' || format_ns(r.profiler_wait_ns) || ', transit ' || format_ns(r.profiler_transit_ns),
+            ', Notify Wait ' || cast(round(100.0 * r.wait_ns / r.dur, 1) as text) || '% of it', '') as evidence_note,
+        r.position
+    from judged as j
+    join roles as r
+        on r.run_id = j.run_id and r.group_name is j.group_name and r.name = j.name and r.occurrence = j.occurrence
+    where r.position <= :evidence_limit
 )
 
 -- include: _rule_output

@@ -39,4 +39,4 @@ def test_ranks_counts_ranks_not_rows(warehouse_db):
     [message] = [m for (m,) in warehouse_db.execute(
         "SELECT message FROM finding WHERE finding_type = 'communication_collective_slow'")]
     assert message.startswith("Collective hcom_allReduce__5 is slow on rank 1: ")
-    assert " over 4 ranks " in message  # 12 rows of that name: 4 ranks x 3 calls
+    assert " over 4 ranks;" in message  # 12 rows of that name: 4 ranks x 3 calls

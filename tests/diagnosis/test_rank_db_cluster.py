@@ -12,7 +12,8 @@ SLOW_RANK, SLOW_COLLECTIVE_RANK = 3, 5
 
 
 def write_cluster(folder, planted=True):
-    """Eight ranks on one clock; rank 3's MatMul takes 1.5x, rank 5's allreduce ends 50 us late (unless not planted)."""
+    """Eight ranks on one clock; rank 3's MatMul takes 1.5x, rank 5's allreduce ends 150 us late (unless not
+    planted: over the rule's 100 us floor)."""
     paths = {}
     for rank in range(8):
         path = folder / f"rank{rank}_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / f"ascend_pytorch_profiler_{rank}.db"
@@ -24,7 +25,7 @@ def write_cluster(folder, planted=True):
     with sqlite3.connect(paths[SLOW_RANK]) as conn:
         conn.execute("UPDATE TASK SET endNs = startNs + 3750 WHERE globalTaskId = 10")
     with sqlite3.connect(paths[SLOW_COLLECTIVE_RANK]) as conn:
-        conn.execute("UPDATE COMMUNICATION_OP SET endNs = endNs + 50000")
+        conn.execute("UPDATE COMMUNICATION_OP SET endNs = endNs + 150000")
     return paths
 
 
@@ -48,7 +49,7 @@ def test_planted_slow_rank_and_collective_from_rank_dbs(runner, tmp_path, wareho
     assert rows[0] == (str(paths[5]), "communication_op", 1) and len(rows) == 8
     with sqlite3.connect(paths[5]) as raw:
         start, end = raw.execute("SELECT startNs, endNs FROM COMMUNICATION_OP WHERE rowid = 1").fetchone()
-    assert end - start == 51_200
+    assert end - start == 151_200
     out = tmp_path / "report.html"
     assert runner.invoke(cli, ["report", "--db", str(warehouse_path), "-o", str(out)]).exit_code == 0
     html = out.read_text(encoding="utf-8")

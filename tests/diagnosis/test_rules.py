@@ -86,13 +86,15 @@ def test_slow_collective_names_the_rank_and_points_at_every_rank_s_row(warehouse
         "high", "high", 5, 2, "hcom_allReduce__2_0_1")
     numbers = json.loads(slow["numbers"])
     assert (numbers["min_ns"], numbers["max_ns"], numbers["end_spread_ns"]) == (200_000, 1_200_000, 1_000_000)
-    assert numbers["slow_rank_wait_share"] == pytest.approx(10_000 / 1_200_000, abs=1e-4)
+    assert numbers["cause_wait_share"] == pytest.approx(10_000 / 1_200_000, abs=1e-4)
+    assert (numbers["cause"], numbers["affected_ranks"], numbers["most_affected_rank_id"]) == ("slow_transfer", 7, 0)
     rows_ = evidence(warehouse_db, slow["id"])
     assert len(rows_) == 8
     first = built.ops[5, 2]
     assert (rows_[0]["table_name"], rows_[0]["source_id"], rows_[0]["source_row"]) == (
         "communication_op", built.sources[5], first["source_row"])
-    assert rows_[0]["note"] == "rank 5: 1.200 ms, started 0 ns after the first rank, Notify Wait 0.8% of it"
+    assert rows_[0]["note"] == ("rank 5: 1.200 ms, started 0 ns after the first rank (the cause: it ends last), "
+                                "Notify Wait 0.8% of it")
     assert {r["source_row"] for r in rows_} == {built.ops[r, 2]["source_row"] for r in range(8)}
     assert {f["finding_type"] for f in found(warehouse_db)} == {"communication_collective_slow", "kernel_hotspot"}
 
@@ -418,7 +420,7 @@ def test_the_text_export_alone_answers_like_the_rank_db(warehouse_db):
                     ("slow_rank_suspected", built.run_id, 3, 2, "high")]
     slow = [f for f in found(warehouse_db, "communication_collective_slow") if f["severity"] == "high"][0]
     numbers = json.loads(slow["numbers"])
-    assert (numbers["ranks"], numbers["min_ns"], numbers["max_ns"], numbers["slow_rank_wait_share"]) == (
+    assert (numbers["ranks"], numbers["min_ns"], numbers["max_ns"], numbers["cause_wait_share"]) == (
         8, 200_000, 2_000_000, None)  # rank 3 arrives 800 us late, rank 5 ends 1 ms late
     rows_ = evidence(warehouse_db, slow["id"])
     assert [(r["table_name"], r["kernel_id"]) for r in rows_[:1]] == [("kernel", built.ops[5, 2]["id"])]
