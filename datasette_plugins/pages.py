@@ -5,7 +5,9 @@ rows from Datasette's own JSON API (the canned queries of the registry, with
 ``_shape=objects``) and draws them with Apache ECharts, vendored in ``static/`` so the
 pages work offline. A page is linked from the database page when the named queries it
 reads are in the registry. While an ``ingest --answers-first`` runs its second stage, each
-page says per run what is still coming (the named query ``ingest_progress``).
+page says per run what is still coming (the named query ``ingest_progress``). A page that
+names a conclusion (the steps page's slow ranks) reads the findings of the last
+``warehouse analyze``, as the report does, never a threshold of its own.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from datasette.utils.asgi import NotFound, Response, asgi_static
 from datasette_plugins.databases import is_warehouse
 from warehouse import queries, units
 from warehouse import ingest_progress as progress
+from warehouse.analysis import findings
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
@@ -40,9 +43,10 @@ PAGES = (
          "click a slice for its detail.",
          ("timeline_threads", "timeline_slices")),
     Page("steps", "Step time per rank", "Each rank's step time of one run split as the profiler splits it "
-         "(preparing, computing, communication not overlapped, free), against the median over the run's ranks: "
-         "the slow rank stands out in red.",
-         ("runs", "step_time", "slow_ranks")),
+         "(preparing, computing, communication not overlapped, free), against the median over the run's ranks; "
+         "a rank the last warehouse analyze found slow (slow_rank_suspected, as the report names it) "
+         "stands out in red.",
+         ("runs", "step_time", "findings")),
     Page("trend", "Runs over time", "Every run in the order they started: the mean step time, a line per "
          "rank and the mean over the ranks (a run slower than the one before it is marked), or the mean time of "
          "the kernels with the most time, a line per kernel.",
@@ -91,7 +95,10 @@ async def render_page(datasette, request):
         "missing": missing,
         "units": units.TABLE,  # the rules of WH.formatNs, formatBytes and formatRate
     }
-    waiting = await datasette.get_database(database).execute_fn(progress.waiting_runs)
+    warehouse = datasette.get_database(database)
+    # the last analysis, or null: a page tells 'no finding' from 'run warehouse analyze'
+    config["analysis"] = await warehouse.execute_fn(findings.latest_analysis)
+    waiting = await warehouse.execute_fn(progress.waiting_runs)
     html = await datasette.render_template(
         "warehouse_page.html",
         {

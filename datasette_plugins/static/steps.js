@@ -1,13 +1,13 @@
 /* Step time per rank of one run: stacked bars of the profiler's buckets that add up to the step
  * (preparing, computing, communication not overlapped, free) per rank for one step (or the mean
  * over steps), the median over ranks as a line, slow ranks in red. Runs are never mixed.
- * Data: the named queries runs, step_time and slow_ranks. */
+ * A rank is slow when the last `warehouse analyze` found it so (its slow_rank_suspected findings,
+ * the ones the report names): the page never judges with a threshold of its own.
+ * Data: the named queries runs, step_time and findings; WH.config.analysis (null: not analysed). */
 (function () {
   "use strict";
   var COLORS = { preparing: "#76b7b2", computing: "#4e79a7", communication: "#f28e2b", free: "#bab0ac", slow: "#d62728" };
   var FIELDS = ["duration", "preparing", "computing", "notOverlapped", "overlapped", "free"];
-  //: a rank whose mean step is above this times the median of the ranks' means is slow (slow_ranks' default)
-  var SLOW_RATIO = 1.2;
 
   function median(values) {
     var sorted = values.slice().sort(function (a, b) { return a - b; });
@@ -15,8 +15,20 @@
     return (sorted[Math.floor(middle)] + sorted[Math.ceil(middle)]) / 2;
   }
 
+  /* The steps each rank was found slow in: {rank_id: [step ids] or null (its whole capture)}.
+   * A finding holds its steps in numbers.step_ids (one finding per rank, its steps merged). */
+  function slowSteps(findings) {
+    var slow = {};
+    findings.forEach(function (row) {
+      var numbers = JSON.parse(row.numbers || "{}");
+      var steps = numbers.step_ids || (row.step_id !== null && row.step_id >= 0 ? [row.step_id] : null);
+      slow[row.rank_id] = steps === null || slow[row.rank_id] === null ? null : (slow[row.rank_id] || []).concat(steps);
+    });
+    return slow;
+  }
+
   /* One bar per rank: the chosen step's row, or the mean of every step of the rank. A rank is
-   * slow in one step as slow_ranks flags it; over the mean, when its mean is SLOW_RATIO x the median. */
+   * flagged in one step when a finding holds that step; over the mean, when it has a finding. */
   function perRank(steps, slow, stepId) {
     var ranks = {};
     steps.forEach(function (row) {
@@ -31,10 +43,6 @@
       rank.overlapped += row.overlapped_ns || 0;
       rank.free += row.free_ns || 0;
     });
-    var flagged = {};
-    slow.forEach(function (row) {
-      if (row.flagged && stepId !== "" && String(row.step_id) === stepId) flagged[row.rank_id] = true;
-    });
     var rows = Object.keys(ranks).map(function (key) {
       var rank = ranks[key];
       FIELDS.forEach(function (field) { rank[field] /= rank.n; });
@@ -44,7 +52,9 @@
     var middle = median(rows.map(function (r) { return r.duration; }));
     rows.forEach(function (r) {
       r.ratio = middle ? r.duration / middle : null;
-      r.flagged = stepId === "" ? (r.ratio !== null && r.ratio > SLOW_RATIO) : !!flagged[r.rank_id];
+      var found = slow[r.rank_id];
+      r.flagged = found !== undefined && (stepId === "" || found === null || found.map(String).indexOf(stepId) >= 0);
+      r.slowSteps = found;
     });
     return { rows: rows, median: middle };
   }
@@ -97,9 +107,20 @@
       <th>communication not overlapped</th><th>overlapped</th><th>free</th><th>× median</th></tr>${rows}</table>`);
   }
 
+  /* What the last analysis concluded about the shown ranks, in the report's words. */
+  function verdict(rows, stepCount) {
+    if (!WH.config.analysis) return "slow ranks not analysed yet: run warehouse analyze";
+    var slow = rows.filter(function (r) { return r.flagged; }).map(function (r) {
+      return "rank " + r.rank_id + (r.slowSteps ? " (in " + r.slowSteps.length + " of " + stepCount + " steps)" : "");
+    });
+    return (slow.length ? "slow: " + slow.join(", ") : "no slow rank") + " (warehouse analyze of " +
+      WH.config.analysis.started_at + ")";
+  }
+
   function showRun(runId, runs) {
-    return Promise.all([WH.query("step_time", { run_id: runId }), WH.query("slow_ranks", { run_id: runId })]).then(function (results) {
-      var steps = results[0], slow = results[1];
+    return Promise.all([WH.query("step_time", { run_id: runId }),
+      WH.query("findings", { run_id: runId, finding_type: "slow_rank_suspected" })]).then(function (results) {
+      var steps = results[0], slow = slowSteps(results[1]);
       if (!steps.length) return WH.empty("No steps in this run.");
       var stepIds = [];
       steps.forEach(function (row) { if (stepIds.indexOf(row.step_id) < 0) stepIds.push(row.step_id); });
@@ -109,9 +130,7 @@
         var data = perRank(steps, slow, stepId);
         draw(data, stepId === "" ? "mean over " + stepIds.length + " steps" : "step " + stepId);
         summarize(data);
-        var slowRanks = data.rows.filter(function (r) { return r.flagged; }).map(function (r) { return r.rank_id; });
-        WH.status("run " + runs[runId] + ": " + data.rows.length + " ranks; " +
-          (slowRanks.length ? "slow: rank " + slowRanks.join(", rank ") : "no slow rank"));
+        WH.status("run " + runs[runId] + ": " + data.rows.length + " ranks; " + verdict(data.rows, stepIds.length));
         WH.done();
       }
       WH.select("step_id", "step", [["", "mean over steps"]].concat(stepIds.map(function (s) { return [s, "step " + s]; })), chosen, show);

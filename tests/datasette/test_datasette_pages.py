@@ -50,9 +50,12 @@ def test_canned_query_shows_milliseconds_with_the_stored_nanoseconds_on_hover(se
 
 
 def test_steps_page_shows_the_slow_rank(server, browse):
+    """The slow rank is the one the last analysis found (one slow_rank_suspected finding holding
+    both steps), as the report names it."""
     dom = Dom(browse(server.replace("/profile", "/-/warehouse/profile/steps"), "steps"))
     assert dom.ready
-    assert dom.status == "run run: 4 ranks; slow: rank 2"
+    assert re.fullmatch(r"run run: 4 ranks; slow: rank 2 \(in 2 of 2 steps\) \(warehouse analyze of \S+\)",
+                        dom.status), dom.status
     assert [r["data-rank-id"] for r in dom.rows] == ["0", "1", "2", "3"]
     assert [r["data-rank-id"] for r in dom.rows if "wh-slow" in r["class"]] == [str(datasette_rows.SLOW_RANK)]
     assert "rank 2 (slow)" in dom.texts and "rank 0" in dom.texts
@@ -69,8 +72,8 @@ def test_steps_page_shows_the_slow_rank(server, browse):
 
 
 def test_steps_page_never_marks_the_fastest_rank_slow(server, browse):
-    """Over the mean of the steps a rank is slow when its mean is 1.2x the median of the means:
-    only rank 2 (12.6 ms against 7 ms), never a fast rank flagged in a single step."""
+    """Over the mean of the steps a rank is slow when the analysis found it slow in a step: only
+    rank 2 (12.6 ms against 7 ms), never a fast rank."""
     dom = Dom(browse(server.replace("/profile", "/-/warehouse/profile/steps"), "steps_mean"))
     ratios = {r["data-rank-id"]: "wh-slow" in r["class"] for r in dom.rows}
     assert ratios == {"0": False, "1": False, "2": True, "3": False}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import json
 import re
 import sqlite3
 import urllib.parse
@@ -14,7 +15,7 @@ from datasette.app import Datasette
 
 from datasette_plugins import canned, cells, functions, pages
 from factories import datasette_rows
-from warehouse import queries
+from warehouse import db, queries
 from warehouse.schema_docs import read_docs
 
 DB = "profile"
@@ -120,6 +121,24 @@ def test_sql_function_does_what_its_documentation_says(get, function):
 def test_sql_function_edge_cases(get, expression, expected):
     sql = urllib.parse.quote(f"select {expression} as result")
     assert get(f"/{DB}.json?sql={sql}&_shape=array").json() == [{"result": expected}]
+
+
+def page_config(text: str) -> dict:
+    """The configuration a page hands its script (window.WAREHOUSE)."""
+    return json.loads(re.search(r"window\.WAREHOUSE = (\{.*?\});</script>", text)[1])
+
+
+def test_pages_carry_the_last_analysis_and_null_before_any(get, profile_path, tmp_path):
+    """The steps page names the slow ranks of the last `warehouse analyze` (as the report does): its
+    config carries that analysis, null on a warehouse never analysed (the page says to run it)."""
+    analysis = page_config(get(f"/-/warehouse/{DB}/steps").text)["analysis"]
+    with sqlite3.connect(profile_path) as conn:
+        assert (analysis["id"], analysis["finding_count"]) == conn.execute(
+            "SELECT max(analysis_run_id), count(*) FROM finding").fetchone()
+    fresh = tmp_path / "fresh.db"
+    db.connect(fresh).close()
+    page = asyncio.run(Datasette(immutables=[str(fresh)]).client.get("/-/warehouse/fresh/steps"))
+    assert page_config(page.text)["analysis"] is None
 
 
 def test_pages_answer_for_warehouses_only(get):

@@ -9,18 +9,25 @@ from click.testing import CliRunner
 
 from tests.datasette.conftest import datasette_server
 from tests.datasette.dom import Dom
+from warehouse import db, report
 from warehouse.cli import cli
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def demo_server(tmp_path_factory):
-    """``warehouse demo --no-serve``'s warehouse behind a real Datasette; yields its database URL."""
+def demo_db(tmp_path_factory):
+    """``warehouse demo --no-serve``'s warehouse (analysed, its report written)."""
     folder = tmp_path_factory.mktemp("demo_pages")
     result = CliRunner().invoke(cli, ["demo", "--dir", str(folder), "--no-serve"])
     assert result.exit_code == 0, result.output
-    with datasette_server(folder / "warehouse.db") as url:
+    return folder / "warehouse.db"
+
+
+@pytest.fixture(scope="module")
+def demo_server(demo_db):
+    """The demo's warehouse behind a real Datasette; yields its database URL."""
+    with datasette_server(demo_db) as url:
         yield url
 
 
@@ -28,10 +35,14 @@ def page(url: str, name: str) -> str:
     return url.replace("/warehouse", f"/-/warehouse/warehouse/{name}")
 
 
-def test_demo_steps_page_names_the_planted_rank_and_only_it(demo_server, browse):
+def test_demo_steps_page_names_the_planted_rank_and_only_it(demo_db, demo_server, browse):
+    """The page names the rank the report names (both read the last analysis's findings): rank 3,
+    one finding that holds every step."""
     dom = Dom(browse(page(demo_server, "steps"), "demo_steps"))
     assert dom.ready
-    assert dom.status.endswith("6 ranks; slow: rank 3")
+    named = [r.slow_ranks for r in report.collect(db.connect_readonly(demo_db), "warehouse") if r.steps]
+    assert named == [[3]]
+    assert "6 ranks; slow: rank 3 (in 8 of 8 steps) (warehouse analyze of " in dom.status
     assert [r["data-rank-id"] for r in dom.rows] == ["0", "1", "2", "3", "4", "5"]
     assert [r["data-rank-id"] for r in dom.rows if "wh-slow" in r["class"]] == ["3"]
 

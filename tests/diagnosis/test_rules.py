@@ -54,29 +54,32 @@ def test_a_healthy_cluster_has_no_problem_findings(warehouse_db):
 def test_slow_rank_and_slow_collective_are_the_only_high_findings(warehouse_db):
     analysed(warehouse_db, slow_rank=3, slow_collective=(2, 5))
     high = [(f["finding_type"], f["rank_id"], f["step_id"]) for f in found(warehouse_db) if f["severity"] == "high"]
-    assert high == [("communication_collective_slow", 5, 2), ("slow_rank_suspected", 3, 1),
-                    ("slow_rank_suspected", 3, 2)]
+    # one finding per rule and subject: the slow rank's two steps are one finding, on its worst step
+    assert high == [("communication_collective_slow", 5, 2), ("slow_rank_suspected", 3, 1)]
 
 
 def test_slow_rank_numbers_and_evidence_point_at_its_kernels(warehouse_db):
     built = analysed(warehouse_db, slow_rank=3)
     slow = found(warehouse_db, "slow_rank_suspected")
-    assert [(f["run_id"], f["rank_id"], f["step_id"], f["confidence"]) for f in slow] == [
-        (built.run_id, 3, 1, "high"), (built.run_id, 3, 2, "high")]
+    assert [(f["run_id"], f["rank_id"], f["step_id"], f["confidence"]) for f in slow] == [(built.run_id, 3, 1, "high")]
+    assert slow[0]["message"].startswith("In 2 of 2 steps (worst step 1: ratio 1.5): Rank 3 computes")
     assert "the median of the ranks in step 1 (2.400 ms against 1.600 ms)" in slow[0]["message"]
     numbers = json.loads(slow[0]["numbers"])
     assert numbers == {"compute_ns": 2_400_000, "median_ns": 1_600_000.0, "ratio": 1.5, "collectives": 1,
-                       "last_starts": 1}
+                       "last_starts": 1,
+                       "steps": 2, "run_steps": 2, "worst_step": 1, "worst_by": "ratio", "step_ids": [1, 2]}
+    # the worst step's five kernels, then the first of step 2's
     rows_ = evidence(warehouse_db, slow[0]["id"])
-    planted = {k["id"]: k for k in built.kernels[3, 1]}
-    assert len(rows_) == 5 and {r["kernel_id"] for r in rows_} <= set(planted)
+    planted = {k["id"]: k for k in built.kernels[3, 1] + built.kernels[3, 2]}
+    assert len(rows_) == 6 and {r["kernel_id"] for r in rows_} <= set(planted)
+    assert [r["note"][:7] for r in rows_] == ["step 1:"] * 5 + ["step 2:"]
     for row in rows_:
         kernel = planted[row["kernel_id"]]
         assert (row["source_id"], row["source_row"], row["table_name"]) == (built.sources[3], kernel["source_row"],
                                                                               "kernel")
-    # the arrival skew it causes is a low-severity collective finding that names it
+    # the arrival skew it causes is a low-severity collective finding that names it, both steps in one
     waits = found(warehouse_db, "communication_collective_slow")
-    assert [(f["severity"], f["rank_id"]) for f in waits] == [("low", 3), ("low", 3)]
+    assert [(f["severity"], f["rank_id"], json.loads(f["numbers"])["step_ids"]) for f in waits] == [("low", 3, [1, 2])]
 
 
 def test_slow_collective_names_the_rank_and_points_at_every_rank_s_row(warehouse_db):
@@ -102,8 +105,7 @@ def test_slow_collective_names_the_rank_and_points_at_every_rank_s_row(warehouse
 def test_host_gaps_before_a_tiling_dependent_operator_advise_tiling_sink(warehouse_db):
     built = analysed(warehouse_db, host_gap_rank=2)
     gaps = found(warehouse_db, "host_bound_gaps")
-    assert [(f["rank_id"], f["step_id"], f["severity"], f["confidence"]) for f in gaps] == [
-        (2, 1, "medium", "high"), (2, 2, "medium", "high")]
+    assert [(f["rank_id"], f["step_id"], f["severity"], f["confidence"]) for f in gaps] == [(2, 1, "medium", "high")]
     # advice to enable it is host_tiling_not_sunk's, which checks the shapes are static (seed 002)
     assert "where their shapes are static, tiling sink moves that to the device" in gaps[0]["message"]
     assert "enable tiling sink" not in gaps[0]["message"]
@@ -113,9 +115,11 @@ def test_host_gaps_before_a_tiling_dependent_operator_advise_tiling_sink(warehou
     rows_ = evidence(warehouse_db, gaps[0]["id"])
     attention = [k for k in built.kernels[2, 1] if k["name"] == "FusedInferAttentionScore"]
     launches = [c for c in built.launches[2, 1] if c["name"] == "aclnnFusedInferAttentionScore"]
-    assert [(r["table_name"], r["source_row"]) for r in rows_] == [
+    attention_2 = [k for k in built.kernels[2, 2] if k["name"] == "FusedInferAttentionScore"]
+    assert [(r["table_name"], r["source_row"]) for r in rows_] == [  # step 2's first row follows the worst step's
         ("kernel", attention[0]["source_row"]), ("cann_api", launches[0]["source_row"]),
-        ("kernel", attention[1]["source_row"]), ("cann_api", launches[1]["source_row"])]
+        ("kernel", attention[1]["source_row"]), ("cann_api", launches[1]["source_row"]),
+        ("kernel", attention_2[0]["source_row"])]
     assert rows_[0]["kernel_id"] == attention[0]["id"]
     assert PROBLEM_TYPES & {f["finding_type"] for f in found(warehouse_db)} == {
         "host_bound_gaps", "communication_collective_slow"}  # rank 2 arrives late at the allreduce
@@ -124,27 +128,33 @@ def test_host_gaps_before_a_tiling_dependent_operator_advise_tiling_sink(warehou
 def test_dummy_rank_is_reported_with_the_kernels_it_never_ran(warehouse_db):
     built = analysed(warehouse_db, dummy_rank=7)
     dummy = found(warehouse_db, "reduced_work_or_dummy_rank")
-    assert [(f["rank_id"], f["step_id"], f["confidence"]) for f in dummy] == [(7, 1, "high"), (7, 2, "high")]
-    assert json.loads(dummy[0]["numbers"]) == {"kernels": 4, "median_kernels": 16.0, "missing_names": 6}
+    assert [(f["rank_id"], f["step_id"], f["confidence"]) for f in dummy] == [(7, 1, "high")]
+    assert json.loads(dummy[0]["numbers"]) == {"kernels": 4, "median_kernels": 16.0, "missing_names": 6, "steps": 2,
+                                               "run_steps": 2, "worst_step": 1, "worst_by": "kernels",
+                                               "step_ids": [1, 2]}
     rows_ = evidence(warehouse_db, dummy[0]["id"])
-    names = {k["id"]: k["name"] for k in built.kernels[0, 1]}
+    names = {k["id"]: k["name"] for k in built.kernels[0, 1] + built.kernels[0, 2]}
     assert [names[r["kernel_id"]] for r in rows_] == ["MatMul_qkv", "FusedInferAttentionScore", "MatMul_o",
-                                                       "MatMul_up", "Swiglu"]
+                                                       "MatMul_up", "Swiglu", "MatMul_qkv"]
     assert not found(warehouse_db, "slow_rank_suspected")
 
 
 def test_dp_imbalance_shows_the_shapes_that_differ(warehouse_db):
     built = analysed(warehouse_db, dp_rank=4)
-    [first, second] = found(warehouse_db, "dp_workload_imbalance")
-    assert (first["rank_id"], first["step_id"], second["step_id"]) == (4, 1, 2)
+    # its subject names its step ('step 1'): the two steps merge into one finding about the steps
+    [first] = found(warehouse_db, "dp_workload_imbalance")
+    assert (first["rank_id"], first["step_id"], first["subject"]) == (4, 1, "steps")
     numbers = json.loads(first["numbers"])
     assert (numbers["min_ns"], numbers["max_ns"], numbers["shaped_names"]) == (1_600_000, 1_800_000, 4)
+    assert (numbers["steps"], numbers["worst_step"], numbers["worst_by"]) == (2, 1, "spread")
     rows_ = evidence(warehouse_db, first["id"])
     # each differing (name, shape) once, by name then shape: rank 0 runs the usual shape, rank 4 the other
-    kernels = {k["id"]: (k["name"], rank) for rank in (0, 4) for k in built.kernels[rank, 1]}
+    # (the worst step's), then step 2's first
+    kernels = {k["id"]: (k["name"], rank, step) for rank in (0, 4) for step in (1, 2) for k in built.kernels[rank, step]}
     assert [kernels[r["kernel_id"]] for r in rows_] == [
-        ("MatMul_down", 0), ("MatMul_down", 4), ("MatMul_o", 0), ("MatMul_o", 4), ("MatMul_qkv", 0), ("MatMul_qkv", 4)]
-    assert rows_[1]["note"] == "MatMul_down on rank 4 with shapes 4096,1024;1024,1024: 125.000 us"
+        ("MatMul_down", 0, 1), ("MatMul_down", 4, 1), ("MatMul_o", 0, 1), ("MatMul_o", 4, 1), ("MatMul_qkv", 0, 1),
+        ("MatMul_qkv", 4, 1), ("MatMul_down", 0, 2)]
+    assert rows_[1]["note"] == "step 1: MatMul_down on rank 4 with shapes 4096,1024;1024,1024: 125.000 us"
     assert not found(warehouse_db, "slow_rank_suspected")
 
 
@@ -152,20 +162,23 @@ def test_ep_imbalance_names_the_overloaded_rank_and_points_at_its_grouped_matmul
     built = analysed(warehouse_db, ep_rank=5)
     imbalance = found(warehouse_db, "ep_load_imbalance_suspected")
     assert [(f["run_id"], f["rank_id"], f["step_id"], f["severity"], f["confidence"]) for f in imbalance] == [
-        (built.run_id, 5, 1, "high", "high"), (built.run_id, 5, 2, "high", "high")]
+        (built.run_id, 5, 1, "high", "high")]
     assert imbalance[0]["message"].startswith(
-        "Rank 5 spends 1.75x the median of the ranks in step 1 in its 2 expert kernels (350.000 us against "
+        "In 2 of 2 steps (worst step 1: ratio 1.75): Rank 5 spends 1.75x the median of the ranks in step 1 in its 2 expert kernels (350.000 us against "
         "200.000 us) and 1.0x the median in its other compute; 2 of its expert kernels run on input shapes no "
         "other rank runs: more tokens are routed to its experts")
     assert json.loads(imbalance[0]["numbers"]) == {
         "expert_ns": 350_000, "median_ns": 200_000.0, "ratio": 1.75, "other_ns": 1_600_000,
-        "other_median_ns": 1_600_000.0, "other_ratio": 1.0, "expert_kernels": 2, "own_shape_kernels": 2}
-    # the evidence is rank 5's two grouped matmuls of the step, as written (its input, its rows)
+        "other_median_ns": 1_600_000.0, "other_ratio": 1.0, "expert_kernels": 2, "own_shape_kernels": 2,
+        "steps": 2, "run_steps": 2, "worst_step": 1, "worst_by": "ratio", "step_ids": [1, 2]}
+    # the evidence is rank 5's two grouped matmuls of the worst step, as written (its input, its rows), then
+    # the first of step 2's
     matmuls = [k for k in built.kernels[5, 1] if k["op_type"] == "GroupedMatmul"]
+    matmuls_2 = [k for k in built.kernels[5, 2] if k["op_type"] == "GroupedMatmul"]
     rows_ = evidence(warehouse_db, imbalance[0]["id"])
     assert [(r["table_name"], r["source_id"], r["source_row"], r["kernel_id"]) for r in rows_] == [
-        ("kernel", built.sources[5], k["source_row"], k["id"]) for k in matmuls]
-    assert rows_[0]["note"] == ("GroupedMatmul_up ran 175.000 us on input shapes 3584,1024;1024,1024; its mean "
+        ("kernel", built.sources[5], k["source_row"], k["id"]) for k in matmuls + matmuls_2[:1]]
+    assert rows_[0]["note"] == ("step 1: GroupedMatmul_up ran 175.000 us on input shapes 3584,1024;1024,1024; its mean "
                                 "over the ranks in step 1 is 109.375 us")
     # the other ranks wait in their combine: every rank computes as long, so no rank is slow and no split uneven
     assert PROBLEM_TYPES & {f["finding_type"] for f in found(warehouse_db)} == {"ep_load_imbalance_suspected"}
@@ -180,10 +193,9 @@ def test_a_slow_rank_of_an_moe_run_is_an_ep_suspect_of_low_confidence(warehouse_
     analysed(warehouse_db, moe=True, slow_rank=3)
     # its other compute is 1.5x too: routing is not the only explanation, the message says to look at the slow rank
     imbalance = found(warehouse_db, "ep_load_imbalance_suspected")
-    assert [(f["rank_id"], f["step_id"], f["severity"], f["confidence"]) for f in imbalance] == [
-        (3, 1, "high", "low"), (3, 2, "high", "low")]
+    assert [(f["rank_id"], f["step_id"], f["severity"], f["confidence"]) for f in imbalance] == [(3, 1, "high", "low")]
     assert "look at slow_rank_suspected first" in imbalance[0]["message"]
-    assert [(f["rank_id"], f["step_id"]) for f in found(warehouse_db, "slow_rank_suspected")] == [(3, 1), (3, 2)]
+    assert [(f["rank_id"], f["step_id"]) for f in found(warehouse_db, "slow_rank_suspected")] == [(3, 1)]
 
 
 def test_ep_imbalance_on_the_shapes_of_the_other_ranks_is_of_medium_confidence(warehouse_db):
@@ -350,17 +362,18 @@ def test_two_runs_in_one_warehouse_are_never_added_together(warehouse_db):
     findings.analyze(warehouse_db)
     problems = [(f["run_id"], f["finding_type"], f["rank_id"], f["step_id"], f["severity"])
                 for f in found(warehouse_db) if f["finding_type"] != "kernel_hotspot"]
-    assert problems == [  # in the order of the rules (their file names)
+    assert problems == [  # in the order of the rules (their file names), one per rule and subject
         (slow.run_id, "communication_collective_slow", 3, 1, "low"),
-        (slow.run_id, "communication_collective_slow", 3, 2, "low"),
         # the slow run is slower than the run before it (2.78 ms against 1.98 ms a step): a regression of it alone
         (slow.run_id, "run_regression", None, None, "medium"),
-        (slow.run_id, "slow_rank_suspected", 3, 1, "high"), (slow.run_id, "slow_rank_suspected", 3, 2, "high")]
+        (slow.run_id, "slow_rank_suspected", 3, 1, "high")]
     first = found(warehouse_db, "slow_rank_suspected")[0]
-    # the run's own median and collectives: rank 3 of the healthy run is not added in
+    # the run's own median, collectives and steps: rank 3 of the healthy run is not added in
     assert json.loads(first["numbers"]) == {"compute_ns": 2_400_000, "median_ns": 1_600_000.0, "ratio": 1.5,
-                                            "collectives": 1, "last_starts": 1}
-    assert {r["kernel_id"] for r in evidence(warehouse_db, first["id"])} <= {k["id"] for k in slow.kernels[3, 1]}
+                                            "collectives": 1, "last_starts": 1, "steps": 2, "run_steps": 2,
+                                            "worst_step": 1, "worst_by": "ratio", "step_ids": [1, 2]}
+    assert {r["kernel_id"] for r in evidence(warehouse_db, first["id"])} <= {
+        k["id"] for k in slow.kernels[3, 1] + slow.kernels[3, 2]}
     # the collective is matched across the eight ranks of one run, not the sixteen of both
     late = found(warehouse_db, "communication_collective_slow")[0]
     assert json.loads(late["numbers"])["ranks"] == 8
@@ -401,8 +414,8 @@ def test_a_rank_db_and_the_text_export_of_the_same_rank_give_each_finding_once(w
     rows_ = evidence(warehouse_db, collective[0]["id"])
     assert len(rows_) == 8 and {r["source_id"] for r in rows_} == set(both.sources.values())
     assert {r["source_row"] for r in rows_} == {both.ops[rank, 2]["source_row"] for rank in range(8)}
-    assert [(f["rank_id"], f["step_id"]) for f in found(warehouse_db, "slow_rank_suspected")] == [(3, 1), (3, 2)]
-    assert [(f["rank_id"], f["step_id"]) for f in found(warehouse_db, "host_bound_gaps")] == [(6, 1), (6, 2)]
+    assert [(f["rank_id"], f["step_id"]) for f in found(warehouse_db, "slow_rank_suspected")] == [(3, 1)]
+    assert [(f["rank_id"], f["step_id"]) for f in found(warehouse_db, "host_bound_gaps")] == [(6, 1)]
     text_inputs = {s for sources in both.text_sources.values() for s in sources.values()}
     used = {r[0] for r in warehouse_db.execute("SELECT input_source_id FROM finding_evidence")}
     assert used and not used & text_inputs
@@ -416,8 +429,7 @@ def test_the_text_export_alone_answers_like_the_rank_db(warehouse_db):
             for f in found(warehouse_db) if f["severity"] == "high"]
     assert high == [# no Notify Wait tasks without a rank db: the wait share is unknown, confidence medium
                     ("communication_collective_slow", built.run_id, 5, 2, "medium"),
-                    ("slow_rank_suspected", built.run_id, 3, 1, "high"),
-                    ("slow_rank_suspected", built.run_id, 3, 2, "high")]
+                    ("slow_rank_suspected", built.run_id, 3, 1, "high")]
     slow = [f for f in found(warehouse_db, "communication_collective_slow") if f["severity"] == "high"][0]
     numbers = json.loads(slow["numbers"])
     assert (numbers["ranks"], numbers["min_ns"], numbers["max_ns"], numbers["cause_wait_share"]) == (

@@ -8,7 +8,10 @@ column; two runs are never added together) and takes ``run_id`` to answer one ru
 :func:`analyze` runs every rule of :data:`RULES` over every run and writes what they answer
 into ``analysis_run``, ``finding`` and ``finding_evidence`` (migrations/0006, 0008) in one
 transaction, replacing the previous analysis's rows: ``finding.run_id`` is the profiling run
-the finding is about, ``finding.analysis_run_id`` the analysis that wrote it.
+the finding is about, ``finding.analysis_run_id`` the analysis that wrote it. What a rule answers
+per step is stored as one finding per run, subject and rank, holding its steps
+(:mod:`warehouse.analysis.merge`): the report, the CLI, REST and the Datasette pages all read
+these rows.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from warehouse import db, queries
+from warehouse.analysis.merge import merge, run_steps
 from warehouse.analysis.step_classes import write_step_classes
 
 #: the finding types, one per rule file ``queries/<view>/rule_<type>.sql`` (a new rule is one new
@@ -48,7 +52,8 @@ def rule_query(finding_type: str) -> queries.Query:
 
 
 def evaluate(conn: sqlite3.Connection, finding_type: str, params: dict | None = None) -> list[Finding]:
-    """Run one rule; group its rows into findings (in the order the rule answered them)."""
+    """Run one rule; group its rows into findings (in the order the rule answered them), per step as
+    the rule answers (:func:`analyze` merges the steps)."""
     columns, rows = rule_query(finding_type).run(conn, params)
     found: dict[tuple, Finding] = {}
     for row in rows:
@@ -67,6 +72,8 @@ def evaluate(conn: sqlite3.Connection, finding_type: str, params: dict | None = 
 def analyze(conn: sqlite3.Connection, params: dict[str, dict] | None = None) -> dict[str, int]:
     """Replace the findings with those of every rule, in one transaction; return counts per type.
 
+    A rule's per-step findings of one run, subject and rank are stored as one (:func:`merge`).
+
     ``params`` maps a finding type to the parameters of its rule (thresholds).
     """
     params = params or {}
@@ -77,8 +84,9 @@ def analyze(conn: sqlite3.Connection, params: dict[str, dict] | None = None) -> 
             conn.execute(f"DELETE FROM {table}")
         analysis_run_id = conn.execute("INSERT INTO analysis_run (started_at, rules) VALUES (?, ?)",
                                        (now, json.dumps(list(RULES)))).lastrowid
+        steps = run_steps(conn)
         for finding_type in RULES:
-            findings = evaluate(conn, finding_type, params.get(finding_type))
+            findings = merge(finding_type, evaluate(conn, finding_type, params.get(finding_type)), steps)
             for finding in findings:
                 _write(conn, analysis_run_id, finding, now)
             counts[finding_type] = len(findings)
@@ -86,6 +94,13 @@ def analyze(conn: sqlite3.Connection, params: dict[str, dict] | None = None) -> 
                      (sum(counts.values()), analysis_run_id))
         write_step_classes(conn)  # the step classes and layers the report and the steps queries read
     return counts
+
+
+def latest_analysis(conn: sqlite3.Connection) -> dict | None:
+    """The last ``warehouse analyze`` (its id, start and finding count), or None when none ran: a
+    page tells 'no finding' from 'not analysed'."""
+    row = conn.execute("SELECT id, started_at, finding_count FROM analysis_run ORDER BY id DESC LIMIT 1").fetchone()
+    return None if row is None else dict(zip(("id", "started_at", "finding_count"), row))
 
 
 def _write(conn: sqlite3.Connection, analysis_run_id: int, finding: Finding, now: str) -> None:
