@@ -5,21 +5,23 @@
 --     together) seen on two or more ranks of one run whose duration differs across ranks by more
 --     than skew of the shortest and by more than min_skew_ns. It names the rank that caused the
 --     difference (rank_id) and the ranks it cost time, every other rank of the instance (numbers:
---     affected_ranks, most_affected_rank_id the one that lost most; evidence: each one's loss),
---     read in this order:
---     - clocks_apart: one rank ended the instance before another began: the ranks' clocks do not
---       line up, so waiting and transfer cannot be told apart; severity medium, confidence low.
---     - slow_transfer: once all ranks had arrived, one rank ends more than skew of the time they
---       shared after the others (whether or not one arrived late), and the profiler (where it
---       wrote a split) does not count that rank's time as waiting (its wait over its transit):
---       the transfer is the slow part, check its links. Severity high.
---     - late_arrival: otherwise, the rank that started last, over min_skew_ns after the first,
---       made the others wait, each for the time between its start and that rank's: the cause is
---       on that rank before the collective (its compute or host), not the transfer. Severity low
---       (the slow_rank_suspected rule speaks about that rank's compute).
---     - waited_elsewhere: the slow_transfer shape with the ranks arriving together, but the
---       profiler counts the rank that ends last as waiting: neither its links nor a late peer of
---       this group; severity medium, confidence low.
+--     affected_ranks, most_affected_rank_id the one that lost most; evidence: each one's loss).
+--     The cause (numbers.cause) is read in this order. clocks_apart: one rank ended the instance
+--     before another began, the ranks' clocks do not line up, so waiting and transfer cannot be
+--     told apart (severity medium, confidence low). slow_transfer: once all ranks had arrived, one
+--     rank ends more than skew of the time they shared after the others (whether or not one
+--     arrived late), and the profiler, where it wrote a split, does not count that rank's time as
+--     waiting (its wait over its transit): the transfer is the slow part, check its links
+--     (severity high); the only reading that names the links. late_arrival: otherwise, the rank
+--     that started last, over min_skew_ns after the first, made the others wait, each for the
+--     time between its start and that rank's: the cause is on that rank before the collective
+--     (its compute or host), not the transfer (severity low: the slow_rank_suspected rule speaks
+--     about that rank's compute); only while at most half the ranks arrived within min_skew_ns
+--     of the last: when most arrived together the odd ones are early (less work:
+--     reduced_work_or_dummy_rank, dp_workload_imbalance) and no one is late. waited_elsewhere: the
+--     slow_transfer shape with the ranks arriving together, but the profiler counts the rank
+--     that ends last as waiting: neither its links nor a late peer of this group (severity
+--     medium, confidence low).
 --     A rank's wait is the profiler's own split where it wrote one (communication_time_answer:
 --     analysis.db CommAnalyzerTime, communication.json's Wait Time / Transit Time), else its
 --     Notify Wait task time (busiest plane, level-1 rank dbs). Confidence high when the waits
@@ -38,9 +40,10 @@
 --     Evidence: the instance's row on every rank, the cause first, then the ranks that waited
 --     longest.
 -- param run_id (integer, default null): Only this run; every run when null.
--- param skew (real, default 0.3): Duration difference over the shortest above which an instance is flagged
---     (above 0.0527 for msprof-analyze's 0.05 of the longest to hold).
--- param min_skew_ns (integer, default 100000): Differences (and a late arrival) shorter than this many ns are no finding.
+-- param skew (real, default 0.3): Duration difference over the shortest above which an instance is
+--     flagged (keep it over 0.0527, msprof-analyze's 0.05 of the longest).
+-- param min_skew_ns (integer, default 100000): Differences (and a lateness) shorter than this many ns are
+--     no finding.
 -- param evidence_limit (integer, default 8): Evidence rows per finding.
 -- column finding_key: Identifies the finding the row belongs to.
 -- column run_id: Run the finding is about.
@@ -145,6 +148,8 @@ instances as (
         max(first_end_ns) as first_end_ns, max(last_end_ns) as last_end_ns,
         max(case when end_order = 1 then rank_id end) as end_rank_id,
         max(case when start_order = 1 then rank_id end) as late_rank_id,
+        -- the ranks that arrived with the last one, within min_skew_ns of it
+        sum(case when ts >= last_start_ns - :min_skew_ns then 1 else 0 end) as late_ranks,
         -- 1 when the profiler counts the rank that ends last as waiting more than moving data, 0 when
         -- it does not, NULL without its split
         max(case when end_order = 1 then case when profiler_wait_ns > profiler_transit_ns then 1 else 0 end end)
@@ -158,14 +163,14 @@ instances as (
 readings as (
     select
         run_id, group_name, name, occurrence, ranks, min_ns, max_ns, first_start_ns, last_start_ns, first_end_ns,
-        last_end_ns, end_rank_id, late_rank_id, end_rank_waited, table_name, row_id,
+        last_end_ns, end_rank_id, late_rank_id, late_ranks, end_rank_waited, table_name, row_id,
         last_start_ns - first_start_ns as start_spread_ns,
         last_end_ns - first_end_ns as end_spread_ns,
         case
             when first_end_ns <= last_start_ns then 'clocks_apart'
             when last_end_ns - first_end_ns > :skew * (first_end_ns - last_start_ns)
                 and coalesce(end_rank_waited, 0) = 0 then 'slow_transfer'
-            when last_start_ns - first_start_ns > :min_skew_ns then 'late_arrival'
+            when last_start_ns - first_start_ns > :min_skew_ns and 2 * late_ranks <= ranks then 'late_arrival'
             when last_end_ns - first_end_ns > :skew * (first_end_ns - last_start_ns) and end_rank_waited = 1
                 then 'waited_elsewhere'
         end as cause
@@ -175,7 +180,9 @@ readings as (
 causes as (
     select
         run_id, group_name, name, occurrence, ranks, min_ns, max_ns, start_spread_ns, end_spread_ns, late_rank_id,
-        table_name, row_id, cause, case when cause = 'late_arrival' then late_rank_id else end_rank_id end as cause_rank_id
+        table_name, row_id, cause,
+        case when cause = 'late_arrival' then late_rank_id else end_rank_id end as cause_rank_id,
+        case when cause = 'late_arrival' then ranks - late_ranks else ranks - 1 end as affected_ranks
     from readings
     where cause is not null
 ),
@@ -199,7 +206,7 @@ roles as (
 judged as (
     select
         c.run_id, c.group_name, c.name, c.occurrence, c.ranks, c.min_ns, c.max_ns, c.start_spread_ns,
-        c.end_spread_ns, c.late_rank_id, c.table_name, c.row_id, c.cause, c.cause_rank_id,
+        c.end_spread_ns, c.late_rank_id, c.table_name, c.row_id, c.cause, c.cause_rank_id, c.affected_ranks,
         max(case when r.is_cause then r.wait_ns end) as cause_wait_ns,
         max(case when r.is_cause then 1.0 * r.wait_ns / r.dur end) as cause_wait_share,
         avg(case when not r.is_cause then r.wait_ns end) as affected_wait_ns,
@@ -217,7 +224,7 @@ judged as (
         on r.run_id = c.run_id and r.group_name is c.group_name and r.name = c.name and r.occurrence = c.occurrence
     group by
         c.run_id, c.group_name, c.name, c.occurrence, c.ranks, c.min_ns, c.max_ns, c.start_spread_ns, c.end_spread_ns,
-        c.late_rank_id, c.table_name, c.row_id, c.cause, c.cause_rank_id
+        c.late_rank_id, c.table_name, c.row_id, c.cause, c.cause_rank_id, c.affected_ranks
 ),
 
 final as (
@@ -239,8 +246,13 @@ final as (
         case j.cause
             when 'late_arrival' then
                 'Collective ' || j.name || ' waits for rank ' || j.cause_rank_id || ': it started '
-                || format_ns(j.start_spread_ns) || ' after the first rank, and ' || (j.ranks - 1)
-                || ' other rank(s) waited for it (rank ' || j.first_affected_rank_id || ' longest); durations range '
+                || format_ns(j.start_spread_ns) || ' after the first rank'
+                || case when j.affected_ranks < j.ranks - 1 then
+                    ' (with ' || (j.ranks - 1 - j.affected_ranks) || ' other rank(s) within ' || format_ns(:min_skew_ns)
+                    || ' of it)'
+                else '' end
+                || ', and ' || j.affected_ranks || ' other rank(s) waited for it (rank ' || j.first_affected_rank_id
+                || ' longest); durations range '
                 || format_ns(j.min_ns) || ' to ' || format_ns(j.max_ns) || ' over ' || j.ranks || ' ranks.'
                 || coalesce(' The profiler counts rank ' || j.first_affected_rank_id || '''s time as waiting: wait '
                     || format_ns(j.first_affected_wait_ns) || ', transit ' || format_ns(j.first_affected_transit_ns)
@@ -273,7 +285,7 @@ final as (
                 || 'line up, so waiting and transfer cannot be told apart.'
         end as message,
         json_object(
-            'cause', j.cause, 'affected_ranks', j.ranks - 1, 'most_affected_rank_id', j.first_affected_rank_id,
+            'cause', j.cause, 'affected_ranks', j.affected_ranks, 'most_affected_rank_id', j.first_affected_rank_id,
             'ranks', j.ranks,
             'min_ns', j.min_ns, 'max_ns', j.max_ns, 'skew', round(1.0 * (j.max_ns - j.min_ns) / j.min_ns, 4),
             'gap_of_longest', round(1.0 * (j.max_ns - j.min_ns) / j.max_ns, 4),
@@ -299,7 +311,8 @@ final as (
                 || j.cause_rank_id
             else ''
         end
-        || coalesce(', profiler wait ' || format_ns(r.profiler_wait_ns) || ', transit ' || format_ns(r.profiler_transit_ns),
+        || coalesce(
+            ', profiler wait ' || format_ns(r.profiler_wait_ns) || ', transit ' || format_ns(r.profiler_transit_ns),
             ', Notify Wait ' || cast(round(100.0 * r.wait_ns / r.dur, 1) as text) || '% of it', '') as evidence_note,
         r.position
     from judged as j

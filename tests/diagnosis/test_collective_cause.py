@@ -32,8 +32,9 @@ SERVER_RANKS = ("msinsight/server_test_data/test_rank_0", "msinsight/server_test
 
 
 def found(conn) -> list[dict]:
-    """The rule's findings, per step as it answers them: values, numbers decoded, evidence notes."""
-    return [dict(f.values, numbers=json.loads(f.values["numbers"]), notes=[e[-1] for e in f.evidence])  # evidence_note is last
+    """The rule's findings, per step as it answers them: values, numbers decoded, evidence notes (the
+    last of each evidence row)."""
+    return [dict(f.values, numbers=json.loads(f.values["numbers"]), notes=[e[-1] for e in f.evidence])
             for f in findings.evaluate(conn, RULE)]
 
 
@@ -53,7 +54,8 @@ def test_the_rank_that_arrived_last_is_the_cause_and_the_others_waited(warehouse
                                       "the first rank, and 3 other rank(s) waited for it (rank 0 longest)")
     assert "link" not in late["message"]
     assert late["notes"] == [
-        "rank 2: 200.000 us, started 3.000 ms after the first rank (the cause: it arrived last), Notify Wait 5.0% of it",
+        "rank 2: 200.000 us, started 3.000 ms after the first rank (the cause: it arrived last), "
+        "Notify Wait 5.0% of it",
         "rank 0: 3.200 ms, started 0 ns after the first rank, waited 3.000 ms for rank 2, Notify Wait 93.8% of it",
         "rank 3: 3.200 ms, started 0 ns after the first rank, waited 3.000 ms for rank 2, Notify Wait 93.8% of it",
         "rank 1: 3.180 ms, started 20.000 us after the first rank, waited 2.980 ms for rank 2, Notify Wait 93.7% of it"]
@@ -114,6 +116,20 @@ def test_a_skew_under_the_thresholds_is_no_finding(warehouse_db):
         collectives.collective({0: 2 * T, 1: 2 * T + 3_500_000}, {0: 2 * T + 88_500_000, 1: 2 * T + 88_500_000},
                                name="hcom_allReduce__2_0_1")
     assert found(warehouse_db) == []
+
+
+def test_ranks_late_together_are_named_with_the_cause_and_a_rank_early_alone_is_no_finding(warehouse_db):
+    with rows.bound(warehouse_db):
+        # ranks 2 and 3 arrive 1 ms late together (within 100 us): rank 3, the last, is named, rank 2 with it
+        collectives.collective({0: T, 1: T, 2: T + 950_000, 3: T + 1_000_000}, dict.fromkeys(range(4), T + 1_200_000),
+                               name="hcom_allReduce__1_0_1")
+        # rank 3 arrives 1 ms before the others, who arrive together: it is early (less work), no one is late
+        collectives.collective({0: 2 * T, 1: 2 * T, 2: 2 * T, 3: 2 * T - 1_000_000},
+                               dict.fromkeys(range(4), 2 * T + 200_000), name="hcom_allReduce__2_0_1")
+    [late] = found(warehouse_db)
+    assert (late["subject"], late["rank_id"], late["numbers"]["affected_ranks"]) == ("hcom_allReduce__1_0_1", 3, 2)
+    assert "started 1.000 ms after the first rank (with 1 other rank(s) within 100.000 us of it), and 2 other " \
+           "rank(s) waited for it (rank 0 longest)" in late["message"]
 
 
 def msprof_slow_npu(durations: dict[int, int]) -> int | None:
