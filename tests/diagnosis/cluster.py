@@ -18,7 +18,12 @@ exactly that finding appears, with evidence pointing at the planted rows:
   combine), all ranks routed the same tokens: an expert-parallel run in balance;
 - ``ep_rank``: an MoE run whose router sends that rank's experts EP_TOKENS times the tokens:
   its grouped matmuls run on that many more rows and take that much longer, and every other
-  rank's combine waits for it (so all ranks still reach the allreduce together).
+  rank's combine waits for it (so all ranks still reach the allreduce together);
+- ``compute_scale`` = {rank: factor}: every kernel of that rank takes factor times as long (a
+  pipeline stage running more layers, or a rank slower than its data-parallel peer).
+
+:func:`place` gives the cluster a shape: the parallel groups a profiler_metadata.json of each
+rank names.
 
 Every rank is one rank-db input of the run ``run`` (build twice with two names for two runs
 in one warehouse). ``text_export`` also gives every rank the text export of the same capture
@@ -30,6 +35,7 @@ Notify Wait tasks, no memory records: those only a rank db holds).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from tests.factories import warehouse_rows as rows
@@ -87,7 +93,7 @@ class Cluster:
 
 def build(conn, ranks: int = 8, steps: tuple[int, ...] = (1, 2), *, run: str = "run", rank_db: bool = True,
           text_export: bool = False, slow_rank=None, slow_collective=None, host_gap_rank=None, dummy_rank=None,
-          dp_rank=None, memory_rank=None, moe=False, ep_rank=None) -> Cluster:
+          dp_rank=None, memory_rank=None, moe=False, ep_rank=None, compute_scale=None) -> Cluster:
     """Write the cluster into ``conn`` (a migrated warehouse) as run ``run``; return what was written."""
     assert rank_db or text_export, "a rank needs an input"
     cluster = Cluster(ranks, steps, run)
@@ -107,7 +113,7 @@ def build(conn, ranks: int = 8, steps: tuple[int, ...] = (1, 2), *, run: str = "
                 cluster.sources.setdefault(rank, cluster.text_sources[rank]["kernel_details_csv"])
         for step in steps:
             arrivals = {rank: _compute(cluster, rank, step, slow_rank, host_gap_rank, dummy_rank, dp_rank, rank_db,
-                                       moe or ep_rank is not None, ep_rank)
+                                       moe or ep_rank is not None, ep_rank, (compute_scale or {}).get(rank, 1.0))
                         for rank in range(ranks)}
             _allreduce(cluster, step, arrivals, slow_collective, rank_db)
         if rank_db:
@@ -117,7 +123,7 @@ def build(conn, ranks: int = 8, steps: tuple[int, ...] = (1, 2), *, run: str = "
 
 
 def _compute(cluster: Cluster, rank: int, step: int, slow_rank, host_gap_rank, dummy_rank, dp_rank,
-             rank_db: bool, moe: bool, ep_rank) -> int:
+             rank_db: bool, moe: bool, ep_rank, scale: float = 1.0) -> int:
     """The step's kernels of one rank, each with its launch; return when the rank is done."""
     start = step * STEP_NS
     text = cluster.text_sources.get(rank)
@@ -130,7 +136,7 @@ def _compute(cluster: Cluster, rank: int, step: int, slow_rank, host_gap_rank, d
     for name, op_type, op_class, category, family in LAYER * LAYERS + (MOE_LAYER if moe else ()):
         if rank == dummy_rank and category != "compute.norm":
             continue
-        dur = KERNEL_NS * (1.5 if rank == slow_rank else 1.0)
+        dur = KERNEL_NS * (1.5 if rank == slow_rank else 1.0) * scale
         shapes = "2048,1024;1024,1024"
         if op_type == "MatMulV2" and rank == dp_rank:
             dur, shapes = dur * 1.25, "4096,1024;1024,1024"
@@ -185,6 +191,23 @@ def _allreduce(cluster: Cluster, step: int, arrivals: dict[int, int], slow_colle
         rows.CommunicationTaskFactory(rank_id=rank, source_id=source_id, name=op["name"], op_id=step,
                                       task_type="Notify_Wait", slice_id=wait["id"])
         cluster.ops[rank, step] = op
+
+
+def place(conn, cluster: Cluster, groups: dict[str, list[list[int]]]) -> None:
+    """Give every rank of ``cluster`` the profiler_metadata.json input torch_npu writes beside it,
+    its ``parallel_group_info`` naming each group of ``groups`` (name -> the groups' global
+    ranks) the rank belongs to, keyed by a communicator name as torch_npu keys them."""
+    with rows.bound(conn):
+        for rank in range(cluster.ranks):
+            info = {
+                f"127.0.0.1%lo_60000_0_{number}_{members[0]}": {
+                    "group_name": name, "group_rank": members.index(rank), "global_ranks": members}
+                for number, (name, sets) in enumerate(groups.items())
+                for members in sets if rank in members}
+            source_id = rows.SourceFactory(kind="profiler_metadata_json", rank_id=rank, run_id=cluster.run_id,
+                                           path=f"/{cluster.run}/rank{rank}/profiler_metadata.json")["id"]
+            rows.RunMetadataFactory(source_id=source_id, rank_id=rank, name="parallel_group_info",
+                                    value=json.dumps(info))
 
 
 def _memory(cluster: Cluster, rank: int, peak: int) -> None:

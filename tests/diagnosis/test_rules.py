@@ -63,10 +63,12 @@ def test_slow_rank_numbers_and_evidence_point_at_its_kernels(warehouse_db):
     slow = found(warehouse_db, "slow_rank_suspected")
     assert [(f["run_id"], f["rank_id"], f["step_id"], f["confidence"]) for f in slow] == [(built.run_id, 3, 1, "high")]
     assert slow[0]["message"].startswith("In 2 of 2 steps (worst step 1: ratio 1.5): Rank 3 computes")
-    assert "the median of the ranks in step 1 (2.400 ms against 1.600 ms)" in slow[0]["message"]
+    assert "the median of the other ranks in step 1 (2.400 ms against 1.600 ms)" in slow[0]["message"]
+    # a run that does not say its parallel groups: every other rank is a peer, and the finding says so
+    assert slow[0]["message"].endswith("Compared with every rank: the run does not say its parallel groups.")
     numbers = json.loads(slow[0]["numbers"])
     assert numbers == {"compute_ns": 2_400_000, "median_ns": 1_600_000.0, "ratio": 1.5, "collectives": 1,
-                       "last_starts": 1,
+                       "last_starts": 1, "peers": 7, "compared_with": "every rank",
                        "steps": 2, "run_steps": 2, "worst_step": 1, "worst_by": "ratio", "step_ids": [1, 2]}
     # the worst step's five kernels, then the first of step 2's
     rows_ = evidence(warehouse_db, slow[0]["id"])
@@ -319,7 +321,8 @@ def test_without_steps_whole_captures_are_compared_with_low_confidence(warehouse
     # rank -1 (unknown) is no rank to compare: the median is rank 1's and 2's 400 ns
     assert (slow["rank_id"], slow["step_id"], slow["severity"], slow["confidence"]) == (0, -1, "medium", "low")
     # step -1 is no step: the message speaks of the whole capture
-    assert "the median of the ranks in the whole capture" in slow["message"] and "step -1" not in slow["message"]
+    assert "the median of the other ranks in the whole capture" in slow["message"]
+    assert "step -1" not in slow["message"]
     assert json.loads(slow["numbers"])["median_ns"] == 400.0
     # hot spots are compute kernels: the allreduce, the longest kernel by far, is not one
     assert [f["subject"] for f in found(warehouse_db, "kernel_hotspot")] == ["MatMul_1"]
@@ -370,7 +373,8 @@ def test_two_runs_in_one_warehouse_are_never_added_together(warehouse_db):
     first = found(warehouse_db, "slow_rank_suspected")[0]
     # the run's own median, collectives and steps: rank 3 of the healthy run is not added in
     assert json.loads(first["numbers"]) == {"compute_ns": 2_400_000, "median_ns": 1_600_000.0, "ratio": 1.5,
-                                            "collectives": 1, "last_starts": 1, "steps": 2, "run_steps": 2,
+                                            "collectives": 1, "last_starts": 1, "peers": 7,
+                                            "compared_with": "every rank", "steps": 2, "run_steps": 2,
                                             "worst_step": 1, "worst_by": "ratio", "step_ids": [1, 2]}
     assert {r["kernel_id"] for r in evidence(warehouse_db, first["id"])} <= {
         k["id"] for k in slow.kernels[3, 1] + slow.kernels[3, 2]}

@@ -119,6 +119,19 @@ def _source_id():
     return factory.LazyFunction(lambda: SourceFactory()["id"])
 
 
+class RunMetadataFactory(RowFactory):
+    """A fact about the run as an input states it (META_DATA, profiler_metadata.json): value is
+    the text the input holds, JSON for a structured value."""
+
+    class Meta:
+        model = Table("run_metadata")
+
+    source_id = _source_id()
+    rank_id = None
+    name = "distributed_args"
+    value = "{}"
+
+
 def rank_source(rank_id: int | None, run: str = "run", kind: str = "rank_db") -> int:
     """The one input of ``kind`` of a rank of a run (added if new): the rows a factory writes for a
     rank belong to it, so that the rank's answers read them (see fact_precedence)."""

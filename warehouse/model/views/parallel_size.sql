@@ -1,0 +1,26 @@
+-- description: The parallel sizes as the inputs state them, one row per input whose
+--     profiler_metadata.json (or rank db META_DATA) holds Megatron's distributed_args: its
+--     data-, tensor-, pipeline-, context- and expert-parallel sizes and the world size. Row by
+--     row over the inputs' JSON: run_shape reads no JSON.
+-- column run_id: Run of the input.
+-- column source_id: Input that states the sizes.
+-- column rank_id: The rank that wrote them (distributed_args' rank), when given.
+-- column dp_size: data_parallel_size, when given.
+-- column tp_size: tensor_model_parallel_size, when given.
+-- column pp_size: pipeline_model_parallel_size, when given.
+-- column cp_size: context_parallel_size, when given.
+-- column ep_size: expert_model_parallel_size, when given.
+-- column world_size: world_size, when given.
+SELECT
+    s.run_id,
+    m.source_id,
+    CAST(json_extract(m.value, '$.rank') AS INTEGER) AS rank_id,
+    CAST(json_extract(m.value, '$.data_parallel_size') AS INTEGER) AS dp_size,
+    CAST(json_extract(m.value, '$.tensor_model_parallel_size') AS INTEGER) AS tp_size,
+    CAST(json_extract(m.value, '$.pipeline_model_parallel_size') AS INTEGER) AS pp_size,
+    CAST(json_extract(m.value, '$.context_parallel_size') AS INTEGER) AS cp_size,
+    CAST(json_extract(m.value, '$.expert_model_parallel_size') AS INTEGER) AS ep_size,
+    CAST(json_extract(m.value, '$.world_size') AS INTEGER) AS world_size
+FROM run_metadata AS m
+JOIN source AS s ON s.id = m.source_id
+WHERE m.name = 'distributed_args' AND s.status = 'ok' AND json_valid(m.value) AND json_type(m.value) = 'object'
