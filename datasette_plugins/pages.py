@@ -58,6 +58,11 @@ PAGES = (
          "arithmetic intensity against achieved throughput, per unit.", ("op_runs", "op_roofline")),
     Page("hotspots", "Hot spots in source", "An operator's source code with the cycles and instructions "
          "spent on each line: the hottest lines are shaded.", ("op_runs", "op_hot_lines")),
+    Page("cluster", "Cluster shape", "Each rank of one run at its place in the cluster: its pipeline stage and "
+         "its index in its data-parallel group, as the run's profiler_metadata.json or communication_group.json "
+         "names its parallel groups; the cross-rank findings compare a rank only with the ranks of its stage. A run "
+         "that does not say its parallel groups says so: its ranks are compared with every other rank.",
+         ("runs", "cluster_shape")),
 )
 PAGES_BY_SLUG = {page.slug: page for page in PAGES}
 
