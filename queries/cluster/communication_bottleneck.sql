@@ -6,20 +6,24 @@
 --     between them, and what the slow rank's device did meanwhile: time of its answering
 --     kernels (kernel_answer) in the wait window. reason is 'slow rank computing' when that
 --     kernel time covers at least half the wait, else 'slow rank idle (host or launch bound)'.
+--     As msprof-analyze's communication_bottleneck, an instance whose durations over the ranks
+--     differ by less than slow_npu_ratio of the longest has no slow rank (fast_rank_id and
+--     slow_rank_id NULL, reason 'no slow rank: ...'): a few microseconds between two ranks is noise.
 -- param run_id (integer, default null): Only this run; every run when null.
 -- param min_wait_ns (integer, default 0): Leave out instances whose wait is shorter.
 -- param limit (integer, default 50): How many instances to return per run, longest wait first.
+-- param slow_npu_ratio (real, default 0.05): (longest - shortest duration) / longest under which no rank is slow (msprof-analyze's slow_npu_happen).
 -- column run_id: Run.
 -- column name: Operator name (one instance).
 -- column group_name: Communication group (null when the input does not name it).
 -- column start_ns: Earliest start over the ranks, in ns.
 -- column end_ns: Latest end over the ranks, in ns.
 -- column duration_ns: end_ns - start_ns.
--- column fast_rank_id: Rank that started first.
--- column slow_rank_id: Rank that started last.
+-- column fast_rank_id: Rank that started first (NULL when no rank is slow).
+-- column slow_rank_id: Rank that started last (NULL when no rank is slow).
 -- column wait_ns: Latest start - earliest start, in ns.
 -- column slow_rank_kernel_ns: Kernel time of the slow rank inside the wait window, in ns (capped at wait_ns).
--- column reason: slow rank computing, or slow rank idle (host or launch bound).
+-- column reason: slow rank computing, slow rank idle (host or launch bound), or no slow rank (durations within slow_npu_ratio).
 with ops as (
     select run_id, rank_id, coalesce(group_name, '') as group_key, group_name, name, ts, ts + dur as end_ns
     from hccl_operator
@@ -45,7 +49,8 @@ instances as (
         max(end_ns) as end_ns,
         max(case when first_order = 1 then rank_id end) as fast_rank_id,
         max(case when last_order = 1 then rank_id end) as slow_rank_id,
-        max(ts) - min(ts) as wait_ns
+        max(ts) - min(ts) as wait_ns,
+        max(end_ns - ts) - min(end_ns - ts) < :slow_npu_ratio * max(end_ns - ts) as even
     from ordered
     where ranks > 1
     group by run_id, group_key, name
@@ -94,6 +99,7 @@ measured as (
         i.fast_rank_id,
         i.slow_rank_id,
         i.wait_ns,
+        i.even,
         case when coalesce(b.kernel_ns, 0) > i.wait_ns then i.wait_ns else coalesce(b.kernel_ns, 0) end
             as slow_rank_kernel_ns,
         row_number() over (partition by i.run_id order by i.wait_ns desc, i.start_ns, i.name, i.group_key)
@@ -105,14 +111,18 @@ measured as (
 final as (
     select
         run_id, name, group_name, start_ns, end_ns, duration_ns, fast_rank_id, slow_rank_id, wait_ns,
-        slow_rank_kernel_ns
+        slow_rank_kernel_ns, even
     from measured
     where position <= :limit
 )
 
 select
-    run_id, name, group_name, start_ns, end_ns, duration_ns, fast_rank_id, slow_rank_id, wait_ns, slow_rank_kernel_ns,
-    case when 2 * slow_rank_kernel_ns >= wait_ns and wait_ns > 0 then 'slow rank computing'
+    run_id, name, group_name, start_ns, end_ns, duration_ns,
+    case when not even then fast_rank_id end as fast_rank_id,
+    case when not even then slow_rank_id end as slow_rank_id,
+    wait_ns, slow_rank_kernel_ns,
+    case when even then 'no slow rank: durations differ by under ' || :slow_npu_ratio || ' of the longest'
+        when 2 * slow_rank_kernel_ns >= wait_ns and wait_ns > 0 then 'slow rank computing'
         else 'slow rank idle (host or launch bound)' end as reason
 from final
 order by run_id, wait_ns desc, start_ns, name

@@ -17,7 +17,7 @@ import pytest
 
 from tests.factories import collectives
 from tests.factories import warehouse_rows as rows
-from warehouse import db
+from warehouse import db, queries
 from warehouse.analysis import findings
 from warehouse.ingest import ingest_paths
 from warehouse.sources.base import readonly_uri
@@ -221,3 +221,17 @@ def test_the_waiting_rank_s_profiler_wait_is_the_cause_s_lateness(real):
         assert (finding["rank_id"], numbers["most_affected_rank_id"], numbers["wait_basis"]) == (0, 1, "profiler")
         assert numbers["affected_wait_ns"] == pytest.approx(numbers["start_spread_ns"], rel=0.04)
         assert finding["confidence"] == "low" and "a rank of the group not captured here" in finding["message"]
+
+
+def test_the_communication_bottleneck_query_names_no_slow_rank_where_msprof_analyze_names_none(real, realdata):
+    # msprof-analyze's communication_bottleneck on the level-1 db capture: "No slow NPU detected" for each
+    # of its 4 all-reduces; the named query that mirrors it says the same, wait and reason included
+    conn, run_ids, _ = real
+    columns, rows = queries.get("communication_bottleneck").run(conn, {"run_id": run_ids[LEVEL1_DB]})
+    answered = [dict(zip(columns, row)) for row in rows]
+    durations = rank_db_durations(realdata / LEVEL1_DB)
+    assert sorted(r["name"] for r in answered) == sorted(durations)
+    assert {(r["fast_rank_id"], r["slow_rank_id"]) for r in answered} == {(None, None)}
+    assert {r["reason"] for r in answered} == {"no slow rank: durations differ by under 0.05 of the longest"}
+    first = next(r for r in answered if r["name"] == "hcom_allReduce__210_0_1")
+    assert first["wait_ns"] > 3_000_000  # the 3.53 ms lateness is still reported, as a wait, not a slow rank
