@@ -2,7 +2,8 @@
 
 Each exported table becomes a view over ``read_parquet`` (hive partitions read back as the
 ``rank_id`` column), so the transpiled query reads the same names it reads in SQLite.
-Parameters bind natively (``$name``). Needs the ``scale`` extra (duckdb, pyarrow).
+Parameters bind natively (``$name``). DuckDB is a core dependency (the kernel CSVs are ingested
+through it).
 """
 
 from __future__ import annotations
@@ -12,6 +13,10 @@ from pathlib import Path
 from warehouse import units
 from warehouse.engines.base import REAL_TEXT, WAREHOUSE_FUNCTION_PREFIX, Engine
 from warehouse.export import PARTITION_COLUMN
+
+
+#: the folder name of a NULL partition value (the Hive convention pyarrow writes)
+NULL_PARTITION = "__HIVE_DEFAULT_PARTITION__"
 
 
 class DuckDBEngine(Engine):
@@ -27,9 +32,13 @@ class DuckDBEngine(Engine):
         self.define_functions(self.conn)
         for name, table in self.data.tables.items():
             partitioned = table["partitioned_by"] is not None
-            options = (f", hive_partitioning = true, hive_types = {{'{PARTITION_COLUMN}': BIGINT}}"
+            # the partition is read as text: a NULL rank's folder is __HIVE_DEFAULT_PARTITION__, which
+            # DuckDB 1.4 casts to BIGINT as a value (an error), not as NULL
+            options = (f", hive_partitioning = true, hive_types = {{'{PARTITION_COLUMN}': VARCHAR}}"
                        if partitioned else ", hive_partitioning = false")
-            self.conn.execute(f"CREATE VIEW {_quote(name)} AS SELECT * FROM "
+            columns = (f" REPLACE (CAST(NULLIF({PARTITION_COLUMN}, '{NULL_PARTITION}') AS BIGINT) AS "
+                       f"{PARTITION_COLUMN})" if partitioned else "")
+            self.conn.execute(f"CREATE VIEW {_quote(name)} AS SELECT *{columns} FROM "
                               f"read_parquet({_literal(self.data.files(name))}{options})")
 
     @staticmethod
