@@ -24,7 +24,7 @@ with final as (
     left join gpu_kernel_op as g on k.id is null and g.slice_id = k.slice_id
     where k.run_id = :run_id and k.name = :name
         and (:exact = 0 or (coalesce(k.op_type, g.op_type, '') = coalesce(:op_type, '')
-            and coalesce(k.input_shapes, g.input_shapes, '') = coalesce(:input_shapes, '')))
+            and coalesce(k.input_shapes, cast(g.input_shapes as text), '') = coalesce(:input_shapes, '')))
 )
 
 select path, row, table_name, rank_id, step_id, value, 'duration (ns)' as what

@@ -40,10 +40,11 @@ with pair as (
     where h.run_id = coalesce(:run_id, (select max(run_id) from run_history where position = (select max(position) from run_history)))
 ),
 kernels as (
-    -- a GPU kernel (no kernel row, k.id null) computes what its launching operator does (gpu_kernel_op)
+    -- a GPU kernel (no kernel row, k.id null) computes what its launching operator does (gpu_kernel_op;
+    -- its shapes cast: an export of no shapes types the column as a real)
     select
         k.run_id, k.name, coalesce(k.op_type, g.op_type) as op_type,
-        coalesce(k.input_shapes, g.input_shapes) as input_shapes, k.dur
+        coalesce(k.input_shapes, cast(g.input_shapes as text)) as input_shapes, k.dur
     from kernel_answer as k
     join pair as p on k.run_id = p.run_id or k.run_id = p.base_run_id
     left join gpu_kernel_op as g on k.id is null and g.slice_id = k.slice_id

@@ -26,19 +26,22 @@ with pair as (
 ),
 
 sides as (
+    -- every value as text (a column of no value is a real in an export: Parquet needs one type)
     select
         p.run_id, p.base_run_id,
-        b.device_kind as base_device_kind, r.device_kind as run_device_kind,
-        b.device_type as base_device_type, r.device_type as run_device_type,
+        cast(b.device_kind as text) as base_device_kind, cast(r.device_kind as text) as run_device_kind,
+        cast(b.device_type as text) as base_device_type, cast(r.device_type as text) as run_device_type,
         cast(b.cluster_size as text) as base_cluster_size, cast(r.cluster_size as text) as run_cluster_size,
         cast(b.ranks as text) as base_ranks, cast(r.ranks as text) as run_ranks,
-        b.export_kind as base_export_kind, r.export_kind as run_export_kind,
-        b.profiler as base_profiler, r.profiler as run_profiler,
-        b.profiler_version as base_profiler_version, r.profiler_version as run_profiler_version,
-        b.export_schema as base_export_schema, r.export_schema as run_export_schema,
+        cast(b.export_kind as text) as base_export_kind, cast(r.export_kind as text) as run_export_kind,
+        cast(b.profiler as text) as base_profiler, cast(r.profiler as text) as run_profiler,
+        cast(b.profiler_version as text) as base_profiler_version,
+        cast(r.profiler_version as text) as run_profiler_version,
+        cast(b.export_schema as text) as base_export_schema, cast(r.export_schema as text) as run_export_schema,
         cast(b.kernel_names as text) as base_kernel_names, cast(r.kernel_names as text) as run_kernel_names,
         cast(b.kernel_types as text) as base_kernel_types, cast(r.kernel_types as text) as run_kernel_types,
-        c.comparable, c.reason, c.name_overlap
+        c.comparable, c.reason, c.name_overlap,
+        case when p.run_id = p.base_run_id then 1 else 0 end as same_run
     from pair as p
     left join run_signature as b on b.run_id = p.base_run_id
     left join run_signature as r on r.run_id = p.run_id
@@ -100,11 +103,11 @@ final as (
     union all
     select
         run_id, base_run_id, 11 as position, 'comparable' as property, null as base_value,
-        case when coalesce(comparable, run_id = base_run_id) = 1 then 'yes' else 'no' end as run_value,
-        case when coalesce(comparable, run_id = base_run_id) = 1 then 0 else 1 end as differs,
+        case when coalesce(comparable, same_run) = 1 then 'yes' else 'no' end as run_value,
+        case when coalesce(comparable, same_run) = 1 then 0 else 1 end as differs,
         case
             when reason is not null then reason
-            when run_id = base_run_id then 'comparable: the same run'
+            when same_run = 1 then 'comparable: the same run'
             else 'not comparable: no baseline run'
         end as note
     from sides

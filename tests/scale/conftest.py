@@ -77,6 +77,17 @@ def plant_rule_inputs(conn) -> None:
                                           name="aclrtSynchronizeStream")
 
 
+def plant_comparable_runs(conn) -> None:
+    """Two one-rank runs of one model, the second's step 1.5x the first's: run_regression compares a
+    run with the last comparable run before it only, and the runs above are each of another setup."""
+    with warehouse_rows.bound(conn):
+        for name, step_ns in (("model_a", 2_000), ("model_a_slower", 3_000)):
+            source = warehouse_rows.rank_source(0, run=name)
+            warehouse_rows.StepFactory(rank_id=0, step_id=1, start_ns=0, end_ns=step_ns, source_id=source)
+            warehouse_rows.KernelFactory(rank_id=0, source_id=source, name="MatMul", op_type="MatMul", ts=0,
+                                         dur=step_ns)
+
+
 @pytest.fixture(scope="session")
 def factory_warehouse(tmp_path_factory) -> Path:
     """The rich warehouse file (read it, never write it: tests share it)."""
@@ -87,6 +98,7 @@ def factory_warehouse(tmp_path_factory) -> Path:
     results = ingest.ingest_paths(conn, [write_inputs(folder / "inputs")], force=True)
     assert [r.error for r in results if r.status != "ok"] == []
     plant_rule_inputs(conn)
+    plant_comparable_runs(conn)
     stage_a_run(conn, folder / "staged")
     findings.analyze(conn)  # what `warehouse analyze` stores: the finding tables
     conn.close()
