@@ -115,7 +115,7 @@ def test_demo_cluster_dataset_holds_the_exports_rows(demo_run):
     groups = manifest[spark_ingest.STATE]["groups"]
     # the operator profile (a run of its own) and the six ranks of the cluster run, one group each
     assert [(g["rank"], len(g["files"]), g["status"]) for g in groups] == [
-        (None, 1, "ok"), *[(rank, 3, "ok") for rank in range(4)], *[(rank, 3, "ok") for rank in (4, 5)]]
+        (None, 1, "ok"), *[(rank, 4, "ok") for rank in range(4)], *[(rank, 4, "ok") for rank in (4, 5)]]
     # each rank's rows are in its own partition folder, one file per group that wrote them
     assert sorted(p.name for p in (demo_run["dataset"] / "kernel" / "rank_id=3").iterdir()) == ["part-g000004.parquet"]
 
