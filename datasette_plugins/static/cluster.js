@@ -9,6 +9,8 @@
 
   /* An axis label at whole indexes only (the axes run half a step past the first and last rank). */
   function whole(value) { return Number.isInteger(value) ? String(value) : ""; }
+  /* a point's label is drawn as canvas text, not HTML */
+  function rankLabel(p) { return "rank " + p.data.rank.rank_id; }
 
   function orDash(value) { return value === null || value === undefined ? "—" : value; }
 
@@ -24,7 +26,7 @@
       animation: false,
       title: { text: "Ranks by pipeline stage and data-parallel index", left: "center", textStyle: { fontSize: 14 } },
       grid: { top: 50, left: 90, right: 40, bottom: 50 },
-      tooltip: { formatter: function (p) { return "rank " + p.data.rank.rank_id + ": " + p.data.rank.compared_within; } },
+      tooltip: { formatter: WH.tooltip(function (p) { return WH.html`rank ${p.data.rank.rank_id}: ${p.data.rank.compared_within}`; }) },
       xAxis: { type: "value", name: "data-parallel index", nameLocation: "middle", nameGap: 28, minInterval: 1,
         min: -0.5, max: placed.reduce(function (m, r) { return Math.max(m, r.dp_index || 0); }, 0) + 0.5,
         axisLine: { onZero: false }, axisLabel: { formatter: whole } },
@@ -32,7 +34,7 @@
         min: -0.5, max: stages - 0.5, axisLine: { onZero: false }, axisLabel: { formatter: whole } },
       series: [{
         type: "scatter", symbol: "roundRect", symbolSize: [56, 28],
-        label: { show: true, formatter: function (p) { return "rank " + p.data.rank.rank_id; }, color: "#fff" },
+        label: { show: true, formatter: rankLabel, color: "#fff" },
         data: placed.map(function (r, index) {
           // ranks of one place (tensor-parallel neighbours) side by side
           var same = placed.filter(function (o, j) { return j < index && o.stage_id === r.stage_id && o.dp_index === r.dp_index; });

@@ -4,6 +4,8 @@ table page its rows, a canned query milliseconds (warehouse/synth/plan.py plants
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from click.testing import CliRunner
 
@@ -82,3 +84,16 @@ def test_demo_step_time_query_reads_in_milliseconds(demo_server, browse):
     assert len(durations) == 8
     assert all(cell["text"] in ("1.923 ms", "1.924 ms") for cell in durations)  # rank 3's slow steps
     assert all(int(cell["title"]) > 1_900_000 for cell in durations)
+
+
+def test_demo_cluster_page_places_each_rank_in_its_stage(demo_server, browse):
+    """The demo's planted shape, pipeline 2 x data-parallel 3: ranks 0-2 in stage 0, 3-5 in stage 1,
+    each compared within its stage."""
+    html = browse(page(demo_server, "cluster"))
+    dom = Dom(html)
+    assert dom.ready
+    assert [r["data-rank-id"] for r in dom.rows] == ["0", "1", "2", "3", "4", "5"]
+    assert 'data-shape-known="1"' in html
+    stages = re.findall(r'data-rank-id="(\d)"><td>rank \d</td><td>(\d)</td>', html)
+    assert stages == [("0", "0"), ("1", "0"), ("2", "0"), ("3", "1"), ("4", "1"), ("5", "1")]
+    assert dom.status.startswith("run ") and dom.status.endswith(": 6 ranks")
