@@ -20,7 +20,10 @@ exactly that finding appears, with evidence pointing at the planted rows:
   its grouped matmuls run on that many more rows and take that much longer, and every other
   rank's combine waits for it (so all ranks still reach the allreduce together);
 - ``compute_scale`` = {rank: factor}: every kernel of that rank takes factor times as long (a
-  pipeline stage running more layers, or a rank slower than its data-parallel peer).
+  pipeline stage running more layers, or a rank slower than its data-parallel peer);
+- ``collective_groups`` = [[ranks], ...]: each list runs its own allreduce (its own HCCL group,
+  ``group_<first rank>``), ending after its own last arrival, as the data-parallel groups of a
+  pipeline-parallel run do; by default every rank is in one group, ``group_a``.
 
 :func:`place` gives the cluster a shape: the parallel groups a profiler_metadata.json of each
 rank names.
@@ -93,7 +96,8 @@ class Cluster:
 
 def build(conn, ranks: int = 8, steps: tuple[int, ...] = (1, 2), *, run: str = "run", rank_db: bool = True,
           text_export: bool = False, slow_rank=None, slow_collective=None, host_gap_rank=None, dummy_rank=None,
-          dp_rank=None, memory_rank=None, moe=False, ep_rank=None, compute_scale=None) -> Cluster:
+          dp_rank=None, memory_rank=None, moe=False, ep_rank=None, compute_scale=None,
+          collective_groups=None) -> Cluster:
     """Write the cluster into ``conn`` (a migrated warehouse) as run ``run``; return what was written."""
     assert rank_db or text_export, "a rank needs an input"
     cluster = Cluster(ranks, steps, run)
@@ -115,7 +119,9 @@ def build(conn, ranks: int = 8, steps: tuple[int, ...] = (1, 2), *, run: str = "
             arrivals = {rank: _compute(cluster, rank, step, slow_rank, host_gap_rank, dummy_rank, dp_rank, rank_db,
                                        moe or ep_rank is not None, ep_rank, (compute_scale or {}).get(rank, 1.0))
                         for rank in range(ranks)}
-            _allreduce(cluster, step, arrivals, slow_collective, rank_db)
+            for members in collective_groups or [list(range(ranks))]:
+                _allreduce(cluster, step, {rank: arrivals[rank] for rank in members}, slow_collective, rank_db,
+                           f"group_{members[0]}" if collective_groups else "group_a")
         if rank_db:
             for rank in range(ranks):
                 _memory(cluster, rank, 60 * GIB if rank == memory_rank else 20 * GIB)
@@ -164,8 +170,10 @@ def _compute(cluster: Cluster, rank: int, step: int, slow_rank, host_gap_rank, d
     return ts
 
 
-def _allreduce(cluster: Cluster, step: int, arrivals: dict[int, int], slow_collective, rank_db: bool) -> None:
-    """One allreduce per rank: every rank ends TRANSFER_NS after the last arrival (plus a planted delay)."""
+def _allreduce(cluster: Cluster, step: int, arrivals: dict[int, int], slow_collective, rank_db: bool,
+               group_name: str) -> None:
+    """One allreduce per rank of a group: every rank ends TRANSFER_NS after the group's last arrival (plus a
+    planted delay)."""
     last = max(arrivals.values())
     for rank, arrival in arrivals.items():
         late = LATE_NS if slow_collective == (step, rank) else 0
@@ -182,14 +190,14 @@ def _allreduce(cluster: Cluster, step: int, arrivals: dict[int, int], slow_colle
         source_id = cluster.sources[rank]
         op = rows.CommunicationOpFactory(
             rank_id=rank, source_id=source_id, name=name, op_type="hcom_allReduce_",
-            ts=arrival, dur=end - arrival, op_id=step, rank_size=cluster.ranks,
+            ts=arrival, dur=end - arrival, op_id=step, rank_size=len(arrivals), group_name=group_name,
         )
         thread = rows.ThreadFactory(process=rows.ProcessFactory(source_id=source_id, rank_id=rank),
                                     name=f"Stream {100 + step}")
         wait = rows.SliceFactory(thread_id=thread["id"], ts=arrival, dur=last - arrival + 10_000, name="Notify_Wait",
                                  category="hccl", source_id=source_id)
         rows.CommunicationTaskFactory(rank_id=rank, source_id=source_id, name=op["name"], op_id=step,
-                                      task_type="Notify_Wait", slice_id=wait["id"])
+                                      task_type="Notify_Wait", slice_id=wait["id"], group_name=group_name)
         cluster.ops[rank, step] = op
 
 
