@@ -1,4 +1,4 @@
-"""Fuzz MindSpore's intermediates (the AI Core type table) through the real ingest frame.
+"""Fuzz MindSpore's intermediates (step trace, AI Core type and detail) through the real ingest frame.
 
 Each starts from the factory's valid file: byte mutations (truncations at every line end, flipped
 bytes, non-UTF-8 and other hostile bytes) and the CSV-shaped ones of the text exports (a column
@@ -21,10 +21,12 @@ from fuzz.test_fuzz_text_exports import csv_mutations
 
 #: (factory, file name): every MindSpore intermediate the warehouse reads
 EXPORTS = [
+    (ms.StepTraceRawFactory, "step_trace_raw_0_detail_time.csv"),
     (ms.AicoreTypeFactory, "aicore_intermediate_0_type.csv"),
+    (ms.AicoreDetailFactory, "aicore_intermediate_0_detail.csv"),
 ]
 #: the AI Core files are read by the text exports' CSV reader (fuzzed with them): a few examples each
-PLAIN_CSV = EXPORTS
+PLAIN_CSV = EXPORTS[1:]
 
 
 @functools.cache
@@ -48,9 +50,16 @@ def _fuzz(factory, name, data) -> None:
     ingest_hostile(name, data.draw(st.one_of(byte_mutations(original, line_ends), shaped(original))))
 
 
+@examples(10)
+@given(data=st.data())
+def test_hostile_step_trace_ends_cleanly(data):
+    """A mangled step trace ends as a clear failure or a sound ingest."""
+    _fuzz(*EXPORTS[0], data)
+
+
 @pytest.mark.parametrize(("factory", "name"), PLAIN_CSV, ids=[name for _, name in PLAIN_CSV])
 @examples(3)
 @given(data=st.data())
 def test_hostile_ai_core_file_ends_cleanly(factory, name, data):
-    """A mangled AI Core file ends as a clear failure or a sound ingest."""
+    """A mangled AI Core type or detail file ends as a clear failure or a sound ingest."""
     _fuzz(factory, name, data)

@@ -27,7 +27,7 @@ from warehouse.sources import (  # text exports (kernel_details.csv and friends)
     static_op_mem,
     step_trace_time,
 )
-from warehouse.sources.mindspore import aicore_type  # MindSpore's intermediates
+from warehouse.sources.mindspore import aicore_detail, aicore_type, step_trace_raw  # MindSpore's intermediates
 
 SOURCES: tuple[ModuleType, ...] = (
     # msprof_timeline before trace_json: a PROF folder's timeline JSONs are traces too
@@ -40,7 +40,7 @@ SOURCES: tuple[ModuleType, ...] = (
     communication_json, communication_matrix, cluster_communication, cluster_communication_matrix,
     communication_group, profiler_info, profiler_metadata,
     # MindSpore's intermediates
-    aicore_type,
+    step_trace_raw, aicore_type, aicore_detail,
 )
 
 

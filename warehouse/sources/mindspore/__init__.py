@@ -1,7 +1,8 @@
 """MindSpore's profiler files (issue 37, seed 003): the intermediates its parsers write per device.
 
 Each module is one source, read byte for byte as MindSpore writes the file:
-:mod:`~warehouse.sources.mindspore.aicore_type` (``aicore_intermediate_{device}_type.csv``).
-MindSpore names the device in the file name, never in a folder:
-:mod:`~warehouse.sources.mindspore.device` reads it.
+:mod:`~warehouse.sources.mindspore.step_trace_raw` (``step_trace_raw_{device}_detail_time.csv``),
+:mod:`~warehouse.sources.mindspore.aicore_type` and :mod:`~warehouse.sources.mindspore.aicore_detail`
+(``aicore_intermediate_{device}_type.csv`` / ``_detail.csv``). MindSpore names the device in the
+file name, never in a folder: :mod:`~warehouse.sources.mindspore.device` reads it.
 """
