@@ -28,6 +28,7 @@ from hypothesis import settings, strategies as st
 from factories.rank_db import write_db
 from warehouse import audits, db, introspect
 from warehouse.ingest import FileResult, ingest_file
+from warehouse.sources.kit import duck, kernel_csv
 
 #: an ingest of a small hostile file taking longer than this is a hang
 TIME_LIMIT_S = 20
@@ -114,8 +115,20 @@ def _fresh_warehouse_bytes() -> bytes:
         return path.read_bytes()
 
 
+@functools.cache
+def _engine_made() -> None:
+    """This process's DuckDB (the CSV exports' engine), made before any bounded ingest.
+
+    The ingest makes it once per process and keeps it; making it reserves over a GiB of address
+    space (its allocator's arenas, not memory in use), which the address-space bound, meant for
+    what one input costs, would refuse.
+    """
+    duck.engine(kernel_csv.CELLS_SQL)
+
+
 def ingest_hostile(name: str, data: bytes, *, folder: str = "") -> FileResult:
     """Write ``data`` as ``folder/name`` next to a fresh warehouse, ingest it, assert a clean end (see module doc)."""
+    _engine_made()
     with tempfile.TemporaryDirectory(prefix="fuzz-") as tmp:
         path = Path(tmp) / folder / name
         path.parent.mkdir(parents=True, exist_ok=True)
