@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 
 from factories.trace_json import EventFactory, TraceFileFactory
-from factories.warehouse_rows import CommunicationOpFactory, KernelFactory, StepFactory, rank_source, run_id
+from factories.warehouse_rows import (CommunicationOpFactory, KernelFactory, RunMetadataFactory, StepFactory, rank_source,
+                                      run_id)
 from warehouse.analysis import findings
 from warehouse.ingest import ingest_paths
 from warehouse.labels import set_labels
@@ -87,6 +88,24 @@ def test_the_model_label_decides_over_the_kernels(rows):
     assert regressions(rows) == [(slow, base, "high")]
     set_labels(rows, slow, {"model": "qwen"})
     assert reason(rows, slow, base) == "not comparable: the model label differs (qwen / llama)"
+    assert regressions(rows) == []
+
+
+def test_runs_of_another_cluster_shape_are_not_comparable(rows):
+    """Four ranks as pipeline 2 x data-parallel 2 and four ranks as data-parallel 4: one model, two
+    parallelisms; a third run that says no shape is not told apart by it."""
+    shapes = {"pp2": {"pipeline_model_parallel_size": 2, "data_parallel_size": 2},
+              "dp4": {"pipeline_model_parallel_size": 1, "data_parallel_size": 4}}
+    runs = {name: npu_run(rows, name, 1_000_000 * (position + 1), 4, 2000)
+            for position, name in enumerate(("pp2", "dp4", "unsaid"))}
+    for name, sizes in shapes.items():
+        for rank in range(4):
+            RunMetadataFactory(source_id=rank_source(rank, run=name), rank_id=rank, name="distributed_args",
+                               value=json.dumps({**sizes, "tensor_model_parallel_size": 1, "world_size": 4}))
+    assert reason(rows, runs["dp4"], runs["pp2"]) == \
+        "not comparable: the cluster shape differs (DP 4 TP 1 PP 1 / DP 2 TP 1 PP 2)"
+    assert reason(rows, runs["unsaid"], runs["pp2"]).startswith("comparable: the same NPU, 4 ranks")
+    # dp4 is 1x pp2's step: no regression either way; unsaid compares with dp4, the last comparable run
     assert regressions(rows) == []
 
 

@@ -3,7 +3,8 @@
 --     (README, "Definitions": comparable runs), read from run_signature: (1) the same device kind
 --     (NPU or GPU), known for both; (2) the same device type where both name one (a run that names
 --     none, e.g. a text export, is not told apart by it); (3) the same cluster size (the stated
---     world size, else the ranks ingested); (4) the same model: when both runs carry a `model`
+--     world size, else the ranks ingested); (4) the same cluster shape where both runs say one
+--     (run_shape: each parallel size both state, DP, TP, PP, CP and EP, is the same); (5) the same model: when both runs carry a `model`
 --     label (warehouse ingest --label model=NAME) the labels decide, else the kernel sets do: at
 --     least half of the two runs' kernels shared (Jaccard index, shared / in either run, of the
 --     distinct kernel names, or of the distinct operator types where both runs give types: a
@@ -22,9 +23,17 @@
 --     types.
 -- column shared_kernel_names: Kernel names in both runs.
 WITH labelled AS (
-    SELECT s.*, l.value AS model
+    SELECT
+        s.*, l.value AS model, sh.dp_size, sh.tp_size, sh.pp_size, sh.cp_size, sh.ep_size,
+        -- the sizes the run states, for a person
+        CASE WHEN sh.shape_known = 1 THEN
+            trim(coalesce('DP ' || sh.dp_size || ' ', '') || coalesce('TP ' || sh.tp_size || ' ', '')
+                || coalesce('PP ' || sh.pp_size || ' ', '') || coalesce('CP ' || sh.cp_size || ' ', '')
+                || coalesce('EP ' || sh.ep_size, ''))
+        END AS shape
     FROM run_signature AS s
     LEFT JOIN run_label AS l ON l.run_id = s.run_id AND l.key = 'model'
+    LEFT JOIN run_shape AS sh ON sh.run_id = s.run_id
 ),
 
 names AS (
@@ -56,6 +65,9 @@ pairs AS (
         a.device_type, b.device_type AS other_device_type,
         a.cluster_size, b.cluster_size AS other_cluster_size,
         a.model, b.model AS other_model,
+        a.shape, b.shape AS other_shape,
+        CASE WHEN a.dp_size <> b.dp_size OR a.tp_size <> b.tp_size OR a.pp_size <> b.pp_size
+            OR a.cp_size <> b.cp_size OR a.ep_size <> b.ep_size THEN 1 ELSE 0 END AS shape_differs,
         coalesce(n.shared, 0) AS shared_kernel_names,
         1.0 * coalesce(n.shared, 0) / nullif(a.kernel_names + b.kernel_names - coalesce(n.shared, 0), 0)
             AS name_overlap,
@@ -82,6 +94,8 @@ judged AS (
                 'the device type differs (' || device_type || ' / ' || other_device_type || ')'
             WHEN cluster_size <> other_cluster_size THEN
                 'the cluster size differs (' || cluster_size || ' / ' || other_cluster_size || ' ranks)'
+            WHEN shape_differs = 1 THEN
+                'the cluster shape differs (' || shape || ' / ' || other_shape || ')'
             WHEN model <> other_model THEN
                 'the model label differs (' || model || ' / ' || other_model || ')'
             WHEN model = other_model THEN NULL
