@@ -1,7 +1,9 @@
 -- title: Rule ep_load_imbalance_suspected
 -- description: Per run and step, each rank's time in the expert kernels of its MoE layers
 --     (the answering kernels whose category is one of expert_categories: grouped matmul and the
---     fused dispatch-FFN-combine) against the median over the run's ranks that ran any
+--     fused dispatch-FFN-combine) against the median over the ranks that ran any of its pipeline
+--     stage (rank_place.peer_key; every rank of the run where the run does not say its shape: a
+--     stage holding more MoE layers is no overloaded expert; numbers.compared_with says which)
 --     (ep_load_balance compares whole captures with the mean). With expert parallelism a rank
 --     whose experts are routed more tokens runs these kernels longer and the other ranks wait
 --     for it at the combine, so the dispatch and combine kernels (where the light ranks wait)
@@ -53,19 +55,21 @@ expert_kernels as (
 
 per_rank as (
     select
-        run_id, step_id, rank_id,
-        sum(case when is_expert = 1 then dur else 0 end) as expert_ns,
-        sum(is_expert) as expert_kernel_count,
-        sum(case when is_expert = 0 and is_compute = 1 and in_moe_layer = 0 then dur else 0 end) as other_ns
-    from step_kernels
-    group by run_id, step_id, rank_id
-    having sum(is_expert) > 0
+        k.run_id, k.step_id, k.rank_id, coalesce(p.peer_key, 'every rank') as peer_key,
+        sum(case when k.is_expert = 1 then k.dur else 0 end) as expert_ns,
+        sum(k.is_expert) as expert_kernel_count,
+        sum(case when k.is_expert = 0 and k.is_compute = 1 and k.in_moe_layer = 0 then k.dur else 0 end) as other_ns
+    from step_kernels as k
+    left join rank_place as p on p.run_id = k.run_id and p.rank_id = k.rank_id
+    group by k.run_id, k.step_id, k.rank_id, coalesce(p.peer_key, 'every rank')
+    having sum(k.is_expert) > 0
 ),
 
 step_measures as (
-    select run_id, step_id, rank_id, 'expert_ns' as measure, expert_ns as value from per_rank
+    -- per set of peers (a pipeline stage, or every rank)
+    select run_id, step_id, rank_id, 'expert_ns ' || peer_key as measure, expert_ns as value from per_rank
     union all
-    select run_id, step_id, rank_id, 'other_ns', other_ns from per_rank
+    select run_id, step_id, rank_id, 'other_ns ' || peer_key, other_ns from per_rank
 ),
 
 -- include: _step_medians
@@ -82,7 +86,7 @@ own_shapes as (
 
 flagged as (
     select
-        r.run_id, r.step_id, r.rank_id, m.ranks, r.expert_ns, r.expert_kernel_count, r.other_ns,
+        r.run_id, r.step_id, r.rank_id, r.peer_key, m.ranks, r.expert_ns, r.expert_kernel_count, r.other_ns,
         m.median as median_ns, o.median as other_median_ns,
         1.0 * r.expert_ns / m.median as ratio,
         1.0 * r.other_ns / nullif(o.median, 0) as other_ratio,
@@ -95,8 +99,8 @@ flagged as (
         ) as own_shape_kernels,
         case when r.step_id = -1 then 'the whole capture' else 'step ' || r.step_id end as period
     from per_rank as r
-    join step_medians as m on m.run_id = r.run_id and m.step_id = r.step_id and m.measure = 'expert_ns'
-    join step_medians as o on o.run_id = r.run_id and o.step_id = r.step_id and o.measure = 'other_ns'
+    join step_medians as m on m.run_id = r.run_id and m.step_id = r.step_id and m.measure = 'expert_ns ' || r.peer_key
+    join step_medians as o on o.run_id = r.run_id and o.step_id = r.step_id and o.measure = 'other_ns ' || r.peer_key
     where m.ranks > 1 and m.median > 0 and r.expert_ns > :threshold * m.median
 ),
 
@@ -124,7 +128,8 @@ final as (
             when f.other_ratio is not null and f.own_shape_kernels > 0 then 'high'
             else 'medium'
         end as confidence,
-        'Rank ' || f.rank_id || ' spends ' || cast(round(f.ratio, 2) as text) || 'x the median of the ranks in '
+        'Rank ' || f.rank_id || ' spends ' || cast(round(f.ratio, 2) as text) || 'x the median of the ranks '
+        || case when f.peer_key = 'every rank' then '' else 'of pipeline ' || f.peer_key || ' ' end || 'in '
         || f.period || ' in its ' || f.expert_kernel_count || ' expert kernels (' || format_ns(f.expert_ns)
         || ' against ' || format_ns(f.median_ns) || ') and '
         || coalesce(cast(round(f.other_ratio, 2) as text) || 'x the median in its other compute', 'has no other compute')
@@ -142,7 +147,8 @@ final as (
         json_object(
             'expert_ns', f.expert_ns, 'median_ns', f.median_ns, 'ratio', round(f.ratio, 4),
             'other_ns', f.other_ns, 'other_median_ns', f.other_median_ns, 'other_ratio', round(f.other_ratio, 4),
-            'expert_kernels', f.expert_kernel_count, 'own_shape_kernels', f.own_shape_kernels
+            'expert_kernels', f.expert_kernel_count, 'own_shape_kernels', f.own_shape_kernels,
+            'compared_with', f.peer_key
         ) as numbers,
         'kernel' as evidence_table,
         e.source_id as evidence_source_id,

@@ -5,7 +5,8 @@ findings are exactly the planted ones, naming the planted rank and cause, and no
 - PP 2 x DP 2, stage 1 running more layers (1.27x), each data-parallel pair reducing apart: one
   pipeline imbalance, no slow rank;
 - TP 4 in balance: nothing;
-- EP 4 with an overloaded expert rank: that rank's expert imbalance;
+- EP 4 with an overloaded expert rank: that rank's expert imbalance; PP 2 x EP 2 whose second
+  stage's expert kernels run 1.75x (more MoE layers there): a pipeline imbalance, no expert suspect;
 - one late rank (it computes 1.5x): the slow rank, and the collectives waiting for it name it
   as their cause;
 - one slow link (a rank's allreduce ends 1 ms late once all had arrived): that collective, on
@@ -30,6 +31,9 @@ CASES = {
     "tp4_balanced": (dict(), {"tp": ONE_GROUP}, set()),
     "ep4_overloaded_expert_rank": (
         dict(ep_rank=2), {"ep": ONE_GROUP, "dp": ONE_GROUP}, {("ep_load_imbalance_suspected", 2, None)}),
+    "pp2_ep2_stage_with_more_experts": (
+        dict(moe=True, compute_scale={2: 1.75, 3: 1.75}, collective_groups=PP2_DP2["dp"]),
+        {"ep": PP2_DP2["dp"], "pp": PP2_DP2["pp"]}, {("pipeline_stage_imbalance", 2, None)}),
     "late_rank": (
         dict(slow_rank=1), {"dp": ONE_GROUP},
         {("slow_rank_suspected", 1, None), ("communication_collective_slow", 1, "late_arrival")}),

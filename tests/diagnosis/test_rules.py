@@ -172,7 +172,8 @@ def test_ep_imbalance_names_the_overloaded_rank_and_points_at_its_grouped_matmul
     assert json.loads(imbalance[0]["numbers"]) == {
         "expert_ns": 350_000, "median_ns": 200_000.0, "ratio": 1.75, "other_ns": 1_600_000,
         "other_median_ns": 1_600_000.0, "other_ratio": 1.0, "expert_kernels": 2, "own_shape_kernels": 2,
-        "steps": 2, "run_steps": 2, "worst_step": 1, "worst_by": "ratio", "step_ids": [1, 2]}
+        "compared_with": "every rank", "steps": 2, "run_steps": 2, "worst_step": 1, "worst_by": "ratio",
+        "step_ids": [1, 2]}
     # the evidence is rank 5's two grouped matmuls of the worst step, as written (its input, its rows), then
     # the first of step 2's
     matmuls = [k for k in built.kernels[5, 1] if k["op_type"] == "GroupedMatmul"]
