@@ -20,6 +20,7 @@ from factories.text_exports import (
 )
 from factories.trace_json import EventFactory, render
 from warehouse import audits, db
+from warehouse.analysis import findings
 from warehouse.cli import cli
 from warehouse.ingest import ingest_paths
 from warehouse.model.runs import run_root
@@ -224,6 +225,11 @@ def test_check_lists_a_derived_answer_that_disagrees_with_the_profiler(tmp_path,
     assert result.exit_code == 1 and "step_breakdown_agrees" in result.output
 
 
+#: the regressions one ingest of every real sample holds (run, baseline): one, between two captures of one
+#: model (the db export of level 0 after its text export, 1.1x); none between runs of other devices or sizes
+REAL_REGRESSIONS = [("level0", "text/level0")]
+
+
 @pytest.mark.slow
 def test_every_real_sample_reconciles_with_the_profilers_summaries(realdata, tmp_path):
     """Ingest every real sample: the derived step breakdown and communication agree with every
@@ -263,3 +269,12 @@ def test_every_real_sample_reconciles_with_the_profilers_summaries(realdata, tmp
     assert len(steps) == 16 and {step for _, step, _ in steps} == {2}
     assert steps[:3] == [(0, 2, "step_trace_time_csv"), (1, 2, "step_trace_time_csv"),
                          (2, 2, "cluster_step_trace_time_csv")]
+    # one ingest of every folder: run_regression compares comparable runs only (issue 35): a Ascend cluster
+    # run is never "5.17x" a GPU trace; each finding's baseline is comparable to it, and says why
+    regressions = [(f.values["run_id"], json.loads(f.values["numbers"])) for f in findings.evaluate(conn, "run_regression")]
+    for run, numbers in regressions:
+        comparable, reason = conn.execute("SELECT comparable, reason FROM run_comparable WHERE run_id = ? "
+                                          "AND other_run_id = ?", (run, numbers["previous_run_id"])).fetchone()
+        assert comparable == 1 and reason.startswith("comparable: the same NPU (Ascend910B), 2 ranks"), reason
+    names = dict(conn.execute("SELECT run_id, name FROM run"))
+    assert sorted((names[run], names[numbers["previous_run_id"]]) for run, numbers in regressions) == REAL_REGRESSIONS
