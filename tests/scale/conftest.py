@@ -88,6 +88,15 @@ def plant_comparable_runs(conn) -> None:
                                          dur=step_ns)
 
 
+def plant_pipelined_run(conn) -> None:
+    """A run of known shape, pipeline 2 x data-parallel 2 in one step, its second stage 1.27x the first:
+    the rules that read the cluster's shape (pipeline_stage_imbalance) answer too."""
+    pairs = [[0, 1], [2, 3]]
+    built = diagnosis_cluster.build(conn, ranks=4, steps=(1,), run="pipelined", compute_scale={2: 1.27, 3: 1.27},
+                                    collective_groups=pairs)
+    diagnosis_cluster.place(conn, built, {"dp": pairs, "pp": [[0, 2], [1, 3]]})
+
+
 @pytest.fixture(scope="session")
 def factory_warehouse(tmp_path_factory) -> Path:
     """The rich warehouse file (read it, never write it: tests share it)."""
@@ -99,6 +108,7 @@ def factory_warehouse(tmp_path_factory) -> Path:
     assert [r.error for r in results if r.status != "ok"] == []
     plant_rule_inputs(conn)
     plant_comparable_runs(conn)
+    plant_pipelined_run(conn)
     stage_a_run(conn, folder / "staged")
     findings.analyze(conn)  # what `warehouse analyze` stores: the finding tables
     conn.close()

@@ -16,7 +16,7 @@
 -- column pp_ranks: The global ranks of its pipeline-parallel group (JSON array), when known.
 -- column peer_key: The set the cross-rank rules compare the rank within: 'stage N', 'unplaced'
 --     (the shape is known but does not place the rank) or 'every rank' (the shape is unknown).
--- column said_by: What says the place: parallel_group_info, communication_group, distributed_args or NULL.
+-- column said_by: What says the place: parallel_group_info, communication_group, distributed_args or nothing.
 WITH ranks AS (
     SELECT run_id, rank_id FROM rank WHERE rank_id >= 0
     UNION
@@ -61,11 +61,13 @@ located AS (
     FROM placed
 )
 SELECT
-    run_id, rank_id, shape_known, stage_id, dp_index, tp_index, dp_ranks, pp_ranks,
+    -- an integer on every engine (Spark typed the union of the rank and group ranks as a double)
+    run_id, CAST(rank_id AS BIGINT) AS rank_id, shape_known, stage_id, dp_index, tp_index, dp_ranks, pp_ranks,
     CASE
         WHEN shape_known = 0 THEN 'every rank'
         WHEN stage_id IS NULL THEN 'unplaced'
         ELSE 'stage ' || stage_id
     END AS peer_key,
-    said_by
+    -- never NULL: a column no rank fills would be typed apart by the engines
+    coalesce(said_by, 'nothing') AS said_by
 FROM located

@@ -16,7 +16,7 @@
 -- column pp_size: Pipeline-parallel size (the number of stages), when known.
 -- column cp_size: Context-parallel size, when known.
 -- column ep_size: Expert-parallel size, when known.
--- column said_by: What says the shape: parallel_group_info, communication_group, distributed_args or NULL.
+-- column said_by: What says the shape: parallel_group_info, communication_group, distributed_args or nothing.
 -- column note: What the shape is read from, for a person.
 WITH group_sizes AS (
     SELECT
@@ -65,7 +65,9 @@ shapes AS (
 SELECT
     run_id,
     CASE WHEN said_by IS NOT NULL THEN 1 ELSE 0 END AS shape_known,
-    groups_known, ranks, world_size, dp_size, tp_size, pp_size, cp_size, ep_size, said_by,
+    groups_known, ranks, world_size, dp_size, tp_size, pp_size, cp_size, ep_size,
+    -- never NULL: a column no run fills would be typed apart by the engines
+    coalesce(said_by, 'nothing') AS said_by,
     CASE said_by
         WHEN 'parallel_group_info' THEN 'the parallel groups of profiler_metadata.json (parallel_group_info)'
         WHEN 'communication_group' THEN 'the parallel groups of communication_group.json (comm_group_parallel_info)'

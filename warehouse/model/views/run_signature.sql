@@ -12,8 +12,8 @@
 -- column device_kind: NPU or GPU; NULL when no input says.
 -- column device_type: The chip, e.g. Ascend910B or NVIDIA A100-SXM4-80GB; NULL when no input says
 --     (a text export names none); the lowest name when the ranks name several.
--- column world_size: The cluster's rank count as a kineto trace states it (distributedInfo); NULL
---     when none does.
+-- column world_size: The cluster's rank count as the run states it: a kineto trace's distributedInfo,
+--     torch_npu's profiler_metadata.json distributed_args; NULL when none does.
 -- column ranks: Ranks ingested (rank: one per rank id an ok input has, -1 the unknown rank).
 -- column cluster_size: world_size, else ranks: the rank count runs are compared by.
 -- column export_kind: How the run was exported: db (a rank db), msprof (msprof's timeline or
@@ -46,7 +46,9 @@ facts AS (
         min(CASE WHEN m.name = 'deviceProperties' AND s.kind = 'trace_json'
             THEN json_extract(m.value, '$[0].name') END) AS gpu_type,
         max(CASE WHEN m.name = 'deviceProperties' THEN 1 ELSE 0 END) AS has_gpu_properties,
-        max(CASE WHEN m.name = 'distributedInfo' AND s.kind = 'trace_json'
+        -- profiler_metadata.json's values are stored as JSON too (json.dumps of each)
+        max(CASE WHEN (m.name = 'distributedInfo' AND s.kind = 'trace_json')
+            OR (m.name = 'distributed_args' AND s.kind = 'profiler_metadata_json')
             THEN CAST(json_extract(m.value, '$.world_size') AS INTEGER) END) AS world_size,
         max(CASE WHEN m.name = 'SCHEMA_VERSION' THEN m.value END) AS export_schema
     FROM run_metadata AS m
