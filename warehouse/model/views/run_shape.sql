@@ -47,10 +47,11 @@ shapes AS (
         u.run_id,
         CASE WHEN coalesce(g.kind_groups, 0) > 0 THEN 1 ELSE 0 END AS groups_known,
         coalesce(k.ranks, 0) AS ranks,
-        coalesce(
+        -- an integer on every engine (an input view with no rows is typed as reals)
+        CAST(coalesce(
             a.world_size,
             CASE WHEN g.largest_group >= coalesce(k.ranks, 0) THEN g.largest_group ELSE k.ranks END
-        ) AS world_size,
+        ) AS BIGINT) AS world_size,
         coalesce(g.dp_size, a.dp_size) AS dp_size,
         coalesce(g.tp_size, a.tp_size) AS tp_size,
         coalesce(g.pp_size, a.pp_size, CASE WHEN g.kind_groups > 0 THEN 1 END) AS pp_size,

@@ -13,7 +13,8 @@
 -- column device_type: The chip, e.g. Ascend910B or NVIDIA A100-SXM4-80GB; NULL when no input says
 --     (a text export names none); the lowest name when the ranks name several.
 -- column world_size: The cluster's rank count as the run states it: a kineto trace's distributedInfo,
---     torch_npu's profiler_metadata.json distributed_args; NULL when none does.
+--     torch_npu's profiler_metadata.json distributed_args; else run_shape's (the largest parallel
+--     group or the ranks ingested, whichever is larger).
 -- column ranks: Ranks ingested (rank: one per rank id an ok input has, -1 the unknown rank).
 -- column cluster_size: world_size, else ranks: the rank count runs are compared by.
 -- column export_kind: How the run was exported: db (a rank db), msprof (msprof's timeline or
@@ -88,7 +89,10 @@ described AS (
             WHEN i.has_ascend_input = 1 OR f.npu_type IS NOT NULL OR a.run_id IS NOT NULL THEN 'NPU'
             WHEN f.has_gpu_properties = 1 OR k.has_gpu_kernels = 1 THEN 'GPU'
         END AS device_kind,
-        f.npu_type, f.gpu_type, f.world_size, coalesce(n.ranks, 0) AS ranks,
+        -- never NULL, an integer on every engine: the stated size, else run_shape's (its largest group or
+        -- its ranks)
+        f.npu_type, f.gpu_type, CAST(coalesce(f.world_size, sh.world_size, n.ranks, 0) AS BIGINT) AS world_size,
+        coalesce(n.ranks, 0) AS ranks,
         i.has_db, i.has_msprof, i.has_op, i.has_ascend_input, i.has_trace,
         r.profiler, r.profiler_version, f.export_schema,
         coalesce(k.kernel_names, 0) AS kernel_names, coalesce(k.kernel_types, 0) AS kernel_types
@@ -98,6 +102,7 @@ described AS (
     LEFT JOIN ascend_processes AS a ON a.run_id = r.run_id
     LEFT JOIN kernels AS k ON k.run_id = r.run_id
     LEFT JOIN ranks AS n ON n.run_id = r.run_id
+    LEFT JOIN run_shape AS sh ON sh.run_id = r.run_id
 )
 
 SELECT
