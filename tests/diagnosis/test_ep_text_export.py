@@ -71,7 +71,7 @@ def test_the_overloaded_expert_rank_of_a_text_export_is_found_with_its_csv_rows(
                                                                               "kernel_hotspot"}
     assert json.loads(numbers) == {"expert_ns": 400_000, "median_ns": 200_000.0, "ratio": 2.0, "other_ns": 200_000,
                                    "other_median_ns": 200_000.0, "other_ratio": 1.0, "expert_kernels": 2,
-                                   "own_shape_kernels": 2}
+                                   "own_shape_kernels": 2, "compared_with": "every rank"}
     evidence = conn.execute(
         "SELECT s.path, e.table_name, e.source_row FROM finding_evidence AS e "
         "JOIN source AS s ON s.id = e.input_source_id WHERE e.finding_id = ? ORDER BY e.position",
