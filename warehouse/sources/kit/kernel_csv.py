@@ -20,7 +20,7 @@ import sqlite3
 from pathlib import Path
 
 from warehouse.errors import IngestError
-from warehouse.sources.base import Outcome
+from warehouse.sources.base import Outcome, attach_readonly
 from warehouse.sources.kit import duck
 from warehouse.sources.kit.csv_lines import check_bytes, reread
 from warehouse.sources.kit.rank_layout import rank_or_unknown
@@ -111,7 +111,7 @@ def ingest_kernels(conn: sqlite3.Connection, path, source_id: int, origin: str) 
         except Exception as exc:  # noqa: BLE001 - DuckDB's errors are worded for the warehouse below
             reread(path, plan, 0)
             raise IngestError(f"{path}: {_duck_reason(exc)}") from None
-        conn.execute(f"ATTACH DATABASE ? AS {SCRATCH_SCHEMA}", (str(scratch),))
+        attach_readonly(conn, scratch, SCRATCH_SCHEMA)  # the frame detaches it after its transaction
         count, short, bad = conn.execute(
             f"SELECT count(*), count(*) FILTER (WHERE short), min(rowid) FILTER (WHERE failed_at IS NOT NULL "
             f"AND NOT short) FROM {SCRATCH_SCHEMA}.rows").fetchone()
