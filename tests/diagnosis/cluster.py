@@ -42,6 +42,7 @@ import json
 from dataclasses import dataclass, field
 
 from tests.factories import warehouse_rows as rows
+from warehouse.synth.parallel_groups import parallel_group_info
 
 STEP_NS = 10_000_000
 KERNEL_NS = 100_000
@@ -207,11 +208,7 @@ def place(conn, cluster: Cluster, groups: dict[str, list[list[int]]]) -> None:
     ranks) the rank belongs to, keyed by a communicator name as torch_npu keys them."""
     with rows.bound(conn):
         for rank in range(cluster.ranks):
-            info = {
-                f"127.0.0.1%lo_60000_0_{number}_{members[0]}": {
-                    "group_name": name, "group_rank": members.index(rank), "global_ranks": members}
-                for number, (name, sets) in enumerate(groups.items())
-                for members in sets if rank in members}
+            info = parallel_group_info(rank, groups)
             source_id = rows.SourceFactory(kind="profiler_metadata_json", rank_id=rank, run_id=cluster.run_id,
                                            path=f"/{cluster.run}/rank{rank}/profiler_metadata.json")["id"]
             rows.RunMetadataFactory(source_id=source_id, rank_id=rank, name="parallel_group_info",
