@@ -15,6 +15,7 @@ from tests.factories.cluster_outputs import ClusterAnalysisDbFactory
 from tests.factories.rank_db import RankDbFactory
 from warehouse.cli import cli
 from warehouse.ingest import ingest_file, ingest_paths
+from warehouse.sources.kit.skipped_reason import skipped_reasons
 from warehouse.sources.kit.sqlite_input import EMPTY, NOT_HELD, statement_reads, unread_reasons
 
 
@@ -108,3 +109,23 @@ def test_analysis_and_cluster_dbs_list_their_unread_tables(warehouse_db, realdat
     ClusterAnalysisDbFactory(path=cluster)
     assert unread(warehouse_db, ingest_ok(warehouse_db, cluster)) == [
         ("CommunicationGroup", unread_reasons()["CommunicationGroup"])]
+
+
+def test_files_read_beside_others_or_known_empty_say_so(warehouse_db, realdata):
+    """A PROF folder's start_info is the clock its timeline is read with, its info.json the rank: their
+    skipped rows say so instead of "no source reads"; the done marks say they hold no data."""
+    device = realdata / "mindinsight" / "PROF_000001_20230818142704322_COJGGGCANRMICFBC" / "device_0"
+    results = {r.path.name: r for r in ingest_paths(warehouse_db, [device.parent])}
+    skipped = {name: r.error for name, r in results.items() if r.status == "skipped"}
+    assert sorted(skipped) == ["end_info.0", "end_info.0.done", "info.json.0", "info.json.0.done",
+                               "start_info.0", "start_info.0.done"]
+    assert "collectionTimeBegin and clockMonotonicRaw" in skipped["start_info.0"]
+    assert "rank_id" in skipped["info.json.0"]
+    assert all("holds no profiler data" in skipped[name] for name in skipped if name.endswith(".done"))
+    assert skipped["end_info.0"] == f"{device / 'end_info.0'}: {skipped_reasons()['end_info.*']}"
+    stored = dict(warehouse_db.execute("SELECT path, error FROM source WHERE status = 'skipped'").fetchall())
+    assert {Path(path).name: error for path, error in stored.items()} == skipped
+    # the timeline did use them: its steps are on the epoch clock start_info gives
+    assert results["step_trace_0_2_1.json"].status == "ok"
+    first_step = warehouse_db.execute("SELECT min(start_ns) FROM step").fetchone()[0]
+    assert 1692340024324979000 <= first_step < 1692340082430569000  # within start_info .. end_info

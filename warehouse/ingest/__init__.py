@@ -38,6 +38,7 @@ from warehouse.model.runs import RunNamer
 from warehouse.ingest.parts import MIN_PART_BYTES, PART_FOLDER_PREFIX, PartPool, drop_part_indexes
 from warehouse.sources import SOURCES, detect_source
 from warehouse.sources.base import NotRegularFile, Outcome, ReadDeadlinePassed, open_binary, read_deadline
+from warehouse.sources.kit.skipped_reason import skipped_reason
 from warehouse.ingest.staged import store as staged_store
 
 HASH_CHUNK_BYTES = 1 << 20
@@ -267,10 +268,10 @@ def ingest_file(
         source_id = insert_source(conn, path, kind, sha256, size, runs.run_of(path),
                                    source_id=staged[0] if staged else None)
         if module is None:
-            _finish(conn, source_id, "skipped", f"{path}: no source reads this kind of file", 0, started, {})
+            reason = skipped_reason(path)
+            _finish(conn, source_id, "skipped", reason, 0, started, {})
             conn.execute("COMMIT")
-            return FileResult(path, "skipped", error=f"{path}: no source reads this kind of file",
-                              source_id=source_id, size_bytes=size)
+            return FileResult(path, "skipped", error=reason, source_id=source_id, size_bytes=size)
         for old in replaced:
             delete_source(conn, old)
         _claim(conn, module, path, source_id, force)
