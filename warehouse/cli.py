@@ -509,6 +509,7 @@ def serve(db_path, host, port, token, allow_hosts, import_root, threads, insight
     bytes and rows, _offset, ad-hoc SQL slots, request read timeout, connection limit).
     Both ports answer only requests naming a loopback name, the bound address or an
     --allow-host name (DNS rebinding, other sites' pages); beyond loopback a token is required.
+    With --insight-port, a --db that does not exist yet is created empty (the page imports data).
 
     \b
     Example:
@@ -518,6 +519,10 @@ def serve(db_path, host, port, token, allow_hosts, import_root, threads, insight
 
     from service import create_app, server as service_server
 
+    if insight_port is not None and not Path(db_path).exists():
+        # MindStudio Insight's page imports its data itself: its port needs no warehouse made beforehand
+        db.connect(db_path).close()
+        click.echo(f"{db_path}: a new, empty warehouse (import data from MindStudio Insight's page)", err=True)
     db.connect_readonly(db_path).close()  # fail now, with a clear message, on a bad warehouse
     token = token or _token_beyond_loopback(host)
     app = create_app({"DATABASE": str(Path(db_path).resolve()), "TOKEN": token, "REQUEST_SLOTS": threads,

@@ -348,3 +348,29 @@ def test_token_is_read_from_the_query_string(empty, root):
         assert refused.value.response.status_code == 401
         with connect(url + "?port=1&token=s3cret") as socket:
             assert Page(socket).body("global", "heartCheck", {}) == {}
+
+
+def test_the_insight_port_on_a_new_path_creates_the_warehouse_and_imports_into_it(tmp_path, root):
+    """`serve --db NEW.db --insight-port N`: the frontend is one command away (issue 38): the warehouse
+    is made empty, at this code's schema, and the page's import lands in it."""
+    new = tmp_path / "new" / "warehouse.db"
+    new.parent.mkdir()
+    profile = OpProfileFactory(path=root / "op" / "visualize_data.bin")
+    with serving(new, root) as (url, rest), connect(url) as socket:
+        imported = open_sequence(Page(socket), profile.path)
+        assert imported["result"][0]["result"] is True
+    conn = db.connect_readonly(new)
+    try:
+        assert db.schema_version(conn) == db.available_migrations()[-1].version
+        assert conn.execute("SELECT kind, status FROM source").fetchall() == [("op_profile", "ok")]
+    finally:
+        conn.close()
+
+
+def test_serve_without_the_insight_port_still_refuses_a_missing_warehouse(tmp_path):
+    """A REST-only serve of a mistyped path is an error, not a new empty warehouse."""
+    missing = tmp_path / "typo.db"
+    result = subprocess.run([sys.executable, "-c", "from warehouse.cli import cli; cli()", "serve", "--db",
+                             str(missing), "--port", "0"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1 and f"{missing}: no such warehouse" in result.stderr
+    assert not missing.exists()
