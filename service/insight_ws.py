@@ -43,6 +43,7 @@ from websockets.sync.server import Server, ServerConnection, serve
 from service import boundary, json_body
 from service.admission import request_slot
 from service.insight.dispatch import BAD_REQUEST, answer, envelope_problem, refusal
+from service.insight.session import Session
 
 #: largest request frame accepted (requests are small JSON objects)
 MAX_REQUEST_BYTES = 1 << 20
@@ -98,8 +99,8 @@ def _admission(app: Flask):
     return check
 
 
-def _reply(app: Flask, frame) -> dict:
-    """The response to one text frame."""
+def _reply(app: Flask, frame, session: Session) -> dict:
+    """The response to one text frame of the connection whose ``session`` it is."""
     if isinstance(frame, bytes):
         return refusal(None, "", "", BAD_REQUEST, "binary frame: send the request as JSON text")
     try:
@@ -114,7 +115,7 @@ def _reply(app: Flask, frame) -> dict:
         return refusal(message.get("id"), str(message.get("command", "")), str(message.get("moduleName", "")),
                        BAD_REQUEST, problem)
     with app.app_context(), request_slot(app):
-        return answer(message)
+        return answer(message, session)
 
 
 class _Listener(socket.socket):
@@ -209,6 +210,7 @@ def create_server(app: Flask, *, host: str, port: int) -> Server:
     idle_s = limits.INSIGHT_IDLE_TIMEOUT_S or None
 
     def handler(connection: ServerConnection) -> None:
+        session = Session()  # what this page chose: its current profile, its baseline
         try:
             while True:
                 try:
@@ -217,7 +219,7 @@ def create_server(app: Flask, *, host: str, port: int) -> Server:
                     connection.close(CloseCode.GOING_AWAY, f"no request for {idle_s:g} s "
                                                            "(WAREHOUSE_INSIGHT_IDLE_TIMEOUT_S)")
                     return
-                connection.send(msgspec.json.encode(_reply(app, frame)).decode())
+                connection.send(msgspec.json.encode(_reply(app, frame, session)).decode())
         except ConnectionClosed:
             pass
 

@@ -52,14 +52,19 @@ def named(conn, card_id: str, *, kind: str | None = None) -> dict:
 def operator(conn, params: Params) -> int:
     """The source id of the operator profile a ``source/...`` command is about.
 
-    ``cardId`` (or ``rankId``) names it; without one, the only operator profile is the default.
+    ``cardId`` (or ``rankId``) names it; without one, the profile the client's last import made
+    current (its session), else the only operator profile.
 
-    :raises InsightError: if the card is unknown, or there are several and none is named (with the list).
+    :raises InsightError: if the card is unknown, or there are several, none is named and none is current
+        (with the list).
     """
     card_id = params.text("cardId", required=False, aliases=("rankId",))
     if card_id is not None:
         return named(conn, card_id, kind=OPERATOR_KIND)["sourceId"]
     cards = [c for c in listing(conn) if c["kind"] == OPERATOR_KIND]
+    current = params.session.operator
+    if current is not None and any(c["sourceId"] == current for c in cards):
+        return current
     if len(cards) == 1:
         return cards[0]["sourceId"]
     if not cards:

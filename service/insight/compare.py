@@ -45,7 +45,8 @@ _INT_PREFIX = re.compile(r"\s*([+-]?\d+)")
 
 
 def baseline_source(conn, params: Params) -> int | None:
-    """The baseline profile's source id when the request is in compare mode, else None.
+    """The baseline profile's source id when the request is in compare mode, else None: the card
+    ``baselineRankId`` names, else the one the client's global/setBaseline chose (its session).
 
     :raises InsightError: on a bad ``isCompared``, a missing baseline card or an unknown one.
     """
@@ -58,7 +59,9 @@ def baseline_source(conn, params: Params) -> int | None:
         raise InsightError(f"parameter isCompared: {flag!r} is not a boolean")
     if not flag:
         return None
-    card_id = params.text(BASELINE_PARAM, aliases=BASELINE_ALIASES)
+    card_id = params.text(BASELINE_PARAM, required=params.session.baseline is None, aliases=BASELINE_ALIASES)
+    if card_id is None:
+        return params.session.baseline
     return cards.named(conn, card_id, kind=cards.OPERATOR_KIND)["sourceId"]
 
 

@@ -14,8 +14,9 @@ import itertools
 import threading
 
 from service.db import get_db
-from service.insight import details, hotspot, importer, project, selection, source, timeline, views
+from service.insight import baseline, details, hotspot, importer, project, selection, source, timeline, views
 from service.insight.protocol import InsightError, Params
+from service.insight.session import Session
 from warehouse.errors import WarehouseError
 
 #: command -> function(conn, params) -> body
@@ -25,7 +26,8 @@ COMMANDS = {
     "files/getProjectExplorer": project.project_explorer,
     "files/get": project.files_get,
     "files/checkProjectValid": project.check_project_valid,
-    "global/cancelBaseline": project.cancel_baseline,
+    "global/setBaseline": baseline.set_baseline,
+    "global/cancelBaseline": baseline.cancel_baseline,
     "import/action": importer.import_action,
     "unit/threadTracesSummary": timeline.thread_traces_summary,
     "unit/threadTraces": timeline.thread_traces,
@@ -83,15 +85,16 @@ def refusal(request_id, command, module_name, code: int, message: str, body: dic
             "moduleName": module_name, "body": body or {}, "error": {"code": code, "message": message}}
 
 
-def answer(message: dict) -> dict:
-    """The response to a well-formed request envelope (see :func:`envelope_problem`)."""
+def answer(message: dict, session: Session | None = None) -> dict:
+    """The response to a well-formed request envelope (see :func:`envelope_problem`), for the client
+    whose ``session`` it is (None: a stateless request)."""
     command, module_name, request_id = message["command"], message["moduleName"], message["id"]
     handler = COMMANDS.get(command)
     if handler is None:
         return refusal(request_id, command, module_name, UNKNOWN_COMMAND,
                        f"unknown command {command!r} (known: {', '.join(COMMANDS)})")
     try:
-        body = handler(get_db(), Params(message.get("params") or {}))
+        body = handler(get_db(), Params(message.get("params") or {}, session))
     except InsightError as exc:
         extra = {key: value for key, value in exc.body.items() if key != "message"}
         return refusal(request_id, command, module_name, CANNOT_ANSWER, str(exc), extra)

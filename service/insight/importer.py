@@ -59,7 +59,8 @@ def import_root() -> Path:
 
 
 def import_action(conn, params: Params) -> dict:
-    """Ingest ``path`` (a list) and answer with the cards, cores and source files now served."""
+    """Ingest ``path`` (a list) and answer with the cards, cores and source files now served; the first
+    operator profile the paths name (imported now or before) becomes the session's current one."""
     root = import_root()
     found = [f for given in params.text_list("path") for f in inside(root, given)]
     database = current_app.config["DATABASE"]
@@ -72,8 +73,10 @@ def import_action(conn, params: Params) -> dict:
     finally:
         writer.close()
         cache.forget(database)
-    by_source = {card["sourceId"]: card for card in cards.listing(conn)}
+    listing = cards.listing(conn)
+    by_source = {card["sourceId"]: card for card in listing}
     imported = [by_source.get(r.source_id) for r in results]
+    _make_current(params, listing, [str(root / f) for f in found])
     operators = [c["sourceId"] for c in imported if c and c["kind"] == cards.OPERATOR_KIND]
     kinds = {s: {row["block_type"]: row["version"] for row in rows(conn, "insight_block_kinds", source_id=s)}
              for s in operators}
@@ -94,6 +97,15 @@ def import_action(conn, params: Params) -> dict:
                    for result, card in zip(results, imported)],
         "children": [cards.tree_node(card) for card in imported if card],
     }
+
+
+def _make_current(params: Params, listing: list[dict], paths: list[str]) -> None:
+    """The first operator profile among ``paths`` becomes the session's current one (the real
+    server's file set made current at import: ProjectParserBin.cpp SetFilePath)."""
+    by_path = {card["cardPath"]: card for card in listing if card["kind"] == cards.OPERATOR_KIND}
+    named = next((by_path[path] for path in paths if path in by_path), None)
+    if named is not None:
+        params.session.operator = named["sourceId"]
 
 
 def _ingest(writer, root: Path, path: Path, runs: RunNamer) -> ingest.FileResult:

@@ -32,11 +32,6 @@ def module_config(conn, params: Params) -> dict:
     return {"configs": []}
 
 
-def cancel_baseline(conn, params: Params) -> dict:
-    """Compare mode is per request here (``isCompared``, ``baselineRankId``): nothing to cancel."""
-    return {}
-
-
 def project_explorer(conn, params: Params) -> dict:
     """One project holding every card of the warehouse."""
     listing = cards.listing(conn)

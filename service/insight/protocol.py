@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from service.insight.session import Session
 from warehouse import queries
 
 #: integers are SQLite's: signed 64-bit
@@ -24,13 +25,16 @@ class InsightError(Exception):
 
 
 class Params:
-    """The ``params`` object of a request, read with the types the protocol gives them.
+    """The ``params`` object of a request, read with the types the protocol gives them, and the
+    session of the client that sent it (:class:`~service.insight.session.Session`: its current
+    operator profile and baseline; a new one when the transport keeps none).
 
     Ids travel as strings ("3") or numbers; times as integers (ns); ``timePerPx`` as a float.
     """
 
-    def __init__(self, values: dict):
+    def __init__(self, values: dict, session: Session | None = None):
         self.values = values
+        self.session = session if session is not None else Session()
 
     def _get(self, name: str, required: bool, aliases: tuple[str, ...] = (), types: tuple = (), what: str = ""):
         """(the name the value was given under, the value or None); ``aliases`` are other names for

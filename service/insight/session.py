@@ -1,0 +1,25 @@
+"""What one client of the protocol has chosen: the operator profile its views are about, and its baseline.
+
+MindStudio Insight's frontend names no card in its operator views (modules/compute
+``RequestUtils.ts`` sends only each view's own parameters, and ``isCompared``): the real server
+answers about the file set made current when it was imported (``ProjectParserBin.cpp``
+SetFilePath, ``SourceFileParser.cpp``) and compares with the baseline ``global/setBaseline`` chose
+(``SetBaselineHandler.cpp``) until ``global/cancelBaseline``. The WebSocket keeps one
+:class:`Session` per connection, so two pages on one warehouse each see their own choice;
+``POST /insight`` is stateless (a new session per request: a card is named with ``cardId`` where
+the warehouse holds several, the baseline with ``baselineRankId``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class Session:
+    """One client's choices, as source ids of operator profiles (None: not chosen)."""
+
+    #: the operator profile the last import/action made current
+    operator: int | None = None
+    #: the operator profile global/setBaseline chose to compare with
+    baseline: int | None = None
