@@ -273,7 +273,7 @@ class ProfSummaries:
     db: Path | None
 
 
-class ProfSummariesFactory(factory.Factory):
+class ProfSummariesFactory(ProfTimelineFactory):
     """Writes :class:`ProfTimelineFactory`'s folder and, from the same tasks and iterations, the device's
     ``summary/op_summary_0_1.csv``, ``task_time_0_1.csv`` and ``step_trace_0_1.csv`` byte for byte as
     msprof writes them (epoch us, a TAB after each time msprof marks so), and with ``db=True`` its
@@ -282,13 +282,11 @@ class ProfSummariesFactory(factory.Factory):
     class Meta:
         model = ProfSummaries
 
-    root = Path(".")
-    iterations = 2
     db = True
 
     @classmethod
-    def _create(cls, model_class, root, iterations, db):
-        written = ProfTimelineFactory(root=root, iterations=iterations)
+    def _create(cls, model_class, root, iterations, start_info, db):
+        written = super()._create(ProfTimeline, root, iterations, start_info)
         summary = written.device / "summary"
         summary.mkdir()
         files = summary_files(iterations)

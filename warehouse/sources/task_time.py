@@ -10,16 +10,8 @@ the task's end is its start plus its time and is not stored again.
 
 from __future__ import annotations
 
-from warehouse.sources.kit.kernel_csv import ingest_kernels
-from warehouse.sources.kit.text import has_headers
+from warehouse.sources.kit.kernel_csv import kernel_source
 
 KIND = "task_time_csv"
 REQUIRED = frozenset({"kernel_name", "kernel_type", "task_time(us)", "task_start(us)"})
-
-
-def detect(path) -> bool:
-    return has_headers(path, REQUIRED)
-
-
-def ingest(conn, path, source_id):
-    return ingest_kernels(conn, path, source_id, KIND)
+detect, ingest = kernel_source(KIND, REQUIRED)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 from warehouse.errors import IngestError
@@ -29,6 +30,7 @@ from warehouse.sources.kit.text import (
     Column,
     Plan,
     column_plan,
+    has_headers,
     integer,
     open_records,
     real,
@@ -93,6 +95,19 @@ SCRATCH_SCHEMA = "kernel_csv_rows"
 #: what DuckDB reads as NULL: nothing a real cell holds, so an empty field stays '' and NULL means
 #: "no such field" (a short record, padded)
 NO_CELL = "\x01\x02no field\x02\x01"
+
+
+def kernel_source(kind: str, required: frozenset[str]) -> tuple[Callable[[object], bool], Callable[..., Outcome]]:
+    """The ``detect`` and ``ingest`` functions of a source module reading one kernel CSV export: a file
+    whose header has the ``required`` names, its rows ``kernel`` rows of origin ``kind``."""
+
+    def detect(path) -> bool:
+        return has_headers(path, required)
+
+    def ingest(conn: sqlite3.Connection, path, source_id: int) -> Outcome:
+        return ingest_kernels(conn, path, source_id, kind)
+
+    return detect, ingest
 
 
 def ingest_kernels(conn: sqlite3.Connection, path, source_id: int, origin: str) -> Outcome:
