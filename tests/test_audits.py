@@ -34,6 +34,7 @@ EXPECTED_AUDITS = [
     "kernel_dur_non_negative",
     "kernel_op_class_allowed",
     "msprof_steps_agree",
+    "msprof_summaries_agree",
     "overlap_analysis_agrees",
     "slice_depth_follows_parent",
     "slice_dur_non_negative",

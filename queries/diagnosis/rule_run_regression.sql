@@ -8,8 +8,8 @@
 --     baseline and no finding, however much slower it is than the run before it. The message names
 --     the baseline and why it is comparable. Severity high from high_ratio up, medium under it;
 --     confidence high when both runs have the same ranks, medium otherwise. Evidence: the regressing
---     run's longest steps (the step row of the input that answers its timeline, or the profiler's
---     step summary row where that answers). One row per evidence row; the rows of one finding share
+--     run's longest steps (the step row of the input whose steps answer, step_source, or the
+--     profiler's step summary row where that answers). One row per evidence row; the rows of one finding share
 --     finding_key (the columns are those of every rule_* query).
 -- param run_id (integer, default null): Only this run; every run when null.
 -- param threshold (real, default 1.1): Ratio of the run's mean step to its baseline's above which it is flagged.
@@ -98,7 +98,7 @@ steps as (
     from step_answer as s
     join flagged as f on f.run_id = s.run_id
     left join step_summary as u on u.run_id = s.run_id and u.rank_id = s.rank_id and u.step_id = s.step_id
-    left join answer_source as a on a.run_id = s.run_id and a.rank_id = s.rank_id and a.fact = 'timeline'
+    left join step_source as a on a.run_id = s.run_id and a.rank_id = s.rank_id
     left join step as st on st.source_id = a.source_id and st.rank_id = s.rank_id and st.step_id = s.step_id
 ),
 

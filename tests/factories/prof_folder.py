@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 
 import factory
 
 from tests.factories.cluster_outputs import ProfFolderFactory
+from tests.factories.rank_db import write_db
 
 #: the start_info: the epoch us and monotonic ns of the same instant
 COLLECTION_TIME_BEGIN_US = 1_692_340_024_324_979
@@ -134,3 +136,164 @@ class ProfTimelineFactory(factory.Factory):
         write(timeline / "step_trace_0_2_1.json", [meta(10036, 0, "process_name", "Step Trace"),
                                                    *(iteration(i) for i in range(1, iterations + 1))])
         return model_class(prof.path, device, timeline)
+
+
+# --- the summary CSVs and the msprof db of the same device (issue 34) ---------------------------------------
+
+#: the headers msprof writes (its summary assemblers: op_summary, task_time, step_trace)
+OP_SUMMARY_HEADER = ("Device_id", "Model ID", "Task ID", "Stream ID", "Op Name", "OP Type", "OP State", "Task Type",
+                     "Task Start Time(us)", "Task Duration(us)", "Task Wait Time(us)", "Block Num", "Mix Block Num",
+                     "HF32 Eligible", "Input Shapes", "Input Data Types", "Input Formats", "Output Shapes",
+                     "Output Data Types", "Output Formats", "Context ID")
+TASK_TIME_HEADER = ("Device_id", "kernel_name", "kernel_type", "stream_id", "task_id", "task_time(us)",
+                    "task_start(us)", "task_stop(us)")
+STEP_TRACE_HEADER = ("Device_id", "Iteration ID", "FP Start(us)", "BP End(us)", "Iteration End(us)",
+                     "Iteration Time(us)", "FP to BP Time(us)", "Iteration Refresh(us)", "Data Aug Bound(us)",
+                     "Model ID", "Reduce Start(us)", "Reduce Duration(us)")
+#: the msprof db's name (PROF_*/msprof_{timestamp}.db)
+MSPROF_DB = "msprof_20230818142802.db"
+UINT32_MAX = 4294967295
+#: the db's name of a timeline task type, where they differ
+DB_TASK_TYPES = {"NOTIFY_WAIT": "Notify Wait"}
+
+
+def epoch_us(monotonic_us: float) -> str:
+    """A timeline time (us of the monotonic clock) as msprof's summaries write it: epoch us, 3 decimals."""
+    return f"{(Decimal(repr(monotonic_us)) * 1000 + EPOCH_OFFSET_NS) / 1000:.3f}"
+
+
+def device_tasks(i: int) -> list[dict]:
+    """Iteration i's device tasks, as :func:`hardware_events` puts them on the timeline (X events)."""
+    return [event for event in hardware_events(i) if event["ph"] == "X"]
+
+
+def op_summary_rows(iterations: int) -> list[tuple]:
+    """op_summary's records: each compute task (HCCL's NOTIFY_WAIT is no operator), then the HCCL operators
+    as msprof adds them (Task Type COMMUNICATION, no task, stream nor shapes)."""
+    rows = []
+    for i in range(1, iterations + 1):
+        for task in device_tasks(i)[:2]:
+            op_type = task["name"].rsplit("/", 1)[1].split("-", 1)[0]
+            rows.append(("0", "4294967295", str(task["args"]["Task Id"]), str(task["tid"]), task["name"], op_type,
+                         "static", task["args"]["Task Type"], epoch_us(task["ts"]) + "\t", f"{task['dur']:.3f}",
+                         "0", "1", "0", "NO", '"""8,16"""', "FLOAT16", "FORMAT_ND", '"""8,16"""', "FLOAT16",
+                         "FORMAT_ND", "N/A"))
+        operator = hccl_events(i)[2]
+        rows.append(("0", "4294967295", "N/A", "N/A", operator["name"], "AllReduce", "N/A", "COMMUNICATION",
+                     epoch_us(operator["ts"]) + "\t", f"{operator['dur']:.3f}", "0", "0", *("N/A",) * 9))
+    return rows
+
+
+def task_time_rows(iterations: int) -> list[tuple]:
+    """task_time's records: every device task of the Ascend Hardware streams, HCCL's included."""
+    return [("0", task["name"], task["args"]["Task Type"], str(task["tid"]), str(task["args"]["Task Id"]),
+             f"{task['dur']:.3f}", epoch_us(task["ts"]) + "\t", epoch_us(task["ts"] + task["dur"]) + "\t")
+            for i in range(1, iterations + 1) for task in device_tasks(i)]
+
+
+def step_trace_rows(iterations: int) -> list[tuple]:
+    """step_trace's records: the iterations of :func:`iteration`, with the AllReduce as their reduce."""
+    rows = []
+    for i in range(1, iterations + 1):
+        args = iteration(i)["args"]
+        reduce = hccl_events(i)[2]
+        rows.append(("0", str(i), epoch_us(args["FP Start"]) + "\t", epoch_us(args["BP End"]) + "\t",
+                     epoch_us(args["Iteration End"]) + "\t", f"{ITERATION_DUR_US:.3f}\t",
+                     f"{args['BP End'] - args['FP Start']:.3f}", f"{args['Iteration End'] - args['BP End']:.3f}",
+                     "0.000", "4294967295", epoch_us(reduce["ts"]) + "\t", f"{reduce['dur']:.3f}\t"))
+    return rows
+
+
+def summary_csv(header: tuple[str, ...], rows: list[tuple]) -> bytes:
+    """A summary CSV as msprof's CsvWriter writes it: commas, no quoting of its own, LF line ends."""
+    return "".join(",".join(line) + "\n" for line in [header, *rows]).encode("utf-8")
+
+
+def summary_files(iterations: int) -> dict[str, bytes]:
+    """Each summary file's name and bytes, for ``iterations`` iterations."""
+    return {"op_summary_0_1.csv": summary_csv(OP_SUMMARY_HEADER, op_summary_rows(iterations)),
+            "task_time_0_1.csv": summary_csv(TASK_TIME_HEADER, task_time_rows(iterations)),
+            "step_trace_0_1.csv": summary_csv(STEP_TRACE_HEADER, step_trace_rows(iterations))}
+
+
+def msprof_db_tables(iterations: int) -> dict[str, tuple[str, list[tuple]]]:
+    """The msprof db of the same device tasks and HCCL operators (CANN's unified db: TASK,
+    COMPUTE_TASK_INFO, COMMUNICATION_OP, COMMUNICATION_TASK_INFO, STRING_IDS, RANK_DEVICE_MAP; epoch ns),
+    each task with its id, stream and times; HCCL's notify wait named as the db names it ('Notify Wait')."""
+    strings: dict[str, int] = {}
+
+    def s(value: str) -> int:
+        return strings.setdefault(value, len(strings))
+
+    tasks, compute, operators, hccl_tasks = [], [], [], []
+    for i in range(1, iterations + 1):
+        operator = hccl_events(i)[2]
+        start = int(Decimal(epoch_us(operator["ts"])) * 1000)
+        operators.append((s(operator["name"]), start, start + round(operator["dur"] * 1000), 4294967295,
+                          s("group0"), i, 0, 0, 3, s("RING"), 1024, s("AllReduce")))
+        for number, task in enumerate(device_tasks(i)):
+            start = int(Decimal(epoch_us(task["ts"])) * 1000)
+            global_id = 10 * i + number
+            tasks.append((start, start + round(task["dur"] * 1000), 0, 4294967295, global_id, 3136493,
+                          s(DB_TASK_TYPES.get(task["args"]["Task Type"], task["args"]["Task Type"])), UINT32_MAX,
+                          task["tid"], task["args"]["Task Id"],
+                          UINT32_MAX))
+            if task["tid"] == HCCL_STREAM:
+                hccl_tasks.append((s(operator["name"]), global_id, s("Notify Wait"), 0, s("group0"), 160, 65535, 0,
+                                   UINT32_MAX, 0, 0, 3, 1, i))
+            else:
+                compute.append((s(task["name"]), global_id, 1, 0, s(task["args"]["Task Type"]),
+                                s(task["name"].rsplit("/", 1)[1].split("-", 1)[0])))
+    return {
+        "TASK": ("startNs INTEGER, endNs INTEGER, deviceId INTEGER, connectionId INTEGER, globalTaskId INTEGER, "
+                 "globalPid INTEGER, taskType INTEGER, contextId INTEGER, streamId INTEGER, taskId INTEGER, "
+                 "modelId INTEGER", tasks),
+        "COMPUTE_TASK_INFO": ("name INTEGER, globalTaskId INTEGER PRIMARY KEY, blockNum INTEGER, "
+                              "mixBlockNum INTEGER, taskType INTEGER, opType INTEGER", compute),
+        "COMMUNICATION_OP": ("opName INTEGER, startNs INTEGER, endNs INTEGER, connectionId INTEGER, groupName INTEGER, "
+                             "opId INTEGER PRIMARY KEY, relay INTEGER, retry INTEGER, dataType INTEGER, algType INTEGER, "
+                             "count NUMERIC, opType INTEGER", operators),
+        "COMMUNICATION_TASK_INFO": ("name INTEGER, globalTaskId INTEGER, taskType INTEGER, planeId INTEGER, "
+                                    "groupName INTEGER, notifyId INTEGER, rdmaType INTEGER, srcRank INTEGER, "
+                                    "dstRank INTEGER, transportType INTEGER, size INTEGER, dataType INTEGER, "
+                                    "linkType INTEGER, opId INTEGER", hccl_tasks),
+        "RANK_DEVICE_MAP": ("rankId INTEGER, deviceId INTEGER", [(0, 0)]),
+        "STRING_IDS": ("id INTEGER PRIMARY KEY, value TEXT", [(number, value) for value, number in strings.items()]),
+    }
+
+
+@dataclass
+class ProfSummaries:
+    """A written PROF folder with its summaries: the timeline's folders and each summary file."""
+
+    timeline: ProfTimeline
+    op_summary: Path
+    task_time: Path
+    step_trace: Path
+    db: Path | None
+
+
+class ProfSummariesFactory(ProfTimelineFactory):
+    """Writes :class:`ProfTimelineFactory`'s folder and, from the same tasks and iterations, the device's
+    ``summary/op_summary_0_1.csv``, ``task_time_0_1.csv`` and ``step_trace_0_1.csv`` byte for byte as
+    msprof writes them (epoch us, a TAB after each time msprof marks so), and with ``db=True`` its
+    ``msprof_*.db`` in the PROF folder. Returns a :class:`ProfSummaries`."""
+
+    class Meta:
+        model = ProfSummaries
+
+    db = True
+
+    @classmethod
+    def _create(cls, model_class, root, iterations, start_info, db):
+        written = super()._create(ProfTimeline, root, iterations, start_info)
+        summary = written.device / "summary"
+        summary.mkdir()
+        files = summary_files(iterations)
+        for name, data in files.items():
+            (summary / name).write_bytes(data)
+        db_path = None
+        if db:
+            db_path = written.prof / MSPROF_DB
+            write_db(db_path, msprof_db_tables(iterations))
+        return model_class(written, *(summary / name for name in files), db_path)

@@ -14,7 +14,8 @@ UPDATE run SET
         SELECT CASE
             WHEN s.kind = 'op_profile' THEN 'msprof op'
             WHEN s.kind = 'trace_json' THEN 'trace'
-            WHEN s.kind IN ('op_summary_csv', 'op_statistic_csv', 'api_statistic_csv', 'msprof_timeline') THEN 'msprof'
+            WHEN s.kind IN ('op_summary_csv', 'op_statistic_csv', 'api_statistic_csv', 'msprof_timeline', 'task_time_csv',
+                            'msprof_step_trace_csv') THEN 'msprof'
             WHEN s.kind LIKE 'cluster%' THEN 'msprof-analyze'
             ELSE 'torch_npu'
         END

@@ -17,6 +17,7 @@ from warehouse.sources import (  # text exports (kernel_details.csv and friends)
     kernel_details,
     l2_cache,
     memory_record_csv,
+    msprof_step_trace,
     npu_module_mem,
     op_statistic,
     op_summary,
@@ -26,6 +27,7 @@ from warehouse.sources import (  # text exports (kernel_details.csv and friends)
     profiler_metadata,
     static_op_mem,
     step_trace_time,
+    task_time,
 )
 from warehouse.sources.mindspore import aicore_detail, aicore_type, step_trace_raw  # MindSpore's intermediates
 
@@ -35,7 +37,8 @@ SOURCES: tuple[ModuleType, ...] = (
     # after rank_db: a rank db named analysis.db is still a rank db
     analysis_db, cluster_analysis_db,
     # text exports
-    kernel_details, op_summary, op_statistic, operator_details, step_trace_time, cluster_step_trace_time,
+    kernel_details, op_summary, task_time, op_statistic, operator_details, step_trace_time, cluster_step_trace_time,
+    msprof_step_trace,
     memory_record_csv, operator_memory, api_statistic, npu_module_mem, l2_cache, static_op_mem,
     communication_json, communication_matrix, cluster_communication, cluster_communication_matrix,
     communication_group, profiler_info, profiler_metadata,

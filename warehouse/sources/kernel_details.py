@@ -5,16 +5,8 @@ Rows go to ``kernel`` with origin ``kernel_details_csv`` (see :mod:`warehouse.so
 
 from __future__ import annotations
 
-from warehouse.sources.kit.kernel_csv import ingest_kernels
-from warehouse.sources.kit.text import has_headers
+from warehouse.sources.kit.kernel_csv import kernel_source
 
 KIND = "kernel_details_csv"
 REQUIRED = frozenset({"Name", "Accelerator Core", "Start Time(us)", "Duration(us)"})
-
-
-def detect(path) -> bool:
-    return has_headers(path, REQUIRED)
-
-
-def ingest(conn, path, source_id):
-    return ingest_kernels(conn, path, source_id, KIND)
+detect, ingest = kernel_source(KIND, REQUIRED)

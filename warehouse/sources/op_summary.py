@@ -6,16 +6,8 @@ its ``Task Type`` column (AI_CORE, MIX_AIV, HCCL, ...) goes to ``kernel.task_typ
 
 from __future__ import annotations
 
-from warehouse.sources.kit.kernel_csv import ingest_kernels
-from warehouse.sources.kit.text import has_headers
+from warehouse.sources.kit.kernel_csv import kernel_source
 
 KIND = "op_summary_csv"
 REQUIRED = frozenset({"Op Name", "Task Type", "Task Duration(us)"})
-
-
-def detect(path) -> bool:
-    return has_headers(path, REQUIRED)
-
-
-def ingest(conn, path, source_id):
-    return ingest_kernels(conn, path, source_id, KIND)
+detect, ingest = kernel_source(KIND, REQUIRED)

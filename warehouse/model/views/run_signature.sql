@@ -18,7 +18,7 @@
 -- column ranks: Ranks ingested (rank: one per rank id an ok input has, -1 the unknown rank).
 -- column cluster_size: world_size, else ranks: the rank count runs are compared by.
 -- column export_kind: How the run was exported: db (a rank db), msprof (msprof's timeline or
---     op_summary), text (torch_npu's text export, or an Ascend trace alone), op (an operator's
+--     summary CSVs), text (torch_npu's text export, or an Ascend trace alone), op (an operator's
 --     msprof op profile), kineto (a kineto trace); NULL without an ok input.
 -- column profiler: Profiler that wrote the run (run.profiler).
 -- column profiler_version: Version of that profiler (run.profiler_version), when an input says.
@@ -30,7 +30,8 @@ WITH inputs AS (
     SELECT
         run_id,
         max(CASE WHEN kind = 'rank_db' THEN 1 ELSE 0 END) AS has_db,
-        max(CASE WHEN kind IN ('msprof_timeline', 'op_summary_csv') THEN 1 ELSE 0 END) AS has_msprof,
+        max(CASE WHEN kind IN ('msprof_timeline', 'op_summary_csv', 'task_time_csv', 'msprof_step_trace_csv') THEN 1 ELSE 0 END)
+            AS has_msprof,
         max(CASE WHEN kind = 'op_profile' THEN 1 ELSE 0 END) AS has_op,
         max(CASE WHEN kind <> 'trace_json' THEN 1 ELSE 0 END) AS has_ascend_input,
         max(CASE WHEN kind = 'trace_json' THEN 1 ELSE 0 END) AS has_trace

@@ -27,7 +27,7 @@ WITH answered AS (
     LEFT JOIN (
         SELECT a.run_id, m.rank_id, m.step_id, m.start_ns, m.end_ns
         FROM step_marker AS m
-        JOIN answer_source AS a ON a.source_id = m.source_id AND a.fact = 'timeline'
+        JOIN step_source AS a ON a.source_id = m.source_id
         UNION ALL
         SELECT run_id, rank_id, step_id, start_ns, end_ns FROM staged_step_marker
     ) AS d ON d.run_id = s.run_id AND d.rank_id = s.rank_id AND d.step_id = s.step_id

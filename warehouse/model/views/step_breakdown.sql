@@ -58,7 +58,7 @@ totals AS (
 steps AS (
     SELECT a.run_id, st.rank_id, st.step_id, st.start_ns, st.end_ns, st.summarized
     FROM step_marker AS st
-    JOIN answer_source AS a ON a.source_id = st.source_id AND a.fact = 'timeline'
+    JOIN step_source AS a ON a.source_id = st.source_id
 )
 SELECT
     s.run_id,

@@ -1,7 +1,8 @@
-"""Reading a kernel table exported as CSV (kernel_details.csv, op_summary_*.csv) into ``kernel``.
+"""Reading a kernel table exported as CSV (kernel_details.csv, op_summary_*.csv, task_time_*.csv) into ``kernel``.
 
-Both exports list one device kernel per record with the same fields under different
-header names (``Name`` / ``Op Name``, ``Duration(us)`` / ``Task Duration(us)``, ...), and
+The exports list one device kernel (task_time: one device task) per record with the same fields
+under different header names (``Name`` / ``Op Name`` / ``kernel_name``, ``Duration(us)`` /
+``Task Duration(us)`` / ``task_time(us)``, ``Block Dim`` / ``Block Num``, ...), and
 a set of metric columns that depends on the ``aic_metrics`` mode of the run. Known
 columns go to their ``kernel`` column (us -> ns exactly); any other metric column goes
 to ``kernel.metrics`` as a JSON object keyed by its header. The rows are then classified.
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 from warehouse.errors import IngestError
@@ -28,6 +30,7 @@ from warehouse.sources.kit.text import (
     Column,
     Plan,
     column_plan,
+    has_headers,
     integer,
     open_records,
     real,
@@ -51,18 +54,19 @@ KERNEL_COLUMNS: tuple[Column, ...] = (
     Column("device_id", ("Device_id", "Device Id"), integer),
     Column("step_id", ("Step Id",), integer),
     Column("model_id", ("Model ID",), integer),
-    Column("task_id", ("Task ID",), integer),
-    Column("stream_id", ("Stream ID",), integer),
-    Column("name", ("Name", "Op Name")),
+    Column("task_id", ("Task ID", "task_id"), integer),
+    Column("stream_id", ("Stream ID", "stream_id"), integer),
+    Column("name", ("Name", "Op Name", "kernel_name")),
     Column("op_type", ("Type", "OP Type")),
     Column("op_state", ("OP State",)),
     Column("accelerator_core", ("Accelerator Core",)),
-    Column("task_type", ("Task Type",)),
-    Column("ts", ("Start Time(us)", "Task Start Time(us)"), us_to_ns),
-    Column("dur", ("Duration(us)", "Task Duration(us)"), us_to_ns),
+    Column("task_type", ("Task Type", "kernel_type")),
+    Column("ts", ("Start Time(us)", "Task Start Time(us)", "task_start(us)"), us_to_ns),
+    Column("dur", ("Duration(us)", "Task Duration(us)", "task_time(us)"), us_to_ns),
     Column("wait_ns", ("Wait Time(us)", "Task Wait Time(us)"), us_to_ns),
-    Column("block_dim", ("Block Dim",), integer),
-    Column("mix_block_dim", ("Mix Block Dim",), integer),
+    # msprof's op_summary names them Block Num and Mix Block Num since CANN renamed blockDim blockNum
+    Column("block_dim", ("Block Dim", "Block Num"), integer),
+    Column("mix_block_dim", ("Mix Block Dim", "Mix Block Num"), integer),
     Column("hf32_eligible", ("HF32 Eligible",)),
     Column("input_shapes", ("Input Shapes",)),
     Column("input_dtypes", ("Input Data Types",)),
@@ -81,7 +85,8 @@ KERNEL_COLUMNS: tuple[Column, ...] = (
     Column("aiv_icache_miss_rate", ("aiv_icache_miss_rate",), real),
     Column("cube_utilization_pct", ("cube_utilization(%)",), real),
 )
-KNOWN_HEADERS = frozenset(header for column in KERNEL_COLUMNS for header in column.headers)
+#: task_time's end, which its start and duration give, is no metric
+KNOWN_HEADERS = frozenset(header for column in KERNEL_COLUMNS for header in column.headers) | {"task_stop(us)"}
 #: the DuckDB macro converting a cell for each Python converter of text.py
 SQL_CONVERTERS = {us_to_ns: "us_to_ns", integer: "whole", real: "ratio", text: "as_text"}
 CELLS_SQL = Path(__file__).with_name("csv_cells.sql")
@@ -90,6 +95,19 @@ SCRATCH_SCHEMA = "kernel_csv_rows"
 #: what DuckDB reads as NULL: nothing a real cell holds, so an empty field stays '' and NULL means
 #: "no such field" (a short record, padded)
 NO_CELL = "\x01\x02no field\x02\x01"
+
+
+def kernel_source(kind: str, required: frozenset[str]) -> tuple[Callable[[object], bool], Callable[..., Outcome]]:
+    """The ``detect`` and ``ingest`` functions of a source module reading one kernel CSV export: a file
+    whose header has the ``required`` names, its rows ``kernel`` rows of origin ``kind``."""
+
+    def detect(path) -> bool:
+        return has_headers(path, required)
+
+    def ingest(conn: sqlite3.Connection, path, source_id: int) -> Outcome:
+        return ingest_kernels(conn, path, source_id, kind)
+
+    return detect, ingest
 
 
 def ingest_kernels(conn: sqlite3.Connection, path, source_id: int, origin: str) -> Outcome:
