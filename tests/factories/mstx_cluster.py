@@ -51,8 +51,9 @@ def rank_db_path(folder: Path, rank: int) -> Path:
     return folder / f"rank{rank}_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / f"ascend_pytorch_profiler_{rank}.db"
 
 
-def write_cluster(folder: Path, extra: dict | None = None) -> dict:
-    """Write the cluster under ``folder``; ``extra`` adds events per rank. Returns rank -> RankDb."""
-    return {rank: RankDbFactory(path=rank_db_path(folder, rank), rank_id=rank,
+def write_cluster(folder: Path, extra: dict | None = None, omit: tuple = ("ACC_PMU",)) -> dict:
+    """Write the cluster under ``folder``; ``extra`` adds events per rank, ``omit`` leaves tables
+    out (RankDbFactory's). Returns rank -> RankDb."""
+    return {rank: RankDbFactory(path=rank_db_path(folder, rank), rank_id=rank, omit=omit,
                                 mstx=events + tuple((extra or {}).get(rank, ())))
             for rank, events in RANK_EVENTS.items()}
