@@ -200,3 +200,35 @@ def test_an_older_ingest_s_n_a_types_become_not_given(warehouse_path):
     assert conn.execute("SELECT name, op_type, task_type, accelerator_core FROM kernel ORDER BY name").fetchall() == [
         ("Add_2", "Add", None, "AI_VECTOR_CORE"), ("MatMul_1", None, None, None)]
     assert conn.execute("SELECT op_type FROM communication_op").fetchall() == [(None,)]
+
+
+# --- 0028_not_given_details: a level-0 rank db's 'N/A' shapes, data types, formats and HCCL task
+# types (and HCCL operator data types) stored by an older ingest become NULL ---
+
+NOT_GIVEN_DETAILS = 28
+DETAILS = ("input_shapes", "input_dtypes", "input_formats", "output_shapes", "output_dtypes", "output_formats")
+
+
+def test_an_older_ingest_s_n_a_details_become_not_given(warehouse_path):
+    conn = sqlite3.connect(warehouse_path, isolation_level=None)
+    db.migrate(conn, migrations=db.available_migrations()[:NOT_GIVEN_DETAILS - 1])
+    with warehouse_rows.bound(conn):
+        warehouse_rows.KernelFactory(name="MatMul_1", **dict.fromkeys(DETAILS, "N/A"))
+        warehouse_rows.KernelFactory(name="Add_2", input_shapes="8,16;8,16", input_dtypes="", input_formats="ND;ND",
+                                     output_shapes="8,16", output_dtypes="FLOAT16", output_formats="N/A")
+        warehouse_rows.CommunicationTaskFactory(name="hcom_allReduce__1_1", task_type="N/A", rdma_type="N/A",
+                                                transport_type="N/A", data_type="N/A", link_type="N/A")
+        warehouse_rows.CommunicationTaskFactory(name="hcom_allReduce__1_2", task_type="Notify Wait")
+        warehouse_rows.CommunicationOpFactory(name="hcom_allReduce__1", data_type="N/A")
+        warehouse_rows.CommunicationOpFactory(name="hcom_allReduce__2", data_type="FP16")
+    conn.close()
+
+    conn = db.connect(warehouse_path)
+    assert conn.execute(f"SELECT name, {', '.join(DETAILS)} FROM kernel ORDER BY name").fetchall() == [
+        ("Add_2", "8,16;8,16", None, "ND;ND", "8,16", "FLOAT16", None), ("MatMul_1", *(None,) * 6)]
+    types = "task_type, rdma_type, transport_type, data_type, link_type"
+    assert conn.execute(f"SELECT name, {types} FROM communication_task ORDER BY name").fetchall() == [
+        ("hcom_allReduce__1_1", None, None, None, None, None),
+        ("hcom_allReduce__1_2", "Notify Wait", None, "SDMA", "FP16", "HCCS")]
+    assert conn.execute("SELECT name, data_type FROM communication_op ORDER BY name").fetchall() == [
+        ("hcom_allReduce__1", None), ("hcom_allReduce__2", "FP16")]

@@ -161,7 +161,7 @@ def test_the_statistics_block_of_the_sum_queries_is_written_once():
     for path in sums:
         text = path.read_text(encoding="utf-8")
         assert "-- include: _duration_statistics" in text and "row_number()" not in text
-        assert "row_number() over (partition by run_id, rank_id, name, core_type order by dur)" in queries.get(path.stem).sql
+        assert "row_number() over (partition by run_id, rank_id, step_id, name, core_type order by dur)" in queries.get(path.stem).sql
 
 
 @pytest.mark.parametrize(

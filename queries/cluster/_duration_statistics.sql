@@ -1,6 +1,7 @@
 -- Helper (included by the *_sum queries, not a query itself): msprof-analyze's duration
--- statistics over a CTE named items (run_id, rank_id, name, core_type, dur), one row of the
--- CTE final per run, rank, name and core type (core_type is null where the input has none):
+-- statistics over a CTE named items (run_id, rank_id, step_id, name, core_type, dur), one row of
+-- the CTE final per run, rank, step, name and core type (step_id is null where the query does not
+-- group by step, core_type where the input has none):
 -- count, sum, mean, sample standard deviation (n - 1, as pandas' std), min, quartiles,
 -- median, max. The including query selects and orders its columns from final.
 -- Quartiles and median are pandas' default linear interpolation, as msprof-analyze 26.2
@@ -11,10 +12,10 @@
 -- lower one plus that fraction of their difference.
 ranked as (
     select
-        run_id, rank_id, name, core_type, dur,
-        row_number() over (partition by run_id, rank_id, name, core_type order by dur) - 1 as below,
-        count(*) over (partition by run_id, rank_id, name, core_type) - 1 as last,
-        avg(1.0 * dur) over (partition by run_id, rank_id, name, core_type) as mean
+        run_id, rank_id, step_id, name, core_type, dur,
+        row_number() over (partition by run_id, rank_id, step_id, name, core_type order by dur) - 1 as below,
+        count(*) over (partition by run_id, rank_id, step_id, name, core_type) - 1 as last,
+        avg(1.0 * dur) over (partition by run_id, rank_id, step_id, name, core_type) as mean
     from items
 ),
 
@@ -22,7 +23,7 @@ ranked as (
 -- 1 weigh 1 - distance, which is the linear interpolation between them (exact at a value).
 distances as (
     select
-        run_id, rank_id, name, core_type, dur, mean,
+        run_id, rank_id, step_id, name, core_type, dur, mean,
         abs(below - 0.25 * last) as from_q1,
         abs(below - 0.5 * last) as from_median,
         abs(below - 0.75 * last) as from_q3
@@ -33,6 +34,7 @@ final as (
     select
         run_id,
         rank_id,
+        step_id,
         name,
         core_type,
         count(*) as count,
@@ -45,5 +47,5 @@ final as (
         sum(case when from_q3 < 1 then (1 - from_q3) * dur end) as q3_ns,
         max(dur) as max_ns
     from distances
-    group by run_id, rank_id, name, core_type
+    group by run_id, rank_id, step_id, name, core_type
 )

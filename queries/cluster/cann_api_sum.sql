@@ -22,7 +22,7 @@
 -- column q3_ns: Third quartile in ns (linear interpolation at position 3 (n - 1) / 4).
 -- column max_ns: Longest in ns.
 with items as (
-    select s.run_id, case when :per_rank = 1 then c.rank_id end as rank_id, c.name, null as core_type, c.dur
+    select s.run_id, case when :per_rank = 1 then c.rank_id end as rank_id, null as step_id, c.name, null as core_type, c.dur
     from cann_api as c
     join source as s on s.id = c.source_id
     where c.dur is not null and (:run_id is null or s.run_id = :run_id)

@@ -30,6 +30,7 @@ with items as (
     select
         run_id,
         case when :per_rank = 1 then rank_id end as rank_id,
+        null as step_id,
         case when :group_by = 'name' then name else op_type end as name,
         case when :per_core_type = 1 then accelerator_core end as core_type,
         dur

@@ -26,6 +26,7 @@ with items as (
     select
         run_id,
         case when :per_rank = 1 then rank_id end as rank_id,
+        null as step_id,
         -- type_name is an expression column, float64 in an empty Parquet export: the cast keeps it text
         case when :group_by = 'name' then name else cast(type_name as text) end as name,
         null as core_type,

@@ -330,14 +330,23 @@ def _strings_of(tables: dict) -> _Strings:
 
 def add_mstx(tables: dict, ts0: int, events) -> None:
     """Add MSTX_EVENTS rows, one per ``(message, kind, start, end)`` (times from ``ts0``; kind a
-    name of MSTX_EVENT_TYPES), marked on build_tables' main thread in the default domain, without a
-    device task; STRING_IDS is extended with the messages."""
+    name of MSTX_EVENT_TYPES), marked in the default domain on build_tables' main thread, or on
+    thread ``tid`` of its process when a fifth item gives it, and without a device task, or with
+    connection id ``connection`` when a sixth item gives it: the framework then records the event
+    too, as torch_npu does (a PYTORCH_API row of type mstx with a CONNECTION_IDS row leading to
+    the connection); STRING_IDS is extended with the messages."""
     strings = _strings_of(tables)
-    main = global_tid(100, 101)
     rows = tables["MSTX_EVENTS"][1]
-    for message, kind, start, end in events:
-        rows.append((ts0 + start, ts0 + end, MSTX_EVENT_TYPES[kind], len(rows) + 1, 0, strings(message), main, main,
-                     strings("default"), NO_CONNECTION))
+    framework, connections = tables["PYTORCH_API"][1], tables["CONNECTION_IDS"][1]
+    for message, kind, start, end, *more in events:
+        thread = global_tid(100, more[0] if more else 101)
+        connection = more[1] if len(more) > 1 else NO_CONNECTION
+        rows.append((ts0 + start, ts0 + end, MSTX_EVENT_TYPES[kind], len(rows) + 1, 0, strings(message), thread, thread,
+                     strings("default"), connection))
+        if connection != NO_CONNECTION:
+            connections.append((len(connections), connection))
+            framework.append((str(ts0 + start), str(ts0 + end), thread, connections[-1][0],
+                              strings(message, framework=True), None, None, None, None, None, 50004))
     tables["STRING_IDS"] = (tables["STRING_IDS"][0], sorted((i, v) for v, i in strings.ids.items()))
 
 
@@ -384,7 +393,7 @@ class RankDbFactory(factory.Factory):
     tiling_steps = 3
     #: True writes HOST_INFO as torch_npu did before 6.0.rc3 (October 2024): hostUid INTEGER
     torch_npu_2024 = False
-    #: MSTX_EVENTS rows (add_mstx): (message, kind, start, end) with times from ts0
+    #: MSTX_EVENTS rows (add_mstx): (message, kind, start, end[, tid[, connection]]) with times from ts0
     mstx = ()
     #: OVERLAP_ANALYSIS rows (add_overlap): (type, start, end) with times from ts0
     overlap = ()

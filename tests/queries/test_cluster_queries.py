@@ -86,6 +86,20 @@ def test_mstx_sum(run, rows):
     (row,) = run("mstx_sum")
     assert (row["run_id"], row["rank_id"], row["name"], row["count"], row["total_ns"], row["median_ns"]) == (
         run_id("run"), 0, "forward", 2, 400, 200)
+    # over all ranks the ranges of one name in a rank's step are numbered, as msprof-analyze does
+    assert [(r["rank_id"], r["name"], r["count"]) for r in run("mstx_sum", per_rank=0)] == [
+        (None, "forward_1", 1), (None, "forward_0", 1)]
+
+
+def test_mstx_sum_pairs_the_framework_marks_of_a_thread(run, rows):
+    # the framework's records of marks (length 0): sync_start at 0 and 10, sync_stop at 40 and 100
+    # on thread 1; a sync_stop on thread 2 with no start open there closes nothing
+    for ts, name, thread in ((0, "sync_start", 1), (10, "sync_start", 1), (20, "sync_stop", 2),
+                             (40, "sync_stop", 1), (100, "sync_stop", 1), (110, "tick", 1)):
+        PytorchApiFactory(rank_id=0, type="mstx", name=name, ts=ts, dur=0, global_tid=thread)
+    (row,) = run("mstx_sum")
+    # the stop at 40 closes the start at 10 (30 ns), the stop at 100 the one at 0 (100 ns)
+    assert (row["name"], row["count"], row["min_ns"], row["max_ns"]) == ("sync", 2, 30, 100)
 
 
 def test_communication_slow_rank(run, rows):
@@ -194,7 +208,8 @@ def test_statistics_are_per_run(run, rows):
         CannApiFactory(rank_id=0, source_id=source, name="aclnnAdd", dur=dur)
         PytorchApiFactory(rank_id=0, source_id=source, type="mstx", name="forward", dur=dur)
     for name in ("compute_op_sum", "hccl_sum", "cann_api_sum", "mstx_sum"):
-        for per_rank in (0, 1):
+        # mstx_sum over all ranks numbers the two ranges of one name (test_mstx_sum)
+        for per_rank in (0, 1) if name != "mstx_sum" else (1,):
             result = run(name, per_rank=per_rank)
             rank = 0 if per_rank else None
             assert [(r["run_id"], r["rank_id"], r["count"], r["total_ns"], r["median_ns"]) for r in result] == [

@@ -40,6 +40,9 @@ RANK_EXPORTS = {
     "CommunicationMatrixFactory": "communication_matrix.json",
     "ProfilerMetadataFactory": "profiler_metadata.json",
 }
+#: each rank db's mstx events (mstx_sum): a range holding another, on two ranks, and a pair of marks
+MSTX = (("prefill", "start/end", 500, 4_000), ("attention", "start/end", 1_000, 2_000),
+        ("sync_start", "marker_ex", 600, 600), ("sync_stop", "marker_ex", 900, 900))
 #: the cluster analysis outputs: factory -> file name under cluster_analysis_output/
 CLUSTER_EXPORTS = {
     "ClusterStepTraceTimeFactory": "cluster_step_trace_time.csv",
@@ -52,7 +55,7 @@ CLUSTER_EXPORTS = {
 def write_inputs(folder: Path) -> Path:
     """Every input format the warehouse reads, written by its factory under ``folder``."""
     for rank, tiling in ((0, "host"), (1, "sunk")):  # seed 002: host tiling every step on rank 0, sunk on rank 1
-        RankDbFactory(path=folder / f"ascend_pytorch_profiler_{rank}.db", rank_id=rank, tiling=tiling)
+        RankDbFactory(path=folder / f"ascend_pytorch_profiler_{rank}.db", rank_id=rank, tiling=tiling, mstx=MSTX)
     OpProfileFactory(path=folder / "visualize_data.bin")
     write_trace(folder / "trace_view.json", 300, seed=1, rank=0)
     rank_folder = folder / "rank2_ascend_pt"

@@ -43,7 +43,7 @@ def overlap_audit(conn) -> tuple[list[str], list[tuple]]:
 
 def mstx_sum(conn) -> list[tuple]:
     _, result = queries.get("mstx_sum").run(conn, {})
-    return [(name, count, total, low, high) for _, _, name, count, total, _, _, low, _, _, _, high in result]
+    return [(step, name, count, total, low, high) for _, step, _, name, count, total, _, _, low, _, _, _, high in result]
 
 
 @pytest.fixture(scope="module")
@@ -69,15 +69,17 @@ def test_mstx_events_become_user_ranges(marked):
 
 def test_mstx_sum_reads_the_user_ranges(marked):
     conn, _ = marked
-    # ranges only (the mark is left out), and MSTX_EVENTS answers for the input: the framework's
-    # own mstx row ('mark') is not counted a second time
-    assert mstx_sum(conn) == [("decode", 2, 4_000, 1_000, 3_000), ("prefill", 1, 3_500, 3_500, 3_500)]
+    # ranges only, per step (a mark not named <name>_start or <name>_stop is left out), and
+    # MSTX_EVENTS answers for the input: the framework's own mstx row ('mark') is not counted
+    assert mstx_sum(conn) == [(1, "prefill", 1, 3_500, 3_500, 3_500), (2, "decode", 2, 4_000, 1_000, 3_000)]
 
 
 def test_mstx_sum_reads_framework_rows_without_mstx_events(tmp_path):
     conn, _ = ingest(tmp_path)
     assert conn.execute("SELECT count(*) FROM user_range").fetchone() == (0,)
-    assert mstx_sum(conn) == [("mark", 1, 0, 0, 0)]
+    # the framework's one mstx row is a lone mark, 'mark': no range
+    assert conn.execute("SELECT name, dur FROM pytorch_api WHERE type = 'mstx'").fetchall() == [("mark", 0)]
+    assert mstx_sum(conn) == []
     conn.close()
 
 

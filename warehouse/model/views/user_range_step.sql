@@ -10,10 +10,11 @@
 -- column domain: The mstx domain (NULL for the default domain).
 -- column ts: Start of the range in ns.
 -- column dur: Length of the range in ns (0 for a mark).
+-- column global_tid: Global thread id that started it (pid in the high 32 bits, tid in the low 32 bits).
 -- column source_id: Input the range came from.
 -- column source_row: Row of MSTX_EVENTS (its rowid).
 SELECT
-    src.run_id, u.rank_id, s.step_id, u.name, u.kind, u.domain, u.ts, u.dur, u.source_id, u.source_row
+    src.run_id, u.rank_id, s.step_id, u.name, u.kind, u.domain, u.ts, u.dur, u.global_tid, u.source_id, u.source_row
 FROM user_range AS u
 JOIN source AS src ON src.id = u.source_id AND src.status = 'ok'
 -- a rank's spans do not overlap: one span at most holds a range's start

@@ -1,8 +1,9 @@
 -- reads: TASK COMPUTE_TASK_INFO
 -- Device kernels: TASK joined with COMPUTE_TASK_INFO, the long TASK_PMU_INFO pivoted into
 -- pipeline times (already ns in the db) and ratios; other PMU metrics kept as JSON.
--- A level-0 export writes 'N/A' for the type and task type: they are read as not given (NULL), as
--- the text export's kernel_details.csv reads its N/A cells, so both exports answer alike.
+-- A level-0 export writes 'N/A' for the type, the task type and the input and output shapes,
+-- data types and formats: they are read as not given (NULL), as the text export's
+-- kernel_details.csv reads its N/A cells, so both exports answer alike.
 -- The pivot compares small integers (metric.k), not names, on each of the PMU rows, and
 -- FILTER keeps each aggregate to its own metric's rows.
 WITH metric (k, name) AS (VALUES
@@ -145,9 +146,9 @@ LEFT JOIN in_STRING_IDS AS ot ON ot.id = c.opType AND ot.value NOT IN ('N/A', ''
 LEFT JOIN in_STRING_IDS AS tt ON tt.id = c.taskType AND tt.value NOT IN ('N/A', '')
 LEFT JOIN in_STRING_IDS AS os ON os.id = c.opState
 LEFT JOIN in_STRING_IDS AS hf ON hf.id = c.hf32Eligible
-LEFT JOIN in_STRING_IDS AS ish ON ish.id = c.inputShapes
-LEFT JOIN in_STRING_IDS AS idt ON idt.id = c.inputDataTypes
-LEFT JOIN in_STRING_IDS AS ifm ON ifm.id = c.inputFormats
-LEFT JOIN in_STRING_IDS AS osh ON osh.id = c.outputShapes
-LEFT JOIN in_STRING_IDS AS odt ON odt.id = c.outputDataTypes
-LEFT JOIN in_STRING_IDS AS ofm ON ofm.id = c.outputFormats;
+LEFT JOIN in_STRING_IDS AS ish ON ish.id = c.inputShapes AND ish.value NOT IN ('N/A', '')
+LEFT JOIN in_STRING_IDS AS idt ON idt.id = c.inputDataTypes AND idt.value NOT IN ('N/A', '')
+LEFT JOIN in_STRING_IDS AS ifm ON ifm.id = c.inputFormats AND ifm.value NOT IN ('N/A', '')
+LEFT JOIN in_STRING_IDS AS osh ON osh.id = c.outputShapes AND osh.value NOT IN ('N/A', '')
+LEFT JOIN in_STRING_IDS AS odt ON odt.id = c.outputDataTypes AND odt.value NOT IN ('N/A', '')
+LEFT JOIN in_STRING_IDS AS ofm ON ofm.id = c.outputFormats AND ofm.value NOT IN ('N/A', '');
