@@ -2,7 +2,15 @@
 -- operators of DATA_PREPROCESS.dev.AICPU.{device}.slice_{n} with their stages (the AI CPU's own
 -- counters, ticks and run points, kept as written: the file says no unit for them), and every
 -- task of the HWTS log hwts.log.data.45.dev.profiler_default_tag.{device}.slice_{n}; the tasks the
--- Framework files beside it name are kernels too (kernel.origin mindspore_hwts).
+-- Framework files beside it name are kernels too (kernel.origin mindspore_hwts). The steps of the
+-- training trace training_trace.46.dev.profiler_default_tag.{device}.slice_{n} go to step and
+-- mindspore_step_trace, as those of MindSpore's intermediate step_trace_raw_{device}_detail_time.csv
+-- (migration 0026): of one run and device, the raw file answers the timeline (its steps) and the
+-- intermediate only where no raw file is; the audit mindspore_steps_agree reconciles the two.
+INSERT INTO fact_precedence (fact, kind, precedence) VALUES
+    ('kernel', 'mindspore_hwts_raw', 5),
+    ('timeline', 'mindspore_training_trace_raw', 4),
+    ('timeline', 'mindspore_step_trace_csv', 5);
 
 -- One task of a MindSpore HWTS log: a start record and the next end record of its stream and task id.
 CREATE TABLE mindspore_hwts_task (
@@ -50,7 +58,8 @@ CREATE TABLE mindspore_aicpu_op (
     memcpy_end INTEGER,
     -- Run end, AI CPU counter as written (the Node record's last field).
     run_end INTEGER,
-    -- AI CPU thread that ran the task (Thread[n]); NULL, as the stages below, for a Node record without its Thread record.
+    -- AI CPU thread that ran the task (Thread[n]); NULL, as the stages below, for a Node record
+    -- without its Thread record.
     thread_id INTEGER,
     -- Device the Thread record names (process device[n]).
     device_id INTEGER,

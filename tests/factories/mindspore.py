@@ -68,14 +68,23 @@ def average_row(header, rows) -> dict:
     return {"step_num": "-", **average}
 
 
+#: three steps (the real trace's first counter and phases) with two reduce operators, the second idle in step 3
+STEPS = {
+    "first": 45000030081,
+    "phases": ((0, 1702944, 2300103), (9037809, 1714377, 2300344), (9030955, 1718895, 2301458)),
+    "groups": (("stream_48_0_AllReduce-op663", 12598, 17596), ("stream_49_1_AllReduce-op794", 1018071, 298102)),
+    "idle": frozenset({("stream_49_1_AllReduce-op794", 3)}),
+}
+
+
 class StepTraceRawFactory(CsvExportFactory):
     """A step trace of three steps with two reduce operators, the second one idle in step 3."""
 
     layout = "operator"
-    first = 45000030081
-    phases = ((0, 1702944, 2300103), (9037809, 1714377, 2300344), (9030955, 1718895, 2301458))
-    groups = (("stream_48_0_AllReduce-op663", 12598, 17596), ("stream_49_1_AllReduce-op794", 1018071, 298102))
-    idle = frozenset({("stream_49_1_AllReduce-op794", 3)})
+    first = STEPS["first"]
+    phases = STEPS["phases"]
+    groups = STEPS["groups"]
+    idle = STEPS["idle"]
     average = True
     header = factory.LazyAttribute(lambda o: STEP_TRACE_HEADER + tuple(
         column for name, _, _ in o.groups for column in group_headers(name, o.layout)))
@@ -223,3 +232,37 @@ def hwts_job(folder, device: int = 0) -> dict:
         "task": TaskDescFactory(path=folder / f"Framework.host.vm.task_desc_info.{device}.slice_0"),
         "graph": GraphDescFactory(path=folder / f"Framework.host.vm.graph_desc_info.{device}.slice_0"),
     }
+
+
+#: a training trace's tags: a step's start (the job id), forward pass, backward end, step end
+JOB_TAG, FP_TAG, BP_TAG, END_TAG = 10010, 1, 2, 255
+
+
+def trace_record(tag: int, task_id: int, stream_id: int, cycle: int) -> bytes:
+    """One 20-byte training trace record."""
+    return struct.pack("<QHHQ", tag, task_id, stream_id, cycle)
+
+
+def trace_steps(rows) -> bytes:
+    """The records of the steps ``rows`` of :func:`step_rows`: the job tag at the step's start (the first
+    step's at its forward pass), its forward pass, each reduce operator's two points (tags 3 and 4 on
+    its stream ``stream_{s}_...``), its backward end and its end."""
+    data = b""
+    for row in rows:
+        data += trace_record(JOB_TAG, 30097, 519, row["start_point"])
+        data += trace_record(FP_TAG, 30098, 519, row["fp_point"])
+        for name in sorted(key.removesuffix("_start_point") for key in row if key.startswith("stream_")
+                           and key.endswith("_start_point")):
+            stream = int(name.split("_")[1])
+            if row[name]:
+                data += trace_record(3, 30112, stream, row[f"{name}_start_point"])
+                data += trace_record(4, 30278, stream, row[f"{name}_end_point"])
+        data += trace_record(BP_TAG, 31043, 530, row["bp_point"]) + trace_record(END_TAG, 31100, 530, row["end_point"])
+    return data
+
+
+class TrainingTraceFactory(CsvExportFactory):
+    """training_trace.46: the steps of :class:`StepTraceRawFactory` (the same points), as the device writes them."""
+
+    rows = factory.LazyFunction(lambda: step_rows(STEPS["first"], STEPS["phases"], STEPS["groups"], STEPS["idle"]))
+    data = factory.LazyAttribute(lambda o: trace_steps(o.rows))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.factories.mindspore import AicpuRawFactory, aicpu_record
+from tests.sources.mindspore_hostile import assert_fails_naming
 from warehouse.ingest import ingest_file
 
 NAME = "DATA_PREPROCESS.dev.AICPU.2.slice_0"
@@ -41,24 +42,25 @@ def test_a_node_without_its_thread_and_a_thread_without_its_node_are_tasks_still
     written.path.write_bytes(aicpu_record(lone_thread) + aicpu_record(tasks[2]) + aicpu_record(lone_node))
     assert ingest_file(warehouse_db, written.path).status == "ok"
     assert warehouse_db.execute(
-        "SELECT source_row, name, run_end, thread_id, total_ns FROM mindspore_aicpu_op ORDER BY source_row").fetchall() == [
+        "SELECT source_row, name, run_end, thread_id, total_ns FROM mindspore_aicpu_op ORDER BY source_row"
+    ).fetchall() == [
         (1, None, None, 1, 989000), (2, "Default/TruncatedNormal-op0", 4098200538, 1, 1566000),
         (3, "InitData", 2298200538, None, None)]
 
 
 @pytest.mark.parametrize(("change", "reason"), [
     (lambda data: data[:-5], "byte 691: a record cut short (no NUL after its 194 bytes)"),
-    (lambda data: data.replace(b"dispatchTime=87 us", b"dispatchTime=87"), "byte 334: field 'dispatchTime' expected, found 'dispatchTime=87'"),
-    (lambda data: data.replace(b", Run end:2298200538", b""), "byte 0: a Node record of 2 fields (MindSpore reads 3 or 6)"),
-    (lambda data: data.replace(b"tickBeforeRun=38753270138", b"tickBeforeRun=x"), "byte 68: field 'tickBeforeRun' expected"),
+    (lambda data: data.replace(b"dispatchTime=87 us", b"dispatchTime=87"),
+     "byte 334: field 'dispatchTime' expected, found 'dispatchTime=87'"),
+    (lambda data: data.replace(b", Run end:2298200538", b""),
+     "byte 0: a Node record of 2 fields (MindSpore reads 3 or 6)"),
+    (lambda data: data.replace(b"tickBeforeRun=38753270138", b"tickBeforeRun=x"),
+     "byte 68: field 'tickBeforeRun' expected"),
     (lambda data: data[:100] + b"\xff" + data[101:], "byte 100: not UTF-8 text"),
 ])
 def test_a_hostile_file_fails_naming_the_byte_offset(warehouse_db, tmp_path, change, reason):
     written = AicpuRawFactory(path=tmp_path / NAME)
-    written.path.write_bytes(change(written.data))
-    result = ingest_file(warehouse_db, written.path)
-    assert result.status == "failed" and result.error.startswith(f"{written.path}: {reason}"), result.error
-    assert warehouse_db.execute("SELECT count(*) FROM mindspore_aicpu_op").fetchone() == (0,)
+    assert_fails_naming(warehouse_db, written.path, change(written.data), reason, "mindspore_aicpu_op")
 
 
 def test_the_real_file_gives_mindinsight_s_expected_table(warehouse_db, realdata):

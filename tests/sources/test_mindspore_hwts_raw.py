@@ -8,6 +8,7 @@ import struct
 import pytest
 
 from tests.factories.mindspore import HwtsRawFactory, TaskDescFactory, hwts_bytes, hwts_job, hwts_record
+from tests.sources.mindspore_hostile import assert_fails_naming
 from warehouse.ingest import ingest_file
 
 KERNELS = ("SELECT source_row, origin, rank_id, device_id, task_id, stream_id, name, op_type, accelerator_core, ts, "
@@ -64,7 +65,8 @@ def test_framework_files_in_the_data_folder_are_found_and_a_log_alone_names_noth
     alone = HwtsRawFactory(path=tmp_path / "b" / files["hwts"].path.name)
     result = ingest_file(warehouse_db, alone.path)
     assert (result.status, result.rows) == ("ok", 3)
-    assert warehouse_db.execute("SELECT count(*) FROM kernel WHERE source_id = ?", (result.source_id,)).fetchone() == (0,)
+    assert warehouse_db.execute(
+        "SELECT count(*) FROM kernel WHERE source_id = ?", (result.source_id,)).fetchone() == (0,)
 
 
 @pytest.mark.parametrize(("change", "reason"), [
@@ -73,11 +75,8 @@ def test_framework_files_in_the_data_folder_are_found_and_a_log_alone_names_noth
 ])
 def test_a_hostile_log_fails_naming_the_byte_offset(warehouse_db, tmp_path, change, reason):
     files = hwts_job(tmp_path)
-    files["hwts"].path.write_bytes(change(files["hwts"].data))
-    result = ingest_file(warehouse_db, files["hwts"].path)
-    assert result.status == "failed" and result.error.startswith(f"{files['hwts'].path}: {reason}"), result.error
-    assert warehouse_db.execute("SELECT count(*) FROM kernel").fetchone() == (0,)
-    assert warehouse_db.execute("SELECT count(*) FROM mindspore_hwts_task").fetchone() == (0,)
+    assert_fails_naming(warehouse_db, files["hwts"].path, change(files["hwts"].data), reason, "kernel",
+                        "mindspore_hwts_task")
 
 
 def test_a_hostile_framework_file_fails_naming_its_line(warehouse_db, tmp_path):
@@ -98,8 +97,9 @@ def test_the_real_log_gives_the_framework_s_operators(warehouse_db, realdata):
         name, _block_dim, task_id, _stream_id = line.split(" ")
         names[int(task_id)] = name
     log = (folder / "hwts.log.data.45.dev.profiler_default_tag.1.slice_0").read_bytes()
-    records = [(record[0] & 7, names.get(struct.unpack_from("<H", record, 6)[0]), struct.unpack_from("<Q", record, 8)[0])
-               for record in (log[at:at + 64] for at in range(0, len(log), 64))]
+    # (type, operator of the task id, counter) of every record
+    records = [(log[at] & 7, names.get(struct.unpack_from("<H", log, at + 6)[0]),
+                struct.unpack_from("<Q", log, at + 8)[0]) for at in range(0, len(log), 64)]
     named = [record for record in records if record[1] is not None and record[0] in (0, 1)]
     durations, at = [], 0
     while at + 1 < len(named):
@@ -124,4 +124,5 @@ def test_the_real_log_gives_the_framework_s_operators(warehouse_db, realdata):
         31385, len(streams))
     assert len(streams) == 59
     detail = warehouse_db.execute("SELECT detail FROM source").fetchone()[0]
-    assert '"tasks": 31385, "named": 2817, "records": {"task_end": 31385, "task_start": 31462, "unpaired": 77}' in detail
+    assert ('"tasks": 31385, "named": 2817, "records": {"task_end": 31385, "task_start": 31462, "unpaired": 77}'
+            in detail)

@@ -12,10 +12,11 @@ MindSpore's AI CPU parser (``DataPreProcessParser``, aicpu_data_parser.py) reads
   totalTime={us} us.``
 
 Each Thread record is one task in ``mindspore_aicpu_op``, with the Node record before it when
-there is one (a Node record whose Thread record never comes is a task without stages) (MindSpore's parser lists only those: its table is the rows with a name). Times in
-us become ns; the counters (run points, ticks) are kept as written. The device is the number in
-the file name. A record cut short (no NUL after it), or one that is neither kind, fails the file
-naming its byte offset.
+there is one (MindSpore's parser lists only those: its table is the rows with a name); a Node
+record whose Thread record never comes is a task without stages. Times in us become ns; the
+counters (run points, ticks) are kept as written. The device is the number in the file name. A
+record cut short (no NUL after it), or one that is neither kind, fails the file naming its byte
+offset.
 """
 
 from __future__ import annotations
