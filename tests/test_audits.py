@@ -33,6 +33,7 @@ EXPECTED_AUDITS = [
     "foreign_keys_resolve",
     "kernel_dur_non_negative",
     "kernel_op_class_allowed",
+    "mindspore_steps_agree",
     "msprof_steps_agree",
     "msprof_summaries_agree",
     "overlap_analysis_agrees",

@@ -5,11 +5,15 @@ As MindSpore writes them (the real files of MindInsight's test resources): the s
 system counter cycles (100 MHz), one group of three columns per reduce or parallel operator and,
 last, the average record (``step_num`` ``-``: the mean of the steps after the first, rounded);
 ``aicore_intermediate_{device}_type.csv`` and ``_detail.csv`` with CRLF line ends, times in ms.
-Each factory takes ``path`` and returns a :class:`~factories.text_exports.CsvFile`.
+The raw files likewise: ``DATA_PREPROCESS.dev.AICPU`` (NUL-ended text records), the HWTS log
+(64-byte records) and the Framework files beside it (space-separated lines, LF ends).
+Each factory takes ``path`` and returns a :class:`~factories.text_exports.CsvFile` (its ``rows``
+what was written, its ``data`` the bytes).
 """
 
 from __future__ import annotations
 
+import struct
 from decimal import Decimal
 
 import factory
@@ -64,14 +68,23 @@ def average_row(header, rows) -> dict:
     return {"step_num": "-", **average}
 
 
+#: three steps (the real trace's first counter and phases) with two reduce operators, the second idle in step 3
+STEPS = {
+    "first": 45000030081,
+    "phases": ((0, 1702944, 2300103), (9037809, 1714377, 2300344), (9030955, 1718895, 2301458)),
+    "groups": (("stream_48_0_AllReduce-op663", 12598, 17596), ("stream_49_1_AllReduce-op794", 1018071, 298102)),
+    "idle": frozenset({("stream_49_1_AllReduce-op794", 3)}),
+}
+
+
 class StepTraceRawFactory(CsvExportFactory):
     """A step trace of three steps with two reduce operators, the second one idle in step 3."""
 
     layout = "operator"
-    first = 45000030081
-    phases = ((0, 1702944, 2300103), (9037809, 1714377, 2300344), (9030955, 1718895, 2301458))
-    groups = (("stream_48_0_AllReduce-op663", 12598, 17596), ("stream_49_1_AllReduce-op794", 1018071, 298102))
-    idle = frozenset({("stream_49_1_AllReduce-op794", 3)})
+    first = STEPS["first"]
+    phases = STEPS["phases"]
+    groups = STEPS["groups"]
+    idle = STEPS["idle"]
     average = True
     header = factory.LazyAttribute(lambda o: STEP_TRACE_HEADER + tuple(
         column for name, _, _ in o.groups for column in group_headers(name, o.layout)))
@@ -104,3 +117,152 @@ class AicoreDetailFactory(CsvExportFactory):
          "execution_time": "0.370864", "execution_frequency": "1"},
     ])
     data = factory.LazyAttribute(lambda o: plain_csv(o.header, o.rows, "\r\n"))
+
+
+def aicpu_record(task: dict) -> bytes:
+    """One AI CPU task of DATA_PREPROCESS.dev.AICPU as the AI CPU writes it: its Node record (when the
+    task has a ``name``; six fields when it has a ``compute_start``, the label ``Run tart`` as real
+    files spell it) and its Thread record (when it has ``ticks``), each ended by a NUL."""
+    data = b""
+    if "name" in task:
+        points = (f"Run tart:{task['run_start']}, compute start:{task['compute_start']}, "
+                  f"memcpy start:{task['memcpy_start']}, memcpy end:{task['memcpy_end']},Run end:{task['run_end']}"
+                  if "compute_start" in task else f"Run tart:{task['run_start']}, Run end:{task['run_end']}")
+        data += f"[{task['stamp']}] Node:{task['name']}, {points}\x00".encode()
+    if "ticks" in task:
+        top, bottom, before, after = task["ticks"]
+        data += (f"Thread[{task['thread']:2d}] process device[{task['device']}]:aicpu[{task['aicpu']:2d}] task end, "
+                 f"tickDrvTopHalf={top},tickDrvBottomHalf={bottom}, tickBeforeRun={before},tickAfterRun={after}, "
+                 f"dispatchTime={task['dispatch_us']} us, totalTime={task['total_us']} us.\x00").encode()
+    return data
+
+
+def aicpu_task(stamp, name, run, ticks, dispatch_us, total_us, **stages) -> dict:
+    """A task of thread 1 on device 0's AI CPU 0 (as the real files' tasks)."""
+    return {"stamp": stamp, "name": name, "run_start": run[0], "run_end": run[1], "ticks": ticks, "thread": 1,
+            "device": 0, "aicpu": 0, "dispatch_us": dispatch_us, "total_us": total_us, **stages}
+
+
+class AicpuRawFactory(CsvExportFactory):
+    """DATA_PREPROCESS.dev.AICPU: the three tasks of MindInsight's JOB_AICPU sample (two MindSpore
+    AI CPU kernels, one other kernel with its compute and memory copy stages)."""
+
+    rows = factory.LazyFunction(lambda: [
+        aicpu_task(2292299556, "InitData", (2298200409, 2298200538),
+                   (38753260078, 38753261085, 38753270138, 38753416849), 100, 1567),
+        aicpu_task(2302769986, "GetNext", (2302769932, 2302769980),
+                   (43806728640, 43806729465, 43806737363, 43806827551), 87, 989),
+        aicpu_task(2292299556, "Default/TruncatedNormal-op0", (4098200409, 4098200538),
+                   (40753260078, 40753261085, 40753270138, 40753416849), 105, 1566,
+                   compute_start=4098200509, memcpy_start=4098200600, memcpy_end=4098200606),
+    ])
+    data = factory.LazyAttribute(lambda o: b"".join(aicpu_record(task) for task in o.rows))
+
+
+#: an HWTS record's bytes 2-3 as the real log writes them (a field MindSpore does not read)
+HWTS_RESERVED = 27603
+
+
+def hwts_record(number: int, kind: int, task_id: int, stream_id: int, cycle: int) -> bytes:
+    """One 64-byte HWTS task record: the record count (mod 16) and type in byte 0, core 0, block 0,
+    the task id, then the system counter and the stream, zeros after."""
+    head = struct.pack("<BBHHH", (number % 16) << 4 | kind, 0, HWTS_RESERVED, 0, task_id)
+    return head + struct.pack("<QI", cycle, stream_id) + bytes(44)
+
+
+def hwts_bytes(tasks) -> bytes:
+    """The log of ``tasks`` ``(task id, stream, start cycle, end cycle)``: every start and end record in
+    counter order."""
+    events = sorted((cycle, kind, task_id, stream_id) for task_id, stream_id, *cycles in tasks
+                    for kind, cycle in enumerate(cycles))
+    return b"".join(hwts_record(number, kind, task_id, stream_id, cycle)
+                    for number, (cycle, kind, task_id, stream_id) in enumerate(events))
+
+
+class HwtsRawFactory(CsvExportFactory):
+    """The HWTS log of three tasks on two streams (two overlap): a MatMul run twice and a Cast, with
+    the counters and ids of the real log's range."""
+
+    rows = factory.LazyFunction(lambda: [
+        (30109, 535, 43806833578, 43806840000), (30453, 537, 43806835000, 43806836234),
+        (30109, 535, 43806850000, 43806852000),
+    ])
+    data = factory.LazyAttribute(lambda o: hwts_bytes(o.rows))
+
+
+class TaskDescFactory(CsvExportFactory):
+    """Framework.host.vm.task_desc_info: ``{full op name} {block dim} {task id} {stream id}`` lines."""
+
+    rows = factory.LazyFunction(lambda: [
+        ("Default/network-TrainStepWrap/_backbone-NetWithLossClass/MatMul-op38", 32, 30109, 19),
+        ("Default/network-TrainStepWrap/_backbone-NetWithLossClass/Cast-op41", 22, 30453, 21),
+    ])
+    data = factory.LazyAttribute(lambda o: "".join(" ".join(map(str, row)) + "\n" for row in o.rows).encode())
+
+
+def graph_line(name: str, op_type: str, inputs, outputs) -> str:
+    """A graph_desc_info line: each tensor ``(format, data type number, shape)`` of the inputs, then outputs."""
+    fields = [f"op_name:{name}", f"op_type:{op_type}"]
+    for side, tensors in (("input", inputs), ("output", outputs)):
+        for number, (layout, data_type, shape) in enumerate(tensors):
+            fields += [f"{side}_id:{number}", f"{side}_format:{layout}", f"{side}_data_type:{data_type}",
+                       f'{side}_shape:"{shape}"']
+    return " ".join(fields)
+
+
+class GraphDescFactory(CsvExportFactory):
+    """Framework.host.vm.graph_desc_info: the two operators' types and tensors (vm data type numbers:
+    40 FLOAT32, 39 FLOAT16)."""
+
+    rows = factory.LazyFunction(lambda: [
+        graph_line("Default/network-TrainStepWrap/_backbone-NetWithLossClass/MatMul-op38", "MatMul",
+                   [("DefaultFormat", 40, "16000,39"), ("DefaultFormat", 40, "39,1")],
+                   [("DefaultFormat", 40, "16000,1")]),
+        graph_line("Default/network-TrainStepWrap/_backbone-NetWithLossClass/Cast-op41", "Cast",
+                   [("DefaultFormat", 40, "16000,1")], [("DefaultFormat", 39, "16000,1")]),
+    ])
+    data = factory.LazyAttribute(lambda o: "".join(line + "\n" for line in o.rows).encode())
+
+
+def hwts_job(folder, device: int = 0) -> dict:
+    """A job folder of one device as MindSpore's profiler leaves it: the HWTS log and the framework's
+    task and graph files beside it; the written files by kind."""
+    return {
+        "hwts": HwtsRawFactory(path=folder / f"hwts.log.data.45.dev.profiler_default_tag.{device}.slice_0"),
+        "task": TaskDescFactory(path=folder / f"Framework.host.vm.task_desc_info.{device}.slice_0"),
+        "graph": GraphDescFactory(path=folder / f"Framework.host.vm.graph_desc_info.{device}.slice_0"),
+    }
+
+
+#: a training trace's tags: a step's start (the job id), forward pass, backward end, step end
+JOB_TAG, FP_TAG, BP_TAG, END_TAG = 10010, 1, 2, 255
+
+
+def trace_record(tag: int, task_id: int, stream_id: int, cycle: int) -> bytes:
+    """One 20-byte training trace record."""
+    return struct.pack("<QHHQ", tag, task_id, stream_id, cycle)
+
+
+def trace_steps(rows) -> bytes:
+    """The records of the steps ``rows`` of :func:`step_rows`: the job tag at the step's start (the first
+    step's at its forward pass), its forward pass, each reduce operator's two points (tags 3 and 4 on
+    its stream ``stream_{s}_...``), its backward end and its end."""
+    data = b""
+    for row in rows:
+        data += trace_record(JOB_TAG, 30097, 519, row["start_point"])
+        data += trace_record(FP_TAG, 30098, 519, row["fp_point"])
+        for name in sorted(key.removesuffix("_start_point") for key in row if key.startswith("stream_")
+                           and key.endswith("_start_point")):
+            stream = int(name.split("_")[1])
+            if row[name]:
+                data += trace_record(3, 30112, stream, row[f"{name}_start_point"])
+                data += trace_record(4, 30278, stream, row[f"{name}_end_point"])
+        data += trace_record(BP_TAG, 31043, 530, row["bp_point"]) + trace_record(END_TAG, 31100, 530, row["end_point"])
+    return data
+
+
+class TrainingTraceFactory(CsvExportFactory):
+    """training_trace.46: the steps of :class:`StepTraceRawFactory` (the same points), as the device writes them."""
+
+    rows = factory.LazyFunction(lambda: step_rows(STEPS["first"], STEPS["phases"], STEPS["groups"], STEPS["idle"]))
+    data = factory.LazyAttribute(lambda o: trace_steps(o.rows))

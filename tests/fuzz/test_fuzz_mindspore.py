@@ -1,8 +1,10 @@
-"""Fuzz MindSpore's intermediates (step trace, AI Core type and detail) through the real ingest frame.
+"""Fuzz MindSpore's intermediates (step trace, AI Core type and detail) and raw files (AI CPU records,
+HWTS log, training trace) through the real ingest frame.
 
-Each starts from the factory's valid file: byte mutations (truncations at every line end, flipped
-bytes, non-UTF-8 and other hostile bytes) and the CSV-shaped ones of the text exports (a column
-dropped, extra cells, a hostile cell). :func:`fuzz.harness.ingest_hostile` asserts the clean end.
+Each starts from the factory's valid file: byte mutations (truncations at every line end or record
+end, flipped bytes, non-UTF-8 and other hostile bytes) and, for the CSVs, the CSV-shaped ones of the
+text exports (a column dropped, extra cells, a hostile cell). :func:`fuzz.harness.ingest_hostile`
+asserts the clean end.
 """
 
 from __future__ import annotations
@@ -24,9 +26,18 @@ EXPORTS = [
     (ms.StepTraceRawFactory, "step_trace_raw_0_detail_time.csv"),
     (ms.AicoreTypeFactory, "aicore_intermediate_0_type.csv"),
     (ms.AicoreDetailFactory, "aicore_intermediate_0_detail.csv"),
+    (ms.AicpuRawFactory, "DATA_PREPROCESS.dev.AICPU.0.slice_0"),
+    (ms.HwtsRawFactory, "hwts.log.data.45.dev.profiler_default_tag.0.slice_0"),
+    (ms.TrainingTraceFactory, "training_trace.46.dev.profiler_default_tag.0.slice_0"),
 ]
 #: the AI Core files are read by the text exports' CSV reader (fuzzed with them): a few examples each
-PLAIN_CSV = EXPORTS[1:]
+PLAIN_CSV = EXPORTS[1:3]
+#: the raw files: (factory, name, the byte each record ends at)
+RAW = [
+    (*EXPORTS[3], lambda data: [at + 1 for at in range(len(data)) if data[at] == 0]),
+    (*EXPORTS[4], lambda data: list(range(64, len(data) + 1, 64))),
+    (*EXPORTS[5], lambda data: list(range(20, len(data) + 1, 20))),
+]
 
 
 @functools.cache
@@ -63,3 +74,12 @@ def test_hostile_step_trace_ends_cleanly(data):
 def test_hostile_ai_core_file_ends_cleanly(factory, name, data):
     """A mangled AI Core type or detail file ends as a clear failure or a sound ingest."""
     _fuzz(factory, name, data)
+
+
+@pytest.mark.parametrize(("factory", "name", "ends"), RAW, ids=[name.split(".")[0] for _, name, _ in RAW])
+@examples(8)
+@given(data=st.data())
+def test_hostile_raw_file_ends_cleanly(factory, name, ends, data):
+    """A mangled AI CPU file, HWTS log or training trace ends as a clear failure or a sound ingest."""
+    original = written(factory, name)
+    ingest_hostile(name, data.draw(byte_mutations(original, ends(original))))

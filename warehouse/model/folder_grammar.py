@@ -52,11 +52,19 @@ TIMELINE_WHOLE = "msprof"
 TIMELINE_STEPS = "step_trace"
 HOST_INFO = "info.json"
 CLUSTER_FOLDER = "cluster_analysis_output"
+#: MindSpore's raw profiler files (seed 003): a job folder holds them, some in its ``data`` folder
+MINDSPORE_RAW_FILE = re.compile(r"^(hwts\.log\.data\.45|training_trace\.46|DATA_PREPROCESS|Framework\.host)\.")
+MINDSPORE_DATA_FOLDER = "data"
 #: how many folders above a file its rank is looked for (rank folder/ASCEND_PROFILER_OUTPUT/file,
 #: PROF_*/device_{N}/summary/file), and one more for the rank folder holding a PROF_* folder
 RANK_DEPTH = 3
 #: how many folders above a file its run's layout is looked for
 RUN_DEPTH = 6
+
+
+def is_mindspore_raw_in_data(path: Path) -> bool:
+    """A MindSpore raw file in its job folder's ``data`` folder (it belongs to the job folder's run)."""
+    return path.parent.name == MINDSPORE_DATA_FOLDER and MINDSPORE_RAW_FILE.match(path.name) is not None
 
 
 def is_rank_folder(name: str) -> bool:

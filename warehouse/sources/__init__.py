@@ -30,6 +30,7 @@ from warehouse.sources import (  # text exports (kernel_details.csv and friends)
     task_time,
 )
 from warehouse.sources.mindspore import aicore_detail, aicore_type, step_trace_raw  # MindSpore's intermediates
+from warehouse.sources.mindspore import aicpu_raw, hwts_raw, training_trace_raw  # MindSpore's raw files
 
 SOURCES: tuple[ModuleType, ...] = (
     # msprof_timeline before trace_json: a PROF folder's timeline JSONs are traces too
@@ -44,6 +45,8 @@ SOURCES: tuple[ModuleType, ...] = (
     communication_group, profiler_info, profiler_metadata,
     # MindSpore's intermediates
     step_trace_raw, aicore_type, aicore_detail,
+    # MindSpore's raw files
+    aicpu_raw, hwts_raw, training_trace_raw,
 )
 
 

@@ -3,6 +3,10 @@
 Each module is one source, read byte for byte as MindSpore writes the file:
 :mod:`~warehouse.sources.mindspore.step_trace_raw` (``step_trace_raw_{device}_detail_time.csv``),
 :mod:`~warehouse.sources.mindspore.aicore_type` and :mod:`~warehouse.sources.mindspore.aicore_detail`
-(``aicore_intermediate_{device}_type.csv`` / ``_detail.csv``). MindSpore names the device in the
-file name, never in a folder: :mod:`~warehouse.sources.mindspore.device` reads it.
+(``aicore_intermediate_{device}_type.csv`` / ``_detail.csv``); and the raw files its parsers read
+(seed 003): :mod:`~warehouse.sources.mindspore.aicpu_raw` (``DATA_PREPROCESS.dev.AICPU.*``),
+:mod:`~warehouse.sources.mindspore.hwts_raw` (``hwts.log.data.45.*``, named by the Framework files
+:mod:`~warehouse.sources.mindspore.framework` reads), :mod:`~warehouse.sources.mindspore.training_trace_raw`
+(``training_trace.46.*``). MindSpore names the device in the file name, never in a folder:
+:mod:`~warehouse.sources.mindspore.device` reads it.
 """

@@ -1,0 +1,179 @@
+"""Framework.host.*task_desc_info* and *graph_desc_info*: which operator each device task runs.
+
+MindSpore's host writes them beside the device's raw files (its framework parser,
+framework_parser.py, looks in the job folder, then in its ``data`` folder):
+
+- ``Framework.host[.vm].task_desc_info.{device}.slice_{n}``: a line per AI Core operator,
+  ``{full op name} {block dim} {task id} {stream id}`` separated by spaces (a newer five-field
+  line puts one more field first, which is not read);
+- ``Framework.host[.vm].graph_desc_info.{device}.slice_{n}``: a line per operator of
+  ``key:value`` fields separated by spaces: ``op_name``, ``op_type``, then per input and output
+  ``input_id`` (``output_id``), ``_format``, ``_data_type`` (a number: MindSpore's own type
+  enumeration when the file name says ``vm``, GE's otherwise), ``_shape`` (quoted).
+
+A task is the operator's when its task id is; below 25000, MindSpore's threshold, task ids
+repeat across streams, so the stream must match too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from warehouse.errors import IngestError
+from warehouse.sources.base import open_binary
+from warehouse.sources.kit.numbers import whole
+
+#: a framework file of one device: (backend ``vm.`` or none, kind, device)
+FILE = re.compile(r"Framework\.host\.(vm\.)?(task_desc_info|graph_desc_info)\.(\d{1,9})\.slice_\d{1,9}")
+#: below this task id, a task is keyed by its stream too (MindSpore's _task_id_threshold)
+TASK_ID_THRESHOLD = 25000
+#: MindSpore's data type numbers (VmDataType, the vm backend)
+VM_TYPES = dict(enumerate(
+    ("BOOL", "INT", "INT8", "INT16", "INT32", "INT64", "UINT", "UINT8", "UINT16", "UINT32", "UINT64", "FLOAT",
+     "FLOAT16", "FLOAT32", "FLOAT64"), start=27))
+#: GE's data type numbers (GeDataType)
+GE_TYPES = {0: "FLOAT", 1: "FLOAT16", 2: "INT8", 3: "INT32", 4: "UINT8", 6: "INT16", 7: "UINT16", 8: "UINT32",
+            9: "INT64", 10: "UINT64", 11: "DOUBLE", 12: "BOOL", 13: "STRING", 16: "COMPLEX64", 17: "COMPLEX128"}
+#: GE's format numbers (GeFormat), the common ones
+GE_FORMATS = {0: "NCHW", 1: "NHWC", 2: "ND", 3: "NC1HWC0", 4: "FRACTAL_Z", 29: "FRACTAL_NZ", 30: "NCDHW",
+              32: "NDC1HWC0", 33: "FRACTAL_Z_3D"}
+TENSOR_FIELDS = ("format", "data_type", "shape")
+
+
+@dataclass
+class Operator:
+    """One operator as the framework files say it."""
+
+    full_name: str
+    block_dim: int
+    op_type: str | None = None
+    #: per side (input, output): per tensor id, its format, data type and shape
+    tensors: tuple[dict, dict] = field(default_factory=lambda: ({}, {}))
+
+    @property
+    def name(self) -> str:
+        """The operator's own name: the last part of its scope (MindSpore's op_name)."""
+        return self.full_name.rsplit("/", 1)[-1]
+
+    def described(self, side: int, field: str) -> str | None:
+        """The side's tensors' ``field`` joined by ';' (as kernel exports write shapes), None when none."""
+        tensors = self.tensors[side]
+        return ";".join(tensors[key].get(field, "") for key in sorted(tensors)) if tensors else None
+
+
+def framework_files(path: Path, device: int | None) -> dict[str, list[Path]]:
+    """The task and graph framework files of ``device`` that MindSpore reads for the raw file ``path``:
+    in its folder, that folder's ``data`` folder, and the folder above when it is a ``data`` folder."""
+    folders = [path.parent, path.parent / "data"] + ([path.parent.parent] if path.parent.name == "data" else [])
+    found = {"task_desc_info": [], "graph_desc_info": []}
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        for candidate in sorted(folder.iterdir()):
+            match = FILE.fullmatch(candidate.name)
+            if match and candidate.is_file() and (device is None or int(match[3]) == device):
+                found[match[2]].append(candidate)
+    return found
+
+
+def lines(path: Path):
+    """(line number, text) of a framework file's lines that hold something.
+
+    :raises IngestError: naming the line that is not UTF-8.
+    """
+    with open_binary(path) as stream:
+        for number, raw in enumerate(stream, 1):
+            try:
+                text = raw.decode("utf-8").strip()
+            except UnicodeDecodeError:
+                raise IngestError(f"{path}: line {number}: not UTF-8 text") from None
+            if text:
+                yield number, text
+
+
+def read_tasks(path: Path, operators: dict[str, Operator]) -> dict[tuple[int | None, int], Operator]:
+    """The operators of a task_desc_info file by task key (:func:`task_key`), each added to ``operators``.
+
+    :raises IngestError: naming the line that is not four (or five) fields of a name and three numbers.
+    """
+    tasks = {}
+    for number, text in lines(path):
+        fields = text.split(" ")
+        fields = fields[1:] if len(fields) == 5 else fields
+        if len(fields) != 4 or not all(field.isdigit() for field in fields[1:]):
+            raise IngestError(f"{path}: line {number}: expected '<op name> <block dim> <task id> <stream id>', "
+                              f"found {text[:80]!r}")
+        name, block_dim, task_id, stream_id = fields[0], *(whole(field) for field in fields[1:])
+        operator = operators.setdefault(name, Operator(name, block_dim))
+        tasks[task_key(stream_id, task_id)] = operator
+    return tasks
+
+
+def read_graph(path: Path, operators: dict[str, Operator], vm: bool) -> None:
+    """Give the ``operators`` a graph_desc_info file names their type and tensors.
+
+    :raises IngestError: naming the line with a field that is not ``key:value`` or a tensor field
+        before its ``input_id`` / ``output_id``.
+    """
+    types = VM_TYPES if vm else GE_TYPES
+    for number, text in lines(path):
+        operator, side, tensor = None, None, None
+        for field in text.split(" "):
+            key, colon, value = field.partition(":")
+            if not colon:
+                raise IngestError(f"{path}: line {number}: not a 'key:value' field: {field[:40]!r}")
+            if key == "op_name":
+                operator = operators.get(value)
+            elif key == "op_type":
+                if operator is not None:
+                    operator.op_type = value
+            elif key in ("input_id", "output_id"):
+                side = 0 if key == "input_id" else 1
+                tensor = {}
+                if operator is not None:
+                    operator.tensors[side][_tensor_id(path, number, value)] = tensor
+            elif key.split("_", 1)[-1] in TENSOR_FIELDS and key.split("_", 1)[0] in ("input", "output"):
+                if tensor is None:
+                    raise IngestError(f"{path}: line {number}: {key!r} before its tensor's id")
+                tensor[key.split("_", 1)[1]] = _tensor_value(key, value, types, vm)
+
+
+def _tensor_id(path, number: int, value: str) -> int:
+    """A tensor's id.
+
+    :raises IngestError: naming the line when it is not a number.
+    """
+    if not value.isdigit():
+        raise IngestError(f"{path}: line {number}: a tensor id that is not a number: {value[:40]!r}")
+    return whole(value)
+
+
+def _tensor_value(key: str, value: str, types: dict[int, str], vm: bool) -> str:
+    """A tensor field as MindSpore shows it: a shape unquoted, a data type (a GE format) by name."""
+    if key.endswith("_shape"):
+        return value.strip('"')
+    if key.endswith("_data_type") and value.isdigit():
+        return types.get(int(value), value)
+    if key.endswith("_format") and not vm and value.isdigit():
+        return GE_FORMATS.get(int(value), value)
+    return value
+
+
+def task_key(stream_id: int | None, task_id: int) -> tuple[int | None, int]:
+    """The key a task is known by: its task id, with its stream below ``TASK_ID_THRESHOLD``."""
+    return (stream_id if task_id < TASK_ID_THRESHOLD else None), task_id
+
+
+def operators_of(path: Path, device: int | None) -> tuple[dict[tuple[int | None, int], Operator], list[str]]:
+    """The operators of the tasks of ``device`` (by :func:`task_key`) that the framework files beside the
+    raw file ``path`` name, and those files' names."""
+    files = framework_files(path, device)
+    operators: dict[str, Operator] = {}
+    tasks = {}
+    for task_file in files["task_desc_info"]:
+        tasks.update(read_tasks(task_file, operators))
+    for graph_file in files["graph_desc_info"]:
+        read_graph(graph_file, operators, vm=".vm." in graph_file.name)
+    return tasks, [file.name for kind in files.values() for file in kind]
