@@ -1,5 +1,5 @@
 -- Reconciliation: MindSpore's steps of one run and device read from the raw training trace
--- (training_trace.46.dev.profiler_default_tag.*, which answers the timeline) agree with the same
+-- (training_trace.46.dev.profiler_default_tag.*, which answers the steps: step_source) agree with the same
 -- steps of MindSpore's intermediate written from it (step_trace_raw_{device}_detail_time.csv):
 -- the same points and phases (to 1 us) for every step number both hold. Lists each step whose
 -- start, end, forward pass or backward end differs, the largest difference first; a run holding

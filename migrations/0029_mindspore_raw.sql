@@ -5,12 +5,13 @@
 -- Framework files beside it name are kernels too (kernel.origin mindspore_hwts). The steps of the
 -- training trace training_trace.46.dev.profiler_default_tag.{device}.slice_{n} go to step and
 -- mindspore_step_trace, as those of MindSpore's intermediate step_trace_raw_{device}_detail_time.csv
--- (migration 0026): of one run and device, the raw file answers the timeline (its steps) and the
--- intermediate only where no raw file is; the audit mindspore_steps_agree reconciles the two.
+-- (migration 0026): of one run and device, the raw file answers the steps (the fact step, after
+-- those of migration 0027) and the intermediate only where no raw file is; the audit
+-- mindspore_steps_agree reconciles the two.
 INSERT INTO fact_precedence (fact, kind, precedence) VALUES
     ('kernel', 'mindspore_hwts_raw', 5),
-    ('timeline', 'mindspore_training_trace_raw', 4),
-    ('timeline', 'mindspore_step_trace_csv', 5);
+    ('step', 'mindspore_training_trace_raw', 5),
+    ('step', 'mindspore_step_trace_csv', 6);
 
 -- One task of a MindSpore HWTS log: a start record and the next end record of its stream and task id.
 CREATE TABLE mindspore_hwts_task (

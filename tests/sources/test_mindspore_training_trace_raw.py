@@ -43,8 +43,7 @@ def test_the_raw_trace_answers_the_steps_of_its_run_before_the_intermediate(ware
     intermediate = ingest_file(warehouse_db, StepTraceRawFactory(
         path=tmp_path / "step_trace_raw_3_detail_time.csv").path)
     assert warehouse_db.execute("SELECT count(DISTINCT run_id) FROM source").fetchone() == (1,)
-    assert warehouse_db.execute(
-        "SELECT fact, source_id FROM answer_source WHERE fact = 'timeline'").fetchall() == [("timeline", raw.source_id)]
+    assert warehouse_db.execute("SELECT source_id FROM step_source").fetchall() == [(raw.source_id,)]
     assert warehouse_db.execute(
         "SELECT count(*) FROM step_window WHERE source_id = ?", (raw.source_id,)).fetchone() == (3,)
     assert intermediate.status == "ok"
