@@ -6,7 +6,10 @@
 --     of each missing name on another rank), medium when it runs the same names, only fewer
 --     times (the evidence: its first execution of each name it ran fewer times, with the most
 --     times another rank ran it), low without step rows (step -1: whole captures compared).
---     Ranks unknown to the input (-1) are left out.
+--     Ranks unknown to the input (-1) are left out, and so is a rank whose kernels are not its
+--     whole compute (step_compute.kernels_whole: they fall more than 5 % short of the
+--     profiler's own Computing for the step, so the input holds only part of them), from the
+--     median too.
 -- param run_id (integer, default null): Only this run; every run when null.
 -- param ratio (real, default 0.5): Share of the median kernel count under which a rank is flagged.
 -- param evidence_limit (integer, default 5): Evidence rows per finding.
@@ -35,7 +38,8 @@ flagged as (
     select run_id, step_id, rank_id, kernels, median_kernels,
         case when step_id = -1 then 'the whole capture' else 'step ' || step_id end as period
     from step_compute
-    where ranks > 1 and kernels < :ratio * median_kernels and (:run_id is null or run_id = :run_id)
+    where ranks > 1 and kernels_whole = 1 and kernels < :ratio * median_kernels
+        and (:run_id is null or run_id = :run_id)
 ),
 
 first_runs as (
