@@ -2,17 +2,19 @@
 -- description: Per run, step and pipeline stage, ranks that run the same kernels on different
 --     input shapes (a data-parallel split that gives ranks unequal work, e.g. variable sequence
 --     lengths: a kernel name whose shape some of the ranks running it never run) and whose
---     compute (summed compute kernel time of the answering kernels, step_compute) spreads by
---     more than spread ((max - min) / min); ranks of two runs are never compared, nor ranks of
---     two pipeline stages (rank_place.peer_key: the stages run different layers, a pipeline
---     imbalance is pipeline_stage_imbalance). Where the run does not say its parallel groups
---     (run_shape), every rank is compared with every other and the message says so. The
---     floor: msprof-analyze's slow-rank analyser names a compute spread (max - min) / mean
---     above 5 % (RATIO_THRESHOLD 0.05); here the spread must pass 10 % of the least rank's
---     compute and come with kernels whose shapes differ. Confidence medium: the shapes are
---     direct evidence, but that they cause the spread is not cross-checked; low without step
---     rows (step -1: the ranks' whole captures are compared). Ranks unknown to the input (-1)
---     are left out.
+--     compute (step_compute: the profiler's own Computing where it states one for every rank of
+--     the step, else the summed compute kernel time of the answering kernels; a rank whose
+--     kernels fall more than 5 % short of the profiler's Computing is never judged on them; the
+--     message says which measure) spreads by more than spread ((max - min) / min); ranks of two
+--     runs are never compared, nor ranks of two pipeline stages (rank_place.peer_key: the
+--     stages run different layers, a pipeline imbalance is pipeline_stage_imbalance). Where the
+--     run does not say its parallel groups (run_shape), every rank is compared with every other
+--     and the message says so. The floor: msprof-analyze's slow-rank analyser names a compute
+--     spread (max - min) / mean above 5 % (RATIO_THRESHOLD 0.05); here the spread must pass
+--     10 % of the least rank's compute and come with kernels whose shapes differ. Confidence
+--     medium: the shapes are direct evidence, but that they cause the spread is not
+--     cross-checked; low without step rows (step -1: the ranks' whole captures are compared).
+--     Ranks unknown to the input (-1) are left out.
 --     Evidence: one execution of each shape of the kernel names whose shapes differ.
 -- param run_id (integer, default null): Only this run; every run when null.
 -- param spread (real, default 0.1): Relative compute spread over the ranks above which a step is flagged.
@@ -34,7 +36,8 @@
 -- column evidence_note: What the evidence row shows.
 with placed as materialized (
     -- each rank with the set it is compared within (its stage, or every rank)
-    select c.run_id, c.step_id, c.rank_id, c.compute_ns, coalesce(p.peer_key, 'every rank') as peer_key
+    select
+        c.run_id, c.step_id, c.rank_id, c.compute_ns, c.measured_by, coalesce(p.peer_key, 'every rank') as peer_key
     from step_compute as c
     left join rank_place as p on p.run_id = c.run_id and p.rank_id = c.rank_id
     where :run_id is null or c.run_id = :run_id
@@ -51,12 +54,13 @@ compute_kernels as (
 
 spreads as (
     select
-        run_id, step_id, peer_key, count(*) as ranks, min(compute_ns) as min_ns, max(compute_ns) as max_ns,
+        run_id, step_id, peer_key, min(measured_by) as measured_by, count(*) as ranks, min(compute_ns) as min_ns,
+        max(compute_ns) as max_ns,
         min(case when compute_ns = max_compute_ns then rank_id end) as max_rank_id,
         min(case when compute_ns = min_compute_ns then rank_id end) as min_rank_id
     from (
         select
-            run_id, step_id, rank_id, peer_key, compute_ns,
+            run_id, step_id, rank_id, peer_key, compute_ns, measured_by,
             max(compute_ns) over (partition by run_id, step_id, peer_key) as max_compute_ns,
             min(compute_ns) over (partition by run_id, step_id, peer_key) as min_compute_ns
         from placed
@@ -93,7 +97,7 @@ shaped as (
 ),
 
 flagged as (
-    select s.run_id, s.step_id, s.peer_key, s.ranks, s.min_ns, s.max_ns, s.max_rank_id, s.min_rank_id,
+    select s.run_id, s.step_id, s.peer_key, s.measured_by, s.ranks, s.min_ns, s.max_ns, s.max_rank_id, s.min_rank_id,
         (select count(*) from shaped as h
          where h.run_id = s.run_id and h.step_id = s.step_id and h.peer_key = s.peer_key) as shaped_names,
         case when s.step_id = -1 then 'the whole capture' else 'step ' || s.step_id end as period,
@@ -145,12 +149,13 @@ final as (
         case when f.step_id = -1 then 'low' else 'medium' end as confidence,
         upper(substr(f.period, 1, 1)) || substr(f.period, 2) || ': compute ranges '
         || format_ns(f.min_ns) || ' to '
-        || format_ns(f.max_ns) || ' over ' || f.ranks || ' ranks' || f.scope || ' (rank '
+        || format_ns(f.max_ns) || case when f.measured_by = 'profiler' then ' (the profiler''s Computing)' else '' end
+        || ' over ' || f.ranks || ' ranks' || f.scope || ' (rank '
         || f.max_rank_id || ' most, rank ' || f.min_rank_id || ' least) and ' || f.shaped_names
         || ' kernel names run on different shapes across ranks: the data-parallel split is uneven; '
         || 'balance the batches (pack or bucket sequences by length).' || f.compared_with as message,
         json_object(
-            'ranks', f.ranks, 'min_ns', f.min_ns, 'max_ns', f.max_ns,
+            'ranks', f.ranks, 'min_ns', f.min_ns, 'max_ns', f.max_ns, 'measured_by', f.measured_by,
             'spread', round(1.0 * (f.max_ns - f.min_ns) / f.min_ns, 4),
             'max_rank_id', f.max_rank_id, 'min_rank_id', f.min_rank_id, 'shaped_names', f.shaped_names,
             'compared_with', f.peer_key

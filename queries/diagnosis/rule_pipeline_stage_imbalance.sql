@@ -1,16 +1,19 @@
 -- title: Rule pipeline_stage_imbalance
 -- description: Per run and step of a pipeline-parallel run whose shape is known (run_shape,
 --     rank_place: two stages or more), each stage's compute (the median over its ranks of their
---     compute kernel time in the step, step_compute) against the fastest stage's: the pipeline
---     runs at the pace of its slowest stage, and the ranks of the other stages wait for it in
---     the pipeline's send/receive (bubbles). A slowest stage above threshold times the fastest
---     is flagged: move layers from it to the fastest stage (or balance the embedding and the
---     loss layers of the first and last stages). Never where the run does not say its
---     parallel groups: the stages are then unknown, and the ranks are compared with each other
---     by slow_rank_suspected. The floor: msprof-analyze's slow-rank analyser names a spread
---     (max - min) / mean of the ranks' compute above 5 % (RATIO_THRESHOLD 0.05) and compares
---     the ranks of each pipeline stage apart, without naming the stages' own spread; here the
---     slowest stage must compute 15 % more than the fastest, three times that floor. Severity
+--     compute in the step, step_compute: the profiler's own Computing where it states one for
+--     every rank of the step, else their compute kernel time; a rank whose kernels fall more
+--     than 5 % short of the profiler's Computing is never judged on them; the message says
+--     which measure) against the fastest stage's: the pipeline runs at the pace of its slowest
+--     stage, and the ranks of the other stages wait for it in the pipeline's send/receive
+--     (bubbles). A slowest stage above threshold times the fastest is flagged: move layers from
+--     it to the fastest stage (or balance the embedding and the loss layers of the first and
+--     last stages). Never where the run does not say its parallel groups: the stages are then
+--     unknown, and the ranks are compared with each other by slow_rank_suspected. The floor:
+--     msprof-analyze's slow-rank analyser names a spread (max - min) / mean of the ranks'
+--     compute above 5 % (RATIO_THRESHOLD 0.05) and compares the ranks of each pipeline stage
+--     apart, without naming the stages' own spread; here the slowest stage must compute 15 %
+--     more than the fastest, three times that floor. Severity
 --     high from high_ratio up, medium below; confidence high with step rows (the stages'
 --     medians are direct), low without them (step -1: whole captures compared).
 --     Evidence: the slowest stage's first rank's compute kernels that ran longest.
@@ -34,7 +37,7 @@
 -- column evidence_kernel_id: kernel.id of the evidence row, when it is a kernel.
 -- column evidence_note: What the evidence row shows.
 with placed as materialized (
-    select c.run_id, c.step_id, c.rank_id, c.compute_ns, p.stage_id
+    select c.run_id, c.step_id, c.rank_id, c.compute_ns, c.measured_by, p.stage_id
     from step_compute as c
     join rank_place as p on p.run_id = c.run_id and p.rank_id = c.rank_id
     where p.shape_known = 1 and p.stage_id is not null and (:run_id is null or c.run_id = :run_id)
@@ -61,6 +64,7 @@ flagged as (
     select
         s.run_id, s.step_id, s.stage_id, s.ranks, s.stages, s.compute_ns, f.stage_id as fastest_stage_id,
         f.compute_ns as fastest_ns, 1.0 * s.compute_ns / f.compute_ns as ratio,
+        (select min(p.measured_by) from placed as p where p.run_id = s.run_id and p.step_id = s.step_id) as measured_by,
         (select min(p.rank_id) from placed as p
          where p.run_id = s.run_id and p.step_id = s.step_id and p.stage_id = s.stage_id) as rank_id,
         case when s.step_id = -1 then 'the whole capture' else 'step ' || s.step_id end as period
@@ -89,12 +93,15 @@ final as (
         case when f.step_id = -1 then 'low' else 'high' end as confidence,
         'Pipeline stage ' || f.stage_id || ' computes ' || cast(round(f.ratio, 2) as text)
         || 'x pipeline stage ' || f.fastest_stage_id || ' in ' || f.period || ' (' || format_ns(f.compute_ns)
-        || ' against ' || format_ns(f.fastest_ns) || ', the median of each stage''s ranks, ' || f.stages
+        || ' against ' || format_ns(f.fastest_ns) || ', the median of each stage''s ranks by '
+        || case when f.measured_by = 'profiler' then 'the profiler''s Computing' else 'compute kernel time' end
+        || ', ' || f.stages
         || ' stages): the pipeline runs at the pace of its slowest stage and the others wait for it; '
         || 'move layers from stage ' || f.stage_id || ' to stage ' || f.fastest_stage_id || '.' as message,
         json_object(
             'stage_id', f.stage_id, 'compute_ns', f.compute_ns, 'fastest_stage_id', f.fastest_stage_id,
-            'fastest_ns', f.fastest_ns, 'ratio', round(f.ratio, 4), 'stages', f.stages, 'stage_ranks', f.ranks
+            'fastest_ns', f.fastest_ns, 'measured_by', f.measured_by, 'ratio', round(f.ratio, 4), 'stages', f.stages,
+            'stage_ranks', f.ranks
         ) as numbers,
         'kernel' as evidence_table,
         e.source_id as evidence_source_id,

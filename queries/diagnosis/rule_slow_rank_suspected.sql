@@ -1,8 +1,10 @@
 -- title: Rule slow_rank_suspected
--- description: Per run and step, each rank's compute (summed duration of its compute kernels,
---     op_class.is_compute, in the step, kernel_step) against the median over its peers: the
---     other ranks of its pipeline stage (rank_place.peer_key: a data-parallel group and its
---     tensor-parallel neighbours compute alike), never a rank of another stage (a pipeline
+-- description: Per run and step, each rank's compute (step_compute: the profiler's own Computing
+--     where it states one for every rank of the step, else the summed duration of the rank's
+--     compute kernels; a rank whose kernels fall more than 5 % short of the profiler's Computing
+--     is never judged on them; the message says which measure) against the median over its
+--     peers: the other ranks of its pipeline stage (rank_place.peer_key: a data-parallel group
+--     and its tensor-parallel neighbours compute alike), never a rank of another stage (a pipeline
 --     imbalance is its own finding, pipeline_stage_imbalance). Where the run does not say its
 --     parallel groups (run_shape), every rank is compared with every other and the message
 --     says so. A rank above threshold times its peers' median is suspected slow: the others
@@ -42,7 +44,7 @@
 with placed as materialized (
     -- each rank's compute with the set it is compared within (its stage, or every rank)
     select
-        c.run_id, c.step_id, c.rank_id, c.compute_ns,
+        c.run_id, c.step_id, c.rank_id, c.compute_ns, c.measured_by,
         coalesce(p.peer_key, 'every rank') as peer_key
     from step_compute as c
     left join rank_place as p on p.run_id = c.run_id and p.rank_id = c.rank_id
@@ -69,7 +71,7 @@ compute_kernels as (
 
 flagged as (
     select
-        p.run_id, p.step_id, p.rank_id, p.peer_key, p.compute_ns, m.median as median_ns,
+        p.run_id, p.step_id, p.rank_id, p.peer_key, p.compute_ns, p.measured_by, m.median as median_ns,
         m.ranks as peers, 1.0 * p.compute_ns / m.median as ratio
     from placed as p
     join step_medians as m
@@ -103,7 +105,7 @@ lateness as (
 
 findings as (
     select
-        f.run_id, f.step_id, f.rank_id, f.peer_key, f.compute_ns, f.median_ns, f.peers, f.ratio,
+        f.run_id, f.step_id, f.rank_id, f.peer_key, f.compute_ns, f.measured_by, f.median_ns, f.peers, f.ratio,
         coalesce(l.collectives, 0) as collectives,
         coalesce(l.last_starts, 0) as last_starts,
         case when f.step_id = -1 then 'the whole capture' else 'step ' || f.step_id end as period,
@@ -155,11 +157,13 @@ final as (
         end as confidence,
         'Rank ' || f.rank_id || ' computes ' || cast(round(f.ratio, 2) as text) || 'x the median of the other ranks '
         || f.scope || 'in ' || f.period || ' (' || format_ns(f.compute_ns) || ' against '
-        || format_ns(f.median_ns) || ') and started ' || f.last_starts || ' of '
+        || format_ns(f.median_ns) || ', ' || case when f.measured_by = 'profiler' then 'the profiler''s Computing'
+        else 'compute kernel time' end || ') and started ' || f.last_starts || ' of '
         || f.collectives || ' collectives last: the other ranks wait for it; look at its input data, '
         || 'its kernels below and its host (frequency, other load).' || f.compared_with as message,
         json_object(
-            'compute_ns', f.compute_ns, 'median_ns', f.median_ns, 'ratio', round(f.ratio, 4),
+            'compute_ns', f.compute_ns, 'median_ns', f.median_ns, 'measured_by', f.measured_by,
+            'ratio', round(f.ratio, 4),
             'collectives', f.collectives, 'last_starts', f.last_starts, 'peers', f.peers,
             'compared_with', f.peer_key
         ) as numbers,

@@ -63,12 +63,13 @@ def test_slow_rank_numbers_and_evidence_point_at_its_kernels(warehouse_db):
     slow = found(warehouse_db, "slow_rank_suspected")
     assert [(f["run_id"], f["rank_id"], f["step_id"], f["confidence"]) for f in slow] == [(built.run_id, 3, 1, "high")]
     assert slow[0]["message"].startswith("In 2 of 2 steps (worst step 1: ratio 1.5): Rank 3 computes")
-    assert "the median of the other ranks in step 1 (2.400 ms against 1.600 ms)" in slow[0]["message"]
+    # no profiler's Computing in the cluster: the rank's compute kernel time is compared
+    assert "the other ranks in step 1 (2.400 ms against 1.600 ms, compute kernel time)" in slow[0]["message"]
     # a run that does not say its parallel groups: every other rank is a peer, and the finding says so
     assert slow[0]["message"].endswith("Compared with every rank: the run does not say its parallel groups.")
     numbers = json.loads(slow[0]["numbers"])
-    assert numbers == {"compute_ns": 2_400_000, "median_ns": 1_600_000.0, "ratio": 1.5, "collectives": 1,
-                       "last_starts": 1, "peers": 7, "compared_with": "every rank",
+    assert numbers == {"compute_ns": 2_400_000, "median_ns": 1_600_000.0, "measured_by": "kernels", "ratio": 1.5,
+                       "collectives": 1, "last_starts": 1, "peers": 7, "compared_with": "every rank",
                        "steps": 2, "run_steps": 2, "worst_step": 1, "worst_by": "ratio", "step_ids": [1, 2]}
     # the worst step's five kernels, then the first of step 2's
     rows_ = evidence(warehouse_db, slow[0]["id"])
@@ -373,10 +374,10 @@ def test_two_runs_in_one_warehouse_are_never_added_together(warehouse_db):
         (slow.run_id, "slow_rank_suspected", 3, 1, "high")]
     first = found(warehouse_db, "slow_rank_suspected")[0]
     # the run's own median, collectives and steps: rank 3 of the healthy run is not added in
-    assert json.loads(first["numbers"]) == {"compute_ns": 2_400_000, "median_ns": 1_600_000.0, "ratio": 1.5,
-                                            "collectives": 1, "last_starts": 1, "peers": 7,
-                                            "compared_with": "every rank", "steps": 2, "run_steps": 2,
-                                            "worst_step": 1, "worst_by": "ratio", "step_ids": [1, 2]}
+    assert json.loads(first["numbers"]) == {"compute_ns": 2_400_000, "median_ns": 1_600_000.0,
+                                            "measured_by": "kernels", "ratio": 1.5, "collectives": 1,
+                                            "last_starts": 1, "peers": 7, "compared_with": "every rank", "steps": 2,
+                                            "run_steps": 2, "worst_step": 1, "worst_by": "ratio", "step_ids": [1, 2]}
     assert {r["kernel_id"] for r in evidence(warehouse_db, first["id"])} <= {
         k["id"] for k in slow.kernels[3, 1] + slow.kernels[3, 2]}
     # the collective is matched across the eight ranks of one run, not the sixteen of both
