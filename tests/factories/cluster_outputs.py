@@ -54,6 +54,7 @@ COLUMNS = {
     "CommunicationGroup": (
         ("type", "TEXT"), ("rank_set", "TEXT"), ("group_name", "TEXT"), ("group_id", "TEXT"), ("pg_name", "TEXT"),
     ),
+    "ClusterBaseInfo": (("key", "TEXT"), ("value", "TEXT")),
 }
 #: --data_simplification / recipe names: the same columns less rank_set
 SIMPLIFIED = {
@@ -154,7 +155,9 @@ class ClusterAnalysisDbFactory(factory.Factory):
     ``simplified`` names the communication tables as a --data_simplification run does (no rank_set);
     ``omit`` leaves tables out; ``groups`` are the communication groups (type, ranks, HCCL group
     name, group id, pg_name), their ranks written '(0, 1)' in CommunicationGroup (``str(tuple)``),
-    '(0,1)' in CommunicationGroupMapping.
+    '(0,1)' in CommunicationGroupMapping; ``distributed_args`` (Megatron's, less 'rank') writes
+    ClusterBaseInfo as msprof-analyze 26 does when a rank's profiler_metadata.json holds them (its one
+    row, the args as ``json.dumps`` writes them; checked against its cluster run), else there is none.
     """
 
     class Meta:
@@ -166,11 +169,13 @@ class ClusterAnalysisDbFactory(factory.Factory):
     bandwidth = factory.LazyFunction(bandwidth_rows)
     matrix = factory.LazyFunction(matrix_rows)
     groups = factory.LazyFunction(lambda: list(GROUPS))
+    distributed_args = None
     simplified = False
     omit = ()
 
     @classmethod
-    def _create(cls, model_class, path, step_trace, time, bandwidth, matrix, groups, simplified, omit):
+    def _create(cls, model_class, path, step_trace, time, bandwidth, matrix, groups, distributed_args, simplified,
+                omit):
         rows = {
             "ClusterStepTraceTime": step_trace,
             "ClusterCommAnalyzerTime": time,
@@ -178,6 +183,8 @@ class ClusterAnalysisDbFactory(factory.Factory):
             "ClusterCommAnalyzerMatrix": matrix,
             "CommunicationGroup": [(kind, str(tuple(ranks)), *names) for kind, ranks, *names in groups],
         }
+        if distributed_args is not None:
+            rows["ClusterBaseInfo"] = [("distributed_args", json.dumps(distributed_args))]
         tables = {}
         for name, table_rows in rows.items():
             if name in omit:

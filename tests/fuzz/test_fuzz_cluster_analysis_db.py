@@ -1,7 +1,7 @@
 """Fuzz msprof-analyze's ``cluster_analysis.db`` through the real ingest frame.
 
 From the factory's db (ClusterStepTraceTime, the three communication tables and the groups under
-their full or their --data_simplification names), or one holding
+their full or their --data_simplification names, ClusterBaseInfo), or one holding
 both names: a table reduced to one column or left out, a hostile cell (text, BLOB, NULL, the
 64-bit extremes, infinities, a huge string, a malformed rank set or link) anywhere; then the
 file's bytes: cut at every page boundary (and inside pages), flipped bytes.
@@ -36,7 +36,8 @@ def _tables(layout: str = "full") -> dict:
     if layout == "both":
         return {**_tables("full"), **_tables("simplified")}
     with tempfile.TemporaryDirectory() as tmp:
-        return ClusterAnalysisDbFactory(path=Path(tmp) / NAME, simplified=layout == "simplified").tables
+        return ClusterAnalysisDbFactory(path=Path(tmp) / NAME, simplified=layout == "simplified",
+                                        distributed_args={"data_parallel_size": 2, "world_size": 2}).tables
 
 
 @functools.cache

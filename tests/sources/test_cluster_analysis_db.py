@@ -36,7 +36,7 @@ def test_values_units_and_ranks(warehouse_db, tmp_path):
     assert rows(warehouse_db, "SELECT rank_id, detail FROM source") == [(None, json.dumps({
         "tables_read": ["ClusterCommAnalyzerBandwidth", "ClusterCommAnalyzerMatrix", "ClusterCommAnalyzerTime",
                         "ClusterStepTraceTime", "CommunicationGroup"],
-        "tables_missing": [], "tables_ignored": []}))]
+        "tables_missing": ["ClusterBaseInfo"], "tables_ignored": []}))]
     # the ranks '(0, 1)' as a JSON array; the group is in no parallel_group_info: no id, no pg_name
     assert rows(warehouse_db, "SELECT source_row, section, group_type, rank_set, group_name, group_id, pg_name "
                               "FROM communication_group") == [
@@ -111,7 +111,7 @@ def test_data_simplification_names_and_missing_tables(warehouse_db, tmp_path):
     assert detail == {
         "tables_read": ["ClusterCommunicationBandwidth", "ClusterCommunicationMatrix", "ClusterCommunicationTime",
                         "CommunicationGroupMapping"],
-        "tables_missing": ["ClusterStepTraceTime"], "tables_ignored": []}
+        "tables_missing": ["ClusterBaseInfo", "ClusterStepTraceTime"], "tables_ignored": []}
     # msprof-analyze 26's '(0,1)'
     assert rows(warehouse_db, "SELECT section, rank_set, group_name FROM communication_group") == [
         ("CommunicationGroupMapping", "[0, 1]", GROUP)]
@@ -221,3 +221,18 @@ def test_a_rank_set_that_is_none_names_the_file_table_row_and_column(warehouse_d
     assert ingest_file(warehouse_db, path).error == (
         f"{path}: CommunicationGroup: row 3: rank_set: not a rank set: '0 and 2'")
     assert rows(warehouse_db, "SELECT count(*) FROM communication_group") == [(0,)]
+
+
+def test_its_distributed_args_give_the_shape_where_no_group_does(warehouse_db, tmp_path):
+    """ClusterBaseInfo: the sizes msprof-analyze found in a rank's profiler_metadata.json (less its rank)."""
+    path = tmp_path / OUTPUT / "cluster_analysis.db"
+    args = {"tensor_model_parallel_size": 1, "pipeline_model_parallel_size": 2, "data_parallel_size": 2,
+            "context_parallel_size": 1, "expert_model_parallel_size": 1, "sequence_parallel": False, "world_size": 4}
+    ClusterAnalysisDbFactory(path=path, distributed_args=args)
+    ingest_ok(warehouse_db, path)
+    assert rows(warehouse_db, "SELECT rank_id, name, value FROM run_metadata") == [
+        (None, "distributed_args", json.dumps(args))]
+    assert rows(warehouse_db, "SELECT rank_id, dp_size, tp_size, pp_size, world_size FROM parallel_size") == [
+        (None, 2, 1, 2, 4)]
+    assert rows(warehouse_db, "SELECT shape_known, groups_known, world_size, dp_size, pp_size, said_by "
+                              "FROM run_shape") == [(1, 0, 4, 2, 2, "distributed_args")]

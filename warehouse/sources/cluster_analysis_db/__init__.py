@@ -13,6 +13,7 @@ same conversions as :mod:`warehouse.sources.analysis_db`'s (the SQL functions of
 | ClusterCommAnalyzerBandwidth | cluster_communication.json, its "Bandwidth Info" | ``communication_bandwidth`` |
 | ClusterCommAnalyzerMatrix | cluster_communication_matrix.json | ``communication_matrix`` (rank_id -1) |
 | CommunicationGroup | communication_group.json | ``communication_group`` (section: the table's name) |
+| ClusterBaseInfo | a rank's profiler_metadata.json | ``run_metadata`` (rank_id NULL: distributed_args) |
 
 The columns are msprof-analyze's ``TablesConfig`` (``cluster_analyse/common_func/tables_config.py``):
 ``rank_set`` (the group's ranks, '(0, 1)'; older releases lack it), ``step``, ``rank_id``,
@@ -26,10 +27,12 @@ last name too): read the same way (a file with both names is read under the firs
 The groups (``type``, ``rank_set`` '(0, 1)' or '(0,1)', ``group_name`` the HCCL group's name,
 ``group_id`` and ``pg_name`` from the ranks' parallel_group_info, '' when the group is in none) are
 the cluster's shape as msprof-analyze saw it: the shape views read the ones with a pg_name after
-profiler_metadata.json's and communication_group.json's (``rank_group``). The step trace's
-``dp_index`` / ``pp_index`` / ``tp_index`` are not read: msprof-analyze fills them from Megatron's
-distributed_args when a rank's profiler_metadata.json holds them, else pads them with 0, the same
-as a real index 0 (as on the real level-1 db capture), so a reader cannot tell a place from none.
+profiler_metadata.json's and communication_group.json's (``rank_group``). ClusterBaseInfo holds
+the distributed_args msprof-analyze found in a rank's profiler_metadata.json (less its 'rank'),
+which the shape views read as a rank's (``parallel_size``). The step trace's ``dp_index`` /
+``pp_index`` / ``tp_index`` are not read: msprof-analyze derives them from those distributed_args
+in Megatron's rank order, as ``rank_place`` does from the args themselves, and without them pads
+them with 0, the same as a real index 0 (as on the real level-1 db capture).
 
 What the writer does that the reader cannot undo: the tables do not say p2p or collective
 (``comm_type`` stays NULL); a transport type whose "Size Distribution" was empty has no row at
@@ -76,6 +79,7 @@ INPUT_TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
         "transport_type", "op_name",
     )),
     "CommunicationGroup": ("communication_group.sql", ("type", "rank_set", "group_name", "group_id", "pg_name")),
+    "ClusterBaseInfo": ("cluster_base_info.sql", ("key", "value")),
 }
 #: The same tables under the names of a --data_simplification run and of the recipes.
 ALIASES = {
@@ -85,9 +89,9 @@ ALIASES = {
     "CommunicationGroupMapping": "CommunicationGroup",
 }
 KNOWN = INPUT_TABLES.keys() | ALIASES.keys()
-#: the tables that make an SQLite file a cluster analysis db (its groups alone do not: another tool's
-#: file may hold a table of that name)
-CLUSTER_TABLES = KNOWN - {"CommunicationGroup", "CommunicationGroupMapping"}
+#: the tables that make an SQLite file a cluster analysis db (its groups or base info alone do not:
+#: another tool's file may hold a table of that name)
+CLUSTER_TABLES = KNOWN - {"CommunicationGroup", "CommunicationGroupMapping", "ClusterBaseInfo"}
 
 
 def detect(path) -> bool:
