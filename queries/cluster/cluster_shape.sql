@@ -1,7 +1,8 @@
 -- title: Cluster shape
 -- description: Each run's cluster shape and each rank's place in it: whether the run says its
 --     parallel groups (run_shape; from profiler_metadata.json's parallel_group_info, else
---     communication_group.json's comm_group_parallel_info, else distributed_args' sizes), the
+--     communication_group.json's comm_group_parallel_info, else cluster_analysis.db's
+--     CommunicationGroupMapping, else distributed_args' sizes), the
 --     sizes of its data-, tensor-, pipeline-, context- and expert-parallel groups, and per rank
 --     its pipeline stage, its index in its data- and tensor-parallel groups and the set the
 --     cross-rank rules compare it within (rank_place). One row per run and rank; a run that

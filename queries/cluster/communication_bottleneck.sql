@@ -1,7 +1,8 @@
 -- title: Communication bottlenecks (msprof-analyze communication_bottleneck)
 -- description: For every collective operator instance seen on two or more ranks of a run
---     (same name and group among the HCCL operators, hccl_operator: COMMUNICATION_OP of a rank
---     db, or the HCCL rows of kernel_details.csv), the rank that started it first (and waited
+--     (same name and group among the HCCL operators, hccl_operator_group: COMMUNICATION_OP of a
+--     rank db, or the HCCL rows of kernel_details.csv; the group the operator names, else the
+--     rank's stated parallel group that fits it, DP first), the rank that started it first (and waited
 --     longest) and the rank that started it last (the one the others waited for), the wait
 --     between them, and what the slow rank's device did meanwhile: time of its answering
 --     kernels (kernel_answer) in the wait window. reason is 'slow rank computing' when that
@@ -15,7 +16,8 @@
 -- param slow_npu_ratio (real, default 0.05): (longest - shortest duration) / longest under which no rank is slow (msprof-analyze's slow_npu_happen).
 -- column run_id: Run.
 -- column name: Operator name (one instance).
--- column group_name: Communication group (null when the input does not name it).
+-- column group_name: The instance's communication group (hccl_operator_group.instance_group: the
+--     operator's, else its stated parallel group; null when nothing says it).
 -- column start_ns: Earliest start over the ranks, in ns.
 -- column end_ns: Latest end over the ranks, in ns.
 -- column duration_ns: end_ns - start_ns.
@@ -25,8 +27,10 @@
 -- column slow_rank_kernel_ns: Kernel time of the slow rank inside the wait window, in ns (capped at wait_ns).
 -- column reason: slow rank computing, slow rank idle (host or launch bound), or no slow rank (durations within slow_npu_ratio).
 with ops as (
-    select run_id, rank_id, coalesce(group_name, '') as group_key, group_name, name, ts, ts + dur as end_ns
-    from hccl_operator
+    select
+        run_id, rank_id, instance_group as group_key, nullif(instance_group, '') as group_name, name, ts,
+        ts + dur as end_ns
+    from hccl_operator_group
     where :run_id is null or run_id = :run_id
 ),
 

@@ -1,7 +1,8 @@
 -- title: Slow ranks of collectives (msprof-analyze slow_rank)
 -- description: For every collective operator instance seen on two or more ranks of a run
---     (same name and group among the HCCL operators, hccl_operator: COMMUNICATION_OP of a rank
---     db, or the HCCL rows of kernel_details.csv), the rank that started it last made the
+--     (same name and group among the HCCL operators, hccl_operator_group: COMMUNICATION_OP of a
+--     rank db, or the HCCL rows of kernel_details.csv; the group the operator names, else the
+--     rank's stated parallel group that fits it, DP first), the rank that started it last made the
 --     others wait. Per run and rank: how many instances it was last to start by more than
 --     min_gap_ns, and by how much in total and at most (against the earliest rank).
 -- param run_id (integer, default null): Only this run; every run when null.
@@ -13,8 +14,8 @@
 -- column total_delay_ns: Summed lateness of those starts against the earliest rank, in ns.
 -- column max_delay_ns: Largest such lateness in ns.
 with ops as (
-    select run_id, rank_id, coalesce(group_name, '') as group_key, name, ts
-    from hccl_operator
+    select run_id, rank_id, instance_group as group_key, name, ts
+    from hccl_operator_group
     where :run_id is null or run_id = :run_id
 ),
 

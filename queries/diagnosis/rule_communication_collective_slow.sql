@@ -1,7 +1,9 @@
 -- title: Rule communication_collective_slow
--- description: Every collective instance (same run, name and group in hccl_operator: the
+-- description: Every collective instance (same run, name and group in hccl_operator_group: the
 --     COMMUNICATION_OP rows of a rank db or the HCCL rows of the text export, whichever answers
---     the rank; a name a rank repeats is one instance per call, the k-th call of every rank
+--     the rank; the group the operator names, else the rank's stated parallel group that fits
+--     it, DP first for all but an all-to-all, which the message then says, else none, which it
+--     says too; a name a rank repeats is one instance per call, the k-th call of every rank
 --     together) seen on two or more ranks of one run whose duration differs across ranks by more
 --     than skew of the shortest and by more than min_skew_ns. It names the rank that caused the
 --     difference (rank_id) and the ranks it cost time, every other rank of the instance (numbers:
@@ -64,10 +66,19 @@ with calls as (
     -- the ranks of a group issue its collectives in the same order: where an export does not
     -- number them (one name for every step's allreduce), the k-th call of each rank is one instance
     select
-        h.run_id, h.table_name, h.row_id, h.source_id, h.source_row, h.slice_id, h.rank_id, h.group_name, h.name, h.ts,
-        h.dur, row_number() over (partition by h.run_id, h.group_name, h.name, h.rank_id order by h.ts) as occurrence
-    from hccl_operator as h
+        h.run_id, h.table_name, h.row_id, h.source_id, h.source_row, h.slice_id, h.rank_id,
+        nullif(h.instance_group, '') as group_name, h.group_said_by, h.group_kind, h.group_ranks, h.name, h.ts,
+        h.dur, row_number() over (partition by h.run_id, h.instance_group, h.name, h.rank_id order by h.ts) as occurrence
+    from hccl_operator_group as h
     where h.dur > 0 and (:run_id is null or h.run_id = :run_id)
+),
+
+groups as (
+    -- what says each instance's group (hccl_operator_group), for the message
+    select run_id, group_name, min(group_said_by) as group_said_by, min(group_kind) as group_kind,
+        min(group_ranks) as group_ranks
+    from calls
+    group by run_id, group_name
 ),
 
 ops as (
@@ -283,10 +294,21 @@ final as (
                 || ' over ' || j.ranks || ' ranks (longest on rank ' || j.cause_rank_id
                 || '), but one rank ended it before another began: the ranks'' clocks do not '
                 || 'line up, so waiting and transfer cannot be told apart.'
+        end
+        || case g.group_said_by
+            when 'operator' then ''
+            when 'nothing' then ' No input names its group or states a parallel group it fits: every rank calling it '
+                || 'is taken as one group.'
+            else ' Its input names no group: its ranks are the '
+                || case g.group_kind
+                    when 'DP' then 'data' when 'TP' then 'tensor' when 'CP' then 'context' when 'EP' then 'expert'
+                    else 'pipeline'
+                end
+                || '-parallel group ' || g.group_ranks || ' (' || g.group_said_by || ').'
         end as message,
         json_object(
             'cause', j.cause, 'affected_ranks', j.affected_ranks, 'most_affected_rank_id', j.first_affected_rank_id,
-            'ranks', j.ranks,
+            'ranks', j.ranks, 'group', j.group_name, 'group_said_by', g.group_said_by,
             'min_ns', j.min_ns, 'max_ns', j.max_ns, 'skew', round(1.0 * (j.max_ns - j.min_ns) / j.min_ns, 4),
             'gap_of_longest', round(1.0 * (j.max_ns - j.min_ns) / j.max_ns, 4),
             'late_rank_id', j.late_rank_id, 'start_spread_ns', j.start_spread_ns, 'end_spread_ns', j.end_spread_ns,
@@ -316,6 +338,7 @@ final as (
             ', Notify Wait ' || cast(round(100.0 * r.wait_ns / r.dur, 1) as text) || '% of it', '') as evidence_note,
         r.position
     from judged as j
+    join groups as g on g.run_id = j.run_id and g.group_name is j.group_name
     join roles as r
         on r.run_id = j.run_id and r.group_name is j.group_name and r.name = j.name and r.occurrence = j.occurrence
     where r.position <= :evidence_limit

@@ -15,7 +15,7 @@
 --     percent two equal ranks differ by never make a finding. Severity high from high_ratio up
 --     (medium without step rows). Confidence high when the cross-check agrees (the rank started
 --     at least half of the step's multi-rank collectives last, HCCL operators of either
---     export), medium otherwise, low without step rows (step -1: the ranks' whole captures
+--     export, each instance within its group, hccl_operator_group), medium otherwise, low without step rows (step -1: the ranks' whole captures
 --     compared). Ranks unknown to the input (-1) are left out. A rank alone in its stage has
 --     no peer and is never flagged.
 --     Evidence: the rank's kernels that ran longest past the mean of the same kernel name
@@ -80,10 +80,12 @@ flagged as (
 ),
 
 step_ops as (
-    -- the HCCL operators of each step (kernel_step: the profiler's rule)
-    select run_id, step_id, rank_id, group_name, name, ts
-    from kernel_step
-    where op_class = 'communication' and step_id is not null and (:run_id is null or run_id = :run_id)
+    -- the HCCL operators of each step (kernel_step: the profiler's rule), each in its instance's
+    -- group (hccl_operator_group)
+    select s.run_id, s.step_id, s.rank_id, g.instance_group as group_name, s.name, s.ts
+    from kernel_step as s
+    join hccl_operator_group as g on g.table_name = s.table_name and g.row_id = s.row_id
+    where s.op_class = 'communication' and s.step_id is not null and (:run_id is null or s.run_id = :run_id)
 ),
 
 instances as (

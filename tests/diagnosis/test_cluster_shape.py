@@ -8,6 +8,7 @@ import json
 import pytest
 
 from tests.diagnosis import cluster as synth
+from tests.factories.cluster_outputs import ClusterAnalysisDbFactory
 from warehouse import db, ingest, queries
 from warehouse.analysis import findings
 
@@ -106,3 +107,27 @@ def test_communication_group_json_names_the_groups_where_no_metadata_does(realda
         ("[0, 4]", 1, "9609979115979062393", "communication_group")]
     assert conn.execute("SELECT rank_id, stage_id FROM rank_place WHERE stage_id = 1 ORDER BY rank_id").fetchall() == [
         (4, 1), (5, 1), (6, 1), (7, 1)]
+
+
+def test_cluster_analysis_db_states_the_same_shape_as_communication_group_json(realdata, tmp_path):
+    """The real 8-rank communication_group.json's groups, stored as msprof-analyze 26's db run stores the same
+    groups (CommunicationGroupMapping, ranks '(0,4)'), place every rank as the json does."""
+    real = realdata / "msinsight" / "server_test_data" / "communication_group" / "communication_group.json"
+    infos = json.loads(real.read_text(encoding="utf-8"))["comm_group_parallel_info"]
+    database = tmp_path / "db" / "cluster_analysis_output" / "cluster_analysis.db"
+    ClusterAnalysisDbFactory(path=database, simplified=True, groups=[
+        (g["type"], g["rank_set"], g["group_name"], g["group_id"], g["pg_name"]) for g in infos])
+    shapes = {}
+    for name, path in (("json", real), ("db", database)):
+        conn = db.connect(tmp_path / f"{name}.db")
+        assert [r.status for r in ingest.ingest_paths(conn, [path])] == ["ok"]
+        shapes[name] = (
+            conn.execute("SELECT rank_id, kind, group_name, global_ranks, group_index, hccl_group FROM rank_group "
+                         "ORDER BY rank_id, group_name, global_ranks").fetchall(),
+            conn.execute("SELECT rank_id, stage_id, dp_index, peer_key FROM rank_place ORDER BY rank_id").fetchall(),
+            conn.execute("SELECT shape_known, world_size, dp_size, tp_size, pp_size, said_by FROM run_shape").fetchall())
+        conn.close()
+    assert shapes["db"][:2] == shapes["json"][:2]
+    assert len(shapes["db"][0]) > 8 and shapes["db"][1][4] == (4, 1, 0, "stage 1")
+    assert shapes["json"][2] == [(1, 8, 2, 2, 2, "communication_group")]
+    assert shapes["db"][2] == [(1, 8, 2, 2, 2, "cluster_analysis_db")]

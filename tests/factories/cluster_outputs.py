@@ -6,7 +6,10 @@
 - :class:`ClusterAnalysisDbFactory`: ``cluster_analysis.db`` with the tables declared byte for byte
   as msprof-analyze's ``DBManager.sql_generate_table`` declares them from ``TablesConfig``
   (``name TYPE`` joined by ',' without spaces, the ``index`` column quoted) and rows in the order
-  its writers insert them (positional ``insert into T values (?, ...)``).
+  its writers insert them (positional ``insert into T values (?, ...)``); the communication groups
+  of a --data_simplification run as msprof-analyze 26.2.0's ``CommunicationGroupMapping`` is
+  (pandas' ``to_sql``: each column quoted on its own line, the ranks joined '(0,1)'; checked
+  against the file its ``cluster`` run writes from the real level-1 db capture).
 - :class:`ProfFolderFactory`: a ``PROF_*`` folder with ``host/info.json`` and one
   ``device_{N}/info.json.{N}`` per device, the info.json keys msprof writes.
 """
@@ -51,19 +54,28 @@ COLUMNS = {
     "CommunicationGroup": (
         ("type", "TEXT"), ("rank_set", "TEXT"), ("group_name", "TEXT"), ("group_id", "TEXT"), ("pg_name", "TEXT"),
     ),
+    "ClusterBaseInfo": (("key", "TEXT"), ("value", "TEXT")),
 }
 #: --data_simplification / recipe names: the same columns less rank_set
 SIMPLIFIED = {
     "ClusterCommunicationTime": "ClusterCommAnalyzerTime",
     "ClusterCommunicationBandwidth": "ClusterCommAnalyzerBandwidth",
     "ClusterCommunicationMatrix": "ClusterCommAnalyzerMatrix",
+    "CommunicationGroupMapping": "CommunicationGroup",
 }
 GROUP = "17522688603477080586"
 OP = "hcom_allReduce__586_0_1"
+#: pandas' DataFrame.to_sql column list of CommunicationGroupMapping (what follows 'CREATE TABLE "..." (')
+MAPPING_DDL = '\n"type" TEXT,\n  "rank_set" TEXT,\n  "group_name" TEXT,\n  "group_id" TEXT,\n  "pg_name" TEXT\n'
+#: the one group of the capture: a collective of ranks 0 and 1 that no parallel_group_info names
+#: (type, ranks, HCCL group name, group id, pg_name; '' where msprof-analyze's merge found none)
+GROUPS = [("collective", [0, 1], GROUP, "", "")]
 
 
 def ddl(table: str) -> str:
-    """The column list as DBManager.sql_generate_table writes it."""
+    """The column list as DBManager.sql_generate_table writes it (pandas' for CommunicationGroupMapping)."""
+    if table == "CommunicationGroupMapping":
+        return MAPPING_DDL
     columns = COLUMNS[SIMPLIFIED.get(table, table)]
     if table in SIMPLIFIED:
         columns = tuple(column for column in columns if column[0] != "rank_set")
@@ -141,7 +153,11 @@ class ClusterAnalysisDbFactory(factory.Factory):
     """Writes a cluster_analysis.db at ``path`` and returns its :class:`ClusterAnalysisDb`.
 
     ``simplified`` names the communication tables as a --data_simplification run does (no rank_set);
-    ``omit`` leaves tables out.
+    ``omit`` leaves tables out; ``groups`` are the communication groups (type, ranks, HCCL group
+    name, group id, pg_name), their ranks written '(0, 1)' in CommunicationGroup (``str(tuple)``),
+    '(0,1)' in CommunicationGroupMapping; ``distributed_args`` (Megatron's, less 'rank') writes
+    ClusterBaseInfo as msprof-analyze 26 does when a rank's profiler_metadata.json holds them (its one
+    row, the args as ``json.dumps`` writes them; checked against its cluster run), else there is none.
     """
 
     class Meta:
@@ -152,24 +168,32 @@ class ClusterAnalysisDbFactory(factory.Factory):
     time = factory.LazyFunction(time_rows)
     bandwidth = factory.LazyFunction(bandwidth_rows)
     matrix = factory.LazyFunction(matrix_rows)
+    groups = factory.LazyFunction(lambda: list(GROUPS))
+    distributed_args = None
     simplified = False
     omit = ()
 
     @classmethod
-    def _create(cls, model_class, path, step_trace, time, bandwidth, matrix, simplified, omit):
+    def _create(cls, model_class, path, step_trace, time, bandwidth, matrix, groups, distributed_args, simplified,
+                omit):
         rows = {
             "ClusterStepTraceTime": step_trace,
             "ClusterCommAnalyzerTime": time,
             "ClusterCommAnalyzerBandwidth": bandwidth,
             "ClusterCommAnalyzerMatrix": matrix,
-            "CommunicationGroup": [("collective", "(0, 1)", GROUP, "", "")],
+            "CommunicationGroup": [(kind, str(tuple(ranks)), *names) for kind, ranks, *names in groups],
         }
+        if distributed_args is not None:
+            rows["ClusterBaseInfo"] = [("distributed_args", json.dumps(distributed_args))]
         tables = {}
         for name, table_rows in rows.items():
             if name in omit:
                 continue
             alias = next((simple for simple, full in SIMPLIFIED.items() if full == name), None)
-            if simplified and alias:
+            if simplified and alias == "CommunicationGroupMapping":
+                tables[alias] = (ddl(alias), [(kind, "(" + ",".join(str(r) for r in ranks) + ")", *names)
+                                              for kind, ranks, *names in groups])
+            elif simplified and alias:
                 tables[alias] = (ddl(alias), [row[1:] for row in table_rows])
             else:
                 tables[name] = (ddl(name), table_rows)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 from tests.factories.cluster_outputs import GROUP, OP, ClusterAnalysisDbFactory, GroupCommunicationFactory
 from tests.factories.rank_db import write_db
-from tests.factories.text_exports import CommunicationJsonFactory
+from tests.factories.text_exports import CommunicationGroupFactory, CommunicationJsonFactory
 from warehouse import db
 from warehouse.ingest import ingest_file, ingest_paths
 from warehouse.sources import analysis_db, cluster_analysis_db, detect_source
@@ -30,12 +31,16 @@ def test_values_units_and_ranks(warehouse_db, tmp_path):
     ClusterAnalysisDbFactory(path=path)
     assert detect_source(path) is cluster_analysis_db
     result = ingest_ok(warehouse_db, path)
-    # 3 step rows + 3 operator rows + 2 (rank, operator, transport) rows + 2 pairs
-    assert (result.kind, result.rows) == ("cluster_analysis_db", 10)
+    # 3 step rows + 3 operator rows + 2 (rank, operator, transport) rows + 2 pairs + 1 group
+    assert (result.kind, result.rows) == ("cluster_analysis_db", 11)
     assert rows(warehouse_db, "SELECT rank_id, detail FROM source") == [(None, json.dumps({
         "tables_read": ["ClusterCommAnalyzerBandwidth", "ClusterCommAnalyzerMatrix", "ClusterCommAnalyzerTime",
-                        "ClusterStepTraceTime"],
-        "tables_missing": [], "tables_ignored": ["CommunicationGroup"]}))]
+                        "ClusterStepTraceTime", "CommunicationGroup"],
+        "tables_missing": ["ClusterBaseInfo"], "tables_ignored": []}))]
+    # the ranks '(0, 1)' as a JSON array; the group is in no parallel_group_info: no id, no pg_name
+    assert rows(warehouse_db, "SELECT source_row, section, group_type, rank_set, group_name, group_id, pg_name "
+                              "FROM communication_group") == [
+        (1, "CommunicationGroup", "collective", "[0, 1]", GROUP, None, None)]
     # us -> ns; a rank row's rank is its index, a stage row's -1 with its ranks as the key
     assert rows(warehouse_db, "SELECT source_row, rank_id, step_id, scope, scope_key, computing_ns, "
                               "communication_not_overlapped_ns, overlapped_ns, communication_ns, free_ns, stage_ns, "
@@ -101,11 +106,15 @@ def test_data_simplification_names_and_missing_tables(warehouse_db, tmp_path):
     path = tmp_path / OUTPUT / "cluster_analysis.db"
     ClusterAnalysisDbFactory(path=path, simplified=True, omit=("ClusterStepTraceTime",))
     result = ingest_ok(warehouse_db, path)
-    assert result.rows == 3 + 2 + 2
+    assert result.rows == 3 + 2 + 2 + 1
     detail = json.loads(rows(warehouse_db, "SELECT detail FROM source")[0][0])
     assert detail == {
-        "tables_read": ["ClusterCommunicationBandwidth", "ClusterCommunicationMatrix", "ClusterCommunicationTime"],
-        "tables_missing": ["ClusterStepTraceTime"], "tables_ignored": ["CommunicationGroup"]}
+        "tables_read": ["ClusterCommunicationBandwidth", "ClusterCommunicationMatrix", "ClusterCommunicationTime",
+                        "CommunicationGroupMapping"],
+        "tables_missing": ["ClusterBaseInfo", "ClusterStepTraceTime"], "tables_ignored": []}
+    # msprof-analyze 26's '(0,1)'
+    assert rows(warehouse_db, "SELECT section, rank_set, group_name FROM communication_group") == [
+        ("CommunicationGroupMapping", "[0, 1]", GROUP)]
     assert rows(warehouse_db, "SELECT rank_id, elapse_ns FROM communication_time ORDER BY source_row") == [
         (0, 79089520), (1, 1500000), (0, 79089520)]
     assert rows(warehouse_db, "SELECT count(*) FROM step_trace_time") == [(0,)]
@@ -158,3 +167,72 @@ def test_a_ranks_own_export_answers_before_the_cluster_db(warehouse_db, tmp_path
     assert rows(warehouse_db, "SELECT fact, precedence FROM fact_precedence WHERE kind = 'cluster_analysis_db' "
                               "ORDER BY fact") == [
         ("communication_matrix", 4), ("communication_summary", 4), ("step_summary", 4)]
+
+
+#: PP 2 x DP 2 as msprof-analyze 26 stores the ranks' parallel_group_info (pg_name, the group id torch_npu
+#: keys it by, the HCCL name the operators carry) in CommunicationGroupMapping
+PP2_DP2 = [
+    ("collective", [0, 1], "101", "127.0.0.1%lo_60000_0_1_0", "dp"),
+    ("collective", [2, 3], "102", "127.0.0.1%lo_60000_0_1_2", "dp"),
+    ("collective", [0, 2], "201", "127.0.0.1%lo_60000_0_2_0", "pp"),
+    ("collective", [1, 3], "202", "127.0.0.1%lo_60000_0_2_1", "pp"),
+    ("collective", [0, 1, 2, 3], "300", "127.0.0.1%lo_60000_0_0_0", "default_group"),
+]
+
+
+def test_the_groups_are_the_clusters_shape(warehouse_db, tmp_path):
+    path = tmp_path / OUTPUT / "cluster_analysis.db"
+    ClusterAnalysisDbFactory(path=path, simplified=True, groups=PP2_DP2)
+    ingest_ok(warehouse_db, path)
+    assert rows(warehouse_db, "SELECT rank_id, kind, global_ranks, group_index, hccl_group, said_by FROM rank_group "
+                              "WHERE rank_id = 2 ORDER BY group_name") == [
+        (2, None, "[0, 1, 2, 3]", 2, "300", "cluster_analysis_db"),
+        (2, "DP", "[2, 3]", 0, "102", "cluster_analysis_db"),
+        (2, "PP", "[0, 2]", 1, "201", "cluster_analysis_db")]
+    assert rows(warehouse_db, "SELECT shape_known, world_size, dp_size, pp_size, said_by, note FROM run_shape") == [
+        (1, 4, 2, 2, "cluster_analysis_db", "the parallel groups of cluster_analysis.db (CommunicationGroupMapping)")]
+    assert rows(warehouse_db, "SELECT rank_id, stage_id, dp_index, peer_key FROM rank_place ORDER BY rank_id") == [
+        (0, 0, 0, "stage 0"), (1, 0, 1, "stage 0"), (2, 1, 0, "stage 1"), (3, 1, 1, "stage 1")]
+
+
+def test_communication_group_json_is_trusted_before_the_db(warehouse_db, tmp_path):
+    """Both are msprof-analyze's copies of the ranks' parallel_group_info; where they differ the json wins."""
+    run = tmp_path / "run"
+    ClusterAnalysisDbFactory(path=run / OUTPUT / "cluster_analysis.db", groups=PP2_DP2)
+    # the json (of another capture) pairs the ranks the other way round
+    CommunicationGroupFactory(path=run / OUTPUT / "communication_group.json", document={
+        "collective": [[0, 2], [1, 3]], "p2p": [],
+        "comm_group_parallel_info": [
+            {"type": "collective", "rank_set": ranks, "group_name": name, "group_id": f"id{name}", "pg_name": "dp"}
+            for ranks, name in (([0, 2], "11"), ([1, 3], "12"))]})
+    assert [r.status for r in ingest_paths(warehouse_db, [run])] == ["ok", "ok"]
+    assert rows(warehouse_db, "SELECT kind, global_ranks, said_by FROM rank_group WHERE rank_id = 0 "
+                              "AND kind IS NOT NULL ORDER BY kind") == [
+        ("DP", "[0, 2]", "communication_group"), ("PP", "[0, 2]", "cluster_analysis_db")]
+    assert rows(warehouse_db, "SELECT said_by FROM run_shape") == [("communication_group",)]
+
+
+def test_a_rank_set_that_is_none_names_the_file_table_row_and_column(warehouse_db, tmp_path):
+    path = tmp_path / OUTPUT / "cluster_analysis.db"
+    ClusterAnalysisDbFactory(path=path, groups=PP2_DP2)
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE CommunicationGroup SET rank_set = '0 and 2' WHERE rowid = 3")
+    conn.close()
+    assert ingest_file(warehouse_db, path).error == (
+        f"{path}: CommunicationGroup: row 3: rank_set: not a rank set: '0 and 2'")
+    assert rows(warehouse_db, "SELECT count(*) FROM communication_group") == [(0,)]
+
+
+def test_its_distributed_args_give_the_shape_where_no_group_does(warehouse_db, tmp_path):
+    """ClusterBaseInfo: the sizes msprof-analyze found in a rank's profiler_metadata.json (less its rank)."""
+    path = tmp_path / OUTPUT / "cluster_analysis.db"
+    args = {"tensor_model_parallel_size": 1, "pipeline_model_parallel_size": 2, "data_parallel_size": 2,
+            "context_parallel_size": 1, "expert_model_parallel_size": 1, "sequence_parallel": False, "world_size": 4}
+    ClusterAnalysisDbFactory(path=path, distributed_args=args)
+    ingest_ok(warehouse_db, path)
+    assert rows(warehouse_db, "SELECT rank_id, name, value FROM run_metadata") == [
+        (None, "distributed_args", json.dumps(args))]
+    assert rows(warehouse_db, "SELECT rank_id, dp_size, tp_size, pp_size, world_size FROM parallel_size") == [
+        (None, 2, 1, 2, 4)]
+    assert rows(warehouse_db, "SELECT shape_known, groups_known, world_size, dp_size, pp_size, said_by "
+                              "FROM run_shape") == [(1, 0, 4, 2, 2, "distributed_args")]

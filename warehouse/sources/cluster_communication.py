@@ -22,6 +22,7 @@ from warehouse.sources.base import Outcome
 from warehouse.sources.kit.communication import (
     CLUSTER_LAYOUT,
     COMM_TYPES,
+    RANK_SET,
     Entry,
     communication_kind,
     insert_entries,
@@ -35,8 +36,6 @@ from warehouse.sources.kit.text import load_json
 KIND = "cluster_communication_json"
 #: ``{"(0,1)":{step:{...`` in the whitespace-free head: the layout keyed by the group's ranks
 GROUP_LAYOUT = re.compile(r'^\{"\((?:-?\d+,?)*\)":\{"[^"]*":\{')
-#: a group's ranks as ``str(tuple)`` writes them: ``(0, 1)``, ``(3,)``, ``()``
-RANK_SET = re.compile(r"^\(\s*(?:-?\d+\s*(?:,\s*-?\d+\s*)*,?\s*)?\)$")
 
 
 def detect(path) -> bool:

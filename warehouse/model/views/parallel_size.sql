@@ -1,10 +1,11 @@
 -- description: The parallel sizes as the inputs state them, one row per input whose
---     profiler_metadata.json (or rank db META_DATA) holds Megatron's distributed_args: its
+--     profiler_metadata.json (or rank db META_DATA, or cluster_analysis.db ClusterBaseInfo, which
+--     msprof-analyze copies from a rank's profiler_metadata.json) holds Megatron's distributed_args: its
 --     data-, tensor-, pipeline-, context- and expert-parallel sizes and the world size. Row by
 --     row over the inputs' JSON: run_shape reads no JSON.
 -- column run_id: Run of the input.
 -- column source_id: Input that states the sizes.
--- column rank_id: The rank that wrote them (distributed_args' rank), when given.
+-- column rank_id: The rank that wrote them (distributed_args' rank), when given (never in ClusterBaseInfo).
 -- column dp_size: data_parallel_size, when given.
 -- column tp_size: tensor_model_parallel_size, when given.
 -- column pp_size: pipeline_model_parallel_size, when given.

@@ -16,7 +16,8 @@
 -- column pp_ranks: The global ranks of its pipeline-parallel group (JSON array), when known.
 -- column peer_key: The set the cross-rank rules compare the rank within: 'stage N', 'unplaced'
 --     (the shape is known but does not place the rank) or 'every rank' (the shape is unknown).
--- column said_by: What says the place: parallel_group_info, communication_group, distributed_args or nothing.
+-- column said_by: What says the place: parallel_group_info, communication_group, cluster_analysis_db,
+--     distributed_args or nothing.
 WITH ranks AS (
     SELECT run_id, rank_id FROM rank WHERE rank_id >= 0
     UNION
@@ -30,7 +31,8 @@ groups AS (
         min(CASE WHEN kind = 'TP' THEN group_index END) AS tp_index,
         min(CASE WHEN kind = 'DP' THEN global_ranks END) AS dp_ranks,
         min(CASE WHEN kind = 'PP' THEN global_ranks END) AS pp_ranks,
-        min(said_by) AS said_by
+        -- the most trusted input's (its trust is one digit)
+        substr(min(CAST(trust AS TEXT) || said_by), 2) AS said_by
     FROM rank_group
     WHERE kind IS NOT NULL
     GROUP BY run_id, rank_id

@@ -16,7 +16,8 @@
 -- column pp_size: Pipeline-parallel size (the number of stages), when known.
 -- column cp_size: Context-parallel size, when known.
 -- column ep_size: Expert-parallel size, when known.
--- column said_by: What says the shape: parallel_group_info, communication_group, distributed_args or nothing.
+-- column said_by: What says the shape: parallel_group_info, communication_group, cluster_analysis_db,
+--     distributed_args or nothing.
 -- column note: What the shape is read from, for a person.
 WITH group_sizes AS (
     SELECT
@@ -28,7 +29,8 @@ WITH group_sizes AS (
         max(CASE WHEN kind = 'EP' THEN group_size END) AS ep_size,
         max(group_size) AS largest_group,
         count(kind) AS kind_groups,
-        min(CASE WHEN kind IS NOT NULL THEN said_by END) AS said_by
+        -- the most trusted input's (its trust is one digit)
+        substr(min(CASE WHEN kind IS NOT NULL THEN CAST(trust AS TEXT) || said_by END), 2) AS said_by
     FROM rank_group
     GROUP BY run_id
 ),
@@ -72,6 +74,7 @@ SELECT
     CASE said_by
         WHEN 'parallel_group_info' THEN 'the parallel groups of profiler_metadata.json (parallel_group_info)'
         WHEN 'communication_group' THEN 'the parallel groups of communication_group.json (comm_group_parallel_info)'
+        WHEN 'cluster_analysis_db' THEN 'the parallel groups of cluster_analysis.db (CommunicationGroupMapping)'
         WHEN 'distributed_args' THEN 'the sizes of profiler_metadata.json (distributed_args), in Megatron''s rank order'
         ELSE 'the run does not say its parallel groups'
     END AS note

@@ -12,6 +12,8 @@ same conversions as :mod:`warehouse.sources.analysis_db`'s (the SQL functions of
 | ClusterCommAnalyzerTime | cluster_communication.json, "Communication Time Info" | ``communication_time`` |
 | ClusterCommAnalyzerBandwidth | cluster_communication.json, its "Bandwidth Info" | ``communication_bandwidth`` |
 | ClusterCommAnalyzerMatrix | cluster_communication_matrix.json | ``communication_matrix`` (rank_id -1) |
+| CommunicationGroup | communication_group.json | ``communication_group`` (section: the table's name) |
+| ClusterBaseInfo | a rank's profiler_metadata.json | ``run_metadata`` (rank_id NULL: distributed_args) |
 
 The columns are msprof-analyze's ``TablesConfig`` (``cluster_analyse/common_func/tables_config.py``):
 ``rank_set`` (the group's ranks, '(0, 1)'; older releases lack it), ``step``, ``rank_id``,
@@ -19,7 +21,18 @@ The columns are msprof-analyze's ``TablesConfig`` (``cluster_analyse/common_func
 (the transport type) and the packet rows. Run with ``--data_simplification`` (as MindStudio Insight
 runs it) or through the ``communication_time_sum`` / ``communication_matrix_sum`` recipes, the same
 tables are named ClusterCommunicationTime / ClusterCommunicationBandwidth /
-ClusterCommunicationMatrix: read the same way (a file with both names is read under the first).
+ClusterCommunicationMatrix / CommunicationGroupMapping (msprof-analyze 26's default run writes the
+last name too): read the same way (a file with both names is read under the first).
+
+The groups (``type``, ``rank_set`` '(0, 1)' or '(0,1)', ``group_name`` the HCCL group's name,
+``group_id`` and ``pg_name`` from the ranks' parallel_group_info, '' when the group is in none) are
+the cluster's shape as msprof-analyze saw it: the shape views read the ones with a pg_name after
+profiler_metadata.json's and communication_group.json's (``rank_group``). ClusterBaseInfo holds
+the distributed_args msprof-analyze found in a rank's profiler_metadata.json (less its 'rank'),
+which the shape views read as a rank's (``parallel_size``). The step trace's ``dp_index`` /
+``pp_index`` / ``tp_index`` are not read: msprof-analyze derives them from those distributed_args
+in Megatron's rank order, as ``rank_place`` does from the args themselves, and without them pads
+them with 0, the same as a real index 0 (as on the real level-1 db capture).
 
 What the writer does that the reader cannot undo: the tables do not say p2p or collective
 (``comm_type`` stays NULL); a transport type whose "Size Distribution" was empty has no row at
@@ -27,7 +40,7 @@ all; per-operator wait and synchronization ratios are 0 when the analysis read d
 rank's analysis.db has none), the 'Total Op Info' rows' are computed. ``source_row`` is the input
 table's rowid. A table the file lacks adds no rows, a column it lacks reads as NULL;
 ``source.detail`` lists the tables read, missing and ignored and the missing columns; each table
-not read (CommunicationGroup, ...) is also a row of ``source_unread``, with the reason.
+not read (HostInfo, RankDeviceMap, ...) is also a row of ``source_unread``, with the reason.
 
 The file is about the whole cluster: ``source.rank_id`` stays NULL, each row has its own rank.
 """
@@ -65,20 +78,26 @@ INPUT_TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
         "step", "hccl_op_name", "group_name", "src_rank", "dst_rank", "transit_size", "transit_time", "bandwidth",
         "transport_type", "op_name",
     )),
+    "CommunicationGroup": ("communication_group.sql", ("type", "rank_set", "group_name", "group_id", "pg_name")),
+    "ClusterBaseInfo": ("cluster_base_info.sql", ("key", "value")),
 }
 #: The same tables under the names of a --data_simplification run and of the recipes.
 ALIASES = {
     "ClusterCommunicationTime": "ClusterCommAnalyzerTime",
     "ClusterCommunicationBandwidth": "ClusterCommAnalyzerBandwidth",
     "ClusterCommunicationMatrix": "ClusterCommAnalyzerMatrix",
+    "CommunicationGroupMapping": "CommunicationGroup",
 }
 KNOWN = INPUT_TABLES.keys() | ALIASES.keys()
+#: the tables that make an SQLite file a cluster analysis db (its groups or base info alone do not:
+#: another tool's file may hold a table of that name)
+CLUSTER_TABLES = KNOWN - {"CommunicationGroup", "CommunicationGroupMapping", "ClusterBaseInfo"}
 
 
 def detect(path) -> bool:
     """A file named ``cluster_analysis.db``, or an SQLite file with ClusterStepTraceTime or a cluster
     communication table."""
-    return detect_input(path, FILE_NAME, KNOWN)
+    return detect_input(path, FILE_NAME, CLUSTER_TABLES)
 
 
 def ingest(conn: sqlite3.Connection, path, source_id: int) -> Outcome:
@@ -112,8 +131,8 @@ def _copy(conn: sqlite3.Connection, path: Path, source_id: int, tables: frozense
         name = sources.get(table)
         if name is None:
             continue
-        added, missing = copy_table(conn, path, name, wanted, SQL_DIR / file, {"source_id": source_id}, failures,
-                                    view=table)
+        added, missing = copy_table(conn, path, name, wanted, SQL_DIR / file, {"source_id": source_id, "table": name},
+                                    failures, view=table)
         rows += added
         if missing:
             columns_missing[name] = missing
@@ -133,7 +152,7 @@ def _identify(path: Path) -> frozenset[str]:
     :raises IngestError: if the file is empty, not SQLite, unreadable or has none of the input tables.
     """
     tables = input_tables(path, "a cluster analysis db")
-    if not tables & KNOWN:
+    if not tables & CLUSTER_TABLES:
         raise IngestError(
             f"{path}: sqlite_master: not a cluster analysis db (needs ClusterStepTraceTime or "
             f"ClusterCommAnalyzerTime, ClusterCommAnalyzerBandwidth, ClusterCommAnalyzerMatrix; "

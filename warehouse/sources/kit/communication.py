@@ -51,6 +51,9 @@ BANDWIDTH_INSERT = insert_sql("communication_bandwidth", [
 ])
 #: a rank pair ``<src>-<dst>`` of the matrix files
 LINK = re.compile(r"^(-?\d+)-(-?\d+)$")
+#: a group's ranks as ``str(tuple)`` writes them, ``(0, 1)``, ``(3,)``, ``()``, or as msprof-analyze's
+#: db writers join them, ``(0,1)``
+RANK_SET = re.compile(r"^\(\s*(?:-?\d+\s*(?:,\s*-?\d+\s*)*,?\s*)?\)$")
 MATRIX_INSERT = insert_sql("communication_matrix", [
     "source_id", "source_row", "rank_id", "step_id", "comm_type", "op_name", "group_name", "link",
     "src_rank", "dst_rank", "transport_type", "transit_bytes", "transit_ns", "bandwidth_bytes_per_s",
@@ -125,6 +128,16 @@ def link_ends(link) -> tuple[int | None, int | None]:
     """
     match = LINK.match(link) if isinstance(link, str) else None
     return (whole(match[1]), whole(match[2])) if match else (None, None)
+
+
+def rank_set(text) -> list[int]:
+    """The ranks of a rank set written ``(0, 1)``, ``(0,1)``, ``(3,)`` or ``()``.
+
+    :raises ValueError: when it is not one, or a rank is past 64-bit integers.
+    """
+    if not isinstance(text, str) or not RANK_SET.match(text):
+        raise ValueError(f"not a rank set: {text!r}")
+    return [whole(item.strip()) for item in text.strip("()").split(",") if item.strip()]
 
 
 def walk_rank_layout(path, data: Any) -> Iterator[tuple[str, str, str, Any]]:

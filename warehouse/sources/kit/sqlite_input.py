@@ -37,9 +37,9 @@ from warehouse.sources.base import (
     require_tables,
     sqlite_snapshot,
 )
-from warehouse.sources.kit.communication import link_ends, step_id
+from warehouse.sources.kit.communication import link_ends, rank_set, step_id
 from warehouse.sources.kit.step_trace import step_number
-from warehouse.sources.kit.text import gb_per_s_to_bytes_per_s, mb_to_bytes, ms_to_ns, real, us_to_ns
+from warehouse.sources.kit.text import gb_per_s_to_bytes_per_s, mb_to_bytes, ms_to_ns, real, to_json, us_to_ns
 
 #: the name the input is attached under
 SCHEMA = "analysis_db_src"
@@ -238,6 +238,11 @@ def _link_end(src, dst, index: int) -> int | None:
     return None if None in ends else link_ends(f"{ends[0]}-{ends[1]}")[index - 1]
 
 
+def _rank_set_json(text) -> str | None:
+    """A rank set ``(0, 1)`` / ``(0,1)`` as the JSON array communication_group.json's reader stores."""
+    return None if text is None else to_json(rank_set(text))
+
+
 class SizeDistribution:
     """Aggregate: the JSON "Size Distribution" ``{package size in MB: [count, time in ms]}`` of one
     operator and transport again, from its rows (input row, package_size, count, total_duration).
@@ -275,6 +280,7 @@ FUNCTIONS = {
     "step_number": (1, _step_of(step_number)),
     "step_of_key": (1, _step_of(step_id)),
     "link_end": (3, _link_end),
+    "rank_set_json": (1, _rank_set_json),
 }
 
 
