@@ -1,14 +1,15 @@
 -- title: Communication bottlenecks (msprof-analyze communication_bottleneck)
 -- description: For every collective operator instance seen on two or more ranks of a run
 --     (same name and group among the HCCL operators, hccl_operator_group: COMMUNICATION_OP of a
---     rank db, or the HCCL rows of kernel_details.csv; the group the operator names, else the
---     rank's stated parallel group that fits it, DP first), the rank that started it first (and waited
---     longest) and the rank that started it last (the one the others waited for), the wait
---     between them, and what the slow rank's device did meanwhile: time of its answering
---     kernels (kernel_answer) in the wait window. reason is 'slow rank computing' when that
---     kernel time covers at least half the wait, else 'slow rank idle (host or launch bound)';
---     'slow rank's kernels not recorded' when no input holds them (a rank whose HCCL operators
---     only its communication summary records: what its device did is unknown, not idle).
+--     rank db, or the HCCL rows of kernel_details.csv, else the rank's communication summary; the
+--     group the operator names, else the rank's stated parallel group that fits it, DP first),
+--     the rank that started it first (and waited longest) and the rank that started it last (the
+--     one the others waited for), the wait between them, and what the slow rank's device did
+--     meanwhile: time of its answering kernels (kernel_answer) in the wait window. reason is
+--     'slow rank computing' when that kernel time covers at least half the wait, else 'slow rank
+--     idle (host or launch bound)'; 'slow rank's kernels not recorded' when no input holds them
+--     (a rank whose HCCL operators only its communication summary records: what its device did
+--     is unknown, not idle).
 --     As msprof-analyze's communication_bottleneck, an instance whose durations over the ranks
 --     differ by less than slow_npu_ratio of the longest has no slow rank (fast_rank_id and
 --     slow_rank_id NULL, reason 'no slow rank: ...'): a few microseconds between two ranks is noise.
