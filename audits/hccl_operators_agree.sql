@@ -24,7 +24,7 @@ types AS (
     -- every type either side holds, for each summary of a rank
     SELECT m.run_id, m.rank_id, m.kind, m.source_id, h.name
     FROM summaries AS m
-    JOIN hccl_total AS h ON h.run_id = m.run_id AND h.rank_id = m.rank_id
+    JOIN hccl_total AS h ON h.run_id = m.run_id AND h.rank_id IS m.rank_id
     UNION
     SELECT run_id, rank_id, kind, source_id, name FROM profiler
 ),
@@ -35,8 +35,8 @@ compared AS (
         coalesce(p.elapse_ns, 0) AS profiler_ns, coalesce(h.total_ns, 0) AS warehouse_ns
     FROM types AS y
     LEFT JOIN profiler AS p
-        ON p.run_id = y.run_id AND p.rank_id = y.rank_id AND p.source_id = y.source_id AND p.name = y.name
-    LEFT JOIN hccl_total AS h ON h.run_id = y.run_id AND h.rank_id = y.rank_id AND h.name = y.name
+        ON p.run_id = y.run_id AND p.rank_id IS y.rank_id AND p.source_id = y.source_id AND p.name = y.name
+    LEFT JOIN hccl_total AS h ON h.run_id = y.run_id AND h.rank_id IS y.rank_id AND h.name = y.name
 )
 SELECT
     run_id, rank_id, name, profiler_input, source_id, profiler_operators, warehouse_operators, profiler_ns,
