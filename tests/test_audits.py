@@ -25,12 +25,22 @@ VALUES (1, 1, 'kernel_details_csv', 0, 'MatMul_1', 2000, 5, 'aic');
 INSERT INTO step (rank_id, step_id, start_ns, end_ns, source_id) VALUES (0, 1, 1000, 3000, 1);
 """
 
+# a kernel_details.csv of rank 0 holding one HCCL operator of 10 us, and a communication.json of the rank
+HCCL_KERNEL = """
+INSERT INTO source (id, run_id, rank_id, path, kind, sha256, size_bytes, status, row_count, elapsed_ns, ingested_at)
+VALUES (2, 1, 0, '/in/kernel_details.csv', 'kernel_details_csv', 'bb', 10, 'ok', 1, 5, 'now'),
+       (3, 1, 0, '/in/communication.json', 'communication_json', 'cc', 10, 'ok', 1, 5, 'now');
+INSERT INTO kernel (id, source_id, origin, rank_id, name, ts, dur, op_class)
+VALUES (2, 2, 'kernel_details_csv', 0, 'hcom_allReduce__586_0_1', 2000, 10000, 'communication');
+"""
+
 EXPECTED_AUDITS = [
     "communication_agrees",
     "counter_track_exists",
     "fact_source_ok",
     "flow_endpoints_exist",
     "foreign_keys_resolve",
+    "hccl_operators_agree",
     "kernel_dur_non_negative",
     "kernel_op_class_allowed",
     "mindspore_steps_agree",
@@ -157,6 +167,17 @@ def test_helpers_are_given_as_ctes_to_the_audits_naming_them(sound):
         ("foreign_keys_resolve",
          "INSERT INTO thread (id, process_id, source_id, tid) VALUES (2, 31, 1, '9')",
          {"table_name": "thread", "row_id": 2, "parent_table": "process"}),
+        # the rank's HCCL kernel lasts 10 us, its communication.json says 15
+        ("hccl_operators_agree",
+         HCCL_KERNEL + "INSERT INTO communication_time (source_id, source_row, rank_id, step_id, op_name, ts, elapse_ns) "
+         "VALUES (3, 1, 0, 1, 'hcom_allReduce__586_0_1', 2000, 15000)",
+         {"rank_id": 0, "name": "hcom_allReduce_", "profiler_input": "communication_json", "profiler_operators": 1,
+          "warehouse_operators": 1, "profiler_ns": 15000, "warehouse_ns": 10000, "differs_pct": -33.33}),
+        # the same time over two operators where the kernels hold one
+        ("hccl_operators_agree",
+         HCCL_KERNEL + "INSERT INTO communication_time (source_id, source_row, rank_id, step_id, op_name, ts, elapse_ns) "
+         "VALUES (3, 1, 0, 1, 'hcom_allReduce__586_0_1', 2000, 5000), (3, 2, 0, 1, 'hcom_allReduce__586_1_1', 9000, 5000)",
+         {"name": "hcom_allReduce_", "profiler_operators": 2, "warehouse_operators": 1, "differs_pct": 0.0}),
     ),
 )
 def test_audit_catches_a_violation(sound, name, violation, expected):

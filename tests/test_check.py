@@ -122,7 +122,7 @@ def test_check_only_reads(runner, warehouse_path, warehouse_db):
     assert warehouse_path.read_bytes() == before
 
 
-def test_real_profiles_pass_every_audit(runner, warehouse_path, realdata):
+def test_real_profiles_pass_every_audit_their_files_keep(runner, warehouse_path, realdata):
     # kineto traces, a two-rank torch_npu text export, and msinsight's samples of every other export
     # (the rank db and hta samples still fail source_row_count_matches: their rank row is miscounted)
     runs = [realdata / "kineto", realdata / "msinsight/pytorch/text/level0", realdata / "msinsight/server_test_data"]
@@ -134,8 +134,26 @@ def test_real_profiles_pass_every_audit(runner, warehouse_path, realdata):
     conn.close()
     assert all(counts.values()), counts  # every audited table has rows to audit
     result = check(runner, warehouse_path)
-    assert result.exit_code == 0, result.output
-    assert result.output.count("  pass  ") == len(audits.load_audits())
+    # but one: msinsight's server test data keeps 21 rows of each rank's kernel_details.csv, 4 and 2 of them
+    # HCCL operators, beside the whole communication.json (28 operators) and a cluster_communication.json
+    # of 3 each: hccl_operators_agree names the operators the files disagree on, and nothing else
+    assert result.exit_code == 1, result.output
+    assert result.output.count("  pass  ") == len(audits.load_audits()) - 1
+    assert "  FAIL  hccl_operators_agree: 12 violating row(s)" in result.output
+    conn = db.connect_readonly(warehouse_path)
+    agree = audits.run_audit(conn, next(a for a in audits.load_audits() if a.name == "hccl_operators_agree"))
+    runs = {conn.execute("SELECT name FROM run WHERE run_id = ?", (row[0],)).fetchone()[0] for row in agree.examples}
+    conn.close()
+    assert runs == {"server_test_data"}
+    # each rank's communication.json lists these; the cut kernel_details.csv keeps an all-gather and an
+    # all-reduce of rank 0 (and the broadcasts, which agree); the cluster file a send and the broadcasts
+    listed = {"hcom_allGather_": 10, "hcom_allReduce_": 6, "hcom_reduceScatter_": 9, "hcom_send_": 1}
+    kept = {"hcom_allGather_": 1, "hcom_allReduce_": 1}
+    expected = [(rank, name, "communication_json", count, kept.get(name, 0) if rank == 0 else 0)
+                for rank in (0, 1) for name, count in listed.items()]
+    expected += [(0, name, "cluster_communication_json", 0, 1) for name in kept]
+    expected += [(rank, "hcom_send_", "cluster_communication_json", 1, 0) for rank in (0, 1)]
+    assert sorted((row[1], row[2], row[3], row[5], row[6]) for row in agree.examples) == sorted(expected)
 
 
 def test_a_version_without_migration_records_is_reported(runner, tmp_path):

@@ -6,6 +6,8 @@ audits, dbt tests). A file whose name starts with ``_`` is a helper, not an audi
 that name it get it as a CTE. A helper's header line ``-- for each table with column: <col>``
 makes its body a template: ``{table}`` is replaced by every table that has that column and
 the results are combined (so tables added by later migrations are audited without a new file).
+An ``-- include: _name`` line takes a model fragment (``warehouse/model/views/_name.sql``), as the
+views and queries do, so an audit states a meaning the model already states in its words.
 A failed audit shows its first rows in its own order (an audit ending with ORDER BY shows its
 worst rows first), :data:`EXAMPLES` of them or as many as its ``-- examples: N`` header says, and
 the report says how many it left out.
@@ -21,7 +23,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from warehouse import db, introspect, output, sqlfiles
+from warehouse import db, introspect, output, schema_views, sqlfiles
 from warehouse.errors import WarehouseError
 
 AUDITS_DIR = Path(__file__).resolve().parent / "_bundled" / "audits"
@@ -97,9 +99,9 @@ def _read(path: Path) -> Audit:
     try:
         script = sqlfiles.text(path)
         header = sqlfiles.fields(script)
+        body = sqlfiles.expand_includes(sqlfiles.body(script), schema_views.VIEWS_DIR).rstrip(";").strip()
     except sqlfiles.SqlFileError as exc:
         raise WarehouseError(f"{path}: {exc}") from None
-    body = sqlfiles.body(script).rstrip(";").strip()
     per_table = [item.value for item in header if item.key == "for each table with column"]
     examples = [item.value for item in header if item.key == "examples"]
     description = " ".join(item.value for item in header if item.key == "")

@@ -1,12 +1,15 @@
 -- title: Communication bottlenecks (msprof-analyze communication_bottleneck)
 -- description: For every collective operator instance seen on two or more ranks of a run
 --     (same name and group among the HCCL operators, hccl_operator_group: COMMUNICATION_OP of a
---     rank db, or the HCCL rows of kernel_details.csv; the group the operator names, else the
---     rank's stated parallel group that fits it, DP first), the rank that started it first (and waited
---     longest) and the rank that started it last (the one the others waited for), the wait
---     between them, and what the slow rank's device did meanwhile: time of its answering
---     kernels (kernel_answer) in the wait window. reason is 'slow rank computing' when that
---     kernel time covers at least half the wait, else 'slow rank idle (host or launch bound)'.
+--     rank db, or the HCCL rows of kernel_details.csv, else the rank's communication summary; the
+--     group the operator names, else the rank's stated parallel group that fits it, DP first),
+--     the rank that started it first (and waited longest) and the rank that started it last (the
+--     one the others waited for), the wait between them, and what the slow rank's device did
+--     meanwhile: time of its answering kernels (kernel_answer) in the wait window. reason is
+--     'slow rank computing' when that kernel time covers at least half the wait, else 'slow rank
+--     idle (host or launch bound)'; 'slow rank's kernels not recorded' when no input holds them
+--     (a rank whose HCCL operators only its communication summary records: what its device did
+--     is unknown, not idle).
 --     As msprof-analyze's communication_bottleneck, an instance whose durations over the ranks
 --     differ by less than slow_npu_ratio of the longest has no slow rank (fast_rank_id and
 --     slow_rank_id NULL, reason 'no slow rank: ...'): a few microseconds between two ranks is noise.
@@ -24,8 +27,8 @@
 -- column fast_rank_id: Rank that started first (NULL when no rank is slow).
 -- column slow_rank_id: Rank that started last (NULL when no rank is slow).
 -- column wait_ns: Latest start - earliest start, in ns.
--- column slow_rank_kernel_ns: Kernel time of the slow rank inside the wait window, in ns (capped at wait_ns).
--- column reason: slow rank computing, slow rank idle (host or launch bound), or no slow rank (durations within slow_npu_ratio).
+-- column slow_rank_kernel_ns: Kernel time of the slow rank inside the wait window, in ns (capped at wait_ns; null when its kernels are not recorded).
+-- column reason: slow rank computing, slow rank idle (host or launch bound), slow rank's kernels not recorded, or no slow rank (durations within slow_npu_ratio).
 with ops as (
     select
         run_id, rank_id, instance_group as group_key, nullif(instance_group, '') as group_name, name, ts,
@@ -104,12 +107,16 @@ measured as (
         i.slow_rank_id,
         i.wait_ns,
         i.even,
-        case when coalesce(b.kernel_ns, 0) > i.wait_ns then i.wait_ns else coalesce(b.kernel_ns, 0) end
-            as slow_rank_kernel_ns,
+        case
+            when r.rank_id is null then null
+            when coalesce(b.kernel_ns, 0) > i.wait_ns then i.wait_ns
+            else coalesce(b.kernel_ns, 0)
+        end as slow_rank_kernel_ns,
         row_number() over (partition by i.run_id order by i.wait_ns desc, i.start_ns, i.name, i.group_key)
             as position
     from instances as i
     left join busy as b on b.run_id = i.run_id and b.group_key = i.group_key and b.name = i.name
+    left join reach as r on r.run_id = i.run_id and r.rank_id = i.slow_rank_id
 ),
 
 final as (
@@ -126,6 +133,7 @@ select
     case when not even then slow_rank_id end as slow_rank_id,
     wait_ns, slow_rank_kernel_ns,
     case when even then 'no slow rank: durations differ by under ' || :slow_npu_ratio || ' of the longest'
+        when slow_rank_kernel_ns is null then 'slow rank''s kernels not recorded'
         when 2 * slow_rank_kernel_ns >= wait_ns and wait_ns > 0 then 'slow rank computing'
         else 'slow rank idle (host or launch bound)' end as reason
 from final

@@ -1,10 +1,11 @@
 -- title: Slow ranks of collectives (msprof-analyze slow_rank)
 -- description: For every collective operator instance seen on two or more ranks of a run
 --     (same name and group among the HCCL operators, hccl_operator_group: COMMUNICATION_OP of a
---     rank db, or the HCCL rows of kernel_details.csv; the group the operator names, else the
---     rank's stated parallel group that fits it, DP first), the rank that started it last made the
---     others wait. Per run and rank: how many instances it was last to start by more than
---     min_gap_ns, and by how much in total and at most (against the earliest rank).
+--     rank db, or the HCCL rows of kernel_details.csv, else the rank's communication summary; the
+--     group the operator names, else the rank's stated parallel group that fits it, DP first),
+--     the rank that started it last made the others wait. Per run and rank: how many instances it
+--     was last to start by more than min_gap_ns, and by how much in total and at most (against
+--     the earliest rank).
 -- param run_id (integer, default null): Only this run; every run when null.
 -- param min_gap_ns (integer, default 0): Lateness under which a last start does not count.
 -- column run_id: Run.

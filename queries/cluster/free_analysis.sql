@@ -3,6 +3,8 @@
 --     first: the union of the device activity (the answering kernels, kernel_answer, and the
 --     HCCL operators, hccl_operator) is built per run and rank and the gaps between its busy
 --     islands of at least min_gap_ns are listed, with the step window (step_window) they fall in.
+--     A rank whose HCCL operators only its communication summary records (no kernel input) has
+--     no gaps listed: its device's other work is not recorded.
 -- param run_id (integer, default null): Only this run; every run when null.
 -- param rank_id (integer, default null): Only this rank; every rank when null.
 -- param min_gap_ns (integer, default 1000000): Shortest gap listed, in ns.
@@ -20,7 +22,7 @@ with activity as (
     union all
     select run_id, rank_id, ts as lo, ts + dur as hi
     from hccl_operator
-    where dur >= 0 and (:run_id is null or run_id = :run_id) and (:rank_id is null or rank_id = :rank_id)
+    where dur >= 0 and table_name <> 'communication_time' and (:run_id is null or run_id = :run_id) and (:rank_id is null or rank_id = :rank_id)
 ),
 
 ordered as (

@@ -1,7 +1,7 @@
 -- title: HCCL operator statistics (msprof-analyze hccl_sum)
 -- description: Duration statistics of the HCCL communication operators of each run
---     (hccl_operator: COMMUNICATION_OP of a rank db, or the HCCL rows of kernel_details.csv)
---     per operator type (hccl_operator.type_name: as the input states it, else the name less
+--     (hccl_operator: COMMUNICATION_OP of a rank db, or the HCCL rows of kernel_details.csv,
+--     else the rank's communication summary) per operator type (hccl_operator.type_name: as the input states it, else the name less
 --     its instance suffix) or name, per rank or over all
 --     ranks of the run at once: count, sum, mean, sample standard deviation, min, quartiles and
 --     median (pandas' default linear interpolation, as msprof-analyze's hccl_sum computes

@@ -1,9 +1,11 @@
 -- title: Communication operators
 -- description: HCCL operator time per run, rank and operator type: how often each collective
 --     ran and how long it took, from the rank's HCCL operators whichever export holds them
---     (hccl_operator: COMMUNICATION_OP of a rank db, or the HCCL rows of kernel_details.csv),
---     summed per rank and type by hccl_total (a rank db staged by ingest --answers-first
---     answers the same as once fully ingested).
+--     (hccl_operator: COMMUNICATION_OP of a rank db, or the HCCL rows of kernel_details.csv,
+--     else, for a rank no kernel input answers, the operators its communication summary lists:
+--     analysis.db CommAnalyzerTime, else communication.json), summed per rank and type by
+--     hccl_total (a rank db staged by ingest --answers-first answers the same as once fully
+--     ingested).
 -- param run_id (integer, default null): Only this run; every run when null.
 -- param rank_id (integer, default null): Only this rank; every rank when null.
 -- column run_id: Run.

@@ -21,8 +21,11 @@
 -- column kind: Format of the input whose summary answers (source.kind).
 -- column op_type: The operator's type, its name less the instance suffix (hcom_allReduce_), as
 --     hccl_operator.type_name names it.
+-- column row_id: Its row in communication_time (its rowid): with table_name communication_time,
+--     the key kernel_step gives the operator's step by (hccl_summary_operator).
 SELECT a.run_id, t.*, a.kind,
 -- include: _instance_type
-    AS op_type
+    AS op_type,
+    t.rowid AS row_id
 FROM communication_time AS t
 JOIN summary_answer AS a ON a.source_id = t.source_id AND a.rank_id IS t.rank_id AND a.fact = 'communication_summary'

@@ -3,9 +3,9 @@
 --     cross-rank answers (communication_collective_slow, communication_bottleneck,
 --     communication_slow_rank, slow_rank_suspected) partition by. The operator's own group where
 --     its input names one (a rank db's COMMUNICATION_OP). Where it names none (kernel_details.csv
---     and op_summary carry no group), the rank's parallel group (rank_group: DP, TP, CP, EP or PP,
---     more than one rank) whose every member with HCCL operators in the run calls an operator of
---     that name; of several such groups the first in the order DP, TP, CP, EP, PP (for an
+--     and op_summary carry no group, a communication summary's operators only its hash), the
+--     rank's parallel group (rank_group: DP, TP, CP, EP or PP, more than one rank) whose every
+--     member with HCCL operators in the run calls an operator of that name; of several such groups the first in the order DP, TP, CP, EP, PP (for an
 --     all-to-all: EP, CP, TP, DP, PP), so in a run stating data- and tensor-parallel groups an
 --     all-reduce every rank calls is its data-parallel group's. A group is named by its HCCL name
 --     where an input gives it (communication_group.json, cluster_analysis.db), else by the
@@ -30,8 +30,10 @@
 -- column source_id: Input the row came from.
 -- column source_row: Row of the operator in its input.
 -- column slice_id: The operator's slice on the timeline (slice.id).
--- column table_name: Table the operator was read from: communication_op (rank db) or kernel (text exports).
--- column row_id: Its row in that table (communication_op's rowid, or kernel.id).
+-- column table_name: Table the operator was read from: communication_op (rank db), kernel (text
+--     exports) or communication_time (a communication summary).
+-- column row_id: Its row in that table (communication_op's or communication_time's rowid, or
+--     kernel.id).
 WITH captured AS (
     -- the ranks with HCCL operators: a stated group's members that are not captured cannot call
     SELECT DISTINCT run_id, rank_id FROM hccl_operator

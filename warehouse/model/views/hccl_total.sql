@@ -1,5 +1,5 @@
 -- description: The HCCL operators (hccl_operator) per run, rank and operator type (its
---     type_name, alike for both exports): count, count with a duration, total and longest; a
+--     type_name, alike for every export and the communication summary): count, count with a duration, total and longest; a
 --     staged rank's from staged_hccl. What communication_ops sums.
 -- column run_id: Run.
 -- column rank_id: Rank.

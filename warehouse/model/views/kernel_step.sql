@@ -1,15 +1,18 @@
 -- description: The step of every answering device kernel and HCCL operator of every rank of every
 --     run: the step the input wrote for it (kernel_details.csv's Step Id) where it wrote one, else
 --     the step whose span (step_span: from the step's start to the next step's start) holds its
---     start, else NULL (it started before the rank's first step). The one rule every per-step
---     answer reads: step_kernel, step_activity, kernel_by_step, the rules, the step classes, the
---     report's inspector.
+--     start, else NULL (it started before the rank's first step); an HCCL operator a communication
+--     summary alone records (hccl_summary_operator) the step the summary files it under. The one
+--     rule every per-step answer reads: step_kernel, step_activity, kernel_by_step, the rules, the
+--     step classes, the report's inspector.
 -- column run_id: Run.
 -- column rank_id: Rank the item ran on (-1 when unknown).
 -- column step_id: Its step (-1: the rank's whole capture; NULL before the rank's first step).
 -- column table_name: Table the item is a row of: kernel (a device kernel, or an HCCL operator a
---     text export lists as a kernel) or communication_op (an HCCL operator of a rank db).
--- column row_id: Its row in that table (kernel.id, or communication_op's rowid).
+--     text export lists as a kernel), communication_op (an HCCL operator of a rank db) or
+--     communication_time (an HCCL operator of a rank only its communication summary records).
+-- column row_id: Its row in that table (kernel.id, or communication_op's or communication_time's
+--     rowid).
 -- column source_id: Input the row came from.
 -- column name: The kernel's or operator's name.
 -- column group_name: The HCCL operator's communication group (a rank db's COMMUNICATION_OP), else
@@ -67,3 +70,6 @@ FROM kernels
 UNION ALL
 SELECT run_id, rank_id, step_id, 'communication_op', row_id, source_id, name, group_name, 'communication', ts, dur
 FROM operators
+UNION ALL
+SELECT run_id, rank_id, step_id, 'communication_time', row_id, source_id, name, NULL, 'communication', ts, dur
+FROM hccl_summary_operator
