@@ -134,25 +134,20 @@ def test_real_profiles_pass_every_audit_their_files_keep(runner, warehouse_path,
     conn.close()
     assert all(counts.values()), counts  # every audited table has rows to audit
     result = check(runner, warehouse_path)
-    # but one: msinsight's server test data keeps 21 rows of each rank's kernel_details.csv, 4 and 2 of them
-    # HCCL operators, beside the whole communication.json (28 operators) and a cluster_communication.json
-    # of 3 each: hccl_operators_agree names the operators the files disagree on, and nothing else
+    # but one: msinsight's server test data keeps 21 rows of each rank's kernel_details.csv (4 and 2 of them
+    # HCCL operators) beside the whole communication.json (28 operators), which therefore answers the ranks'
+    # operators (hccl_summary_rank), and a cluster_communication.json that lists 3 of each rank's 28 (the
+    # broadcasts and the send): hccl_operators_agree names the types that file leaves out, and nothing else
     assert result.exit_code == 1, result.output
     assert result.output.count("  pass  ") == len(audits.load_audits()) - 1
-    assert "  FAIL  hccl_operators_agree: 12 violating row(s)" in result.output
+    assert "  FAIL  hccl_operators_agree: 6 violating row(s)" in result.output
     conn = db.connect_readonly(warehouse_path)
     agree = audits.run_audit(conn, next(a for a in audits.load_audits() if a.name == "hccl_operators_agree"))
     runs = {conn.execute("SELECT name FROM run WHERE run_id = ?", (row[0],)).fetchone()[0] for row in agree.examples}
     conn.close()
     assert runs == {"server_test_data"}
-    # each rank's communication.json lists these; the cut kernel_details.csv keeps an all-gather and an
-    # all-reduce of rank 0 (and the broadcasts, which agree); the cluster file a send and the broadcasts
-    listed = {"hcom_allGather_": 10, "hcom_allReduce_": 6, "hcom_reduceScatter_": 9, "hcom_send_": 1}
-    kept = {"hcom_allGather_": 1, "hcom_allReduce_": 1}
-    expected = [(rank, name, "communication_json", count, kept.get(name, 0) if rank == 0 else 0)
-                for rank in (0, 1) for name, count in listed.items()]
-    expected += [(0, name, "cluster_communication_json", 0, 1) for name in kept]
-    expected += [(rank, "hcom_send_", "cluster_communication_json", 1, 0) for rank in (0, 1)]
+    listed = {"hcom_allGather_": 10, "hcom_allReduce_": 6, "hcom_reduceScatter_": 9}  # each rank's communication.json
+    expected = [(rank, name, "cluster_communication_json", 0, count) for rank in (0, 1) for name, count in listed.items()]
     assert sorted((row[1], row[2], row[3], row[5], row[6]) for row in agree.examples) == sorted(expected)
 
 

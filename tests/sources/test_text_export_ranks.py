@@ -34,9 +34,11 @@ def write_rank(run, folder_name: str, rank: int) -> None:
     output = folder / "ASCEND_PROFILER_OUTPUT"
     info = ProfilerInfoFactory.build(path=None).document | {"rank_id": rank}
     ProfilerInfoFactory(path=folder / f"profiler_info_{rank}.json", document=info)
-    KernelDetailsFactory(path=output / "kernel_details.csv",
-                         rows=[KernelRowFactory(), HcclKernelRowFactory(duration=f"{1000 + rank}.5")])
-    communication = CommunicationJsonFactory(path=output / "communication.json")
+    KernelDetailsFactory(path=output / "kernel_details.csv", rows=[
+        KernelRowFactory(), HcclKernelRowFactory(name="hcom_allReduce__586_0_1", duration=f"{1000 + rank}.5")])
+    # the same capture: its communication.json lists the operator kernel_details.csv holds, no other
+    communication = CommunicationJsonFactory(path=output / "communication.json", document={"step50": {
+        "p2p": {}, "collective": {"hcom_allReduce__586_0_1@17522688603477080586": CommunicationEntryFactory()}}})
     AnalysisDbFactory(path=output / "analysis.db", communication=communication.document)
 
 
@@ -167,3 +169,23 @@ def test_kernels_answer_where_they_exist_and_the_audit_says_where_the_summary_di
     result = audits.run_audit(warehouse_db, AUDITS["hccl_operators_agree"])
     found = sorted((row[1], row[2], row[3], row[7], row[8]) for row in result.examples)
     assert found == [(2, "hcom_broadcast_", kind, 750_000, 2_000_000) for kind in ("analysis_db", "communication_json")]
+
+
+def test_a_rank_whose_kernels_lack_an_operator_its_summary_lists_answers_from_the_summary(warehouse_db, tmp_path):
+    """kernel_details.csv cut short (as MindStudio Insight's server test data keeps 21 rows of each rank's)
+    holds the first all-reduce only; communication.json lists both: the summary is the whole record, so
+    communication_ops counts both, and the kernel row is not counted beside it."""
+    output = tmp_path / "run" / "rank0_ascend_pt" / "ASCEND_PROFILER_OUTPUT"
+    ProfilerInfoFactory(path=output.parent / "profiler_info_0.json",
+                        document=ProfilerInfoFactory.build(path=None).document | {"rank_id": 0})
+    KernelDetailsFactory(path=output / "kernel_details.csv", rows=[
+        KernelRowFactory(), HcclKernelRowFactory(name="hcom_allReduce__586_0_1", duration="79089.52")])
+    communication = CommunicationJsonFactory(path=output / "communication.json")  # 586_0_1 and 586_1_1
+    ingest_paths(warehouse_db, [tmp_path / "run"])
+    assert warehouse_db.execute("SELECT rank_id, reason FROM hccl_summary_rank").fetchall() == [(0, "kernels partial")]
+    entries = communication.document["step50"]["collective"].values()
+    elapse_ns = sum(round(entry["Communication Time Info"]["Elapse Time(ms)"] * 1e6) for entry in entries)
+    _, ops = queries.get("communication_ops").run(warehouse_db)
+    assert [(row[1], row[2], row[3], row[4]) for row in ops] == [(0, "hcom_allReduce_", 2, elapse_ns)]
+    steps = warehouse_db.execute("SELECT table_name, step_id FROM kernel_step WHERE op_class = 'communication'")
+    assert sorted(steps.fetchall()) == [("communication_time", 50), ("communication_time", 50)]

@@ -1,8 +1,8 @@
 -- description: The HCCL operators of each rank of each run, whichever export holds them:
 --     COMMUNICATION_OP of a rank db, or the HCCL rows of kernel_details.csv / op_summary
 --     (op_class communication), from the input that answers the rank's kernels; so every answer
---     is the same for both exports. A rank no kernel input answers has the operators its
---     communication summary lists (hccl_summary_operator: analysis.db CommAnalyzerTime, else
+--     is the same for both exports. A rank no kernel input answers, or whose kernels hold part of
+--     its operators only (hccl_summary_rank), has the operators its communication summary lists (hccl_summary_operator: analysis.db CommAnalyzerTime, else
 --     communication.json), their start and Elapse Time: the profiler's own record of each call.
 -- column run_id: Run.
 -- column rank_id: Rank of the input file (-1 when unknown).
@@ -38,6 +38,8 @@ SELECT
 FROM kernel AS k
 JOIN answer_source AS a ON a.source_id = k.source_id AND a.fact = 'kernel'
 WHERE k.op_class = 'communication'
+    -- a rank whose kernels hold part of its operators only has them from its summary, below
+    AND NOT EXISTS (SELECT 1 FROM hccl_summary_rank AS r WHERE r.run_id = a.run_id AND r.rank_id IS k.rank_id)
 UNION ALL
 SELECT
     h.run_id, h.rank_id, h.name, NULL AS op_type, NULL AS group_name, h.ts, h.dur, h.source_id, h.source_row,

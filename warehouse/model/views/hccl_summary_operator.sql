@@ -1,5 +1,6 @@
 -- description: The HCCL operators of each rank no kernel input answers (answer_source: no rank
---     db, kernel_details.csv nor op_summary), as the profiler's communication summary answering
+--     db, kernel_details.csv nor op_summary) or whose kernel input holds part of them only
+--     (hccl_summary_rank), as the profiler's communication summary answering
 --     the rank lists them (communication_time_answer: analysis.db CommAnalyzerTime, else
 --     communication.json, else cluster_communication.json): one row per operator call, its start
 --     and Elapse Time, the 'Total Op Info' rows left out. A rank a kernel input answers keeps that
@@ -17,8 +18,5 @@
 -- column row_id: Its row in communication_time (its rowid).
 SELECT t.run_id, t.rank_id, t.step_id, t.op_name AS name, t.ts, t.elapse_ns AS dur, t.source_id, t.source_row, t.row_id
 FROM communication_time_answer AS t
+JOIN hccl_summary_rank AS r ON r.run_id = t.run_id AND r.rank_id IS t.rank_id
 WHERE t.op_name <> 'Total Op Info'
-    AND NOT EXISTS (
-        SELECT 1 FROM answer_source AS a
-        WHERE a.run_id = t.run_id AND a.rank_id = t.rank_id AND a.fact = 'kernel'
-    )

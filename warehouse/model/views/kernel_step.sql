@@ -2,7 +2,8 @@
 --     run: the step the input wrote for it (kernel_details.csv's Step Id) where it wrote one, else
 --     the step whose span (step_span: from the step's start to the next step's start) holds its
 --     start, else NULL (it started before the rank's first step); an HCCL operator a communication
---     summary alone records (hccl_summary_operator) the step the summary files it under. The one
+--     summary answers (hccl_summary_operator) the step the summary files it under, and that rank's
+--     HCCL kernels, part of its operators only (hccl_summary_rank), none. The one
 --     rule every per-step answer reads: step_kernel, step_activity, kernel_by_step, the rules, the
 --     step classes, the report's inspector.
 -- column run_id: Run.
@@ -28,6 +29,10 @@ WITH spans AS (
 answering AS (
     SELECT source_id, run_id FROM answer_source WHERE fact = 'kernel'
 ),
+-- the ranks whose HCCL operators their communication summary answers (few: none on a whole capture)
+summary_ranks AS MATERIALIZED (
+    SELECT run_id, rank_id FROM hccl_summary_rank
+),
 -- a rank's spans run on from its first step's start without a gap (each ends where the next
 -- starts, the last never): an item is in none exactly when it starts before the first
 firsts AS (
@@ -40,18 +45,21 @@ kernels AS (
     SELECT a.run_id, k.rank_id, k.step_id, k.id AS row_id, k.source_id, k.name, k.op_class, k.ts, k.dur
     FROM answering AS a
     CROSS JOIN kernel AS k ON k.source_id = a.source_id
-    WHERE k.step_id IS NOT NULL
+    WHERE k.step_id IS NOT NULL AND (k.op_class <> 'communication' OR NOT EXISTS (
+        SELECT 1 FROM summary_ranks AS r WHERE r.run_id = a.run_id AND r.rank_id IS k.rank_id))
     UNION ALL
     SELECT s.run_id, k.rank_id, s.step_id, k.id, k.source_id, k.name, k.op_class, k.ts, k.dur
     FROM spans AS s
     CROSS JOIN kernel AS k ON k.source_id = s.source_id AND k.ts >= s.span_start_ns AND k.ts < s.span_end_ns
-    WHERE k.step_id IS NULL AND k.rank_id = s.rank_id
+    WHERE k.step_id IS NULL AND k.rank_id = s.rank_id AND (k.op_class <> 'communication' OR NOT EXISTS (
+        SELECT 1 FROM summary_ranks AS r WHERE r.run_id = s.run_id AND r.rank_id IS k.rank_id))
     UNION ALL
     SELECT a.run_id, k.rank_id, NULL, k.id, k.source_id, k.name, k.op_class, k.ts, k.dur
     FROM answering AS a
     CROSS JOIN kernel AS k ON k.source_id = a.source_id
     LEFT JOIN firsts AS f ON f.source_id = k.source_id AND f.rank_id = k.rank_id
-    WHERE k.step_id IS NULL AND (f.first_ns IS NULL OR k.ts < f.first_ns)
+    WHERE k.step_id IS NULL AND (f.first_ns IS NULL OR k.ts < f.first_ns) AND (k.op_class <> 'communication'
+        OR NOT EXISTS (SELECT 1 FROM summary_ranks AS r WHERE r.run_id = a.run_id AND r.rank_id IS k.rank_id))
 ),
 operators AS (
     SELECT s.run_id, c.rank_id, s.step_id, c.rowid AS row_id, c.source_id, c.name, c.group_name, c.ts, c.dur
