@@ -121,7 +121,7 @@ ordered_pair_members as (
     order by run_id, group_name, base_rank_id, run_rank_id
 ),
 
-group_pairs as (
+group_pair_lists as (
     select run_id, group_name, group_concat(pair_rank, ',') as pair_ranks
     from ordered_pair_members
     group by run_id, group_name
@@ -133,151 +133,142 @@ group_rank_lists as (
     group by run_id, group_name
 ),
 
-members as (
+group_pairs as (
     -- each group's ranks in its run, and as the rank pairs they are in: what tells it apart across runs
-    select o.run_id, o.group_name, o.group_ranks, g.pair_ranks
+    select distinct o.run_id, o.group_ranks, g.pair_ranks
     from group_rank_lists as o
-    join group_pairs as g
+    join group_pair_lists as g
         on g.run_id = o.run_id
         and (g.group_name = o.group_name or (g.group_name is null and o.group_name is null))
 ),
 
 grouped_operators as (
-    select
-        o.run_id, q.base_rank_id, q.run_rank_id, q.paired_by, o.op_type, o.group_name, o.dur, m.group_ranks,
-        m.pair_ranks
+    select o.run_id, o.rank_id, o.op_type, o.group_name, o.dur, m.group_ranks
     from operators as o
-    join members as m
+    join group_rank_lists as m
         on m.run_id = o.run_id
         and (m.group_name = o.group_name or (m.group_name is null and o.group_name is null))
-    join rank_pair as q on q.run_id = o.run_id and (q.rank_id = o.rank_id or (q.rank_id is null and o.rank_id is null))
 ),
 
 grouped_times as (
     select
-        t.run_id, q.base_rank_id, q.run_rank_id, q.paired_by, t.op_type, t.group_name, t.elapse_ns, t.transit_ns,
-        t.wait_ns, t.synchronization_ns, m.group_ranks, m.pair_ranks
+        t.run_id, t.rank_id, t.op_type, t.group_name, t.elapse_ns, t.transit_ns, t.wait_ns, t.synchronization_ns,
+        m.group_ranks
     from times as t
-    join members as m
+    join group_rank_lists as m
         on m.run_id = t.run_id
         and (m.group_name = t.group_name or (m.group_name is null and t.group_name is null))
-    join rank_pair as q on q.run_id = t.run_id and (q.rank_id = t.rank_id or (q.rank_id is null and t.rank_id is null))
 ),
 
 grouped_bandwidths as (
-    select
-        b.run_id, q.base_rank_id, q.run_rank_id, q.paired_by, b.op_type, b.group_name, b.transit_bytes,
-        b.transit_ns, m.group_ranks, m.pair_ranks
+    select b.run_id, b.rank_id, b.op_type, b.group_name, b.transit_bytes, b.transit_ns, m.group_ranks
     from bandwidths as b
-    join members as m
+    join group_rank_lists as m
         on m.run_id = b.run_id
         and (m.group_name = b.group_name or (m.group_name is null and b.group_name is null))
-    join rank_pair as q on q.run_id = b.run_id and (q.rank_id = b.rank_id or (q.rank_id is null and b.rank_id is null))
 ),
 
 per_rank as (
     select
-        run_id, op_type, pair_ranks, group_ranks, min(group_name) as group_name, 'rank' as scope, base_rank_id,
-        run_rank_id, paired_by,
+        run_id, op_type, group_ranks, min(group_name) as group_name, 'rank' as scope, rank_id,
         'count' as metric, 1.0 * count(*) as value
     from grouped_operators
-    group by run_id, op_type, pair_ranks, group_ranks, base_rank_id, run_rank_id, paired_by
+    group by run_id, op_type, group_ranks, rank_id
     union all
     select
-        run_id, op_type, pair_ranks, group_ranks, min(group_name) as group_name, 'overall' as scope,
-        null as base_rank_id, null as run_rank_id, null as paired_by,
+        run_id, op_type, group_ranks, min(group_name) as group_name, 'overall' as scope, null as rank_id,
         'count' as metric, 1.0 * count(*) as value
     from grouped_operators
-    group by run_id, op_type, pair_ranks, group_ranks
+    group by run_id, op_type, group_ranks
     union all
     select
-        run_id, op_type, pair_ranks, group_ranks, min(group_name) as group_name, 'rank' as scope, base_rank_id,
-        run_rank_id, paired_by,
+        run_id, op_type, group_ranks, min(group_name) as group_name, 'rank' as scope, rank_id,
         'mean_time_ns' as metric, avg(dur) as value
     from grouped_operators
-    group by run_id, op_type, pair_ranks, group_ranks, base_rank_id, run_rank_id, paired_by
+    group by run_id, op_type, group_ranks, rank_id
     union all
     select
-        run_id, op_type, pair_ranks, group_ranks, min(group_name) as group_name, 'overall' as scope,
-        null as base_rank_id, null as run_rank_id, null as paired_by,
+        run_id, op_type, group_ranks, min(group_name) as group_name, 'overall' as scope, null as rank_id,
         'mean_time_ns' as metric, avg(dur) as value
     from grouped_operators
-    group by run_id, op_type, pair_ranks, group_ranks
+    group by run_id, op_type, group_ranks
     union all
     select
-        run_id, op_type, pair_ranks, group_ranks, min(group_name) as group_name, 'rank' as scope, base_rank_id,
-        run_rank_id, paired_by,
+        run_id, op_type, group_ranks, min(group_name) as group_name, 'rank' as scope, rank_id,
         'mean_elapse_ns' as metric, avg(elapse_ns) as value
     from grouped_times
-    group by run_id, op_type, pair_ranks, group_ranks, base_rank_id, run_rank_id, paired_by
+    group by run_id, op_type, group_ranks, rank_id
     union all
     select
-        run_id, op_type, pair_ranks, group_ranks, min(group_name) as group_name, 'overall' as scope,
-        null as base_rank_id, null as run_rank_id, null as paired_by,
+        run_id, op_type, group_ranks, min(group_name) as group_name, 'overall' as scope, null as rank_id,
         'mean_elapse_ns' as metric, avg(elapse_ns) as value
     from grouped_times
-    group by run_id, op_type, pair_ranks, group_ranks
+    group by run_id, op_type, group_ranks
     union all
     select
-        run_id, op_type, pair_ranks, group_ranks, min(group_name) as group_name, 'rank' as scope, base_rank_id,
-        run_rank_id, paired_by,
+        run_id, op_type, group_ranks, min(group_name) as group_name, 'rank' as scope, rank_id,
         'mean_transit_ns' as metric, avg(transit_ns) as value
     from grouped_times
-    group by run_id, op_type, pair_ranks, group_ranks, base_rank_id, run_rank_id, paired_by
+    group by run_id, op_type, group_ranks, rank_id
     union all
     select
-        run_id, op_type, pair_ranks, group_ranks, min(group_name) as group_name, 'overall' as scope,
-        null as base_rank_id, null as run_rank_id, null as paired_by,
+        run_id, op_type, group_ranks, min(group_name) as group_name, 'overall' as scope, null as rank_id,
         'mean_transit_ns' as metric, avg(transit_ns) as value
     from grouped_times
-    group by run_id, op_type, pair_ranks, group_ranks
+    group by run_id, op_type, group_ranks
     union all
     select
-        run_id, op_type, pair_ranks, group_ranks, min(group_name) as group_name, 'rank' as scope, base_rank_id,
-        run_rank_id, paired_by,
+        run_id, op_type, group_ranks, min(group_name) as group_name, 'rank' as scope, rank_id,
         'mean_wait_ns' as metric, avg(wait_ns) as value
     from grouped_times
-    group by run_id, op_type, pair_ranks, group_ranks, base_rank_id, run_rank_id, paired_by
+    group by run_id, op_type, group_ranks, rank_id
     union all
     select
-        run_id, op_type, pair_ranks, group_ranks, min(group_name) as group_name, 'overall' as scope,
-        null as base_rank_id, null as run_rank_id, null as paired_by,
+        run_id, op_type, group_ranks, min(group_name) as group_name, 'overall' as scope, null as rank_id,
         'mean_wait_ns' as metric, avg(wait_ns) as value
     from grouped_times
-    group by run_id, op_type, pair_ranks, group_ranks
+    group by run_id, op_type, group_ranks
     union all
     select
-        run_id, op_type, pair_ranks, group_ranks, min(group_name) as group_name, 'rank' as scope, base_rank_id,
-        run_rank_id, paired_by,
+        run_id, op_type, group_ranks, min(group_name) as group_name, 'rank' as scope, rank_id,
         'mean_synchronization_ns' as metric, avg(synchronization_ns) as value
     from grouped_times
-    group by run_id, op_type, pair_ranks, group_ranks, base_rank_id, run_rank_id, paired_by
+    group by run_id, op_type, group_ranks, rank_id
     union all
     select
-        run_id, op_type, pair_ranks, group_ranks, min(group_name) as group_name, 'overall' as scope,
-        null as base_rank_id, null as run_rank_id, null as paired_by,
+        run_id, op_type, group_ranks, min(group_name) as group_name, 'overall' as scope, null as rank_id,
         'mean_synchronization_ns' as metric, avg(synchronization_ns) as value
     from grouped_times
-    group by run_id, op_type, pair_ranks, group_ranks
+    group by run_id, op_type, group_ranks
     union all
     select
-        run_id, op_type, pair_ranks, group_ranks, min(group_name) as group_name, 'rank' as scope, base_rank_id,
-        run_rank_id, paired_by,
+        run_id, op_type, group_ranks, min(group_name) as group_name, 'rank' as scope, rank_id,
         'bandwidth_bytes_per_s' as metric, 1e9 * sum(transit_bytes) / nullif(sum(transit_ns), 0) as value
     from grouped_bandwidths
-    group by run_id, op_type, pair_ranks, group_ranks, base_rank_id, run_rank_id, paired_by
+    group by run_id, op_type, group_ranks, rank_id
     union all
     select
-        run_id, op_type, pair_ranks, group_ranks, min(group_name) as group_name, 'overall' as scope,
-        null as base_rank_id, null as run_rank_id, null as paired_by,
+        run_id, op_type, group_ranks, min(group_name) as group_name, 'overall' as scope, null as rank_id,
         'bandwidth_bytes_per_s' as metric, 1e9 * sum(transit_bytes) / nullif(sum(transit_ns), 0) as value
     from grouped_bandwidths
-    group by run_id, op_type, pair_ranks, group_ranks
+    group by run_id, op_type, group_ranks
+),
+
+paired_per_rank as (
+    -- each figure keyed by its group as the rank pairs it holds, and by its rank's pair
+    select
+        v.run_id, v.op_type, v.group_ranks, g.pair_ranks, v.group_name, v.scope, q.base_rank_id, q.run_rank_id,
+        q.paired_by, v.metric, v.value
+    from per_rank as v
+    join group_pairs as g on g.run_id = v.run_id and g.group_ranks = v.group_ranks
+    left join rank_pair as q
+        on v.scope = 'rank' and q.run_id = v.run_id
+        and (q.rank_id = v.rank_id or (q.rank_id is null and v.rank_id is null))
 ),
 
 keys as (
     select distinct op_type, pair_ranks, scope, base_rank_id, run_rank_id, paired_by, metric
-    from per_rank
+    from paired_per_rank
 ),
 
 joined as (
@@ -298,12 +289,12 @@ joined as (
         r.value as run_value
     from pair as p
     cross join keys as k
-    left join per_rank as b
+    left join paired_per_rank as b
         on b.run_id = p.base_run_id and b.metric = k.metric and b.scope = k.scope and b.op_type = k.op_type
         and b.pair_ranks = k.pair_ranks
         and (b.base_rank_id = k.base_rank_id or (b.base_rank_id is null and k.base_rank_id is null))
         and (b.run_rank_id = k.run_rank_id or (b.run_rank_id is null and k.run_rank_id is null))
-    left join per_rank as r
+    left join paired_per_rank as r
         on r.run_id = p.run_id and r.metric = k.metric and r.scope = k.scope and r.op_type = k.op_type
         and r.pair_ranks = k.pair_ranks
         and (r.base_rank_id = k.base_rank_id or (r.base_rank_id is null and k.base_rank_id is null))

@@ -64,9 +64,10 @@ compared_ranks as (
 ,
 
 paired_ranks as (
-    -- each pair once (rank_pair has a row per rank of either run)
+    -- each pair once (rank_pair has a row per rank of either run), a rank of no pair with its run's side only
     select distinct base_rank_id, run_rank_id
     from rank_pair
+    where rank_id is not null
 ),
 
 renumbered as (
@@ -83,14 +84,15 @@ ordered_renumbered as (
 ),
 
 pairing as (
+    -- how the ranks pair, and why (runs with no rank at all pair nothing: by rank id)
     select
-        g.paired_by,
+        coalesce(g.paired_by, 'rank id') as paired_by,
         case g.paired_by
             when 'place' then 'ranks paired by place in the cluster (pipeline stage, data- and tensor-parallel '
                 || 'index), as both runs state their shape'
             when 'only rank' then 'ranks paired as each run''s only rank'
             else 'ranks paired by rank id, as ' || case
-                when g.base_ranks = 0 or g.run_ranks = 0 then 'a run has no rank'
+                when coalesce(g.base_ranks, 0) = 0 or coalesce(g.run_ranks, 0) = 0 then 'a run has no rank'
                 when g.base_shape_known = 0 and g.run_shape_known = 0 then 'neither run states its shape'
                 when g.base_shape_known = 0 then 'the baseline does not state its shape'
                 when g.run_shape_known = 0 then 'the run does not state its shape'
@@ -99,9 +101,12 @@ pairing as (
         end as said,
         (select count(*) from renumbered) as renumbered,
         (select group_concat(said, ', ') from ordered_renumbered) as renumbered_said,
-        (select count(*) from rank_pair where rank_id is not null and (base_rank_id is null or run_rank_id is null))
-            as unpaired
-    from rank_pairing as g
+        (select count(*) from paired_ranks where base_rank_id is null or run_rank_id is null) as unpaired
+    from pair as p
+    left join (
+        select distinct paired_by, base_ranks, run_ranks, base_shape_known, run_shape_known
+        from rank_keys
+    ) as g on 1 = 1
 ),
 
 properties as (
