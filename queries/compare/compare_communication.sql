@@ -260,7 +260,9 @@ paired_per_rank as (
         v.run_id, v.op_type, v.group_ranks, g.pair_ranks, v.group_name, v.scope, q.base_rank_id, q.run_rank_id,
         q.paired_by, v.metric, v.value
     from per_rank as v
-    join group_pairs as g on g.run_id = v.run_id and g.group_ranks = v.group_ranks
+    join group_pairs as g
+        on g.run_id = v.run_id
+        and (g.group_ranks = v.group_ranks or (g.group_ranks is null and v.group_ranks is null))
     left join rank_pair as q
         on v.scope = 'rank' and q.run_id = v.run_id
         and (q.rank_id = v.rank_id or (q.rank_id is null and v.rank_id is null))
