@@ -1,6 +1,7 @@
 """``warehouse compare`` (issue 17): two runs named by name or id, what differs between them said first
 (issue 35), the answers printed, the report escaped; labels through ``warehouse ingest --label``; two GPU
-(kineto) traces compared by kernel name; real unrelated runs in one warehouse, none a regression of another."""
+(kineto) traces compared by kernel name; real unrelated runs in one warehouse, none a regression of another;
+how the ranks pair said up front (by place, as each run's only rank, by rank id)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 from factories import warehouse_rows
 from factories.trace_json import EventFactory, render
+from tests.queries.test_compare_queries import renumbered_runs
 from warehouse import db, ingest
 from warehouse.analysis import findings
 from warehouse.cli import cli
@@ -196,6 +198,52 @@ def test_real_runs_of_other_devices_and_clusters_are_no_regression_of_each_other
 def test_compare_says_first_that_the_devices_differ(unrelated, runner):
     result = runner.invoke(cli, ["compare", "--db", str(unrelated), KINETO_V100, HTA_A100, "--top", "1"])
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[2:4] == [
+    # the V100 trace's rank is unknown (-1), the A100 trace is rank 0 of its job: each its run's only rank
+    assert result.stdout.splitlines()[2:5] == [
         "differs: device type Tesla V100-DGXS-32GB → NVIDIA A100-SXM4-80GB; cluster size 1 → 16",
-        "not comparable: the device type differs (Tesla V100-DGXS-32GB / NVIDIA A100-SXM4-80GB)"]
+        "not comparable: the device type differs (Tesla V100-DGXS-32GB / NVIDIA A100-SXM4-80GB)",
+        "ranks paired as each run's only rank; paired ranks of other ids: baseline rank -1 = run rank 0"]
+
+
+def test_two_real_kineto_traces_pair_as_one_rank_each(unrelated, runner):
+    result = runner.invoke(cli, ["compare", "--db", str(unrelated), KINETO_V100,
+                                 "worker0.1623143566756.pt.trace.json.gz", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["rank_pairing"] == {"paired_by": "only rank", "note": "ranks paired as each run's only rank"}
+    ranks = {(r["rank_id"], r["base_rank_id"], r["paired_by"]) for r in document["compare_step_time"]
+             if r["scope"] == "rank"}
+    assert ranks == {(-1, None, "only rank")}
+
+
+def test_compare_says_the_ranks_pair_by_place(tmp_path, runner):
+    """Two runs of one PP 2 x DP 2 shape numbered otherwise: the header says the ranks pair by place and
+    which ids differ; the slower place's peer is named by both its group's numberings, its evidence read
+    on each run's own ranks; a higher memory peak of the run's rank 2 is read against the baseline's rank 1."""
+    path = tmp_path / "w.db"
+    conn = db.connect(path)
+    _, after = renumbered_runs(conn)
+    source, = conn.execute("SELECT id FROM source WHERE run_id = ? AND rank_id = 2 AND kind = 'rank_db'", (after,))
+    with warehouse_rows.bound(conn):
+        warehouse_rows.MemoryRecordFactory(rank_id=2, source_id=source[0], ts=1, total_reserved_bytes=70 * 2**30,
+                                           total_allocated_bytes=2**30)
+    conn.close()
+    result = runner.invoke(cli, ["compare", "--db", str(path), "base", "after", "--top", "1",
+                                 "-o", str(tmp_path / "c.md")])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[4] == (
+        "ranks paired by place in the cluster (pipeline stage, data- and tensor-parallel index), as both runs "
+        "state their shape; paired ranks of other ids: baseline rank 1 = run rank 2, baseline rank 2 = run rank 1")
+    report = (tmp_path / "c.md").read_text()
+    assert "| place | ranks paired by place in the cluster" in report
+    title = "### communication: hcom_allReduce\\_ group of ranks 1,3 (baseline: 2,3), rank 3: mean_time_ns:"
+    # the baseline's group 2,3 is named group_2, the run's 1,3 group_1: each run's rows of its own group
+    assert _evidence_inputs(report, title) == {"/base/rank3/profiler_3.db", "/after/rank3/profiler_3.db"}
+    title = "### memory: rank 2 (baseline rank 1) PTA: peak_reserved_bytes: 61,440.0 MiB → 71,680.0 MiB"
+    assert _evidence_inputs(report, title) == {"/base/rank1/profiler_1.db", "/after/rank2/profiler_2.db"}
+
+
+def _evidence_inputs(report: str, title: str) -> set[str]:
+    """The inputs of the evidence rows under the report's item ``title``."""
+    evidence = report.split(title, 1)[1].split("###", 1)[0]
+    return {line.split(" | ")[1] for line in evidence.splitlines() if line.startswith("| ")} - {"input", "---"}

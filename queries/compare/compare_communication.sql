@@ -1,7 +1,10 @@
 -- title: Compare communication of two runs
 -- description: The collectives of two runs side by side (issue 17), per collective type and
---     communication group, per rank (matched by rank id) and over all ranks (scope overall). A group
---     is matched by its ranks (the ranks whose operators name it, in the run), not by its name: HCCL
+--     communication group, per rank and over all ranks (scope overall). Ranks are paired by their
+--     place in the cluster where both runs state their shape, else by rank id, two one-rank runs by
+--     being each one's only rank (paired_by, queries/compare/_rank_pair.sql). A group
+--     is matched by its ranks (the ranks whose operators name it, in the run, each taken as the
+--     rank it pairs with), not by its name: HCCL
 --     names a group after its host, port and creation time, the communication summary by a hash, a
 --     text export's kernels not at all, so two captures of one model never share a name; two groups
 --     of the same ranks (dp and dp_cp when cp is 1) are one. From
@@ -21,12 +24,17 @@
 -- column run_id: The run compared.
 -- column base_run_id: The baseline run.
 -- column op_type: Collective type, e.g. hcom_allReduce_.
--- column group_ranks: The group's ranks, e.g. 0,1: what matches a group of the baseline with one of the run.
+-- column group_ranks: The group's ranks in the run (in the baseline when the run has no such group),
+--     e.g. 0,1: what matches a group of the baseline with one of the run, through the rank pairs.
+-- column base_group_ranks: The group's ranks in the baseline, when they differ from group_ranks
+--     (the runs number the paired ranks otherwise); null otherwise.
 -- column base_group_name: The group's name in the baseline (the first by name when the metric's
 --     input names several; null when it names none).
 -- column run_group_name: The group's name in the run, likewise.
 -- column scope: overall (every rank of the run) or rank.
--- column rank_id: Rank (matched by id); null for scope overall.
+-- column rank_id: The run's rank (the baseline's when the run has none at its place); null for scope overall.
+-- column base_rank_id: The baseline's rank paired with it, when its id differs from rank_id; null otherwise.
+-- column paired_by: How the rank's pair was made: place, rank id or only rank; null for scope overall.
 -- column metric: count, mean_time_ns (hccl_operator); mean_elapse_ns, mean_transit_ns, mean_wait_ns, mean_synchronization_ns, bandwidth_bytes_per_s (the communication summary).
 -- column base_value: The metric in the baseline (null when it has none).
 -- column run_value: The metric in the run (null when it has none).
@@ -85,23 +93,59 @@ named as (
     select run_id, group_name, rank_id from bandwidths
 ),
 
+compared_ranks as (
+    select run_id, rank_id from named
+),
+
+-- include: _rank_pair
+,
+
+paired_named as (
+    select
+        n.run_id, n.group_name, q.base_rank_id, q.run_rank_id,
+        -- the rank as the pair it is in (the baseline's id), else as the run's rank of no pair
+        coalesce(cast(q.base_rank_id as text), 'run ' || cast(q.run_rank_id as text)) as pair_rank
+    from named as n
+    join rank_pair as q on q.run_id = n.run_id and (q.rank_id = n.rank_id or (q.rank_id is null and n.rank_id is null))
+),
+
 ordered_members as (
     select run_id, group_name, rank_id
     from named
     order by run_id, group_name, rank_id
 ),
 
-members as (
-    -- each group's ranks in its run: what tells it apart across runs
+ordered_pair_members as (
+    select run_id, group_name, base_rank_id, run_rank_id, pair_rank
+    from paired_named
+    order by run_id, group_name, base_rank_id, run_rank_id
+),
+
+group_pair_lists as (
+    select run_id, group_name, group_concat(pair_rank, ',') as pair_ranks
+    from ordered_pair_members
+    group by run_id, group_name
+),
+
+group_rank_lists as (
     select run_id, group_name, group_concat(rank_id, ',') as group_ranks
     from ordered_members
     group by run_id, group_name
 ),
 
+group_pairs as (
+    -- each group's ranks in its run, and as the rank pairs they are in: what tells it apart across runs
+    select distinct o.run_id, o.group_ranks, g.pair_ranks
+    from group_rank_lists as o
+    join group_pair_lists as g
+        on g.run_id = o.run_id
+        and (g.group_name = o.group_name or (g.group_name is null and o.group_name is null))
+),
+
 grouped_operators as (
     select o.run_id, o.rank_id, o.op_type, o.group_name, o.dur, m.group_ranks
     from operators as o
-    join members as m
+    join group_rank_lists as m
         on m.run_id = o.run_id
         and (m.group_name = o.group_name or (m.group_name is null and o.group_name is null))
 ),
@@ -111,7 +155,7 @@ grouped_times as (
         t.run_id, t.rank_id, t.op_type, t.group_name, t.elapse_ns, t.transit_ns, t.wait_ns, t.synchronization_ns,
         m.group_ranks
     from times as t
-    join members as m
+    join group_rank_lists as m
         on m.run_id = t.run_id
         and (m.group_name = t.group_name or (m.group_name is null and t.group_name is null))
 ),
@@ -119,7 +163,7 @@ grouped_times as (
 grouped_bandwidths as (
     select b.run_id, b.rank_id, b.op_type, b.group_name, b.transit_bytes, b.transit_ns, m.group_ranks
     from bandwidths as b
-    join members as m
+    join group_rank_lists as m
         on m.run_id = b.run_id
         and (m.group_name = b.group_name or (m.group_name is null and b.group_name is null))
 ),
@@ -210,9 +254,23 @@ per_rank as (
     group by run_id, op_type, group_ranks
 ),
 
+paired_per_rank as (
+    -- each figure keyed by its group as the rank pairs it holds, and by its rank's pair
+    select
+        v.run_id, v.op_type, v.group_ranks, g.pair_ranks, v.group_name, v.scope, q.base_rank_id, q.run_rank_id,
+        q.paired_by, v.metric, v.value
+    from per_rank as v
+    join group_pairs as g
+        on g.run_id = v.run_id
+        and (g.group_ranks = v.group_ranks or (g.group_ranks is null and v.group_ranks is null))
+    left join rank_pair as q
+        on v.scope = 'rank' and q.run_id = v.run_id
+        and (q.rank_id = v.rank_id or (q.rank_id is null and v.rank_id is null))
+),
+
 keys as (
-    select distinct op_type, group_ranks, scope, rank_id, metric
-    from per_rank
+    select distinct op_type, pair_ranks, scope, base_rank_id, run_rank_id, paired_by, metric
+    from paired_per_rank
 ),
 
 joined as (
@@ -220,30 +278,35 @@ joined as (
         p.run_id,
         p.base_run_id,
         k.op_type,
-        k.group_ranks,
+        coalesce(r.group_ranks, b.group_ranks) as group_ranks,
+        case when b.group_ranks <> r.group_ranks then b.group_ranks end as base_group_ranks,
         b.group_name as base_group_name,
         r.group_name as run_group_name,
         k.scope,
-        k.rank_id,
+        coalesce(k.run_rank_id, k.base_rank_id) as rank_id,
+        case when k.base_rank_id <> k.run_rank_id then k.base_rank_id end as base_rank_id,
+        k.paired_by,
         k.metric,
         b.value as base_value,
         r.value as run_value
     from pair as p
     cross join keys as k
-    left join per_rank as b
+    left join paired_per_rank as b
         on b.run_id = p.base_run_id and b.metric = k.metric and b.scope = k.scope and b.op_type = k.op_type
-        and b.group_ranks = k.group_ranks
-        and (b.rank_id = k.rank_id or (b.rank_id is null and k.rank_id is null))
-    left join per_rank as r
+        and b.pair_ranks = k.pair_ranks
+        and (b.base_rank_id = k.base_rank_id or (b.base_rank_id is null and k.base_rank_id is null))
+        and (b.run_rank_id = k.run_rank_id or (b.run_rank_id is null and k.run_rank_id is null))
+    left join paired_per_rank as r
         on r.run_id = p.run_id and r.metric = k.metric and r.scope = k.scope and r.op_type = k.op_type
-        and r.group_ranks = k.group_ranks
-        and (r.rank_id = k.rank_id or (r.rank_id is null and k.rank_id is null))
+        and r.pair_ranks = k.pair_ranks
+        and (r.base_rank_id = k.base_rank_id or (r.base_rank_id is null and k.base_rank_id is null))
+        and (r.run_rank_id = k.run_rank_id or (r.run_rank_id is null and k.run_rank_id is null))
 ),
 
 final as (
     select
-        run_id, base_run_id, op_type, group_ranks, base_group_name, run_group_name, scope, rank_id, metric,
-        base_value, run_value,
+        run_id, base_run_id, op_type, group_ranks, base_group_ranks, base_group_name, run_group_name, scope,
+        rank_id, base_rank_id, paired_by, metric, base_value, run_value,
         run_value - base_value as difference,
         run_value / nullif(base_value, 0) as ratio,
         case
@@ -256,8 +319,8 @@ final as (
 )
 
 select
-    run_id, base_run_id, op_type, group_ranks, base_group_name, run_group_name, scope, rank_id, metric, base_value,
-    run_value, difference, ratio
+    run_id, base_run_id, op_type, group_ranks, base_group_ranks, base_group_name, run_group_name, scope, rank_id,
+    base_rank_id, paired_by, metric, base_value, run_value, difference, ratio
 from final
 order by
     case when change is null then 0 else 1 end, change desc, abs(coalesce(run_value, 0) - coalesce(base_value, 0)) desc,

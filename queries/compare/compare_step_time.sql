@@ -2,8 +2,10 @@
 -- description: The step breakdown of two runs side by side (issue 17), in the profiler's terms
 --     (README, "Definitions"; the step_answer view: the profiler's own summary where it wrote one,
 --     else the breakdown derived from the rows). Each rank's steps are averaged first, so runs with
---     different step ids or step counts compare; ranks are matched by rank id, and scope 'overall'
---     is the mean over the run's ranks of their means. One row per rank (or overall) and component:
+--     different step ids or step counts compare; ranks are paired by their place in the cluster where
+--     both runs state their shape, else by rank id, two one-rank runs by being each one's only rank
+--     (paired_by; the compare queries' one pairing, queries/compare/_rank_pair.sql), and scope
+--     'overall' is the mean over the run's ranks of their means. One row per rank (or overall) and component:
 --     computing, communication_not_overlapped, overlapped, communication, free, preparing, stage,
 --     bubble, duration. Largest change (absolute difference) first; a rank in one run only last.
 --     run_id null: the run that started last; base_run_id null: the run that started just before
@@ -13,7 +15,9 @@
 -- column run_id: The run compared.
 -- column base_run_id: The baseline run.
 -- column scope: overall (mean over the run's ranks) or rank.
--- column rank_id: Rank (matched by id); null for scope overall.
+-- column rank_id: The run's rank (the baseline's when the run has none at its place); null for scope overall.
+-- column base_rank_id: The baseline's rank paired with it, when its id differs from rank_id; null otherwise.
+-- column paired_by: How the rank's pair was made: place, rank id or only rank; null for scope overall.
 -- column component: Step component: computing, communication_not_overlapped, overlapped, communication, free, preparing, stage, bubble or duration.
 -- column base_steps: Steps averaged in the baseline (of the rank, or of every rank).
 -- column run_steps: Steps averaged in the run.
@@ -46,14 +50,24 @@ rank_means as (
     group by s.run_id, s.rank_id
 ),
 
+compared_ranks as (
+    select run_id, rank_id from rank_means
+),
+
+-- include: _rank_pair
+,
+
 scoped as (
     select
-        run_id, 'rank' as scope, rank_id, steps, computing_ns, communication_not_overlapped_ns, overlapped_ns,
-        communication_ns, free_ns, preparing_ns, stage_ns, bubble_ns, duration_ns
-    from rank_means
+        m.run_id, 'rank' as scope, q.base_rank_id, q.run_rank_id, q.paired_by, m.steps, m.computing_ns,
+        m.communication_not_overlapped_ns, m.overlapped_ns, m.communication_ns, m.free_ns, m.preparing_ns,
+        m.stage_ns, m.bubble_ns, m.duration_ns
+    from rank_means as m
+    join rank_pair as q on q.run_id = m.run_id and (q.rank_id = m.rank_id or (q.rank_id is null and m.rank_id is null))
     union all
     select
-        run_id, 'overall' as scope, null as rank_id, sum(steps) as steps, avg(computing_ns) as computing_ns,
+        run_id, 'overall' as scope, null as base_rank_id, null as run_rank_id, null as paired_by, sum(steps) as steps,
+        avg(computing_ns) as computing_ns,
         avg(communication_not_overlapped_ns) as communication_not_overlapped_ns, avg(overlapped_ns) as overlapped_ns,
         avg(communication_ns) as communication_ns, avg(free_ns) as free_ns, avg(preparing_ns) as preparing_ns,
         avg(stage_ns) as stage_ns, avg(bubble_ns) as bubble_ns, avg(duration_ns) as duration_ns
@@ -75,7 +89,7 @@ components as (
 
 long as (
     select
-        s.run_id, s.scope, s.rank_id, s.steps, c.position, c.component,
+        s.run_id, s.scope, s.base_rank_id, s.run_rank_id, s.paired_by, s.steps, c.position, c.component,
         case c.component
             when 'computing' then s.computing_ns
             when 'communication_not_overlapped' then s.communication_not_overlapped_ns
@@ -92,7 +106,7 @@ long as (
 ),
 
 keys as (
-    select distinct scope, rank_id, position, component
+    select distinct scope, base_rank_id, run_rank_id, paired_by, position, component
     from long
 ),
 
@@ -101,7 +115,9 @@ final as (
         p.run_id,
         p.base_run_id,
         k.scope,
-        k.rank_id,
+        coalesce(k.run_rank_id, k.base_rank_id) as rank_id,
+        case when k.base_rank_id <> k.run_rank_id then k.base_rank_id end as base_rank_id,
+        k.paired_by,
         k.position,
         k.component,
         b.steps as base_steps,
@@ -114,14 +130,16 @@ final as (
     cross join keys as k
     left join long as b
         on b.run_id = p.base_run_id and b.scope = k.scope and b.position = k.position
-        and (b.rank_id = k.rank_id or (b.rank_id is null and k.rank_id is null))
+        and (b.base_rank_id = k.base_rank_id or (b.base_rank_id is null and k.base_rank_id is null))
+        and (b.run_rank_id = k.run_rank_id or (b.run_rank_id is null and k.run_rank_id is null))
     left join long as r
         on r.run_id = p.run_id and r.scope = k.scope and r.position = k.position
-        and (r.rank_id = k.rank_id or (r.rank_id is null and k.rank_id is null))
+        and (r.base_rank_id = k.base_rank_id or (r.base_rank_id is null and k.base_rank_id is null))
+        and (r.run_rank_id = k.run_rank_id or (r.run_rank_id is null and k.run_rank_id is null))
 )
 
 select
-    run_id, base_run_id, scope, rank_id, component, base_steps, run_steps, base_ns, run_ns, difference_ns, ratio
+    run_id, base_run_id, scope, rank_id, base_rank_id, paired_by, component, base_steps, run_steps, base_ns, run_ns, difference_ns, ratio
 from final
 order by
     case when difference_ns is null then 1 else 0 end, abs(difference_ns) desc,

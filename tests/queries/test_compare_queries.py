@@ -2,7 +2,9 @@
 
 The two runs are alike, 2 ranks each, but for three planted differences: MatMul is 2x slower,
 Gelu is new, and rank 1's allReduce waits three times as long. Each compare query names them
-first with exact numbers, and nothing else is reported as changed.
+first with exact numbers, and nothing else is reported as changed. Then how ranks pair (issue 35):
+two runs of one cluster shape that number their ranks otherwise pair by place, a planted slower
+place on its pair; the same runs stating no shape by rank id; two one-rank runs whatever their ids.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import pytest
 from factories.warehouse_rows import (
     CommunicationOpFactory, KernelFactory, MemoryRecordFactory, StepFactory, insert, rank_source, run_id,
 )
+from tests.diagnosis import cluster as synth
 from warehouse import queries
 from warehouse.analysis import findings
 
@@ -197,3 +200,103 @@ def test_run_labels(run, rows, two_runs):
         (base, "note", "a=b"), (after, "batch", "64"), (after, "commit", "abc")]
     run_id("unlabelled")
     assert [(r["name"], r["key"]) for r in run("run_labels")][0] == ("unlabelled", None)  # start unknown: first
+
+
+# -- ranks paired by their place in the cluster ------------------------------------------------
+
+#: one PP 2 x DP 2 shape, numbered two ways: the baseline as Megatron does (a data-parallel group per
+#: stage: ranks 0 and 1 in stage 0), the run the other way round (ranks 0 and 1 are a pipeline), so
+#: the run's rank 1 sits where the baseline has rank 2 (stage 1, data-parallel index 0) and its rank 2
+#: where the baseline has rank 1
+BASE_GROUPS = {"dp": [[0, 1], [2, 3]], "pp": [[0, 2], [1, 3]]}
+RUN_GROUPS = {"dp": [[0, 2], [1, 3]], "pp": [[0, 1], [2, 3]]}
+#: stage 1 runs more layers in both runs; the place (stage 1, data-parallel index 0) is slower still in the run
+STAGE = 1.25
+SLOWER = 1.5
+
+
+def renumbered_runs(conn, *, placed: bool = True):
+    """The two runs of one shape numbered otherwise (:data:`BASE_GROUPS`, :data:`RUN_GROUPS`), each
+    data-parallel group reducing in its own group, the run's place (stage 1, data-parallel index 0)
+    :data:`SLOWER` and its stage-0 data-parallel index 1 holding the 60 GiB memory peak, the
+    baseline's peak at that place too; ``placed=False``: neither run states its groups."""
+    base = synth.build(conn, ranks=4, steps=(1, 2), run="base", collective_groups=BASE_GROUPS["dp"],
+                       compute_scale={2: STAGE, 3: STAGE}, memory_rank=1)
+    after = synth.build(conn, ranks=4, steps=(1, 2), run="after", collective_groups=RUN_GROUPS["dp"],
+                        compute_scale={1: STAGE * SLOWER, 3: STAGE}, memory_rank=2)
+    if placed:
+        synth.place(conn, base, BASE_GROUPS)
+        synth.place(conn, after, RUN_GROUPS)
+    conn.execute("UPDATE run SET start_ns = run_id")
+    return base.run_id, after.run_id
+
+
+def rank_rows(result: list[dict], **where) -> list[dict]:
+    return [r for r in result if r["scope"] == "rank" and all(r[k] == v for k, v in where.items())]
+
+
+def test_ranks_of_one_shape_numbered_otherwise_pair_by_place(run, rows):
+    base, after = renumbered_runs(rows)
+    pairing, = [r for r in run("compare_runs", base_run_id=base, run_id=after) if r["property"] == "rank_pairing"]
+    assert (pairing["run_value"], pairing["differs"], pairing["note"]) == (
+        "place", 1, "ranks paired by place in the cluster (pipeline stage, data- and tensor-parallel index), as both "
+                    "runs state their shape; paired ranks of other ids: baseline rank 1 = run rank 2, "
+                    "baseline rank 2 = run rank 1")
+    steps = run("compare_step_time", base_run_id=base, run_id=after)
+    assert {(r["rank_id"], r["base_rank_id"], r["paired_by"]) for r in rank_rows(steps)} == {
+        (0, None, "place"), (1, 2, "place"), (2, 1, "place"), (3, None, "place")}
+    # the slower place is the one rank whose compute changed: the run's rank 1 against the baseline's rank 2
+    computing = [(r["rank_id"], r["base_rank_id"], r["base_ns"], r["run_ns"], r["ratio"])
+                 for r in rank_rows(steps, component="computing") if r["difference_ns"]]
+    kernels = 16 * synth.KERNEL_NS
+    assert computing == [(1, 2, kernels * STAGE, kernels * STAGE * SLOWER, pytest.approx(SLOWER))]
+    assert [r["paired_by"] for r in steps if r["scope"] == "overall"] == [None] * 9
+    # the same place holds the memory peak in both runs: no change
+    memory = run("compare_memory", base_run_id=base, run_id=after)
+    assert [r for r in memory if r["difference_bytes"]] == []
+    peak, = rank_rows(memory, metric="peak_reserved_bytes", run_bytes=60 * synth.GIB)
+    assert (peak["rank_id"], peak["base_rank_id"], peak["base_bytes"], peak["paired_by"]) == (2, 1, 60 * synth.GIB, "place")
+
+
+def test_a_group_is_matched_through_the_rank_pairs(run, rows):
+    base, after = renumbered_runs(rows)
+    result = run("compare_communication", base_run_id=base, run_id=after)
+    # the run's data-parallel group of stage 1 is ranks 1,3, the baseline's 2,3: one group, two numberings
+    assert {(r["group_ranks"], r["base_group_ranks"], r["base_group_name"], r["run_group_name"])
+            for r in result} == {("0,2", "0,1", "group_0", "group_0"), ("1,3", "2,3", "group_2", "group_1")}
+    # the slower place's peer waits for it: its allreduce lasts longer, on the pair of rank 3
+    changed = [(r["group_ranks"], r["scope"], r["rank_id"], r["base_rank_id"], r["paired_by"], r["metric"])
+               for r in result if r["base_value"] != r["run_value"]]
+    assert changed == [("1,3", "rank", 3, None, "place", "mean_time_ns"),
+                       ("1,3", "overall", None, None, None, "mean_time_ns")]
+
+
+def test_runs_that_state_no_shape_pair_by_rank_id(run, rows):
+    base, after = renumbered_runs(rows, placed=False)
+    pairing, = [r for r in run("compare_runs", base_run_id=base, run_id=after) if r["property"] == "rank_pairing"]
+    assert (pairing["run_value"], pairing["differs"], pairing["note"]) == (
+        "rank id", 0, "ranks paired by rank id, as neither run states its shape")
+    steps = run("compare_step_time", base_run_id=base, run_id=after)
+    assert {(r["base_rank_id"], r["paired_by"]) for r in rank_rows(steps)} == {(None, "rank id")}
+    # by id, rank 1 (stage 0 in the baseline) and rank 2 (stage 1 in the baseline) both changed
+    assert [(r["rank_id"], r["ratio"]) for r in rank_rows(steps, component="computing") if r["difference_ns"]] == [
+        (1, pytest.approx(STAGE * SLOWER)), (2, pytest.approx(1 / STAGE))]
+
+
+def test_two_one_rank_runs_pair_whatever_their_ids(run, rows):
+    """A kineto trace's unknown rank -1 against another run's rank 0."""
+    base, after = (build_one_rank(name, rank, start) for name, rank, start in (("gpu", -1, 1), ("npu", 0, 2)))
+    steps = run("compare_step_time", base_run_id=base, run_id=after)
+    assert {(r["rank_id"], r["base_rank_id"], r["paired_by"]) for r in rank_rows(steps)} == {(0, -1, "only rank")}
+    assert rank_rows(steps, component="computing")[0]["ratio"] == 2.0
+    pairing, = [r for r in run("compare_runs", base_run_id=base, run_id=after) if r["property"] == "rank_pairing"]
+    assert pairing["note"] == "ranks paired as each run's only rank; paired ranks of other ids: baseline rank -1 = run rank 0"
+
+
+def build_one_rank(name: str, rank: int, scale: int):
+    """A run of one rank ``rank`` and one step, its one kernel ``scale`` x 1000 ns."""
+    rid = run_id(name)
+    source = rank_source(rank, run=name)
+    StepFactory(rank_id=rank, step_id=1, start_ns=0, end_ns=STEP_NS, source_id=source)
+    KernelFactory(rank_id=rank, source_id=source, name="MatMul", ts=100, dur=1000 * scale)
+    return rid

@@ -91,13 +91,21 @@ def plant_comparable_runs(conn) -> None:
                                          dur=step_ns)
 
 
-def plant_pipelined_run(conn) -> None:
-    """A run of known shape, pipeline 2 x data-parallel 2 in one step, its second stage 1.27x the first:
-    the rules that read the cluster's shape (pipeline_stage_imbalance) answer too."""
-    pairs = [[0, 1], [2, 3]]
-    built = diagnosis_cluster.build(conn, ranks=4, steps=(1,), run="pipelined", compute_scale={2: 1.27, 3: 1.27},
-                                    collective_groups=pairs)
-    diagnosis_cluster.place(conn, built, {"dp": pairs, "pp": [[0, 2], [1, 3]]})
+#: the pipelined runs: name -> their data-parallel and pipeline groups (the second numbers the ranks of
+#: the same shape otherwise: its rank 1 sits where the first has rank 2)
+PIPELINED = {"pipelined": {"dp": [[0, 1], [2, 3]], "pp": [[0, 2], [1, 3]]},
+             "pipelined_renumbered": {"dp": [[0, 2], [1, 3]], "pp": [[0, 1], [2, 3]]}}
+
+
+def plant_pipelined_runs(conn) -> None:
+    """Two runs of known shape, pipeline 2 x data-parallel 2 in one step, their second stage 1.27x the
+    first: the rules that read the cluster's shape (pipeline_stage_imbalance) answer too, and compare
+    pairs the two runs' ranks by place."""
+    for run, groups in PIPELINED.items():
+        built = diagnosis_cluster.build(conn, ranks=4, steps=(1,), run=run,
+                                        compute_scale={last: 1.27 for _, last in groups["pp"]},
+                                        collective_groups=groups["dp"])
+        diagnosis_cluster.place(conn, built, groups)
 
 
 @pytest.fixture(scope="session")
@@ -111,7 +119,7 @@ def factory_warehouse(tmp_path_factory) -> Path:
     assert [r.error for r in results if r.status != "ok"] == []
     plant_rule_inputs(conn)
     plant_comparable_runs(conn)
-    plant_pipelined_run(conn)
+    plant_pipelined_runs(conn)
     stage_a_run(conn, folder / "staged")
     findings.analyze(conn)  # what `warehouse analyze` stores: the finding tables
     conn.close()

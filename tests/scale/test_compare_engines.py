@@ -3,7 +3,8 @@
 The same warehouse is compared on SQLite and, exported, on DuckDB: the printed answers (JSON)
 are equal and the report (Markdown, every regression's evidence rows) is the same text but for
 its title, which names the warehouse or the dataset. Two Ascend runs with a hostile kernel name
-(evidence from kernels and steps) and two GPU kineto traces (evidence from 'kernel' slices).
+(evidence from kernels and steps), two GPU kineto traces (evidence from 'kernel' slices), and two
+runs of one cluster shape numbered otherwise (ranks paired by place).
 Spark over the Spark ingest's dataset is tested in tests/scale/test_spark_ingest.py.
 """
 
@@ -13,8 +14,9 @@ import json
 
 import pytest
 
+from tests.queries.test_compare_queries import renumbered_runs
 from tests.test_compare import gpu_trace, two_runs
-from warehouse import export
+from warehouse import db, export
 from warehouse.cli import cli
 
 
@@ -54,6 +56,15 @@ def test_kineto_traces_compare_alike_with_their_slices_as_evidence(tmp_path, run
     # the regression ampere_sgemm (2 -> 3 ms): its one slice in each run
     assert [line.split(" | ")[0].strip("| ") for line in sgemm] == ["gpu_base", "gpu_after"]
     assert [line.split(" | ")[-1].strip(" |") for line in sgemm] == ["2000000", "3000000"]
+
+
+def test_ranks_numbered_otherwise_pair_by_place_alike(tmp_path, runner):
+    conn = db.connect(tmp_path / "w.db")
+    renumbered_runs(conn)
+    conn.close()
+    report = "\n".join(assert_same_compare(runner, tmp_path, tmp_path / "w.db", "base", "after"))
+    assert "| place | ranks paired by place in the cluster" in report
+    assert "group of ranks 1,3 (baseline: 2,3), rank 3: mean_time_ns" in report
 
 
 def test_an_unknown_run_on_a_dataset_is_one_line(tmp_path, runner):

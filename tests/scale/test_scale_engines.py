@@ -37,6 +37,9 @@ HCCL_ROW = "FROM hccl_operator WHERE op_type IS NOT NULL ORDER BY dur DESC, sour
 TIME_ROW = "FROM communication_time_answer WHERE group_name IS NOT NULL ORDER BY source_id, source_row LIMIT 1"
 MEMORY_ROW = ("FROM memory_record AS m JOIN answer_source AS a ON a.source_id = m.source_id AND a.fact = 'memory' "
               "ORDER BY m.source_id, m.source_row LIMIT 1")
+#: two runs of one shape numbered otherwise (tests/scale/conftest.py): compare pairs their ranks by place
+PIPELINED_PAIR = {"base_run_id": Lookup("SELECT run_id FROM run WHERE name = 'pipelined'"),
+                  "run_id": Lookup("SELECT run_id FROM run WHERE name = 'pipelined_renumbered'")}
 #: per query, the parameters that make it return rows on the factory warehouse
 PARAMS = {
     "compare_communication_evidence": {
@@ -50,6 +53,10 @@ PARAMS = {
                                 "rank_id": Lookup(f"SELECT m.rank_id {MEMORY_ROW}"),
                                 "component": Lookup(f"SELECT m.component {MEMORY_ROW}")},
     "compare_step_evidence": {"run_id": Lookup("SELECT min(run_id) FROM step_answer")},
+    "compare_communication": PIPELINED_PAIR,
+    "compare_memory": PIPELINED_PAIR,
+    "compare_runs": PIPELINED_PAIR,
+    "compare_step_time": PIPELINED_PAIR,
     "ep_load_balance": {"op_type": "MatMul", "threshold": 0.5},
     "free_analysis": {"min_gap_ns": 0},
     "finding_evidence": {"finding_id": Lookup("SELECT min(id) FROM finding")},

@@ -5,8 +5,11 @@ The answers are the named queries of ``queries/compare/`` (``compare_runs``, ``c
 ``compare_kernels``, ``compare_communication``, ``compare_memory``), run with
 ``base_run_id`` and ``run_id``, so the CLI, the REST API and Datasette give the same rows.
 Up front it says what differs between the two runs (device, cluster size, export kind, profiler
-and its version: ``compare_runs``) and whether they are comparable (the run_comparable view: the
-same device kind and type, cluster size and model), so a figure is read knowing what it compares.
+and its version: ``compare_runs``), whether they are comparable (the run_comparable view: the
+same device kind and type, cluster size and model) and how their ranks pair (by place in the
+cluster where both state their shape, as each one's only rank, else by rank id: every compare
+query pairs them alike and says it per row, ``paired_by``), so a figure is read knowing what it
+compares.
 This module resolves the two runs (names or ids), prints the top rows of each answer (through
 :mod:`warehouse.output`, as ``warehouse query`` does), and picks the top regressions and
 improvements, each with its evidence rows in both runs (input path and row). Its report is one
@@ -151,21 +154,31 @@ def verdict(comparison: Comparison) -> tuple[bool, str]:
     return row["run_value"] == "yes", row["note"]
 
 
+def rank_pairing(comparison: Comparison) -> tuple[str, str]:
+    """How the two runs' ranks pair (place, only rank or rank id), and the sentence that says why
+    and which paired ranks have different ids (compare_runs' rank_pairing row)."""
+    row, = [row for row in comparison.answers["compare_runs"].dicts() if row["property"] == "rank_pairing"]
+    return row["run_value"], row["note"]
+
+
 def header(comparison: Comparison) -> list[str]:
-    """What is said before any figure: what differs between the runs, and whether they are comparable."""
+    """What is said before any figure: what differs between the runs, whether they are comparable,
+    and how their ranks pair."""
     differing = [f"{HEADER_PROPERTIES[d['property']]} {_stated(d['base'])} → {_stated(d['run'])}"
                  for d in differences(comparison)]
     return ["differs: " + ("; ".join(differing) if differing else "nothing of device, cluster, export or profiler"),
-            verdict(comparison)[1]]
+            verdict(comparison)[1], rank_pairing(comparison)[1]]
 
 
 def render_text(comparison: Comparison, fmt: str, top: int = TOP) -> str:
     """The top rows of each answer in ``fmt`` (table, csv: one section per answer; json: one object),
-    after the :func:`header` (table: its lines; json: ``differs`` and ``comparable``)."""
+    after the :func:`header` (table: its lines; json: ``differs``, ``comparable`` and ``rank_pairing``)."""
     if fmt == "json":
         comparable, reason = verdict(comparison)
+        paired_by, note = rank_pairing(comparison)
         document = {"base": _run_dict(comparison.base), "run": _run_dict(comparison.run),
-                    "differs": differences(comparison), "comparable": {"comparable": comparable, "reason": reason}}
+                    "differs": differences(comparison), "comparable": {"comparable": comparable, "reason": reason},
+                    "rank_pairing": {"paired_by": paired_by, "note": note}}
         for name, answer in comparison.answers.items():
             document[name] = [dict(zip(answer.columns, row)) for row in answer.rows[:top]]
         return json.dumps(document, indent=2, default=output.bytes_as_hex) + "\n"
@@ -219,13 +232,14 @@ def _pick(run_query: Runner, comparison: Comparison) -> None:
             continue
         larger = row["run_value"] > row["base_value"]
         regressed = larger if metric in WORSE_WHEN_LARGER else not larger
-        scope = "every rank" if row["scope"] == "overall" else f"rank {text_of(row['rank_id'])}"
-        item = Item("communication", f"{text_of(row['op_type'])} group of ranks {text_of(row['group_ranks'])}, "
-                    f"{scope}: {metric}",
+        scope = "every rank" if row["scope"] == "overall" else _rank(row)
+        base_group = f" (baseline: {text_of(row['base_group_ranks'])})" if row["base_group_ranks"] else ""
+        item = Item("communication", f"{text_of(row['op_type'])} group of ranks {text_of(row['group_ranks'])}"
+                    f"{base_group}, {scope}: {metric}",
                     f"{_value(metric, row['base_value'])} → {_value(metric, row['run_value'])} "
                     f"({row['ratio']:.2f}x)",
-                    _communication_evidence(run_query, base, row, row["base_group_name"]),
-                    _communication_evidence(run_query, run, row, row["run_group_name"]))
+                    _communication_evidence(run_query, base, row, row["base_group_name"], _base_rank(row)),
+                    _communication_evidence(run_query, run, row, row["run_group_name"], row["rank_id"]))
         (worse if regressed else better).append(item)
     comparison.regressions += worse[:REPORT_ITEMS]
     comparison.improvements += better[:REPORT_ITEMS]
@@ -233,9 +247,10 @@ def _pick(run_query: Runner, comparison: Comparison) -> None:
     for row in answers["compare_memory"].dicts():
         if not row["difference_bytes"] or row["scope"] != "rank":
             continue
-        item = Item("memory", f"rank {text_of(row['rank_id'])} {text_of(row['component'])}: {row['metric']}",
+        item = Item("memory", f"{_rank(row)} {text_of(row['component'])}: {row['metric']}",
                     f"{_bytes(row['base_bytes'])} → {_bytes(row['run_bytes'])}",
-                    _memory_evidence(run_query, base, row), _memory_evidence(run_query, run, row))
+                    _memory_evidence(run_query, base, row, _base_rank(row)),
+                    _memory_evidence(run_query, run, row, row["rank_id"]))
         (grew if row["difference_bytes"] > 0 else shrank).append(item)
     comparison.regressions += grew[:REPORT_ITEMS]
     comparison.improvements += shrank[:REPORT_ITEMS]
@@ -258,18 +273,30 @@ def _kernel_evidence(run_query: Runner, run_id: int, row: dict, name: str) -> li
         "input_shapes": row["input_shapes"], "limit": EVIDENCE_ROWS})
 
 
-def _communication_evidence(run_query: Runner, run_id: int, row: dict, group_name) -> list[dict]:
-    """The row's collectives in one run, in that run's name of the group (groups match by their ranks)."""
+def _communication_evidence(run_query: Runner, run_id: int, row: dict, group_name, rank_id) -> list[dict]:
+    """The row's collectives in one run, in that run's name of the group (groups match by their ranks)
+    and on that run's rank of the pair."""
     values = {"run_id": run_id, "op_type": row["op_type"], "name_like": _like_prefix(row["op_type"]),
-              "rank_id": row["rank_id"], "group_name": group_name, "limit": EVIDENCE_ROWS}
+              "rank_id": rank_id, "group_name": group_name, "limit": EVIDENCE_ROWS}
     if row["metric"] == "mean_time_ns":
         return _rows(run_query, "compare_hccl_evidence", values)
     return _rows(run_query, "compare_communication_evidence", {**values, "metric": row["metric"]})
 
 
-def _memory_evidence(run_query: Runner, run_id: int, row: dict) -> list[dict]:
+def _memory_evidence(run_query: Runner, run_id: int, row: dict, rank_id) -> list[dict]:
     return _rows(run_query, "compare_memory_evidence", {
-        "run_id": run_id, "metric": row["metric"], "rank_id": row["rank_id"], "component": row["component"]})
+        "run_id": run_id, "metric": row["metric"], "rank_id": rank_id, "component": row["component"]})
+
+
+def _base_rank(row: dict):
+    """The baseline's rank of a compared row's pair: its own id where the runs number it otherwise."""
+    return row["rank_id"] if row["base_rank_id"] is None else row["base_rank_id"]
+
+
+def _rank(row: dict) -> str:
+    """``rank R``, and the baseline's rank of the pair where its id differs."""
+    base = f" (baseline rank {text_of(row['base_rank_id'])})" if row["base_rank_id"] is not None else ""
+    return f"rank {text_of(row['rank_id'])}{base}"
 
 
 def _like_prefix(op_type) -> str:

@@ -1,7 +1,8 @@
 """The comparison's report (``warehouse compare -o``) as tables (:class:`~.tables.Table`), built as the
 run report's are (:mod:`.tables`) so the report's HTML and Markdown writers write it.
 
-Chapters: the two runs, what differs between them and whether they are comparable; the top regressions and the top improvements, a table per item (its
+Chapters: the two runs, what differs between them and whether they are comparable, how their ranks
+pair; the top regressions and the top improvements, a table per item (its
 change in the title, its evidence rows in both runs: run, input path, row); then the top
 :data:`~.compare.TOP` rows of each compare answer, its columns as the named query names them.
 Cells keep their values; each writer escapes their text as it does the run report's.
@@ -14,7 +15,8 @@ from pathlib import Path
 
 from warehouse.report import html, markdown
 from warehouse.report.compare import (
-    HEADER_PROPERTIES, TITLE, TOP, Answer, CompareError, Comparison, Item, Run, differences, label_text, verdict,
+    HEADER_PROPERTIES, TITLE, TOP, Answer, CompareError, Comparison, Item, Run, differences, label_text, rank_pairing,
+    verdict,
 )
 from warehouse.report.tables import AS_GIVEN, Chapter, Column, Table
 
@@ -25,7 +27,7 @@ EVIDENCE = [Column(header) for header in ("run", "input", "row", "table", "rank"
 def chapters(comparison: Comparison) -> list[Chapter]:
     """The report's chapters in order: the runs, the regressions, the improvements, the answers."""
     return [
-        Chapter("Runs compared", [runs(comparison), differing(comparison)]),
+        Chapter("Runs compared", [runs(comparison), differing(comparison), pairing(comparison)]),
         Chapter("Top regressions", items("regression", comparison.regressions, comparison)),
         Chapter("Top improvements", items("improvement", comparison.improvements, comparison)),
         Chapter(f"Answers (top {TOP} rows each)", [answer(a) for a in comparison.answers.values()]),
@@ -45,6 +47,13 @@ def differing(comparison: Comparison) -> Table:
     rows = [[HEADER_PROPERTIES[d["property"]], d["base"], d["run"]] for d in differences(comparison)]
     columns = [Column(header) for header in ("property", "base", "run")]
     return Table("differs", "What differs", f"What differs ({verdict(comparison)[1]})", columns, rows)
+
+
+def pairing(comparison: Comparison) -> Table:
+    """How the two runs' ranks pair, and why (compare_runs' rank_pairing)."""
+    paired_by, note = rank_pairing(comparison)
+    columns = [Column(header) for header in ("paired_by", "how")]
+    return Table("pairing", "Rank pairing", "How the ranks pair", columns, [[paired_by, note]])
 
 
 def items(kind: str, found: list[Item], comparison: Comparison) -> list[Table]:
