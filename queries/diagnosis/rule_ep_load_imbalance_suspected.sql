@@ -14,11 +14,8 @@
 --     no other rank runs in the step (more tokens, seen directly); medium when the shapes do
 --     not show it (padded, or not recorded); low when its other compute is slow too (a slow
 --     rank explains it as well) or without step rows (step -1: the ranks' whole captures
---     compared). Ranks unknown to the input (-1) are left out, and so is a rank whose kernels
---     are not its whole compute (step_compute.kernels_whole: they fall more than 5 % short of
---     the profiler's own Computing for the step; the profiler states no expert time, so such a
---     rank's expert time is unknown). Evidence: the rank's expert kernels that ran longest past
---     the mean of the same kernel name over the ranks in that step.
+--     compared). Ranks unknown to the input (-1) are left out. Evidence: the rank's expert
+--     kernels that ran longest past the mean of the same kernel name over the ranks in that step.
 -- param run_id (integer, default null): Only this run; every run when null.
 -- param expert_categories (text, default 'moe.grouped_matmul moe.dispatch_expert_compute'): Kernel categories of the expert kernels, separated by spaces.
 -- param threshold (real, default 1.2): Ratio of a rank's expert kernel time to the median above which it is flagged.
@@ -40,16 +37,12 @@
 -- column evidence_kernel_id: kernel.id of the evidence row, when it is a kernel.
 -- column evidence_note: What the evidence row shows.
 with step_kernels as (
-    -- the kernels of the ranks whose kernels are their whole compute
     select
-        k.run_id, k.step_id, k.rank_id, k.kernel_id, k.source_id, k.source_row, k.slice_id, k.name, k.input_shapes,
-        k.dur, k.is_compute,
-        case when k.category like 'moe.%' then 1 else 0 end as in_moe_layer,
-        case when instr(' ' || :expert_categories || ' ', ' ' || k.category || ' ') > 0 then 1 else 0 end as is_expert
-    from step_kernel as k
-    join step_compute as c
-        on c.run_id = k.run_id and c.step_id = k.step_id and c.rank_id = k.rank_id and c.kernels_whole = 1
-    where :run_id is null or k.run_id = :run_id
+        run_id, step_id, rank_id, kernel_id, source_id, source_row, slice_id, name, input_shapes, dur, is_compute,
+        case when category like 'moe.%' then 1 else 0 end as in_moe_layer,
+        case when instr(' ' || :expert_categories || ' ', ' ' || category || ' ') > 0 then 1 else 0 end as is_expert
+    from step_kernel
+    where rank_id >= 0 and (:run_id is null or run_id = :run_id)
 ),
 
 expert_kernels as (

@@ -38,8 +38,10 @@ TIME_ROW = "FROM communication_time_answer WHERE group_name IS NOT NULL ORDER BY
 MEMORY_ROW = ("FROM memory_record AS m JOIN answer_source AS a ON a.source_id = m.source_id AND a.fact = 'memory' "
               "ORDER BY m.source_id, m.source_row LIMIT 1")
 #: two runs of one shape numbered otherwise (tests/scale/conftest.py): compare pairs their ranks by place
-PIPELINED_PAIR = {"base_run_id": Lookup("SELECT run_id FROM run WHERE name = 'pipelined'"),
-                  "run_id": Lookup("SELECT run_id FROM run WHERE name = 'pipelined_renumbered'")}
+# the scale fixture's pipelined pair; in a warehouse without it (the demo's, the real samples') NULL: the
+# queries' defaults (the last run against the one before it)
+PIPELINED_PAIR = {"base_run_id": Lookup("SELECT (SELECT run_id FROM run WHERE name = 'pipelined')"),
+                  "run_id": Lookup("SELECT (SELECT run_id FROM run WHERE name = 'pipelined_renumbered')")}
 #: per query, the parameters that make it return rows on the factory warehouse
 PARAMS = {
     "compare_communication_evidence": {
