@@ -1,0 +1,221 @@
+"""The Timeline of MindStudio Insight's frontend on training runs, through ``warehouse serve --insight-port``.
+
+Real samples of shared/realdata are imported over a real WebSocket as the frontend does, then the
+frontend's own sequence is driven (Ascend/msinsight ``modules/timeline/src/connection/handler.ts``
+parseSuccessHandler builds the lanes from ``parse/success``; ``modules/timeline/src/insight/units/
+AscendUnit.tsx`` then asks, per process lane, ``unit/threadTracesSummary`` (createSummaryChart), per
+thread lane ``unit/threadTraces`` (getThreadTracesRequestParams) and, on a click, ``unit/threadDetail``
+(the slice detail's fetchData)). Answers are in the real server's shapes: import/action as
+``server/src/modules/timeline/protocol/TimelineProtocolUtil.cpp`` (SetBodyAtt, BuildImportActionJson)
+with one card per rank (``server/src/modules/full_db/ProjectParse/ProjectParserDb.cpp``,
+``ProjectParserJson.cpp``), the event as ToEventJson<ParseSuccessEvent> (``PaserFactory.cpp``
+SendParseSuccessEvent); values are checked against SQL on the warehouse.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from websockets.sync.client import connect
+
+from test_insight_ws import Page, serving
+from warehouse import db
+
+# each test runs `warehouse serve` in a child process and imports real samples: seconds each
+pytestmark = pytest.mark.slow
+
+DB_RUN = "msinsight/pytorch/db/level0"
+TEXT_RANK = "msinsight/pytorch/text/level0/rank0_ascend_pt"
+LONE_TRACE = "hta/rank_unavailable/rank_not_found.json.gz"
+#: keys of a lane's metadata (TimelineProtocolUtil.cpp UnitTrackToJson)
+TRACK_KEYS = {"cardId", "processId", "processName", "label", "threadId", "threadName", "groupNameValue", "rankList",
+              "metaType", "maxDepth", "dataType"}
+#: keys of import/action's body (SetBodyAtt and ToResponseJson<ImportActionResponse>) and the warehouse's subdirectoryList
+IMPORT_KEYS = {"isOnlyTraceJson", "isCluster", "reset", "isSimulation", "isBinary", "isIpynb", "isPending",
+               "hasCachelineRecords", "instrVersion", "isLeaks", "isIE", "isMultiDevice", "isTriton", "coreList",
+               "sourceList", "children", "result", "subdirectoryList"}
+
+
+def imported(page: Page, path) -> dict:
+    """import/action of ``path`` as the frontend's Import Data dialog sends it."""
+    body = page.body("timeline", "import/action", {"projectName": "p", "path": [str(path)], "projectAction": 0,
+                                                   "isConflict": False})
+    assert set(body) == IMPORT_KEYS
+    # the events follow the answer on the socket: any later answer (the page's heartbeat) comes after them
+    assert page.body("global", "heartCheck", {}) == {}
+    return body
+
+
+def sql(database, query: str, *args) -> list[tuple]:
+    conn = db.connect_readonly(database)
+    try:
+        return conn.execute(query, args).fetchall()
+    finally:
+        conn.close()
+
+
+def lanes_in_sql(database, path: str) -> tuple[int, int]:
+    """(processes with a thread, threads) of the input at ``path``."""
+    return sql(database, "SELECT count(DISTINCT p.id), count(t.id) FROM process AS p JOIN thread AS t "
+                         "ON t.process_id = p.id JOIN source AS s ON s.id = p.source_id WHERE s.path = ?", path)[0]
+
+
+def extent_in_sql(database, path: str) -> tuple[int, int]:
+    """(first slice start, last slice end) of the input at ``path``."""
+    return sql(database, "SELECT min(sl.ts), max(sl.ts + sl.dur) FROM slice AS sl JOIN thread AS t "
+                         "ON t.id = sl.thread_id JOIN source AS s ON s.id = t.source_id WHERE s.path = ?", path)[0]
+
+
+def check_event(event: dict, database, card: dict) -> dict:
+    """The parse/success event of ``card`` (an import/action result): its shape, its tree counted against
+    SQL; its body."""
+    assert (event["type"], event["event"], event["moduleName"]) == ("event", "parse/success", "timeline")
+    body = event["body"]
+    assert set(body) == {"startTime", "maxTimeStamp", "offset", "startTimeUpdated", "isFullDb", "isRl", "isFtrace",
+                         "unit", "rankList", "threadGroupList", "dbPath"}
+    assert body["unit"]["type"] == "card" and body["unit"]["metadata"] == {"cardId": card["rankId"], "cardAlias": ""}
+    assert body["dbPath"] == card["dbPath"] and body["offset"] == 0 and body["startTimeUpdated"] is True
+    processes = body["unit"]["children"]
+    threads = [thread for process in processes for thread in process["children"]]
+    assert (len(processes), len(threads)) == lanes_in_sql(database, card["dbPath"])
+    assert {p["type"] for p in processes} == {"process"} and {t["type"] for t in threads} == {"thread"}
+    assert all(set(track["metadata"]) == TRACK_KEYS and track["metadata"]["cardId"] == card["rankId"]
+               for track in processes + threads)
+    assert body["startTime"] == str(extent_in_sql(database, card["dbPath"])[0])
+    assert body["rankList"] == [{"clusterId": card["cluster"], "host": "", "rankId": card["rankId"],
+                                 "rankName": card["cardName"], "deviceId": body["rankList"][0]["deviceId"]}]
+    return body
+
+
+def first_lane(body: dict) -> tuple[dict, dict]:
+    """The first process lane that has a thread with slices, and that thread."""
+    for process in body["unit"]["children"]:
+        for thread in process["children"]:
+            if thread["metadata"]["maxDepth"] > 0:
+                return process["metadata"], thread["metadata"]
+    raise AssertionError("no lane with slices")
+
+
+def drive_lanes(page: Page, database, body: dict) -> None:
+    """What the Timeline asks once a card's lanes exist, its answers checked against SQL: the process
+    lane's summary over the whole card, the thread lane's slices in its first 200 us at 1 ns per pixel
+    (nothing merged), the detail of the first slice clicked."""
+    process, thread = first_lane(body)
+    end = int(body["maxTimeStamp"] * 1.1)  # the frontend's endTimeAll (handler.ts)
+    zero = int(body["startTime"])
+    summary = page.body("timeline", "unit/threadTracesSummary", {
+        "cardId": process["cardId"], "dbPath": body["dbPath"], "processId": process["processId"],
+        "metaType": process["metaType"], "unitType": "process", "startTime": 0, "endTime": end, "timePerPx": 1000})
+    busy = sql(database, "SELECT min(sl.ts), max(sl.ts + sl.dur) FROM slice AS sl JOIN thread AS t "
+                         "ON t.id = sl.thread_id WHERE t.process_id = ?", int(process["processId"]))[0]
+    assert summary["data"][0]["startTime"] == busy[0] - zero
+    last = summary["data"][-1]
+    assert last["startTime"] + last["duration"] >= busy[1] - zero
+    window = 200_000
+    traces = page.body("timeline", "unit/threadTraces", {
+        "cardId": thread["cardId"], "dbPath": body["dbPath"], "processId": thread["processId"],
+        "threadId": thread["threadId"], "metaType": thread["metaType"], "startTime": 0, "endTime": window,
+        "timePerPx": 1, "isFilterPythonFunction": False, "isHideFlagEvents": False})
+    assert traces["maxDepth"] == thread["maxDepth"]
+    expected = sql(database, "SELECT id, name, ts - ?, dur FROM slice WHERE thread_id = ? AND depth = 0 "
+                             "AND ts < ? AND ts + dur > ? ORDER BY ts, id",
+                   zero, int(thread["threadId"]), zero + window, zero)
+    assert expected, "the first 200 us of the lane hold a slice"
+    assert [(int(r["id"]), r["name"], r["startTime"], r["duration"]) for r in traces["data"][0]] == [
+        tuple(row) for row in expected]
+    first = traces["data"][0][0]
+    detail = page.body("timeline", "unit/threadDetail", {
+        "rankId": thread["cardId"], "dbPath": body["dbPath"], "metaType": thread["metaType"],
+        "pid": thread["processId"], "tid": thread["threadId"], "id": first["id"], "startTime": first["startTime"],
+        "depth": 0, "timePerPx": 1})
+    assert (detail["data"]["title"], detail["data"]["duration"], detail["data"]["rawStartTime"]) == (
+        first["name"], first["duration"], str(zero + first["startTime"]))
+
+
+@pytest.fixture
+def root(tmp_path):
+    folder = tmp_path / "root"
+    folder.mkdir()
+    return folder
+
+
+@pytest.fixture
+def empty(tmp_path):
+    path = tmp_path / "warehouse.db"
+    db.connect(path).close()
+    return path
+
+
+def test_a_two_rank_db_folder_is_one_card_per_rank_with_its_lanes(empty, root, realdata):
+    run = root / "level0"
+    shutil.copytree(realdata / DB_RUN, run)
+    with serving(empty, root) as (url, rest), connect(url) as socket:
+        page = Page(socket)
+        body = imported(page, run)
+        # six files (two rank dbs, two analysis.db, two profiler_info): two cards, a cluster (DB_CLUSTER)
+        paths = [str(run / f"rank{r}_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / f"ascend_pytorch_profiler_{r}.db")
+                 for r in (0, 1)]
+        assert body["result"] == [
+            {"cardName": str(r), "rankId": path, "cardPath": f"Directory: rank{r}_ascend_pt", "result": True,
+             "dbPath": path, "cluster": "level0", "projectType": 6,
+             "dataPathList": [str(run / f"rank{r}_ascend_pt" / "ASCEND_PROFILER_OUTPUT")], "host": ""}
+            for r, path in enumerate(paths)]
+        assert (body["isCluster"], body["isOnlyTraceJson"], body["isBinary"], body["isMultiDevice"]) == (
+            True, False, False, False)
+        assert [(node["type"], node["rankId"], node["clusterPath"]) for node in body["children"]] == [
+            ("RANK", path, "level0") for path in paths]
+        assert len(page.events) == 2
+        extents = [extent_in_sql(empty, path) for path in paths]
+        longest = max(end - start for start, end in extents)
+        for event, card in zip(page.events, body["result"]):
+            event_body = check_event(event, empty, card)
+            assert (event_body["maxTimeStamp"], event_body["isFullDb"]) == (longest, True)
+        drive_lanes(page, empty, page.events[1]["body"])
+        # importing the folder again: the same cards (imported before), their lanes pushed again
+        again = imported(page, run)
+        assert again["result"] == body["result"] and len(page.events) == 4
+
+
+def test_a_text_export_is_one_card(empty, root, realdata):
+    rank = root / "rank0_ascend_pt"
+    shutil.copytree(realdata / TEXT_RANK, rank)
+    with serving(empty, root) as (url, rest), connect(url) as socket:
+        page = Page(socket)
+        body = imported(page, rank)
+        trace = str(rank / "ASCEND_PROFILER_OUTPUT" / "trace_view.json.gz")
+        # ten files, one rank: one card named by its trace (TRACE), memory and operator data beside it
+        assert body["result"] == [{"cardName": "0", "rankId": trace, "cardPath": "Directory: rank0_ascend_pt",
+                                   "result": True, "dbPath": trace, "cluster": "", "projectType": 5,
+                                   "dataPathList": [str(rank / "ASCEND_PROFILER_OUTPUT")], "host": ""}]
+        assert (body["isCluster"], body["isOnlyTraceJson"]) == (False, False)
+        (event,) = page.events
+        event_body = check_event(event, empty, body["result"][0])
+        start, end = extent_in_sql(empty, trace)
+        assert (event_body["maxTimeStamp"], event_body["isFullDb"]) == (end - start, False)
+        assert {t["metadata"]["metaType"] for p in event_body["unit"]["children"] for t in p["children"]} == {"TEXT"}
+        drive_lanes(page, empty, event_body)
+
+
+def test_a_lone_trace_is_one_card_named_by_its_path(empty, root, realdata):
+    trace = root / "rank_not_found.json.gz"
+    shutil.copyfile(realdata / LONE_TRACE, trace)
+    with serving(empty, root) as (url, rest), connect(url) as socket:
+        page = Page(socket)
+        body = imported(page, trace)
+        # no rank anywhere: the card is named by the file, as ProjectParserJson names a trace without profiler_info
+        assert [(c["cardName"], c["rankId"], c["projectType"], c["cluster"]) for c in body["result"]] == [
+            (str(trace), str(trace), 5, "")]
+        assert (body["isCluster"], body["isOnlyTraceJson"]) == (False, True)
+        (event,) = page.events
+        drive_lanes(page, empty, check_event(event, empty, body["result"][0]))
+
+
+def test_a_file_that_fails_is_a_card_in_error_and_no_event(empty, root):
+    bad = root / "trace_view.json"
+    bad.write_text('[{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2}, {"ph": ')
+    with serving(empty, root) as (url, rest), connect(url) as socket:
+        page = Page(socket)
+        body = imported(page, bad)
+        assert [(c["rankId"], c["result"], c["projectType"]) for c in body["result"]] == [(str(bad), False, 100)]
+        assert page.events == []
