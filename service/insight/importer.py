@@ -101,10 +101,17 @@ def import_action(conn, params: Params) -> dict:
         "instrVersion": instructions[0] if instructions else -1,
         "coreList": _union(conn, "insight_cores", "core", operators),
         "sourceList": _union(conn, "insight_code_files", "path", operators), "subdirectoryList": [],
-        "result": [_operator_action(card) for card in operator_cards] + [card.action() for card in rank_cards]
-        + [_failed_action(result) for result in results if result.status == "failed"],
+        "result": _actions(results, operator_cards, rank_cards),
         "children": [cards.tree_node(card) for card in operator_cards] + [card.tree_node() for card in rank_cards],
     }
+
+
+def _actions(results: list[ingest.FileResult], operator_cards: list[dict], rank_cards: list[ranks.RankCard]) -> list:
+    """The cards, then a card in error per file that failed, and per file no source reads when nothing
+    else was found (as the real server answers "No parsable db files found")."""
+    found = [_operator_action(card) for card in operator_cards] + [card.action() for card in rank_cards]
+    unread = ("failed",) if found else ("failed", "skipped")
+    return found + [_failed_action(result) for result in results if result.status in unread]
 
 
 def _operator_action(card: dict) -> dict:
