@@ -14,12 +14,13 @@ SendParseSuccessEvent); values are checked against SQL on the warehouse.
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 
 import pytest
 from websockets.sync.client import connect
 
-from test_insight_ws import Page, serving
+from test_insight_ws import Page, empty, root, serving  # noqa: F401 - empty and root are fixtures
 from warehouse import db
 
 # each test runs `warehouse serve` in a child process and imports real samples: seconds each
@@ -133,26 +134,18 @@ def drive_lanes(page: Page, database, body: dict) -> None:
         first["name"], first["duration"], str(zero + first["startTime"]))
 
 
-@pytest.fixture
-def root(tmp_path):
-    folder = tmp_path / "root"
-    folder.mkdir()
-    return folder
-
-
-@pytest.fixture
-def empty(tmp_path):
-    path = tmp_path / "warehouse.db"
-    db.connect(path).close()
-    return path
+@contextlib.contextmanager
+def opened(database, root, path):
+    """A running server on ``database`` whose page imported ``path``: yields (the page, the import's body)."""
+    with serving(database, root) as (url, rest), connect(url) as socket:
+        page = Page(socket)
+        yield page, imported(page, path)
 
 
 def test_a_two_rank_db_folder_is_one_card_per_rank_with_its_lanes(empty, root, realdata):
     run = root / "level0"
     shutil.copytree(realdata / DB_RUN, run)
-    with serving(empty, root) as (url, rest), connect(url) as socket:
-        page = Page(socket)
-        body = imported(page, run)
+    with opened(empty, root, run) as (page, body):
         # six files (two rank dbs, two analysis.db, two profiler_info): two cards, a cluster (DB_CLUSTER)
         paths = [str(run / f"rank{r}_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / f"ascend_pytorch_profiler_{r}.db")
                  for r in (0, 1)]
@@ -180,9 +173,7 @@ def test_a_two_rank_db_folder_is_one_card_per_rank_with_its_lanes(empty, root, r
 def test_a_text_export_is_one_card(empty, root, realdata):
     rank = root / "rank0_ascend_pt"
     shutil.copytree(realdata / TEXT_RANK, rank)
-    with serving(empty, root) as (url, rest), connect(url) as socket:
-        page = Page(socket)
-        body = imported(page, rank)
+    with opened(empty, root, rank) as (page, body):
         trace = str(rank / "ASCEND_PROFILER_OUTPUT" / "trace_view.json.gz")
         # ten files, one rank: one card named by its trace (TRACE), memory and operator data beside it
         assert body["result"] == [{"cardName": "0", "rankId": trace, "cardPath": "Directory: rank0_ascend_pt",
@@ -200,9 +191,7 @@ def test_a_text_export_is_one_card(empty, root, realdata):
 def test_a_lone_trace_is_one_card_named_by_its_path(empty, root, realdata):
     trace = root / "rank_not_found.json.gz"
     shutil.copyfile(realdata / LONE_TRACE, trace)
-    with serving(empty, root) as (url, rest), connect(url) as socket:
-        page = Page(socket)
-        body = imported(page, trace)
+    with opened(empty, root, trace) as (page, body):
         # no rank anywhere: the card is named by the file, as ProjectParserJson names a trace without profiler_info
         assert [(c["cardName"], c["rankId"], c["projectType"], c["cluster"]) for c in body["result"]] == [
             (str(trace), str(trace), 5, "")]
@@ -214,8 +203,6 @@ def test_a_lone_trace_is_one_card_named_by_its_path(empty, root, realdata):
 def test_a_file_that_fails_is_a_card_in_error_and_no_event(empty, root):
     bad = root / "trace_view.json"
     bad.write_text('[{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2}, {"ph": ')
-    with serving(empty, root) as (url, rest), connect(url) as socket:
-        page = Page(socket)
-        body = imported(page, bad)
+    with opened(empty, root, bad) as (page, body):
         assert [(c["rankId"], c["result"], c["projectType"]) for c in body["result"]] == [(str(bad), False, 100)]
         assert page.events == []
