@@ -32,7 +32,7 @@ LONE_TRACE = "hta/rank_unavailable/rank_not_found.json.gz"
 #: keys of a lane's metadata (TimelineProtocolUtil.cpp UnitTrackToJson)
 TRACK_KEYS = {"cardId", "processId", "processName", "label", "threadId", "threadName", "groupNameValue", "rankList",
               "metaType", "maxDepth", "dataType"}
-#: keys of import/action's body (SetBodyAtt and ToResponseJson<ImportActionResponse>) and the warehouse's subdirectoryList
+#: keys of import/action's body (SetBodyAtt, ToResponseJson<ImportActionResponse>) and the warehouse's subdirectoryList
 IMPORT_KEYS = {"isOnlyTraceJson", "isCluster", "reset", "isSimulation", "isBinary", "isIpynb", "isPending",
                "hasCachelineRecords", "instrVersion", "isLeaks", "isIE", "isMultiDevice", "isTriton", "coreList",
                "sourceList", "children", "result", "subdirectoryList"}
