@@ -1,8 +1,9 @@
 -- title: Insight rank inputs
 -- description: Every input of every rank of every run, as MindStudio Insight's Timeline groups
 --     them: one card per rank (not per file). Each row is one ingested input of a rank (its
---     rank known or -1, operator profiles left out), with whether it is the input whose
---     timeline answers for the rank (answer_source, fact timeline) and how many ranks its run has.
+--     rank known or -1, operator profiles left out), with whether it is one of the inputs whose
+--     timeline answers for the rank (answer_source, fact timeline: msprof writes a rank's timeline
+--     in several files) and how many ranks its run has.
 -- column run_id: Run of the rank (run.run_id).
 -- column run_root: The run's root (its folder, or the file when the run is one file).
 -- column run_ranks: Number of ranks of the run (a cluster when above 1).
@@ -11,7 +12,7 @@
 -- column path: Path of the input file.
 -- column kind: Input format that read it.
 -- column device_id: NPU device of the input's rank, when the input says.
--- column is_timeline: 1 when this input answers the rank's timeline, else 0.
+-- column is_timeline: 1 when this input answers (part of) the rank's timeline, else 0.
 with inputs as (
     select s.id, s.path, s.kind, s.run_id, s.rank_id, s.device_id
     from source as s
@@ -25,10 +26,9 @@ run_ranks as (
 ),
 
 timeline as (
-    select run_id, rank_id, min(source_id) as source_id
+    select distinct source_id
     from answer_source
     where fact = 'timeline'
-    group by run_id, rank_id
 ),
 
 final as (
@@ -41,11 +41,11 @@ final as (
         i.path,
         i.kind,
         i.device_id,
-        case when t.source_id = i.id then 1 else 0 end as is_timeline
+        case when t.source_id is null then 0 else 1 end as is_timeline
     from inputs as i
     join run as r on r.run_id = i.run_id
     join run_ranks as n on n.run_id = i.run_id
-    left join timeline as t on t.run_id = i.run_id and t.rank_id = i.rank_id
+    left join timeline as t on t.source_id = i.id
 )
 
 select run_id, run_root, run_ranks, rank_id, source_id, path, kind, device_id, is_timeline

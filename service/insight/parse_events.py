@@ -9,9 +9,9 @@ of ``server/src/modules/timeline/protocol/TimelineProtocolUtil.cpp`` (ToEventJso
 UnitTrackToJson; envelope: ProtocolUtil::SetEventJsonBaseInfo). The warehouse has ingested the
 rank when import/action answers, so the events follow the answer at once.
 
-The tree is the card's timeline input's processes and threads (named query ``insight_unit_tree``);
+The tree is the processes and threads of the card's timeline inputs (named query ``insight_unit_tree``);
 ``processId``/``threadId`` are the warehouse's ids as the ``unit/*`` commands take them
-(:mod:`service.insight.timeline`). Times there are relative to each input's first slice, so each
+(:mod:`service.insight.timeline`). Times there are relative to the card's first slice, so each
 card's ``offset`` is 0 and ``startTime`` is that first slice (absolute ns, a decimal string as the
 real server's); ``maxTimeStamp`` is the longest extent (last end - first start) among the cards
 imported, as TraceTime::GetDuration is the longest card group's once all are parsed.
@@ -42,17 +42,20 @@ def envelope(event: str, body: dict) -> dict:
 
 
 def _span(conn, card: RankCard) -> tuple[int, int] | None:
-    found = one(conn, "insight_source_span", source_id=card.source_id)
-    if found is None or found["start_ns"] is None:
+    """(first slice start, last slice end) over the card's timeline inputs, None without a slice."""
+    found = [one(conn, "insight_source_span", source_id=source_id) for source_id in card.timeline_ids]
+    found = [(row["start_ns"], row["end_ns"]) for row in found if row and row["start_ns"] is not None]
+    if not found:
         return None
-    return found["start_ns"], found["end_ns"]
+    return min(start for start, _ in found), max(end for _, end in found)
 
 
 def unit_tree(conn, card: RankCard) -> list[dict]:
     """The card's process tracks, each with its thread tracks (UnitTrackToJson's keys)."""
     meta_type = "" if card.is_db else TEXT_META_TYPE
     processes: dict[int, dict] = {}
-    for row in rows(conn, "insight_unit_tree", source_id=card.source_id) if card.has_timeline else []:
+    found = [row for source_id in card.timeline_ids for row in rows(conn, "insight_unit_tree", source_id=source_id)]
+    for row in found:
         process = processes.get(row["process_id"])
         if process is None:
             process = processes[row["process_id"]] = _track(

@@ -6,10 +6,12 @@ The real server answers import/action with one card per rank, never per input fi
 warehouse holds (named query ``insight_rank_inputs``): a rank db and its analysis.db, a text
 export's trace_view.json and its CSVs, a lone trace (rank -1), an msprof rank.
 
-A card's id (``rankId``) and its ``dbPath`` are the path of the input whose timeline answers for
-the rank (``answer_source``; the rank's first input when none holds a timeline): it does not change
-when other profiles are imported, and every timeline command already names an input by its path
-(:func:`service.insight.cards.check_source`). As the real server: ``cardName`` is the rank number
+A card's id (``rankId``) and its ``dbPath`` are the path of the (first) input whose timeline
+answers for the rank (``answer_source``; the rank's first input when none holds a timeline): it
+does not change when other profiles are imported. The card's lanes are those of every input
+answering its timeline (msprof writes one rank's timeline in several files), all on one time zero
+(:meth:`service.insight.cache.WarehouseCache.start`), and a timeline command naming the card may
+name any input of the rank (:func:`service.insight.cards.check_source`). As the real server: ``cardName`` is the rank number
 (the file's path when the rank is unknown, as ProjectParserJson names a trace without
 profiler_info); ``cardPath`` is ``"Directory: "`` and the folder two levels above the file
 (FileUtil::GetRankIdFromPath); ``cluster`` the run's folder name when the run has several ranks.
@@ -24,8 +26,9 @@ from service.insight.protocol import rows
 
 #: ProjectTypeEnum of the real server (server/src/modules/defs/GlobalDefs.h)
 DB, TEXT_CLUSTER, TRACE, DB_CLUSTER = 0, 3, 5, 6
-#: kinds whose rank is a database project for the real server (ProjectParserDb); the others are text
-DB_KINDS = frozenset({"rank_db", "analysis_db", "msprof_timeline", "cluster_analysis_db"})
+#: kinds whose rank is a database project for the real server (ProjectParserDb: a torch_npu or msprof db);
+#: the others are text (ProjectParserJson: trace_view.json, msprof's timeline JSONs, the CSVs)
+DB_KINDS = frozenset({"rank_db", "analysis_db", "cluster_analysis_db"})
 #: kinds holding what makes a text project more than a trace (ProjectParserJson CheckHasJsonMemoryDataOperatorData)
 MEMORY_OR_OPERATOR_KINDS = frozenset({"memory_record_csv", "operator_memory_csv", "kernel_details_csv"})
 UNKNOWN_RANK = -1
@@ -39,12 +42,13 @@ class RankCard:
     run_root: str
     run_ranks: int
     rank_id: int
-    #: the input whose timeline answers (else the rank's first input): the card's id and dbPath
-    source_id: int
+    #: the first input whose timeline answers (else the rank's first input): the card's id and dbPath
     path: str
-    has_timeline: bool
+    #: the inputs whose timelines answer for the rank, in source order (none: a rank without a timeline)
+    timeline_ids: tuple[int, ...]
     kinds: frozenset[str]
     paths: frozenset[str]
+    source_ids: frozenset[int]
     device_id: int | None
 
     @property
@@ -90,14 +94,20 @@ def listing(conn) -> list[RankCard]:
         grouped.setdefault((row["run_id"], row["rank_id"]), []).append(row)
     cards = []
     for inputs in grouped.values():
-        answering = next((row for row in inputs if row["is_timeline"]), inputs[0])
+        timeline = [row for row in inputs if row["is_timeline"]]
+        first = (timeline or inputs)[0]
         devices = [row["device_id"] for row in inputs if row["device_id"] is not None]
         cards.append(RankCard(
-            run_id=answering["run_id"], run_root=answering["run_root"], run_ranks=answering["run_ranks"],
-            rank_id=answering["rank_id"], source_id=answering["source_id"], path=answering["path"],
-            has_timeline=bool(answering["is_timeline"]), kinds=frozenset(row["kind"] for row in inputs),
-            paths=frozenset(row["path"] for row in inputs), device_id=devices[0] if devices else None))
+            run_id=first["run_id"], run_root=first["run_root"], run_ranks=first["run_ranks"],
+            rank_id=first["rank_id"], path=first["path"], timeline_ids=tuple(row["source_id"] for row in timeline),
+            kinds=frozenset(row["kind"] for row in inputs), paths=frozenset(row["path"] for row in inputs),
+            source_ids=frozenset(row["source_id"] for row in inputs), device_id=devices[0] if devices else None))
     return cards
+
+
+def named(conn, card_id: str) -> RankCard | None:
+    """The rank card whose id is ``card_id``, or None."""
+    return next((card for card in listing(conn) if card.card_id == card_id), None)
 
 
 def of_paths(conn, paths: list[str]) -> list[RankCard]:

@@ -20,6 +20,7 @@ import shutil
 import pytest
 from websockets.sync.client import connect
 
+from factories.prof_folder import ProfTimelineFactory
 from test_insight_ws import Page, empty, root, serving  # noqa: F401 - empty and root are fixtures
 from warehouse import db
 
@@ -56,16 +57,21 @@ def sql(database, query: str, *args) -> list[tuple]:
         conn.close()
 
 
+#: the inputs answering the timeline of the rank of the input at ? (the warehouse's answer_source)
+TIMELINE_INPUTS = ("SELECT a.source_id FROM answer_source AS a JOIN source AS s ON s.run_id = a.run_id "
+                   "AND s.rank_id = a.rank_id WHERE a.fact = 'timeline' AND s.path = ?")
+
+
 def lanes_in_sql(database, path: str) -> tuple[int, int]:
-    """(processes with a thread, threads) of the input at ``path``."""
+    """(processes with a thread, threads) of the rank whose card is the input at ``path``."""
     return sql(database, "SELECT count(DISTINCT p.id), count(t.id) FROM process AS p JOIN thread AS t "
-                         "ON t.process_id = p.id JOIN source AS s ON s.id = p.source_id WHERE s.path = ?", path)[0]
+                         f"ON t.process_id = p.id WHERE p.source_id IN ({TIMELINE_INPUTS})", path)[0]
 
 
 def extent_in_sql(database, path: str) -> tuple[int, int]:
-    """(first slice start, last slice end) of the input at ``path``."""
+    """(first slice start, last slice end) of the rank whose card is the input at ``path``."""
     return sql(database, "SELECT min(sl.ts), max(sl.ts + sl.dur) FROM slice AS sl JOIN thread AS t "
-                         "ON t.id = sl.thread_id JOIN source AS s ON s.id = t.source_id WHERE s.path = ?", path)[0]
+                         f"ON t.id = sl.thread_id WHERE t.source_id IN ({TIMELINE_INPUTS})", path)[0]
 
 
 def check_event(event: dict, database, card: dict) -> dict:
@@ -89,20 +95,17 @@ def check_event(event: dict, database, card: dict) -> dict:
     return body
 
 
-def first_lane(body: dict) -> tuple[dict, dict]:
-    """The first process lane that has a thread with slices, and that thread."""
-    for process in body["unit"]["children"]:
-        for thread in process["children"]:
-            if thread["metadata"]["maxDepth"] > 0:
-                return process["metadata"], thread["metadata"]
-    raise AssertionError("no lane with slices")
+def lanes(body: dict) -> list[tuple[dict, dict]]:
+    """The thread lanes with slices, each with its process lane."""
+    return [(process["metadata"], thread["metadata"]) for process in body["unit"]["children"]
+            for thread in process["children"] if thread["metadata"]["maxDepth"] > 0]
 
 
-def drive_lanes(page: Page, database, body: dict) -> None:
+def drive_lanes(page: Page, database, body: dict, lane: int = 0) -> None:
     """What the Timeline asks once a card's lanes exist, its answers checked against SQL: the process
-    lane's summary over the whole card, the thread lane's slices in its first 200 us at 1 ns per pixel
-    (nothing merged), the detail of the first slice clicked."""
-    process, thread = first_lane(body)
+    lane's summary over the whole card, the thread lane's slices in the 200 us from its first one at
+    1 ns per pixel (nothing merged), the detail of the first slice clicked."""
+    process, thread = lanes(body)[lane]
     end = int(body["maxTimeStamp"] * 1.1)  # the frontend's endTimeAll (handler.ts)
     zero = int(body["startTime"])
     summary = page.body("timeline", "unit/threadTracesSummary", {
@@ -113,16 +116,18 @@ def drive_lanes(page: Page, database, body: dict) -> None:
     assert summary["data"][0]["startTime"] == busy[0] - zero
     last = summary["data"][-1]
     assert last["startTime"] + last["duration"] >= busy[1] - zero
+    (first_ts,) = sql(database, "SELECT min(ts) FROM slice WHERE thread_id = ?", int(thread["threadId"]))[0]
     window = 200_000
     traces = page.body("timeline", "unit/threadTraces", {
         "cardId": thread["cardId"], "dbPath": body["dbPath"], "processId": thread["processId"],
-        "threadId": thread["threadId"], "metaType": thread["metaType"], "startTime": 0, "endTime": window,
-        "timePerPx": 1, "isFilterPythonFunction": False, "isHideFlagEvents": False})
+        "threadId": thread["threadId"], "metaType": thread["metaType"], "startTime": first_ts - zero,
+        "endTime": first_ts - zero + window, "timePerPx": 1, "isFilterPythonFunction": False,
+        "isHideFlagEvents": False})
     assert traces["maxDepth"] == thread["maxDepth"]
     expected = sql(database, "SELECT id, name, ts - ?, dur FROM slice WHERE thread_id = ? AND depth = 0 "
-                             "AND ts < ? AND ts + dur > ? ORDER BY ts, id",
-                   zero, int(thread["threadId"]), zero + window, zero)
-    assert expected, "the first 200 us of the lane hold a slice"
+                             "AND ts <= ? AND ts + dur >= ? ORDER BY ts, id",
+                   zero, int(thread["threadId"]), first_ts + window, first_ts)
+    assert expected, "the lane's first slice is in the window"
     assert [(int(r["id"]), r["name"], r["startTime"], r["duration"]) for r in traces["data"][0]] == [
         tuple(row) for row in expected]
     first = traces["data"][0][0]
@@ -198,6 +203,26 @@ def test_a_lone_trace_is_one_card_named_by_its_path(empty, root, realdata):
         assert (body["isCluster"], body["isOnlyTraceJson"]) == (False, True)
         (event,) = page.events
         drive_lanes(page, empty, check_event(event, empty, body["result"][0]))
+
+
+def test_an_msprof_rank_in_several_files_is_one_card_on_one_time_axis(empty, root):
+    prof = ProfTimelineFactory(root=root, iterations=2)
+    with opened(empty, root, prof.prof) as (page, body):
+        # seven timeline JSONs of rank 0 (an iteration per msprof_*.json): one card, a text project (TRACE)
+        (card,) = body["result"]
+        timeline = sorted(str(path) for path in prof.timeline.iterdir())
+        answering = [path for (path,) in sql(empty, "SELECT path FROM source WHERE id IN "
+                                                    f"({TIMELINE_INPUTS}) ORDER BY id", timeline[0])]
+        assert sorted(answering) == timeline
+        assert (card["cardName"], card["rankId"], card["projectType"], card["cardPath"]) == (
+            "0", answering[0], 5, "Directory: device_0")
+        (event,) = page.events
+        event_body = check_event(event, empty, card)
+        start, end = extent_in_sql(empty, card["dbPath"])
+        assert (event_body["maxTimeStamp"], event_body["isFullDb"]) == (end - start, False)
+        # the second iteration's file's lanes answer on the card's time axis (its zero: the first iteration's)
+        assert lanes(event_body)[0][1]["threadId"] != lanes(event_body)[-1][1]["threadId"]
+        drive_lanes(page, empty, event_body, lane=-1)
 
 
 def test_a_file_that_fails_is_a_card_in_error_and_no_event(empty, root):
