@@ -28,7 +28,8 @@ from warehouse import db
 pytestmark = pytest.mark.slow
 
 DB_RUN = "msinsight/pytorch/db/level0"
-TEXT_RANK = "msinsight/pytorch/text/level0/rank0_ascend_pt"
+TEXT_RUN = "msinsight/pytorch/text/level0"
+TEXT_RANK = f"{TEXT_RUN}/rank0_ascend_pt"
 LONE_TRACE = "hta/rank_unavailable/rank_not_found.json.gz"
 #: keys of a lane's metadata (TimelineProtocolUtil.cpp UnitTrackToJson)
 TRACK_KEYS = {"cardId", "processId", "processName", "label", "threadId", "threadName", "groupNameValue", "rankList",
@@ -147,18 +148,24 @@ def opened(database, root, path):
         yield page, imported(page, path)
 
 
-def test_a_two_rank_db_folder_is_one_card_per_rank_with_its_lanes(empty, root, realdata):
+@pytest.mark.parametrize("sample, timeline, project_type, is_db", (
+    # six files (two rank dbs, two analysis.db, two profiler_info): DB_CLUSTER
+    (DB_RUN, "ascend_pytorch_profiler_{rank}.db", 6, True),
+    # nineteen files (a trace_view.json, CSVs and profiler JSONs per rank): TEXT_CLUSTER
+    (TEXT_RUN, "trace_view.json.gz", 3, False),
+))
+def test_a_two_rank_folder_is_one_card_per_rank_with_its_lanes(empty, root, realdata, sample, timeline, project_type,
+                                                               is_db):
     run = root / "level0"
-    shutil.copytree(realdata / DB_RUN, run)
+    shutil.copytree(realdata / sample, run)
     with opened(empty, root, run) as (page, body):
-        # six files (two rank dbs, two analysis.db, two profiler_info): two cards, a cluster (DB_CLUSTER)
-        paths = [str(run / f"rank{r}_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / f"ascend_pytorch_profiler_{r}.db")
-                 for r in (0, 1)]
+        outputs = [run / f"rank{r}_ascend_pt" / "ASCEND_PROFILER_OUTPUT" for r in (0, 1)]
+        paths = [str(output / timeline.format(rank=r)) for r, output in enumerate(outputs)]
         assert body["result"] == [
             {"cardName": str(r), "rankId": path, "cardPath": f"Directory: rank{r}_ascend_pt", "result": True,
-             "dbPath": path, "cluster": "level0", "projectType": 6,
-             "dataPathList": [str(run / f"rank{r}_ascend_pt" / "ASCEND_PROFILER_OUTPUT")], "host": ""}
-            for r, path in enumerate(paths)]
+             "dbPath": path, "cluster": "level0", "projectType": project_type, "dataPathList": [str(output)],
+             "host": ""}
+            for r, (path, output) in enumerate(zip(paths, outputs))]
         assert (body["isCluster"], body["isOnlyTraceJson"], body["isBinary"], body["isMultiDevice"]) == (
             True, False, False, False)
         assert [(node["type"], node["rankId"], node["clusterPath"]) for node in body["children"]] == [
@@ -168,7 +175,7 @@ def test_a_two_rank_db_folder_is_one_card_per_rank_with_its_lanes(empty, root, r
         longest = max(end - start for start, end in extents)
         for event, card in zip(page.events, body["result"]):
             event_body = check_event(event, empty, card)
-            assert (event_body["maxTimeStamp"], event_body["isFullDb"]) == (longest, True)
+            assert (event_body["maxTimeStamp"], event_body["isFullDb"]) == (longest, is_db)
         drive_lanes(page, empty, page.events[1]["body"])
         # importing the folder again: the same cards (imported before), their lanes pushed again
         again = imported(page, run)
