@@ -15,8 +15,6 @@ from service.insight import ranks
 from service.insight.protocol import InsightError, Params, one, rows
 
 OPERATOR_KIND = "op_profile"
-#: a card's kind -> the project tree's node type (ParseFileType of the real server)
-NODE_TYPES = {OPERATOR_KIND: "COMPUTE"}
 
 
 def listing(conn) -> list[dict]:
@@ -28,9 +26,10 @@ def listing(conn) -> list[dict]:
 
 
 def tree_node(card: dict) -> dict:
-    """A card as a node of the project tree (Ascend/msinsight ParseFileInfo::SerializeToJson)."""
+    """An operator profile's card as a node of the project tree (Ascend/msinsight
+    ParseFileInfo::SerializeToJson, ParseFileType COMPUTE; a rank's is :meth:`ranks.RankCard.tree_node`)."""
     return {"clusterPath": "", "rankId": card["rankId"], "host": "", "filePath": card["cardPath"],
-            "type": NODE_TYPES.get(card["kind"], "RANK"), "deviceId": "",
+            "type": "COMPUTE", "deviceId": "",
             "fileDir": Path(card["cardPath"]).parent.name, "children": []}
 
 

@@ -170,6 +170,9 @@ def test_a_two_rank_folder_is_one_card_per_rank_with_its_lanes(empty, root, real
             True, False, False, False)
         assert [(node["type"], node["rankId"], node["clusterPath"]) for node in body["children"]] == [
             ("RANK", path, "level0") for path in paths]
+        # a page opened later lists the same cards in its project explorer
+        assert page.body("global", "files/getProjectExplorer", {}) == {"projectDirectoryList": [
+            {"projectName": "warehouse", "fileName": paths, "children": body["children"]}]}
         assert len(page.events) == 2
         extents = [extent_in_sql(empty, path) for path in paths]
         longest = max(end - start for start, end in extents)
