@@ -1,20 +1,21 @@
 """Rank cards: one card per rank of a training run, as MindStudio Insight's Timeline shows them.
 
 The real server answers import/action with one card per rank, never per input file
-(Ascend/msinsight ``server/src/modules/full_db/ProjectParse/ProjectParserDb.cpp`` SetBaseActionOfResponse,
-``ProjectParserJson.cpp`` GetRankEntryMap and SetBaseAction). Here a rank is a (run, rank) the
-warehouse holds (named query ``insight_rank_inputs``): a rank db and its analysis.db, a text
-export's trace_view.json and its CSVs, a lone trace (rank -1), an msprof rank.
+(Ascend/msinsight ``server/src/modules/full_db/ProjectParse/ProjectParserDb.cpp``
+SetBaseActionOfResponse, ``ProjectParserJson.cpp`` GetRankEntryMap and SetBaseAction). Here a rank
+is a (run, rank) the warehouse holds (named query ``insight_rank_inputs``): a rank db and its
+analysis.db, a text export's trace_view.json and its CSVs, a lone trace (rank -1), an msprof rank.
 
 A card's id (``rankId``) and its ``dbPath`` are the path of the (first) input whose timeline
 answers for the rank (``answer_source``; the rank's first input when none holds a timeline): it
 does not change when other profiles are imported. The card's lanes are those of every input
 answering its timeline (msprof writes one rank's timeline in several files), all on one time zero
 (:meth:`service.insight.cache.WarehouseCache.start`), and a timeline command naming the card may
-name any input of the rank (:func:`service.insight.cards.check_source`). As the real server: ``cardName`` is the rank number
-(the file's path when the rank is unknown, as ProjectParserJson names a trace without
-profiler_info); ``cardPath`` is ``"Directory: "`` and the folder two levels above the file
-(FileUtil::GetRankIdFromPath); ``cluster`` the run's folder name when the run has several ranks.
+name any input of the rank (:func:`service.insight.cards.check_source`). As the real server:
+``cardName`` is the rank number (the file's path when the rank is unknown, as ProjectParserJson
+names a trace without profiler_info); ``cardPath`` is ``"Directory: "`` and the folder two levels
+above the file (FileUtil::GetRankIdFromPath); ``cluster`` the run's folder name when the run has
+several ranks.
 """
 
 from __future__ import annotations
