@@ -2,6 +2,7 @@
 
 The page (``index.html?port=N``) opens ``ws://<its host>:N/<its query string>`` and sends one
 bare JSON request object per text frame; each is answered with one response object per frame
+(followed by the events the command left for the page, e.g. ``parse/success`` after an import)
 by the same dispatcher as ``POST /api/v1/insight`` (:func:`service.insight.dispatch.answer`),
 run inside the Flask app's context so import root, warehouse and caches are the REST API's.
 waitress cannot upgrade a connection, so this is websockets' threaded server on a second port
@@ -220,6 +221,8 @@ def create_server(app: Flask, *, host: str, port: int) -> Server:
                                                            "(WAREHOUSE_INSIGHT_IDLE_TIMEOUT_S)")
                     return
                 connection.send(msgspec.json.encode(_reply(app, frame, session)).decode())
+                while session.events:  # what the command left for the page, after its answer
+                    connection.send(msgspec.json.encode(session.events.pop(0)).decode())
         except ConnectionClosed:
             pass
 

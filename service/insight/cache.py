@@ -1,5 +1,6 @@
 """What the timeline commands keep in memory per warehouse: threads' level-of-detail arrays,
-interned strings, busy summaries of padded viewports, and each source's time zero.
+interned strings, busy summaries of padded viewports, and each source's time zero (shared by the
+inputs that answer one rank's timeline together).
 
 Arrays per thread held in memory answer a window 100x faster than fetching its rows from
 SQLite (reference/STACK.md §4). A cache belongs to one warehouse file and one state of it:
@@ -14,6 +15,7 @@ import threading
 from collections import OrderedDict
 from pathlib import Path
 
+from service.insight import ranks
 from service.insight.lod import ThreadLod
 from service.insight.protocol import one
 from warehouse import queries
@@ -51,6 +53,8 @@ class WarehouseCache:
         self.strings: dict[int, str] = {0: ""}
         self.summaries: OrderedDict[tuple, tuple] = OrderedDict()
         self.starts: dict[int, int] = {}
+        #: source id -> the inputs answering its rank's timeline with it (None: not read yet)
+        self.groups: dict[int, tuple[int, ...]] | None = None
         self.lock = threading.Lock()
 
     def thread(self, conn, thread_id: int) -> ThreadLod:
@@ -81,15 +85,29 @@ class WarehouseCache:
         return text
 
     def start(self, conn, source_id: int) -> int:
-        """Time zero of a source's timeline: its earliest slice start (0 when it has none)."""
+        """Time zero of a source's timeline: the earliest slice start of the inputs that answer its rank's
+        timeline together (:mod:`service.insight.ranks`: msprof writes one rank in several files, shown
+        as one card on one time axis), or of the source alone when it answers alone or not at all; 0
+        when they have no slice."""
         with self.lock:
             found = self.starts.get(source_id)
         if found is None:
-            row = one(conn, "insight_source_start", source_id=source_id)
-            found = row["start_ns"] if row and row["start_ns"] is not None else 0
+            firsts = [one(conn, "insight_source_start", source_id=member)["start_ns"]
+                      for member in self._timeline_group(conn, source_id)]
+            firsts = [first for first in firsts if first is not None]
+            found = min(firsts) if firsts else 0
             with self.lock:
                 self.starts[source_id] = found
         return found
+
+    def _timeline_group(self, conn, source_id: int) -> tuple[int, ...]:
+        with self.lock:
+            groups = self.groups
+        if groups is None:
+            groups = {member: card.timeline_ids for card in ranks.listing(conn) for member in card.timeline_ids}
+            with self.lock:
+                self.groups = groups
+        return groups.get(source_id, (source_id,))
 
     def summary(self, key: tuple, compute):
         """A busy summary by key, computed by ``compute()`` when not held."""

@@ -1,9 +1,9 @@
 """Cards: the ingested profiles a client names with ``cardId`` / ``rankId``.
 
-A card is a source with a ``card`` (an operator profile's operator name). Its id in the
-protocol (``rankId``) is the input's path, as the MindStudio Insight server's is: it does not
-change when other profiles are imported. The card name (when no other card has it) and the
-source id as text are accepted too.
+A card is a source with a ``card`` (an operator profile's operator name); a training run's cards
+are its ranks (:mod:`service.insight.ranks`). Its id in the protocol (``rankId``) is the input's
+path, as the MindStudio Insight server's is: it does not change when other profiles are imported.
+The card name (when no other card has it) and the source id as text are accepted too.
 """
 
 from __future__ import annotations
@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+from service.insight import ranks
 from service.insight.protocol import InsightError, Params, one, rows
 
 OPERATOR_KIND = "op_profile"
-#: a card's kind -> the project tree's node type (ParseFileType of the real server)
-NODE_TYPES = {OPERATOR_KIND: "COMPUTE"}
 
 
 def listing(conn) -> list[dict]:
@@ -27,9 +26,10 @@ def listing(conn) -> list[dict]:
 
 
 def tree_node(card: dict) -> dict:
-    """A card as a node of the project tree (Ascend/msinsight ParseFileInfo::SerializeToJson)."""
+    """An operator profile's card as a node of the project tree (Ascend/msinsight
+    ParseFileInfo::SerializeToJson, ParseFileType COMPUTE; a rank's is :meth:`ranks.RankCard.tree_node`)."""
     return {"clusterPath": "", "rankId": card["rankId"], "host": "", "filePath": card["cardPath"],
-            "type": NODE_TYPES.get(card["kind"], "RANK"), "deviceId": "",
+            "type": "COMPUTE", "deviceId": "",
             "fileDir": Path(card["cardPath"]).parent.name, "children": []}
 
 
@@ -83,6 +83,11 @@ def check_source(conn, params: Params, source_id: int, what: str) -> None:
     # any input is named by its path (import/action's rankId), operator profiles by their card too
     source = one(conn, "insight_source", source_id=source_id)
     if source is not None and card_id in (source["path"], str(source_id)):
+        return
+    rank = ranks.named(conn, card_id)  # a rank card: any of the rank's inputs
+    if rank is not None:
+        if source_id not in rank.source_ids:
+            raise InsightError(f"{what} is not part of card {card_id!r}")
         return
     card = named(conn, card_id)
     if card["sourceId"] != source_id:

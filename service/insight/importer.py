@@ -16,16 +16,17 @@ from pathlib import Path, PurePosixPath
 
 from flask import current_app
 
-from service.insight import cache, cards, hashes, rooted
+from service.insight import cache, cards, hashes, parse_events, ranks, rooted
 from service.insight.protocol import InsightError, Params, rows
 from warehouse import db, ingest
 from warehouse.errors import IngestError
 from warehouse.model.runs import RunNamer
 from warehouse.ingest.parts import PART_FOLDER_PREFIX
 
-FINE = ("ok", "unchanged")
 #: block types: the simulator's timeline, the instructions, the cacheline records
 TRACE_BLOCK, INSTRUCTIONS_BLOCK, CACHELINE_BLOCK = 0x02, 0x04, 0x0E
+#: ProjectTypeEnum of the real server (server/src/modules/defs/GlobalDefs.h): an operator profile, anything else
+BIN_PROJECT, OTHER_PROJECT = 1, 100
 
 
 def inside(root: Path, given: str) -> list[PurePosixPath]:
@@ -60,7 +61,12 @@ def import_root() -> Path:
 
 def import_action(conn, params: Params) -> dict:
     """Ingest ``path`` (a list) and answer with the cards, cores and source files now served; the first
-    operator profile the paths name (imported now or before) becomes the session's current one."""
+    operator profile the paths name (imported now or before) becomes the session's current one.
+
+    Cards as the real server's (TimelineProtocolUtil.cpp, ImportActionResponse): an operator profile
+    is one card (projectType BIN), a training run one card per rank (:mod:`ranks`: every rank holding a
+    file the paths name, imported now or before), a file that failed one card with ``result`` false.
+    Each rank card's ``parse/success`` event is left for the page (:mod:`parse_events`)."""
     root = import_root()
     found = [f for given in params.text_list("path") for f in inside(root, given)]
     database = current_app.config["DATABASE"]
@@ -75,28 +81,50 @@ def import_action(conn, params: Params) -> dict:
         cache.forget(database)
     listing = cards.listing(conn)
     by_source = {card["sourceId"]: card for card in listing}
-    imported = [by_source.get(r.source_id) for r in results]
-    _make_current(params, listing, [str(root / f) for f in found])
-    operators = [c["sourceId"] for c in imported if c and c["kind"] == cards.OPERATOR_KIND]
+    paths = [str(root / f) for f in found]
+    _make_current(params, listing, paths)
+    operator_cards = [by_source[r.source_id] for r in results
+                      if r.source_id in by_source and by_source[r.source_id]["kind"] == cards.OPERATOR_KIND]
+    operators = [c["sourceId"] for c in operator_cards]
+    rank_cards = ranks.of_paths(conn, paths)
     kinds = {s: {row["block_type"]: row["version"] for row in rows(conn, "insight_block_kinds", source_id=s)}
              for s in operators}
     instructions = [k[INSTRUCTIONS_BLOCK] for k in kinds.values() if INSTRUCTIONS_BLOCK in k]
+    params.session.events.extend(parse_events.parse_success(conn, rank_cards))
     return {
-        "isOnlyTraceJson": False, "isCluster": False, "reset": True,
+        "reset": True,
         # the simulator's profiles carry a timeline (block 0x02); on-board ones do not
         "isSimulation": any(TRACE_BLOCK in k for k in kinds.values()), "isBinary": bool(operators),
-        "isIpynb": False, "isPending": False,
+        "isIpynb": False, "isPending": False, "isLeaks": False, "isIE": False, "isTriton": False,
+        **ranks.import_flags(rank_cards),
         "hasCachelineRecords": any(CACHELINE_BLOCK in k for k in kinds.values()),
         "instrVersion": instructions[0] if instructions else -1,
         "coreList": _union(conn, "insight_cores", "core", operators),
         "sourceList": _union(conn, "insight_code_files", "path", operators), "subdirectoryList": [],
-        "result": [{"cardName": card["cardName"] if card else result.path.name,
-                    "rankId": card["rankId"] if card else str(result.path),
-                    "cardPath": str(result.path), "result": result.status in FINE,
-                    "dataPathList": [str(result.path)], "host": ""}
-                   for result, card in zip(results, imported)],
-        "children": [cards.tree_node(card) for card in imported if card],
+        "result": _actions(results, operator_cards, rank_cards),
+        "children": [cards.tree_node(card) for card in operator_cards] + [card.tree_node() for card in rank_cards],
     }
+
+
+def _actions(results: list[ingest.FileResult], operator_cards: list[dict], rank_cards: list[ranks.RankCard]) -> list:
+    """The cards, then a card in error per file that failed, and per file no source reads when nothing
+    else was found (as the real server answers "No parsable db files found")."""
+    found = [_operator_action(card) for card in operator_cards] + [card.action() for card in rank_cards]
+    unread = ("failed",) if found else ("failed", "skipped")
+    return found + [_failed_action(result) for result in results if result.status in unread]
+
+
+def _operator_action(card: dict) -> dict:
+    return {"cardName": card["cardName"], "rankId": card["rankId"], "cardPath": card["cardPath"], "result": True,
+            "dbPath": card["cardPath"], "cluster": "", "projectType": BIN_PROJECT,
+            "dataPathList": [card["cardPath"]], "host": ""}
+
+
+def _failed_action(result: ingest.FileResult) -> dict:
+    """A file that could not be read: a card in error (the page shows it so, with no lanes)."""
+    return {"cardName": result.path.name, "rankId": str(result.path), "cardPath": str(result.path), "result": False,
+            "dbPath": str(result.path), "cluster": "", "projectType": OTHER_PROJECT,
+            "dataPathList": [str(result.path)], "host": ""}
 
 
 def _make_current(params: Params, listing: list[dict], paths: list[str]) -> None:

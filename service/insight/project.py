@@ -14,7 +14,7 @@ import os
 import stat
 from contextlib import contextmanager
 
-from service.insight import cards, importer, rooted
+from service.insight import cards, importer, ranks, rooted
 from service.insight.protocol import InsightError, Params
 
 #: ProjectErrorType of the real server (GlobalProtocolResponse.h)
@@ -33,12 +33,15 @@ def module_config(conn, params: Params) -> dict:
 
 
 def project_explorer(conn, params: Params) -> dict:
-    """One project holding every card of the warehouse."""
-    listing = cards.listing(conn)
-    if not listing:
+    """One project holding every card of the warehouse: its operator profiles, then one card per rank of
+    its training runs (:mod:`ranks`), as import/action lists them."""
+    operators = [card for card in cards.listing(conn) if card["kind"] == cards.OPERATOR_KIND]
+    rank_cards = ranks.listing(conn)
+    if not operators and not rank_cards:
         return {"projectDirectoryList": []}
-    return {"projectDirectoryList": [{"projectName": PROJECT, "fileName": [c["cardPath"] for c in listing],
-                                      "children": [cards.tree_node(c) for c in listing]}]}
+    return {"projectDirectoryList": [{
+        "projectName": PROJECT, "fileName": [c["cardPath"] for c in operators] + [c.path for c in rank_cards],
+        "children": [cards.tree_node(c) for c in operators] + [c.tree_node() for c in rank_cards]}]}
 
 
 @contextmanager

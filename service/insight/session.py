@@ -8,11 +8,15 @@ SetFilePath, ``SourceFileParser.cpp``) and compares with the baseline ``global/s
 :class:`Session` per connection, so two pages on one warehouse each see their own choice;
 ``POST /insight`` is stateless (a new session per request: a card is named with ``cardId`` where
 the warehouse holds several, the baseline with ``baselineRankId``).
+
+A command may also leave events for the client (``parse/success`` after an import): the WebSocket
+sends them after the command's answer, as the real server pushes its own; ``POST /insight`` has
+no channel for them and drops them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass
@@ -23,3 +27,5 @@ class Session:
     operator: int | None = None
     #: the operator profile global/setBaseline chose to compare with
     baseline: int | None = None
+    #: events to send the client after the answer to its current request
+    events: list[dict] = field(default_factory=list)

@@ -525,9 +525,11 @@ def test_import_action_ingests_and_lists_cards(empty, root):
     assert answer == {
         "isOnlyTraceJson": False, "isCluster": False, "reset": True, "isSimulation": True, "isBinary": True,
         "isIpynb": False, "isPending": False, "hasCachelineRecords": True, "instrVersion": 0,
+        "isLeaks": False, "isIE": False, "isMultiDevice": False, "isTriton": False,
         "coreList": CORES, "sourceList": [CODE_PATH, "/home/op/b.py"], "subdirectoryList": [],
-        "result": [{"cardName": "add_custom", "rankId": card, "cardPath": card, "result": True,
-                    "dataPathList": [card], "host": ""}],
+        # projectType 1: BIN (GlobalDefs.h ProjectTypeEnum)
+        "result": [{"cardName": "add_custom", "rankId": card, "cardPath": card, "result": True, "dbPath": card,
+                    "cluster": "", "projectType": 1, "dataPathList": [card], "host": ""}],
         "children": [{"clusterPath": "", "rankId": card, "host": "", "filePath": card, "type": "COMPUTE",
                       "deviceId": "", "fileDir": "run", "children": []}],
     }
@@ -577,6 +579,7 @@ def test_import_of_an_on_board_profile_is_no_simulation(empty, root, realdata):
         False, True, [], [])
     assert answer["result"] == [{"cardName": "MatmulLeakyreluCustom_0a4ecf73240c8db04ac5059db7c787a7_2_mix_aic",
                                  "rankId": str(real.resolve()), "cardPath": str(real.resolve()), "result": True,
+                                 "dbPath": str(real.resolve()), "cluster": "", "projectType": 1,
                                  "dataPathList": [str(real.resolve())], "host": ""}]
     assert (answer["hasCachelineRecords"], answer["instrVersion"]) == (False, -1)
 

@@ -99,6 +99,50 @@ def test_source_start_is_the_earliest_slice_of_the_input(timeline):
     assert run(conn, "insight_source_start", source_id=-1) == [{"start_ns": None}]
 
 
+def test_source_span_is_first_start_to_last_end(timeline):
+    conn = timeline["conn"]
+    # parent 0..100, late 500..505 on main, remote 60..70 on other: one input
+    assert run(conn, "insight_source_span", source_id=timeline["process"]["source_id"]) == [
+        {"start_ns": 0, "end_ns": 505}]
+    assert run(conn, "insight_source_span", source_id=-1) == [{"start_ns": None, "end_ns": None}]
+
+
+def test_unit_tree_lists_threads_by_process_in_display_order(timeline):
+    conn, process = timeline["conn"], timeline["process"]
+    with warehouse_rows.bound(conn):
+        first = ProcessFactory(source_id=process["source_id"], pid="5", name=None, labels="CPU", sort_index=0)
+        shown = ThreadFactory(process=first, tid="9", name=None, sort_index=3)
+        ProcessFactory(source_id=process["source_id"], pid="6")  # no thread: no lane
+        ThreadFactory(tid="77")  # another input's
+    rows = run(conn, "insight_unit_tree", source_id=process["source_id"])
+    # sort_index first (0 before the process id); main holds depths 0 and 1, other depth 0
+    assert rows == [
+        {"process_id": first["id"], "pid": "5", "process_name": None, "labels": "CPU", "thread_id": shown["id"],
+         "tid": "9", "thread_name": None, "depths": 0},
+        {"process_id": process["id"], "pid": "100", "process_name": "python", "labels": None,
+         "thread_id": timeline["main"]["id"], "tid": "1", "thread_name": "main", "depths": 2},
+        {"process_id": process["id"], "pid": "100", "process_name": "python", "labels": None,
+         "thread_id": timeline["other"]["id"], "tid": "2", "thread_name": "main", "depths": 1}]
+
+
+def test_rank_inputs_group_a_runs_files_by_rank(warehouse_db):
+    with warehouse_rows.bound(warehouse_db):
+        db0 = SourceFactory(kind="rank_db", rank_id=0, path="/runs/run/rank0/a.db", device_id=4)
+        info0 = SourceFactory(kind="profiler_info_json", rank_id=0, path="/runs/run/rank0/info.json")
+        db1 = SourceFactory(kind="rank_db", rank_id=1, path="/runs/run/rank1/b.db")
+        SourceFactory(kind="op_profile", card="add", rank_id=0)  # an operator profile: its own card
+        SourceFactory(kind="trace_json", rank_id=1, status="failed")
+        SourceFactory(kind="cluster_step_trace_time_csv")  # the whole cluster's: no rank
+        lone = SourceFactory(kind="trace_json", rank_id=-1, path="/runs/t.json",
+                             run_id=warehouse_rows.run_id("t.json"))
+    rows = run(warehouse_db, "insight_rank_inputs")
+    assert [(r["run_root"], r["run_ranks"], r["rank_id"], r["source_id"], r["kind"], r["device_id"], r["is_timeline"])
+            for r in rows] == [
+        ("/runs/run", 2, 0, db0["id"], "rank_db", 4, 1),
+        ("/runs/run", 2, 0, info0["id"], "profiler_info_json", None, 0),
+        ("/runs/run", 2, 1, db1["id"], "rank_db", None, 1), ("/runs/t.json", 1, -1, lone["id"], "trace_json", None, 1)]
+
+
 def test_cards_are_ok_sources_with_a_card(warehouse_db):
     with warehouse_rows.bound(warehouse_db):
         card = SourceFactory(kind="op_profile", card="add_custom", path="/runs/a.bin")

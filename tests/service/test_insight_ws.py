@@ -45,18 +45,30 @@ def serving(db_path, root, token=None):
 
 
 class Page:
-    """What the frontend does on its socket: ids counting from 0, one JSON object per text frame."""
+    """What the frontend does on its socket: ids counting from 0, one JSON object per text frame; the
+    events the server pushes between answers are kept in ``events`` (framed as ProtocolUtil.cpp
+    SetEventJsonBaseInfo: type, id, event, moduleName, body)."""
 
     def __init__(self, socket):
         self.socket = socket
         self.next_id = 0
+        self.events: list[dict] = []
+
+    def _answer(self) -> dict:
+        """The next response, keeping the events that come before it."""
+        while True:
+            frame = json.loads(self.socket.recv(timeout=30))
+            if frame.get("type") != "event":
+                return frame
+            assert set(frame) == {"type", "id", "event", "moduleName", "body"}, frame
+            self.events.append(frame)
 
     def send(self, module: str, command: str, params: dict, project: str = "") -> dict:
         request_id = self.next_id
         self.next_id += 1
         self.socket.send(json.dumps({"id": request_id, "moduleName": module, "type": "request", "command": command,
                                      "fileId": "", "projectName": project, "params": params}))
-        answer = json.loads(self.socket.recv(timeout=30))
+        answer = self._answer()
         assert (answer["type"], answer["requestId"], answer["command"], answer["moduleName"]) == (
             "response", request_id, command, module)
         assert isinstance(answer["id"], int) and isinstance(answer["result"], bool)
@@ -112,8 +124,13 @@ def test_frontend_sequence_on_a_factory_profile(empty, root):
             True, True, False, False, False, False, True)
         assert (imported["coreList"], imported["sourceList"]) == (CORES, [CODE_PATH, "/home/op/b.py"])
         assert imported["hasCachelineRecords"] is True and imported["subdirectoryList"] == []
+        # BuildImportActionJson's keys; projectType 1 is BIN (GlobalDefs.h ProjectTypeEnum)
         assert imported["result"] == [{"cardName": "add_custom", "rankId": card, "cardPath": card, "result": True,
-                                       "dataPathList": [card], "host": ""}]
+                                       "dbPath": card, "cluster": "", "projectType": 1, "dataPathList": [card],
+                                       "host": ""}]
+        assert (imported["isLeaks"], imported["isIE"], imported["isMultiDevice"], imported["isTriton"]) == (
+            False, False, False, False)
+        assert page.events == []  # an operator profile has no timeline lanes: no parse/success
         assert imported["children"] == [{"clusterPath": "", "rankId": card, "host": "", "filePath": card,
                                          "type": "COMPUTE", "deviceId": "", "fileDir": "op", "children": []}]
         # the project explorer now lists the card
@@ -192,7 +209,8 @@ def test_real_profile_through_the_socket(empty, root, realdata):
         assert (imported["isBinary"], imported["isSimulation"], imported["coreList"], imported["sourceList"],
                 imported["hasCachelineRecords"]) == (True, False, [], [], False)
         assert imported["result"] == [{"cardName": REAL_NAME, "rankId": card, "cardPath": card, "result": True,
-                                       "dataPathList": [card], "host": ""}]
+                                       "dbPath": card, "cluster": "", "projectType": 1, "dataPathList": [card],
+                                       "host": ""}]
         views = operator_views(page, imported, {"rankId": card})
         info = views["baseInfo"]["compare"]
         assert (info["name"], info["soc"], info["opType"], info["blockDim"], info["mixBlockDim"], info["duration"],

@@ -1,0 +1,93 @@
+"""parse/success: the event after an import that gives MindStudio Insight's Timeline its lanes.
+
+The Timeline builds a card's process and thread lanes only from this event
+(Ascend/msinsight ``modules/timeline/src/connection/handler.ts`` parseSuccessHandler), then asks
+``unit/threadTracesSummary`` per process and ``unit/threadTraces`` per thread lane
+(``modules/timeline/src/insight/units/AscendUnit.tsx``). The real server pushes one per rank once
+it is parsed (``server/src/modules/full_db/PaserFactory.cpp`` SendParseSuccessEvent) in the shape
+of ``server/src/modules/timeline/protocol/TimelineProtocolUtil.cpp`` (ToEventJson<ParseSuccessEvent>,
+UnitTrackToJson; envelope: ProtocolUtil::SetEventJsonBaseInfo). The warehouse has ingested the
+rank when import/action answers, so the events follow the answer at once.
+
+The tree is the processes and threads of the card's timeline inputs (named query ``insight_unit_tree``);
+``processId``/``threadId`` are the warehouse's ids as the ``unit/*`` commands take them
+(:mod:`service.insight.timeline`). Times there are relative to the card's first slice, so each
+card's ``offset`` is 0 and ``startTime`` is that first slice (absolute ns, a decimal string as the
+real server's); ``maxTimeStamp`` is the longest extent (last end - first start) among the cards
+imported, as TraceTime::GetDuration is the longest card group's once all are parsed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+
+from service.insight.protocol import one, rows
+from service.insight.ranks import RankCard
+
+PARSE_SUCCESS = "parse/success"
+MODULE = "timeline"
+#: metaType of a text project's lanes (TextTraceDatabase::AddThreadTrack); a database project's are its tables'
+TEXT_META_TYPE = "TEXT"
+
+_event_ids = itertools.count(1)
+_event_ids_lock = threading.Lock()
+
+
+def envelope(event: str, body: dict) -> dict:
+    """An event as the real server frames it: ``{type: "event", id, event, moduleName, body}``."""
+    with _event_ids_lock:
+        event_id = next(_event_ids)
+    return {"type": "event", "id": event_id, "event": event, "moduleName": MODULE, "body": body}
+
+
+def _span(conn, card: RankCard) -> tuple[int, int] | None:
+    """(first slice start, last slice end) over the card's timeline inputs, None without a slice."""
+    found = [one(conn, "insight_source_span", source_id=source_id) for source_id in card.timeline_ids]
+    found = [(row["start_ns"], row["end_ns"]) for row in found if row and row["start_ns"] is not None]
+    if not found:
+        return None
+    return min(start for start, _ in found), max(end for _, end in found)
+
+
+def unit_tree(conn, card: RankCard) -> list[dict]:
+    """The card's process tracks, each with its thread tracks (UnitTrackToJson's keys)."""
+    meta_type = "" if card.is_db else TEXT_META_TYPE
+    processes: dict[int, dict] = {}
+    found = [row for source_id in card.timeline_ids for row in rows(conn, "insight_unit_tree", source_id=source_id)]
+    for row in found:
+        process = processes.get(row["process_id"])
+        if process is None:
+            process = processes[row["process_id"]] = _track(
+                "process", card.card_id, str(row["process_id"]), meta_type,
+                processName=row["process_name"] or f"Process {row['pid']}", label=row["labels"] or "")
+        process["children"].append(_track(
+            "thread", card.card_id, str(row["process_id"]), meta_type, threadId=str(row["thread_id"]),
+            threadName=row["thread_name"] or f"Thread {row['tid']}", maxDepth=row["depths"]))
+    return list(processes.values())
+
+
+def _track(kind: str, card_id: str, process_id: str, meta_type: str, **given) -> dict:
+    metadata = {"cardId": card_id, "processId": process_id, "processName": "", "label": "", "threadId": "",
+                "threadName": "", "groupNameValue": "", "rankList": [], "metaType": meta_type, "maxDepth": 0,
+                "dataType": []}
+    metadata.update(given)
+    return {"type": kind, "children": [], "metadata": metadata}
+
+
+def parse_success(conn, cards: list[RankCard]) -> list[dict]:
+    """One parse/success event per card, in the cards' order."""
+    spans = {card.card_id: _span(conn, card) for card in cards}
+    longest = max((end - start for start, end in filter(None, spans.values())), default=0)
+    events = []
+    for card in cards:
+        span = spans[card.card_id]
+        events.append(envelope(PARSE_SUCCESS, {
+            "startTime": str(span[0] if span else 0), "maxTimeStamp": longest, "offset": 0,
+            "startTimeUpdated": span is not None, "isFullDb": card.is_db, "isRl": False, "isFtrace": False,
+            "unit": {"type": "card", "metadata": {"cardId": card.card_id, "cardAlias": ""},
+                     "children": unit_tree(conn, card)},
+            "rankList": [{"clusterId": card.cluster, "host": "", "rankId": card.card_id, "rankName": card.name,
+                          "deviceId": "" if card.device_id is None else str(card.device_id)}],
+            "threadGroupList": [], "dbPath": card.path}))
+    return events
