@@ -14,7 +14,8 @@ import itertools
 import threading
 
 from service.db import get_db
-from service.insight import baseline, details, hotspot, importer, project, selection, source, timeline, views
+from service.insight import (baseline, communication, details, hotspot, importer, project, selection, source, summary,
+                             timeline, views)
 from service.insight.protocol import InsightError, Params
 from service.insight.session import Session
 from warehouse.errors import WarehouseError
@@ -34,6 +35,10 @@ COMMANDS = {
     "unit/flows": timeline.flows,
     "unit/threadDetail": timeline.thread_detail,
     "unit/threads": selection.threads,
+    "summary/queryTopData": summary.query_top_data,
+    "communication/duration/iterations": communication.iterations,
+    "communication/matrix/bandwidthInfo": communication.matrix,
+    "communication/duration/list": communication.duration_list,
     "source/code/file": source.code_file,
     "source/api/line": source.api_line,
     "source/api/instructions": source.api_instructions,

@@ -15,6 +15,15 @@ The tree is the processes and threads of the card's timeline inputs (named query
 card's ``offset`` is 0 and ``startTime`` is that first slice (absolute ns, a decimal string as the
 real server's); ``maxTimeStamp`` is the longest extent (last end - first start) among the cards
 imported, as TraceTime::GetDuration is the longest card group's once all are parsed.
+
+After a run of several ranks the real server pushes ``parse/clusterCompleted`` then
+``parse/clusterStep2Completed`` for its folder (``ProjectParserDb.cpp`` ParseClusterFiles,
+``PaserFactory.cpp`` ParseClusterEndProcess; shapes: ToEventJson<ParseClusterCompletedEvent> and
+ToEventJson<ParseClusterStep2CompletedEvent>). The Timeline relays them to the frame
+(``modules/timeline/src/connection/handler.ts`` clusterCompletedHandler,
+clusterDurationCompletedHandler), which marks the cluster parsed: only then do the Summary and
+Communication pages ask their first requests (``modules/cluster/src/SummaryIndex.tsx``,
+``CommunicationIndex.tsx``: ``session.clusterCompleted``).
 """
 
 from __future__ import annotations
@@ -26,6 +35,9 @@ from service.insight.protocol import one, rows
 from service.insight.ranks import RankCard
 
 PARSE_SUCCESS = "parse/success"
+CLUSTER_COMPLETED, CLUSTER_STEP2_COMPLETED = "parse/clusterCompleted", "parse/clusterStep2Completed"
+#: parseResult of a cluster parsed (PARSE_RESULT_OK of the real server)
+PARSE_RESULT_OK = "ok"
 MODULE = "timeline"
 #: metaType of a text project's lanes (TextTraceDatabase::AddThreadTrack); a database project's are its tables'
 TEXT_META_TYPE = "TEXT"
@@ -90,4 +102,14 @@ def parse_success(conn, cards: list[RankCard]) -> list[dict]:
             "rankList": [{"clusterId": card.cluster, "host": "", "rankId": card.card_id, "rankName": card.name,
                           "deviceId": "" if card.device_id is None else str(card.device_id)}],
             "threadGroupList": [], "dbPath": card.path}))
+    return events
+
+
+def cluster_completed(cards: list[RankCard]) -> list[dict]:
+    """parse/clusterCompleted and parse/clusterStep2Completed for each run of several ranks among ``cards``."""
+    events = []
+    for root in dict.fromkeys(card.run_root for card in cards if card.run_ranks > 1):
+        body = {"parseResult": PARSE_RESULT_OK, "isAllPageParsed": False, "clusterPath": root}
+        events.append(envelope(CLUSTER_COMPLETED, {**body, "isShowCluster": True}))
+        events.append(envelope(CLUSTER_STEP2_COMPLETED, body))
     return events

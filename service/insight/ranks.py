@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import PurePath
 
-from service.insight.protocol import rows
+from service.insight.protocol import InsightError, rows
 
 #: ProjectTypeEnum of the real server (server/src/modules/defs/GlobalDefs.h)
 DB, TEXT_CLUSTER, TRACE, DB_CLUSTER = 0, 3, 5, 6
@@ -115,6 +115,18 @@ def of_paths(conn, paths: list[str]) -> list[RankCard]:
     """The rank cards holding any of ``paths`` (ingested now or before), in listing order."""
     wanted = set(paths)
     return [card for card in listing(conn) if card.paths & wanted]
+
+
+def of_cluster(conn, cluster_path: str | None) -> list[RankCard]:
+    """The rank cards of the run of several ranks whose folder is ``cluster_path`` (the cluster
+    module's ``clusterPath``: the folder imported, as the real server's ClusterInfo parseFilePath).
+
+    :raises InsightError: if no run of several ranks has that folder.
+    """
+    found = [card for card in listing(conn) if card.run_ranks > 1 and card.run_root == cluster_path]
+    if not found:
+        raise InsightError(f"no cluster at {cluster_path!r}: clusterPath names the folder of a run of several ranks")
+    return found
 
 
 def import_flags(cards: list[RankCard]) -> dict:

@@ -1,0 +1,55 @@
+"""The Summary module of MindStudio Insight for a cluster: its base information.
+
+Once the cluster is parsed (``parse/clusterCompleted``, :mod:`parse_events`) the Summary page asks
+``summary/queryTopData`` with the cluster's folder as ``clusterPath`` (Ascend/msinsight
+``modules/cluster/src/components/summary/BaseInfo.tsx`` updateBaseInfoData, ``utils/RequestUtils.ts``
+queryTopSummary, withClusterPath). The real server answers from its cluster database's base info,
+filled from ClusterStepTraceTime (``server/src/modules/summary/core/SummaryService.cpp``
+QueryCompareSummaryBaseInfo, UpdateStartTimeAndDuration; ``communication/database/DbClusterDataBase.cpp``
+QueryBaseInfo) in the shape of ``server/src/modules/summary/protocol/SummaryProtocolUtil.cpp``
+(ToResponseJson<SummaryTopRankResponse>, BaseInfoToJson).
+
+Here the steps and ranks are those of the named query ``step_trace_summary`` on the cluster's run
+(the profiler's own step_trace_time.csv, cluster_step_trace_time.csv or analysis.db), the start is
+the run's (``runs``); as the real server: ``collectStartTime`` in ms, ``collectDuration`` in us (the
+longest rank's summed step time, its npuTotalTime), ``dataSize`` in MB of the database answering (the
+warehouse), ``filePath`` the cluster's folder. ``baseline`` is empty: a cluster baseline is not kept.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import current_app
+
+from service.insight import ranks
+from service.insight.protocol import Params, rows
+
+NS_PER_MS, NS_PER_US, BYTES_PER_MB = 1_000_000, 1_000, 1024 * 1024
+
+
+def base_info(conn, cluster_path: str) -> dict:
+    """BaseInfoToJson's keys for the run of several ranks at ``cluster_path``."""
+    run_id = ranks.of_cluster(conn, cluster_path)[0].run_id
+    steps = rows(conn, "step_trace_summary", run_id=run_id)
+    step_ids = list(dict.fromkeys(str(row["step_id"]) for row in steps if row["step_id"] is not None))
+    rank_ids = sorted({row["rank_id"] for row in steps})
+    per_rank: dict[int, int] = {}
+    for row in steps:
+        per_rank[row["rank_id"]] = per_rank.get(row["rank_id"], 0) + row["step_total_ns"]
+    run = next(row for row in rows(conn, "runs") if row["run_id"] == run_id)
+    return {"stepList": step_ids, "rankList": [str(rank) for rank in rank_ids], "rankCount": len(rank_ids),
+            "dataSize": Path(current_app.config["DATABASE"]).stat().st_size / BYTES_PER_MB,
+            "collectStartTime": (run["start_ns"] or 0) // NS_PER_MS, "filePath": cluster_path,
+            "collectDuration": max(per_rank.values(), default=0) // NS_PER_US, "stepNum": len(step_ids)}
+
+
+def empty_base_info() -> dict:
+    """The base info of no cluster (the real server's default SummaryBaseInfo)."""
+    return {"stepList": [], "rankList": [], "rankCount": 0, "dataSize": 0.0, "collectStartTime": 0, "filePath": "",
+            "collectDuration": 0, "stepNum": 0}
+
+
+def query_top_data(conn, params: Params) -> dict:
+    """summary/queryTopData: the cluster's base info as ``compare`` (``baseline`` empty)."""
+    return {"baseInfo": {"compare": base_info(conn, params.text("clusterPath")), "baseline": empty_base_info()}}
