@@ -31,6 +31,13 @@ from warehouse.sources import (  # text exports (kernel_details.csv and friends)
 )
 from warehouse.sources.mindspore import aicore_detail, aicore_type, step_trace_raw  # MindSpore's intermediates
 from warehouse.sources.mindspore import aicpu_raw, hwts_raw, training_trace_raw  # MindSpore's raw files
+from warehouse.sources.mindspore import (  # MindSpore's data pipeline (MindData)
+    device_queue,
+    get_next,
+    minddata_cpu_utilization,
+    minddata_pipeline_raw,
+    pipeline_profiling,
+)
 
 SOURCES: tuple[ModuleType, ...] = (
     # msprof_timeline before trace_json: a PROF folder's timeline JSONs are traces too
@@ -47,6 +54,8 @@ SOURCES: tuple[ModuleType, ...] = (
     step_trace_raw, aicore_type, aicore_detail,
     # MindSpore's raw files
     aicpu_raw, hwts_raw, training_trace_raw,
+    # MindSpore's data pipeline
+    minddata_pipeline_raw, pipeline_profiling, minddata_cpu_utilization, device_queue, get_next,
 )
 
 

@@ -1,0 +1,117 @@
+-- MindSpore's data pipeline (MindData, issue 37): the files its profiler writes per device about the
+-- pipeline that feeds the device, each a source of its own. The pipeline's operators and their output
+-- queues come from the raw pipeline_profiling_{device}.json (the monitor's samples) and from the
+-- intermediate MindSpore's parser writes from it, minddata_pipeline_raw_{device}.csv (the audit
+-- mindspore_minddata_agrees reconciles the two); the host's CPU use from
+-- minddata_cpu_utilization_{device}.json; the device queue per step from
+-- device_queue_profiling_{device}.txt (or dataset_iterator_profiling_{device}.txt, its twin when no
+-- device queue sends the data); the device's GetNext waits from minddata_aicpu_{device}.txt
+-- (minddata_getnext_profiling_{device}.txt on GPU). MindInsight's minddata analysers read the same
+-- files (mindinsight/profiler/analyser/minddata_analyser.py, minddata_pipeline_analyser.py,
+-- minddata_cpu_utilization_analyser.py).
+-- Of one run and device, the raw JSON answers the pipeline (the fact minddata_pipeline) and the CSV only
+-- where no JSON is.
+INSERT INTO fact_precedence (fact, kind, precedence) VALUES
+    ('minddata_pipeline', 'mindspore_pipeline_profiling_json', 1),
+    ('minddata_pipeline', 'mindspore_minddata_pipeline_csv', 2);
+
+-- One operator of a MindData pipeline and its output queue.
+CREATE TABLE mindspore_minddata_op (
+    -- Input the row came from.
+    source_id INTEGER NOT NULL REFERENCES source (id),
+    -- CSV data-record number, or the operator's place in the JSON's op_info (from 1).
+    source_row INTEGER,
+    -- Device of the file (the number in the file name; -1 when the name has none).
+    rank_id INTEGER,
+    -- Operator id (op_id; 0 is the pipeline's last operator, the one the device reads from).
+    op_id INTEGER NOT NULL,
+    -- Operator type (op_type, e.g. BatchOp, MapOp, TFReader).
+    op_type TEXT,
+    -- Worker threads of the operator (num_workers).
+    num_workers INTEGER,
+    -- The operator it feeds (parent_id): in the JSON the nearest operator above it with an output
+    -- queue, as MindSpore's parser links them; NULL for the root.
+    parent_id INTEGER,
+    -- The operators feeding it, a JSON list as written (children_id / children); NULL when none.
+    children_ids TEXT,
+    -- Sampled sizes of its output queue, a JSON list as written (output_queue_size / output_queue.size);
+    -- NULL when the operator has no output queue.
+    queue_sizes TEXT,
+    -- Mean of the sampled sizes (output_queue_average_size; computed from the samples in the JSON).
+    queue_average_size REAL,
+    -- Capacity of the output queue (output_queue_length / output_queue.length).
+    queue_length INTEGER,
+    -- Mean size over capacity, 0..1 (output_queue_usage_rate; computed in the JSON).
+    queue_usage_rate REAL,
+    -- The monitor's sampling interval in ms (sample_interval / sampling_interval).
+    sample_interval_ms INTEGER
+);
+CREATE INDEX mindspore_minddata_op_source ON mindspore_minddata_op (source_id);
+
+-- One sample of one CPU figure of minddata_cpu_utilization_{device}.json.
+CREATE TABLE mindspore_minddata_cpu (
+    -- Input the row came from.
+    source_id INTEGER NOT NULL REFERENCES source (id),
+    -- Sample number (from 1) within its series.
+    source_row INTEGER,
+    -- Device of the file (the number in the file name; -1 when the name has none).
+    rank_id INTEGER,
+    -- Whose figure: device (the whole host), process (the training process) or op (one pipeline operator).
+    scope TEXT NOT NULL,
+    -- The pipeline operator of an op figure (op_id); NULL for the others.
+    op_id INTEGER,
+    -- The figure as named in the file: user_utilization, sys_utilization, io_utilization,
+    -- idle_utilization (percent of the host's CPUs), runable_processes, context_switch_count.
+    metric TEXT NOT NULL,
+    -- The sample's time as written (time_stamp, the host clock the device queue's records use); NULL
+    -- past the file's list of times.
+    time_stamp INTEGER,
+    -- The sample's value.
+    value REAL
+);
+CREATE INDEX mindspore_minddata_cpu_source ON mindspore_minddata_cpu (source_id);
+
+-- One record of device_queue_profiling_{device}.txt (or dataset_iterator_profiling_{device}.txt): a
+-- step's time to get a batch from the pipeline, to push it to the device, both together, or the
+-- device queue's size when the step began.
+CREATE TABLE mindspore_device_queue (
+    -- Input the row came from.
+    source_id INTEGER NOT NULL REFERENCES source (id),
+    -- Line number.
+    source_row INTEGER,
+    -- Device of the file (the number in the file name; -1 when the name has none).
+    rank_id INTEGER,
+    -- What the record holds: get (a batch from the pipeline), push (to the device), total, or queue.
+    record TEXT NOT NULL,
+    -- Step (batch) number as written.
+    step_id INTEGER,
+    -- Time of a get, push or total record in ns (ms in the file).
+    cost_ns INTEGER,
+    -- Batches in the queue, for a queue record.
+    queue_size INTEGER,
+    -- Capacity of the queue, for a queue record.
+    queue_capacity INTEGER,
+    -- When the record was written, host clock in ms as written (its last field; NULL when absent).
+    time_ms INTEGER
+);
+CREATE INDEX mindspore_device_queue_source ON mindspore_device_queue (source_id);
+
+-- One GetNext of the device (minddata_aicpu_{device}.txt, Ascend; minddata_getnext_profiling_{device}.txt,
+-- GPU): how long it waited for a batch and how many were queued.
+CREATE TABLE mindspore_get_next (
+    -- Input the row came from.
+    source_id INTEGER NOT NULL REFERENCES source (id),
+    -- Line number: the GetNext's place in the file, the order MindInsight counts batches in.
+    source_row INTEGER,
+    -- Device of the file (the number in the file name; -1 when the name has none).
+    rank_id INTEGER,
+    -- Node name as written (GetNext_dequeue_wait on Ascend, GetNext on GPU).
+    name TEXT,
+    -- Start in ns (us in the Ascend file, ns in the GPU one).
+    start_ns INTEGER,
+    -- End in ns.
+    end_ns INTEGER,
+    -- Batches in the device's queue.
+    queue_size INTEGER
+);
+CREATE INDEX mindspore_get_next_source ON mindspore_get_next (source_id);
