@@ -115,3 +115,138 @@ CREATE TABLE mindspore_get_next (
     queue_size INTEGER
 );
 CREATE INDEX mindspore_get_next_source ON mindspore_get_next (source_id);
+
+-- MindSpore's other intermediates that carry figures MindInsight shows: the communication per step
+-- (hccl_raw_{device}.csv, MindSpore's hccl parser), the FLOPs per operator (flops_{device}.txt) and
+-- their summary (flops_summary_{device}.json, which the audit mindspore_flops_agree reconciles with the
+-- operators), and the timeline's summary (ascend_timeline_summary_{device}.json,
+-- gpu_timeline_summary_{device}.json).
+
+-- One step of hccl_raw_{device}.csv: the device's communication time and wait in the step.
+CREATE TABLE mindspore_hccl_step (
+    -- Input the row came from.
+    source_id INTEGER NOT NULL REFERENCES source (id),
+    -- CSV data-record number.
+    source_row INTEGER,
+    -- Device of the file (the number in the file name; -1 when the name has none).
+    rank_id INTEGER,
+    -- Step number (step_num).
+    step_id INTEGER NOT NULL,
+    -- Communication time of the step's operators on their main stream, in ns (communication_cost, ms).
+    communication_ns INTEGER,
+    -- Their Notify Wait time outside the links' own waits, in ns (wait_cost, ms).
+    wait_ns INTEGER
+);
+CREATE INDEX mindspore_hccl_step_source ON mindspore_hccl_step (source_id);
+
+-- One link of one step of hccl_raw_{device}.csv (its link_info): what went from one rank to another
+-- over one transport in the step.
+CREATE TABLE mindspore_hccl_link (
+    -- Input the row came from.
+    source_id INTEGER NOT NULL REFERENCES source (id),
+    -- CSV data-record number of the step.
+    source_row INTEGER,
+    -- Device of the file (the number in the file name; -1 when the name has none).
+    rank_id INTEGER,
+    -- Step number.
+    step_id INTEGER NOT NULL,
+    -- Sending rank (the link's name is {src}-{dst}).
+    src_rank INTEGER,
+    -- Receiving rank.
+    dst_rank INTEGER,
+    -- Transport: SDMA or RDMA.
+    link_type TEXT,
+    -- Transfer time in ns (ms in the file).
+    time_ns INTEGER,
+    -- Bytes moved (KB of 1000 bytes in the file).
+    size_bytes INTEGER,
+    -- Bandwidth in bytes/s (KB/s in the file): MindSpore's, of the link's transfers together.
+    bandwidth_bytes_per_s REAL
+);
+CREATE INDEX mindspore_hccl_link_source ON mindspore_hccl_link (source_id);
+
+-- One communication operator in one step of hccl_raw_{device}.csv (its communication_operator_cost).
+CREATE TABLE mindspore_hccl_op (
+    -- Input the row came from.
+    source_id INTEGER NOT NULL REFERENCES source (id),
+    -- CSV data-record number of the step.
+    source_row INTEGER,
+    -- Device of the file (the number in the file name; -1 when the name has none).
+    rank_id INTEGER,
+    -- Step number the operator ran in (the record's step).
+    step_id INTEGER NOT NULL,
+    -- Operator as the step trace names it (stream_{s}_{i}_{operator}).
+    name TEXT NOT NULL,
+    -- Its communication time in ns (ms in the file).
+    communication_ns INTEGER,
+    -- Its wait in ns (ms in the file).
+    wait_ns INTEGER
+);
+CREATE INDEX mindspore_hccl_op_source ON mindspore_hccl_op (source_id);
+
+-- One AI Core operator of flops_{device}.txt: the floating-point work it does per run.
+CREATE TABLE mindspore_flops_op (
+    -- Input the row came from.
+    source_id INTEGER NOT NULL REFERENCES source (id),
+    -- Line number of the operator (1 = the first after the header).
+    source_row INTEGER,
+    -- Device of the file (the number in the file name; -1 when the name has none).
+    rank_id INTEGER,
+    -- Operator's full name, scope included.
+    full_name TEXT NOT NULL,
+    -- Its floating-point operations per run, in millions (MFLOPs; cube and vector together).
+    mflops REAL,
+    -- Its floating-point operations per second, in billions (GFLOPS; cube and vector together).
+    gflops_per_s REAL,
+    -- Its GFLOPS over the device's peak, percent (of the cube alone in the cube/vector layout).
+    utilization_pct REAL,
+    -- Of mflops, the cube unit's (NULL in the layout without the split).
+    cube_mflops REAL,
+    -- Of mflops, the vector unit's.
+    vector_mflops REAL,
+    -- The vector unit's utilization, percent.
+    vector_utilization_pct REAL
+);
+CREATE INDEX mindspore_flops_op_source ON mindspore_flops_op (source_id);
+
+-- flops_summary_{device}.json: the device's FLOPs as MindInsight's summary shows them (one row a file).
+CREATE TABLE mindspore_flops_summary (
+    -- Input the row came from.
+    source_id INTEGER NOT NULL REFERENCES source (id),
+    -- Always 1.
+    source_row INTEGER,
+    -- Device of the file (the number in the file name; -1 when the name has none).
+    rank_id INTEGER,
+    -- Floating-point operations of the operators together, in millions (FLOPs: MindSpore's sum of
+    -- flops_{device}.txt's MFLOPs, rounded to 3 decimals).
+    mflops REAL,
+    -- Mean of the operators' GFLOPS (FLOPS).
+    gflops_per_s REAL,
+    -- Mean per step of the device's FLOPS over its peak, percent (FLOPS_Utilization).
+    utilization_pct REAL
+);
+CREATE INDEX mindspore_flops_summary_source ON mindspore_flops_summary (source_id);
+
+-- ascend_timeline_summary_{device}.json / gpu_timeline_summary_{device}.json: the figures MindInsight's
+-- timeline page shows above MindSpore's timeline (one row a file).
+CREATE TABLE mindspore_timeline_summary (
+    -- Input the row came from.
+    source_id INTEGER NOT NULL REFERENCES source (id),
+    -- Always 1.
+    source_row INTEGER,
+    -- Device of the file (the number in the file name; -1 when the name has none).
+    rank_id INTEGER,
+    -- ascend or gpu (the file name's).
+    device_type TEXT NOT NULL,
+    -- Time the timeline spans, in ns (total_time, us).
+    total_ns INTEGER,
+    -- Streams (num_of_streams).
+    streams INTEGER,
+    -- Distinct operators (num_of_ops).
+    operators INTEGER,
+    -- Operator runs (op_exe_times).
+    operator_runs INTEGER,
+    -- Deepest scope of an operator name (max_scope_name_num).
+    max_scope_depth INTEGER
+);
+CREATE INDEX mindspore_timeline_summary_source ON mindspore_timeline_summary (source_id);

@@ -239,13 +239,15 @@ def test_every_real_sample_reconciles_with_the_profilers_summaries(realdata, tmp
     conn = db.connect(tmp_path / "w.db")
     results = ingest_paths(conn, [tmp_path / "realdata"])
     assert not [r.error for r in results if r.status == "failed"]
-    # every audit passes but two, on the samples whose files disagree: MindStudio Insight's server test
+    # every audit passes but three, on the samples whose files disagree: MindStudio Insight's server test
     # data keeps a cluster_communication.json of 3 of each rank's 28 HCCL operators (tests/test_check.py);
     # MindInsight's profiler resources keep run_2's pipeline JSON beside run_1's pipeline CSV
-    # (tests/sources/test_mindspore_minddata.py)
+    # (tests/sources/test_mindspore_minddata.py) and a FLOPs summary beside another run's operators
+    # (tests/sources/test_mindspore_summaries.py)
     failed = failed_audits(conn)
-    assert list(failed) == ["hccl_operators_agree", "mindspore_minddata_agrees"]
+    assert list(failed) == ["hccl_operators_agree", "mindspore_flops_agree", "mindspore_minddata_agrees"]
     assert [row[3] for row in failed["mindspore_minddata_agrees"]] == ["op_type"] * 4
+    assert [row[5:7] for row in failed["mindspore_flops_agree"]] == [(8167.743, 1332.0)]
     assert {(row[1], row[2], row[3]) for row in failed["hccl_operators_agree"]} == {
         (rank, name, "cluster_communication_json") for rank in (0, 1)
         for name in ("hcom_allGather_", "hcom_allReduce_", "hcom_reduceScatter_")}

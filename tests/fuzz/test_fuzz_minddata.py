@@ -1,5 +1,6 @@
 """Fuzz MindSpore's data pipeline files (MindData: the pipeline JSON and CSV, the CPU utilization JSON,
-the device queue and GetNext text files) through the real ingest frame.
+the device queue and GetNext text files) and its summaries (hccl_raw CSV, flops text, FLOPs and
+timeline summary JSONs) through the real ingest frame.
 
 Each starts from the factory's valid file: byte mutations (truncations at every line end, or at every
 comma of a one-line JSON, flipped bytes, non-UTF-8 and other hostile bytes), the text exports' CSV
@@ -16,20 +17,25 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from factories import minddata as md
+from factories import mindspore_summaries as summaries
 from fuzz.harness import byte_mutations, dump, examples, ingest_hostile, json_paths, replace_at
 from fuzz.test_fuzz_every_field import WRONG
 from fuzz.test_fuzz_mindspore import shaped, written
 
-#: (factory, file name): every MindData file the warehouse reads
-EXPORTS = [
-    (md.PipelineCsvFactory, "minddata_pipeline_raw_0.csv"),
+#: every MindData file and MindSpore summary the warehouse reads, by shape: (factory, file name)
+CSVS = [(md.PipelineCsvFactory, "minddata_pipeline_raw_0.csv"), (summaries.HcclRawFactory, "hccl_raw_0.csv")]
+JSONS = [
     (md.PipelineProfilingFactory, "pipeline_profiling_0.json"),
     (md.CpuUtilizationFactory, "minddata_cpu_utilization_0.json"),
+    (summaries.FlopsSummaryFactory, "flops_summary_0.json"),
+    (summaries.TimelineSummaryFactory, "ascend_timeline_summary_0.json"),
+]
+LINES = [
     (md.DeviceQueueFactory, "device_queue_profiling_0.txt"),
     (md.GetNextFactory, "minddata_aicpu_0.txt"),
+    (summaries.FlopsFactory, "flops_0.txt"),
 ]
-JSONS = EXPORTS[1:3]
-LINES = EXPORTS[3:]
+EXPORTS = CSVS + JSONS + LINES
 
 
 def _ends(data: bytes, mark: bytes) -> list[int]:
@@ -37,11 +43,11 @@ def _ends(data: bytes, mark: bytes) -> list[int]:
     return [at + 1 for at in range(len(data)) if data[at:at + 1] == mark]
 
 
-@examples(10)
+@pytest.mark.parametrize(("factory", "name"), CSVS, ids=[name for _, name in CSVS])
+@examples(8)
 @given(data=st.data())
-def test_hostile_pipeline_csv_ends_cleanly(data):
-    """A mangled minddata_pipeline_raw CSV ends as a clear failure or a sound ingest."""
-    factory, name = EXPORTS[0]
+def test_hostile_minddata_csv_ends_cleanly(factory, name, data):
+    """A mangled minddata_pipeline_raw or hccl_raw CSV ends as a clear failure or a sound ingest."""
     original = written(factory, name)
     ingest_hostile(name, data.draw(st.one_of(byte_mutations(original, _ends(original, b"\n")), shaped(original))))
 
@@ -50,7 +56,7 @@ def test_hostile_pipeline_csv_ends_cleanly(data):
 @examples(8)
 @given(data=st.data())
 def test_hostile_minddata_json_ends_cleanly(factory, name, data):
-    """A mangled pipeline or CPU utilization JSON ends as a clear failure or a sound ingest."""
+    """A mangled pipeline, CPU utilization, FLOPs or timeline summary JSON ends as a clear failure or a sound ingest."""
     original = written(factory, name)
     ingest_hostile(name, data.draw(byte_mutations(original, _ends(original, b","))))
 
@@ -59,7 +65,7 @@ def test_hostile_minddata_json_ends_cleanly(factory, name, data):
 @examples(8)
 @given(data=st.data())
 def test_hostile_minddata_text_ends_cleanly(factory, name, data):
-    """A mangled device queue or GetNext file ends as a clear failure or a sound ingest."""
+    """A mangled device queue, GetNext or FLOPs file ends as a clear failure or a sound ingest."""
     original = written(factory, name)
     ingest_hostile(name, data.draw(byte_mutations(original, _ends(original, b"\n"))))
 

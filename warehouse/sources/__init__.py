@@ -38,6 +38,7 @@ from warehouse.sources.mindspore import (  # MindSpore's data pipeline (MindData
     minddata_pipeline_raw,
     pipeline_profiling,
 )
+from warehouse.sources.mindspore import flops_ops, flops_summary, hccl_raw, timeline_summary  # MindSpore's summaries
 
 SOURCES: tuple[ModuleType, ...] = (
     # msprof_timeline before trace_json: a PROF folder's timeline JSONs are traces too
@@ -56,6 +57,8 @@ SOURCES: tuple[ModuleType, ...] = (
     aicpu_raw, hwts_raw, training_trace_raw,
     # MindSpore's data pipeline
     minddata_pipeline_raw, pipeline_profiling, minddata_cpu_utilization, device_queue, get_next,
+    # MindSpore's communication, FLOPs and timeline summaries
+    hccl_raw, flops_ops, flops_summary, timeline_summary,
 )
 
 
