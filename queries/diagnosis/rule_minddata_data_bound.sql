@@ -150,13 +150,8 @@ final as (
             'empty_share', round(f.empty_share, 4), 'get_next_batches', f.batches,
             'get_next_empty', f.empty_batches, 'cpu_active_pct', f.active_pct, 'slow_operators', f.operators)
             as numbers,
-        e.evidence_table,
-        e.source_id as evidence_source_id,
-        e.source_row as evidence_source_row,
-        null as evidence_slice_id,
-        null as evidence_kernel_id,
-        e.note as evidence_note,
-        e.position
+        e.evidence_table, e.source_id as evidence_source_id, e.source_row as evidence_source_row,
+        null as evidence_slice_id, null as evidence_kernel_id, e.note as evidence_note, e.position
     from findings as f
     left join evidence as e on e.run_id = f.run_id and e.rank_id = f.rank_id
         and (e.subject is null or e.subject = f.subject)

@@ -52,22 +52,18 @@ def test_hostile_minddata_csv_ends_cleanly(factory, name, data):
     ingest_hostile(name, data.draw(st.one_of(byte_mutations(original, _ends(original, b"\n")), shaped(original))))
 
 
-@pytest.mark.parametrize(("factory", "name"), JSONS, ids=[name for _, name in JSONS])
-@examples(8)
-@given(data=st.data())
-def test_hostile_minddata_json_ends_cleanly(factory, name, data):
-    """A mangled pipeline, CPU utilization, FLOPs or timeline summary JSON ends as a clear failure or a sound ingest."""
-    original = written(factory, name)
-    ingest_hostile(name, data.draw(byte_mutations(original, _ends(original, b","))))
+#: the files of one-line records (text lines, cut at line ends) and the one-line JSONs (cut at commas)
+RECORDS = [(factory, name, b"\n") for factory, name in LINES] + [(factory, name, b",") for factory, name in JSONS]
 
 
-@pytest.mark.parametrize(("factory", "name"), LINES, ids=[name for _, name in LINES])
+@pytest.mark.parametrize(("factory", "name", "mark"), RECORDS, ids=[name for _, name, _ in RECORDS])
 @examples(8)
 @given(data=st.data())
-def test_hostile_minddata_text_ends_cleanly(factory, name, data):
-    """A mangled device queue, GetNext or FLOPs file ends as a clear failure or a sound ingest."""
+def test_hostile_minddata_file_ends_cleanly(factory, name, mark, data):
+    """A mangled device queue, GetNext or FLOPs file, pipeline, CPU utilization, FLOPs or timeline summary
+    JSON ends as a clear failure or a sound ingest."""
     original = written(factory, name)
-    ingest_hostile(name, data.draw(byte_mutations(original, _ends(original, b"\n"))))
+    ingest_hostile(name, data.draw(byte_mutations(original, _ends(original, mark))))
 
 
 @pytest.mark.slow
