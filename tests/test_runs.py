@@ -49,6 +49,13 @@ def test_run_roots_from_the_layout(tmp_path):
     assert run_root(cluster) == tmp_path / "job"
     assert run_root(tmp_path / "traces" / "worker0.pt.trace.json") == tmp_path / "traces" / "worker0.pt.trace.json"
     assert run_root(tmp_path / "csvs" / "kernel_details.csv") == tmp_path / "csvs"
+    # MindSpore's device JSONs (data pipeline, FLOPs and timeline summaries) are their profiler folder's;
+    # its timeline, a trace, is a run of its own as any trace
+    for name in ("pipeline_profiling_0.json", "minddata_cpu_utilization_1.json", "flops_summary_2.json",
+                 "ascend_timeline_summary_0.json", "gpu_timeline_summary_0.json"):
+        assert run_root(tmp_path / "profiler" / name) == tmp_path / "profiler"
+    assert run_root(tmp_path / "profiler" / "ascend_timeline_display_0.json") == (
+        tmp_path / "profiler" / "ascend_timeline_display_0.json")
 
 
 def test_several_runs_in_one_folder_are_several_runs(tmp_path, warehouse_path, runner):
