@@ -81,6 +81,9 @@ CREATE TABLE mindspore_device_queue (
     source_row INTEGER,
     -- Device of the file (the number in the file name; -1 when the name has none).
     rank_id INTEGER,
+    -- What fed the device: device_queue (device_queue_profiling) or dataset_iterator
+    -- (dataset_iterator_profiling); MindInsight reads the second only without the first.
+    feeder TEXT NOT NULL,
     -- What the record holds: get (a batch from the pipeline), push (to the device), total, or queue.
     record TEXT NOT NULL,
     -- Step (batch) number as written.

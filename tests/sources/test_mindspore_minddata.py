@@ -103,13 +103,20 @@ def test_device_queue_records_make_the_steps_mindinsight_lists(warehouse_db, tmp
         85406783,)
 
 
-def test_a_dataset_iterator_file_is_read_as_the_device_queue(warehouse_db, tmp_path):
-    """MindInsight's run_2 dataset_iterator_profiling_1.txt: one queue record of four fields."""
-    path = tmp_path / "dataset_iterator_profiling_1.txt"
+def test_a_dataset_iterator_file_counts_only_without_a_device_queue(warehouse_db, tmp_path):
+    """MindInsight's run_2 dataset_iterator_profiling_1.txt: one queue record of four fields, read by MindInsight
+    only where no device_queue_profiling file is."""
+    path = tmp_path / "profiler" / "dataset_iterator_profiling_1.txt"
+    path.parent.mkdir()
     path.write_bytes(b"1 64 1 3\n")
     assert ingest_file(warehouse_db, path).kind == "mindspore_device_queue_txt"
-    assert warehouse_db.execute("SELECT record, step_id, queue_size, queue_capacity, time_ms FROM mindspore_device_queue"
-                                ).fetchall() == [("queue", 1, 3, 64, None)]
+    assert warehouse_db.execute("SELECT feeder, record, step_id, queue_size, queue_capacity, time_ms "
+                                "FROM mindspore_device_queue").fetchall() == [("dataset_iterator", "queue", 1, 3, 64, None)]
+    assert warehouse_db.execute("SELECT step_id, queue_size FROM minddata_step_queue").fetchall() == [(1, 3)]
+    DeviceQueueFactory(path=tmp_path / "profiler" / "device_queue_profiling_1.txt")
+    ingest_paths(warehouse_db, [tmp_path / "profiler"])
+    assert warehouse_db.execute("SELECT step_id, queue_size FROM minddata_step_queue ORDER BY step_id").fetchall() == [
+        (1, 0), (2, 8), (3, 0), (4, 64)]
 
 
 def test_get_next_gives_mindinsight_s_queue_and_times(warehouse_db, tmp_path):

@@ -2,7 +2,8 @@
 --     reads it (mindinsight/profiler/analyser/minddata_analyser.py, analyse_device_queue_info): the device
 --     queue's size when the step's batch was sent (device_queue_profiling, or dataset_iterator_profiling),
 --     whether it was empty (the step waited for the data pipeline) or full, and the step's times to get
---     the batch from the pipeline and push it to the device.
+--     the batch from the pipeline and push it to the device. A device's dataset_iterator records count
+--     only where it has no device_queue records, as MindInsight reads them.
 -- column run_id: Run.
 -- column rank_id: Device.
 -- column source_id: Input the row came from.
@@ -15,10 +16,16 @@
 -- column push_ns: Time to push it to the device, in ns.
 -- column total_ns: Both, in ns.
 -- column queue_source_row: Line of the queue record (evidence).
-WITH records AS (
+WITH fed AS (
     SELECT s.run_id, q.*
     FROM mindspore_device_queue AS q
     JOIN source AS s ON s.id = q.source_id AND s.status = 'ok'
+),
+records AS (
+    SELECT f.*
+    FROM fed AS f
+    WHERE f.feeder = 'device_queue' OR NOT EXISTS (
+        SELECT 1 FROM fed AS d WHERE d.run_id = f.run_id AND d.rank_id = f.rank_id AND d.feeder = 'device_queue')
 ),
 steps AS (
     SELECT

@@ -24,13 +24,15 @@ from warehouse.sources.mindspore.framework import lines
 
 KIND = "mindspore_device_queue_txt"
 NAME = re.compile(r"(?:device_queue|dataset_iterator)_profiling_(\d{1,9})\.txt")
+#: what fed the device: the first word of the file name
+FEEDERS = ("device_queue", "dataset_iterator")
 #: a record: four or five whole numbers separated by blanks, the first 0 (a time) or 1 (the queue)
 RECORD = re.compile(r"[01](\s+\d+){3,4}")
 #: what a time record of each kind holds
 TIMES = {0: "get", 1: "push", 2: "total"}
 NS_PER_MS = 10**6
-INSERT = insert_sql("mindspore_device_queue", ["source_id", "source_row", "rank_id", "record", "step_id", "cost_ns",
-                                               "queue_size", "queue_capacity", "time_ms"])
+INSERT = insert_sql("mindspore_device_queue", ["source_id", "source_row", "rank_id", "feeder", "record", "step_id",
+                                               "cost_ns", "queue_size", "queue_capacity", "time_ms"])
 
 
 def detect(path) -> bool:
@@ -39,7 +41,8 @@ def detect(path) -> bool:
 
 def ingest(conn, path, source_id) -> Outcome:
     rank, device = device_of(path, NAME)
-    rows = [(source_id, number, rank, *_record(path, number, text)) for number, text in lines(Path(path))]
+    feeder = next(name for name in FEEDERS if Path(path).name.startswith(name))
+    rows = [(source_id, number, rank, feeder, *_record(path, number, text)) for number, text in lines(Path(path))]
     conn.executemany(INSERT, rows)
     return Outcome(rows=len(rows), rank_id=rank, device_id=device, detail={"table": "mindspore_device_queue"})
 
