@@ -43,6 +43,8 @@ EXPECTED_AUDITS = [
     "hccl_operators_agree",
     "kernel_dur_non_negative",
     "kernel_op_class_allowed",
+    "mindspore_flops_agree",
+    "mindspore_minddata_agrees",
     "mindspore_steps_agree",
     "msprof_steps_agree",
     "msprof_summaries_agree",

@@ -49,6 +49,13 @@ def test_run_roots_from_the_layout(tmp_path):
     assert run_root(cluster) == tmp_path / "job"
     assert run_root(tmp_path / "traces" / "worker0.pt.trace.json") == tmp_path / "traces" / "worker0.pt.trace.json"
     assert run_root(tmp_path / "csvs" / "kernel_details.csv") == tmp_path / "csvs"
+    # MindSpore's device JSONs (data pipeline, FLOPs and timeline summaries) are their profiler folder's;
+    # its timeline, a trace, is a run of its own as any trace
+    for name in ("pipeline_profiling_0.json", "minddata_cpu_utilization_1.json", "flops_summary_2.json",
+                 "ascend_timeline_summary_0.json", "gpu_timeline_summary_0.json"):
+        assert run_root(tmp_path / "profiler" / name) == tmp_path / "profiler"
+    assert run_root(tmp_path / "profiler" / "ascend_timeline_display_0.json") == (
+        tmp_path / "profiler" / "ascend_timeline_display_0.json")
 
 
 def test_several_runs_in_one_folder_are_several_runs(tmp_path, warehouse_path, runner):
@@ -239,10 +246,15 @@ def test_every_real_sample_reconciles_with_the_profilers_summaries(realdata, tmp
     conn = db.connect(tmp_path / "w.db")
     results = ingest_paths(conn, [tmp_path / "realdata"])
     assert not [r.error for r in results if r.status == "failed"]
-    # every audit passes but one, on the one sample whose files disagree: MindStudio Insight's server test
-    # data keeps a cluster_communication.json of 3 of each rank's 28 HCCL operators (tests/test_check.py)
+    # every audit passes but three, on the samples whose files disagree: MindStudio Insight's server test
+    # data keeps a cluster_communication.json of 3 of each rank's 28 HCCL operators (tests/test_check.py);
+    # MindInsight's profiler resources keep run_2's pipeline JSON beside run_1's pipeline CSV
+    # (tests/sources/test_mindspore_minddata.py) and a FLOPs summary beside another run's operators
+    # (tests/sources/test_mindspore_summaries.py)
     failed = failed_audits(conn)
-    assert list(failed) == ["hccl_operators_agree"]
+    assert list(failed) == ["hccl_operators_agree", "mindspore_flops_agree", "mindspore_minddata_agrees"]
+    assert [row[3] for row in failed["mindspore_minddata_agrees"]] == ["op_type"] * 4
+    assert [row[5:7] for row in failed["mindspore_flops_agree"]] == [(8167.743, 1332.0)]
     assert {(row[1], row[2], row[3]) for row in failed["hccl_operators_agree"]} == {
         (rank, name, "cluster_communication_json") for rank in (0, 1)
         for name in ("hcom_allGather_", "hcom_allReduce_", "hcom_reduceScatter_")}

@@ -55,6 +55,11 @@ CLUSTER_FOLDER = "cluster_analysis_output"
 #: MindSpore's raw profiler files (seed 003): a job folder holds them, some in its ``data`` folder
 MINDSPORE_RAW_FILE = re.compile(r"^(hwts\.log\.data\.45|training_trace\.46|DATA_PREPROCESS|Framework\.host)\.")
 MINDSPORE_DATA_FOLDER = "data"
+#: MindSpore's profiler JSONs about one device of the run whose profiler folder holds them (not traces,
+#: which are a run of their own when nothing else says): its data pipeline's, its FLOPs' and its
+#: timeline's summaries
+MINDSPORE_DEVICE_JSON = re.compile(
+    r"^(pipeline_profiling|minddata_cpu_utilization|flops_summary|(ascend|gpu)_timeline_summary)_\d+\.json$")
 #: how many folders above a file its rank is looked for (rank folder/ASCEND_PROFILER_OUTPUT/file,
 #: PROF_*/device_{N}/summary/file), and one more for the rank folder holding a PROF_* folder
 RANK_DEPTH = 3
@@ -65,6 +70,11 @@ RUN_DEPTH = 6
 def is_mindspore_raw_in_data(path: Path) -> bool:
     """A MindSpore raw file in its job folder's ``data`` folder (it belongs to the job folder's run)."""
     return path.parent.name == MINDSPORE_DATA_FOLDER and MINDSPORE_RAW_FILE.match(path.name) is not None
+
+
+def is_mindspore_device_json(name: str) -> bool:
+    """A MindSpore profiler JSON about one device, part of its folder's run."""
+    return MINDSPORE_DEVICE_JSON.match(name) is not None
 
 
 def is_rank_folder(name: str) -> bool:

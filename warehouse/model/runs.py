@@ -4,7 +4,7 @@ the run a user names.
 A run is the folder holding a run's rank folders (torch_npu's ``*_ascend_pt``, MindSpore's
 ``*_ascend_ms``, MindStudio Insight's ``test_rank_N``, any folder with a ``profiler_info_N.json``),
 an msprof ``PROF_*`` folder, the folder above ``cluster_analysis_output``, the MindSpore job folder
-of a raw file in its ``data`` folder, or one trace / operator-profile file on its own (the names
+of a raw file in its ``data`` folder, the folder of MindSpore's device JSONs (its data pipeline's), or one trace / operator-profile file on its own (the names
 are :mod:`~warehouse.model.folder_grammar`'s).
 A folder holding several runs yields several runs; ``--run NAME`` names them. A command that
 takes a run takes its name or its id (:func:`run_id_named`).
@@ -44,7 +44,7 @@ def run_root(path: str | Path) -> Path:
             return folder
         if folder.name == grammar.CLUSTER_FOLDER:
             return folder.parent
-    if path.name.endswith(OWN_RUN_SUFFIXES):
+    if path.name.endswith(OWN_RUN_SUFFIXES) and not grammar.is_mindspore_device_json(path.name):
         return path
     if grammar.is_mindspore_raw_in_data(path):
         return path.parent.parent

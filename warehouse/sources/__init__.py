@@ -31,6 +31,14 @@ from warehouse.sources import (  # text exports (kernel_details.csv and friends)
 )
 from warehouse.sources.mindspore import aicore_detail, aicore_type, step_trace_raw  # MindSpore's intermediates
 from warehouse.sources.mindspore import aicpu_raw, hwts_raw, training_trace_raw  # MindSpore's raw files
+from warehouse.sources.mindspore import (  # MindSpore's data pipeline (MindData)
+    device_queue,
+    get_next,
+    minddata_cpu_utilization,
+    minddata_pipeline_raw,
+    pipeline_profiling,
+)
+from warehouse.sources.mindspore import flops_ops, flops_summary, hccl_raw, timeline_summary  # MindSpore's summaries
 
 SOURCES: tuple[ModuleType, ...] = (
     # msprof_timeline before trace_json: a PROF folder's timeline JSONs are traces too
@@ -47,6 +55,10 @@ SOURCES: tuple[ModuleType, ...] = (
     step_trace_raw, aicore_type, aicore_detail,
     # MindSpore's raw files
     aicpu_raw, hwts_raw, training_trace_raw,
+    # MindSpore's data pipeline
+    minddata_pipeline_raw, pipeline_profiling, minddata_cpu_utilization, device_queue, get_next,
+    # MindSpore's communication, FLOPs and timeline summaries
+    hccl_raw, flops_ops, flops_summary, timeline_summary,
 )
 
 

@@ -7,14 +7,17 @@ beside ``step_trace_raw_10_detail_time.csv``), so the folder names no rank; the 
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome
 from warehouse.sources.kit.numbers import whole
 from warehouse.sources.kit.rank_layout import rank_or_unknown
-from warehouse.sources.kit.text import CsvTable, has_headers, ingest_csv
+from warehouse.sources.kit.text import CsvTable, has_headers, ingest_csv, load_json_object
+from warehouse.sources.mindspore.framework import lines
 
 
 def device_of(path: str | Path, pattern: re.Pattern) -> tuple[int, int | None]:
@@ -42,3 +45,32 @@ def device_csv_source(spec: CsvTable, pattern: re.Pattern) -> tuple[Callable[[An
         return outcome
 
     return detect, ingest
+
+
+def named_text(path: str | Path, patterns: tuple[re.Pattern, ...], first_line: Callable[[str], bool]) -> bool:
+    """Whether a MindSpore text file is one of its kind: its name (a ``.gz`` suffix ignored) is one of
+    ``patterns`` and its first line that holds something passes ``first_line`` (or it has none). A
+    file so named that is not UTF-8 text is one too: reading it fails naming the line."""
+    if not any(pattern.fullmatch(Path(path).name.removesuffix(".gz")) for pattern in patterns):
+        return False
+    try:
+        first = next(lines(Path(path)), None)
+    except IngestError:
+        return True
+    return first is None or first_line(first[1])
+
+
+def device_json_figures(path: str | Path, keys: tuple[str, ...]) -> list:
+    """The numbers a MindSpore summary JSON (a small object of figures) holds at ``keys``, None where absent.
+
+    :raises IngestError: naming the key whose value is not a number, or the top level when it is no object.
+    """
+    document = load_json_object(path)
+    figures = []
+    for key in keys:
+        value = document.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, Decimal))
+                                  or not -(1 << 63) < value < 1 << 63):
+            raise IngestError(f"{path}: {key}: expected a number, found {str(value)[:40]!r}")
+        figures.append(value)
+    return figures

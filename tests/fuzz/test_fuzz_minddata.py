@@ -1,0 +1,74 @@
+"""Fuzz MindSpore's data pipeline files (MindData: the pipeline JSON and CSV, the CPU utilization JSON,
+the device queue and GetNext text files) and its summaries (hccl_raw CSV, flops text, FLOPs and
+timeline summary JSONs) through the real ingest frame.
+
+Each starts from the factory's valid file: byte mutations (truncations at every line end, or at every
+comma of a one-line JSON, flipped bytes, non-UTF-8 and other hostile bytes), the text exports' CSV
+mutations for the CSV, and, in the slow tier, a wrong-typed value in every field of the JSONs in turn.
+:func:`fuzz.harness.ingest_hostile` asserts the clean end.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from factories import minddata as md
+from factories import mindspore_summaries as summaries
+from fuzz.harness import byte_mutations, dump, examples, ingest_hostile, json_paths, replace_at
+from fuzz.test_fuzz_every_field import WRONG
+from fuzz.test_fuzz_mindspore import shaped, written
+
+#: every MindData file and MindSpore summary the warehouse reads, by shape: (factory, file name)
+CSVS = [(md.PipelineCsvFactory, "minddata_pipeline_raw_0.csv"), (summaries.HcclRawFactory, "hccl_raw_0.csv")]
+JSONS = [
+    (md.PipelineProfilingFactory, "pipeline_profiling_0.json"),
+    (md.CpuUtilizationFactory, "minddata_cpu_utilization_0.json"),
+    (summaries.FlopsSummaryFactory, "flops_summary_0.json"),
+    (summaries.TimelineSummaryFactory, "ascend_timeline_summary_0.json"),
+]
+LINES = [
+    (md.DeviceQueueFactory, "device_queue_profiling_0.txt"),
+    (md.GetNextFactory, "minddata_aicpu_0.txt"),
+    (summaries.FlopsFactory, "flops_0.txt"),
+]
+EXPORTS = CSVS + JSONS + LINES
+
+
+def _ends(data: bytes, mark: bytes) -> list[int]:
+    """The offsets just past each ``mark`` byte of ``data``."""
+    return [at + 1 for at in range(len(data)) if data[at:at + 1] == mark]
+
+
+@pytest.mark.parametrize(("factory", "name"), CSVS, ids=[name for _, name in CSVS])
+@examples(8)
+@given(data=st.data())
+def test_hostile_minddata_csv_ends_cleanly(factory, name, data):
+    """A mangled minddata_pipeline_raw or hccl_raw CSV ends as a clear failure or a sound ingest."""
+    original = written(factory, name)
+    ingest_hostile(name, data.draw(st.one_of(byte_mutations(original, _ends(original, b"\n")), shaped(original))))
+
+
+#: the files of one-line records (text lines, cut at line ends) and the one-line JSONs (cut at commas)
+RECORDS = [(factory, name, b"\n") for factory, name in LINES] + [(factory, name, b",") for factory, name in JSONS]
+
+
+@pytest.mark.parametrize(("factory", "name", "mark"), RECORDS, ids=[name for _, name, _ in RECORDS])
+@examples(8)
+@given(data=st.data())
+def test_hostile_minddata_file_ends_cleanly(factory, name, mark, data):
+    """A mangled device queue, GetNext or FLOPs file, pipeline, CPU utilization, FLOPs or timeline summary
+    JSON ends as a clear failure or a sound ingest."""
+    original = written(factory, name)
+    ingest_hostile(name, data.draw(byte_mutations(original, _ends(original, mark))))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("factory", "name"), JSONS, ids=[name for _, name in JSONS])
+def test_every_field_of_a_minddata_json(factory, name):
+    document = json.loads(written(factory, name))
+    for index, path in enumerate(json_paths(document)[1:]):
+        ingest_hostile(name, dump(replace_at(document, path, WRONG[index % len(WRONG)])))
