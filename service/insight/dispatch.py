@@ -15,7 +15,7 @@ import threading
 
 from service.db import get_db
 from service.insight import (baseline, communication, details, hotspot, importer, project, selection, source, summary,
-                             timeline, views)
+                             system_view, timeline, views)
 from service.insight.protocol import InsightError, Params
 from service.insight.session import Session
 from warehouse.errors import WarehouseError
@@ -35,6 +35,8 @@ COMMANDS = {
     "unit/flows": timeline.flows,
     "unit/threadDetail": timeline.thread_detail,
     "unit/threads": selection.threads,
+    "tableData/nameList": system_view.name_list,
+    "systemView/overall": system_view.overall,
     "summary/queryTopData": summary.query_top_data,
     "communication/duration/iterations": communication.iterations,
     "communication/matrix/bandwidthInfo": communication.matrix,

@@ -1,0 +1,62 @@
+"""The Timeline's system view (tableData/nameList, systemView/overall) through ``warehouse serve --insight-port``.
+
+The real 2-rank db export (level1: rank 0's db holds an OVERLAP_ANALYSIS, rank 1's does not; each rank has
+its analysis.db StepTraceTime) is imported over a real WebSocket, then each card is asked what the
+frontend's SystemView asks right after ``parse/success`` (Ascend/msinsight
+``modules/timeline/src/components/detailViews/SystemView.tsx``). The overall split is checked against
+SQL on the warehouse (the named query step_time's figures) and against the profiler's StepTraceTime.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from test_insight_timeline import opened, sql
+from test_insight_ws import empty, root  # noqa: F401 - fixtures
+
+pytestmark = pytest.mark.slow
+
+DB_RUN = "msinsight/pytorch/db/level1"
+#: the profiler's StepTraceTime of each rank (analysis.db, step 50, us): computing, not overlapped, free
+STEP_TRACE = {0: (8903.431, 98071.947, 25258.144), 1: (8915.634, 94556.05, 25840.499)}
+NAMES = ["Computing Time", "Communication(Not Overlapped) Time", "Free Time", "E2E Time"]
+
+
+def figures_in_sql(database, rank_id: int) -> list[float]:
+    """The rank's summed step figures (step_answer, the named query step_time's view) in us, 2 digits."""
+    (row,) = sql(database, "SELECT round(sum(computing_ns) / 1000.0, 2), "
+                           "round(sum(communication_not_overlapped_ns) / 1000.0, 2), round(sum(free_ns) / 1000.0, 2) "
+                           "FROM step_answer WHERE rank_id = ?", rank_id)
+    return list(row)
+
+
+def test_the_system_view_of_each_rank_is_its_step_trace_split(empty, root, realdata):
+    run = root / "level1"
+    shutil.copytree(realdata / DB_RUN, run)
+    with opened(empty, root, run) as (page, body):
+        for rank_id, card in enumerate(body["result"]):
+            params = {"rankId": card["rankId"], "dbPath": card["dbPath"]}
+            # no declared tables: the frontend shows its own statistics views
+            assert page.body("timeline", "tableData/nameList", {**params, "isZh": False}) == {"layers": []}
+            overall = page.body("timeline", "systemView/overall", {**params, "pageSize": 10, "current": 1,
+                                                                   "startTime": 0, "endTime": 0})
+            assert {k: overall[k] for k in ("count", "pageSize", "current", "isLoading")} == {
+                "count": 4, "pageSize": 10, "current": 1, "isLoading": False}
+            data = overall["data"]
+            assert [(item["name"], item["id"], item["level"]) for item in data] == [
+                (name, str(index), 1) for index, name in enumerate(NAMES)]
+            assert all((item["nums"], item["avg"], item["max"], item["min"]) == ("-",) * 4 and "children" not in item
+                       for item in data)
+            totals = [item["totalTime"] for item in data]
+            expected = figures_in_sql(empty, rank_id)
+            assert totals[:3] == expected == [round(value, 2) for value in STEP_TRACE[rank_id]]
+            assert totals[3] == round(sum(expected), 2)
+            assert [item["ratio"] for item in data] == [round(100 * v / sum(expected), 2) for v in expected] + [100.0]
+        # a time range is refused, and so is an unknown card
+        answer = page.send("timeline", "systemView/overall", {"rankId": card["rankId"], "startTime": 0,
+                                                              "endTime": 1000})
+        assert answer["result"] is False and "time range" in answer["error"]["message"]
+        answer = page.send("timeline", "tableData/nameList", {"rankId": "no-such-card"})
+        assert answer["result"] is False and "no-such-card" in answer["error"]["message"]
