@@ -75,13 +75,17 @@ class SparkEngine(Engine):
         for name, function in units.SQL_FUNCTIONS.items():
             self.spark.udf.register(WAREHOUSE_FUNCTION_PREFIX + name, function, "string")
         for name, table in self.data.tables.items():
-            columns = [c for c in table["columns"] if c["name"] != table["partitioned_by"]]
-            if table["partitioned_by"]:
-                columns.append({"name": PARTITION_COLUMN, "type": "int64"})
-            schema = ", ".join(f"`{c['name']}` {SPARK_TYPES[c['type']]}" for c in columns)
-            folder = str(self.data.folder(name).resolve())
-            frame = self.spark.read.schema(schema).option("basePath", folder).parquet(folder)
-            frame.createOrReplaceTempView(name)
+            self.register(name, table, self.data.folder(name))
+
+    def register(self, name: str, table: dict, folder: Path) -> None:
+        """The temporary view ``name`` over the Parquet files under ``folder``, typed as the manifest
+        entry ``table`` says (Spark infers nothing: no file is read to learn the schema)."""
+        columns = [c for c in table["columns"] if c["name"] != table["partitioned_by"]]
+        if table["partitioned_by"]:
+            columns.append({"name": PARTITION_COLUMN, "type": "int64"})
+        schema = ", ".join(f"`{c['name']}` {SPARK_TYPES[c['type']]}" for c in columns)
+        folder = str(folder.resolve())
+        self.spark.read.schema(schema).option("basePath", folder).parquet(folder).createOrReplaceTempView(name)
 
     def rewrite(self, tree: exp.Expression) -> exp.Expression:
         """Spark's spelling of SQLite's constructs (:func:`rewrite`)."""

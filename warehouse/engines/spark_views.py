@@ -62,7 +62,8 @@ def compute(engine, out: Path, catalog: sqlite3.Connection, names: list[str]) ->
     """Compute the run-wide views ``names`` with the Spark engine over the dataset in ``out`` and
     write each as Parquet, partitioned by rank; returns their manifest entries.
 
-    Each view is registered in the session once written, for the views that read it.
+    Each view is registered in the session once written, typed as its manifest entry, for the views
+    that read it.
     """
     schema = dict(engine.data.schema())
     views = _views(catalog)
@@ -94,8 +95,7 @@ def compute(engine, out: Path, catalog: sqlite3.Connection, names: list[str]) ->
         entries[name] = {"kind": "view", "path": export.folder_name(name), "rows": rows, "partitioned_by": partition,
                          "partitions": partitions, "columns": columns}
         schema[name] = {c["name"]: SQL_TYPES[c["type"]] for c in columns}
-        reader = engine.spark.read.option("basePath", str(folder)).parquet(str(folder)) if rows else frame
-        reader.createOrReplaceTempView(name)
+        engine.register(name, entries[name], folder)
     return entries
 
 
