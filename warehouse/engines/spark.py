@@ -20,7 +20,7 @@ from pathlib import Path
 from sqlglot import exp
 
 from warehouse import units
-from warehouse.engines import functions
+from warehouse.engines import functions, spark_ctes
 from warehouse.engines.base import REAL_TEXT, WAREHOUSE_FUNCTION_PREFIX, Engine
 from warehouse.export import PARTITION_COLUMN
 
@@ -91,8 +91,12 @@ class SparkEngine(Engine):
         """Spark's spelling of SQLite's constructs (:func:`rewrite`)."""
         return rewrite(tree)
 
-    def execute(self, sql: str, params: dict) -> list[tuple]:
-        return [tuple(row) for row in self.spark.sql(sql, args=params).collect()]
+    def run(self, query, values: dict | None = None) -> tuple[list[str], list[tuple]]:
+        """:meth:`Engine.run`, each CTE the query reads more than once computed once (:mod:`spark_ctes`)."""
+        bound = query.bind(values)
+        with spark_ctes.frame(self.spark, self.tree(query), bound) as frame:
+            rows = [tuple(row) for row in frame.collect()]
+        return [c.name for c in query.columns], rows
 
 
 def rewrite(tree: exp.Expression) -> exp.Expression:
