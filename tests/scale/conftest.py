@@ -111,7 +111,11 @@ def plant_pipelined_runs(conn) -> None:
 @pytest.fixture(scope="session")
 def factory_warehouse(tmp_path_factory) -> Path:
     """The rich warehouse file (read it, never write it: tests share it)."""
-    folder = tmp_path_factory.mktemp("scale")
+    return build_warehouse(tmp_path_factory.mktemp("scale"))
+
+
+def build_warehouse(folder: Path) -> Path:
+    """The rich warehouse (module docstring) at ``folder/warehouse.db``, its inputs beside it."""
     path = folder / "warehouse.db"
     conn = db.connect(path)
     diagnosis_cluster.build(conn, ranks=4, steps=(1, 2), slow_collective=(2, 1), host_gap_rank=2, dp_rank=3)

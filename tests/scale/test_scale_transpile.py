@@ -7,8 +7,8 @@ import sqlite3
 import pytest
 
 from warehouse import queries
-from warehouse.engines import functions
-from warehouse.engines.base import Export, TranspileError, transpile
+from warehouse.engines import functions, spark_ctes
+from warehouse.engines.base import Export, TranspileError, translate, transpile
 
 SCHEMA = {"t": {"a": "BIGINT", "b": "BIGINT", "x": "DOUBLE", "s": "TEXT"}}
 ROWS = [(7, 2, 2.5, "abc"), (-7, 2, 0.1, "ABd"), (5, 0, 3.0, None), (1, 3, 214748364800.0, "x")]
@@ -73,6 +73,38 @@ def test_spark_answers_as_sqlite(spark_session, what, sql, expected):
 
     rows = spark_session.sql(transpile(sql, "spark", SCHEMA, PARAM_TYPES, rewrite), args=used).collect()
     assert [tuple(r) for r in rows] == expected
+
+
+#: CTE a is read twice (by b and by c), b twice, c once; on ROWS: [(1, 1, 7), (7, 2, 7)]
+SHARED_CTES = ("with a as (select a, b from t where b > 0), b as (select a from a where a > 0), "
+               "c as (select sum(b) as total from a) "
+               "select b1.a, (select count(*) from b as b2 where b2.a <= b1.a) as below, c.total "
+               "from b as b1 cross join c order by b1.a")
+
+
+def test_the_ctes_read_more_than_once_are_found():
+    assert spark_ctes.shared(translate(SHARED_CTES, "spark", SCHEMA, {})) == ["a", "b"]
+    assert spark_ctes.shared(translate("select a from t", "spark", SCHEMA, {})) == []
+
+
+@pytest.mark.slow
+def test_spark_reads_each_shared_cte_from_a_view_of_its_own(spark_session):
+    from warehouse.engines.spark import rewrite
+
+    spark_session.createDataFrame(ROWS, "a BIGINT, b BIGINT, x DOUBLE, s STRING").createOrReplaceTempView("t")
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE t (a INTEGER, b INTEGER, x REAL, s TEXT)")
+    conn.executemany("INSERT INTO t VALUES (?, ?, ?, ?)", ROWS)
+    expected = conn.execute(SHARED_CTES).fetchall()
+    assert expected == [(1, 1, 7), (7, 2, 7)]
+
+    def views():
+        return sorted(t.name.split("_", 2)[2] for t in spark_session.catalog.listTables() if t.name.startswith("_cte"))
+
+    with spark_ctes.frame(spark_session, translate(SHARED_CTES, "spark", SCHEMA, {}, rewrite), {}) as frame:
+        assert views() == ["a", "b"]
+        assert [tuple(r) for r in frame.collect()] == expected
+    assert views() == []
 
 
 def test_a_division_of_unknown_types_is_refused():

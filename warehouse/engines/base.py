@@ -103,6 +103,14 @@ def transpile(sql: str, dialect: str, schema: dict, param_types: dict[str, str],
     :param rewrite: the engine's own last changes to the annotated tree (``Engine.rewrite``).
     :raises TranspileError: naming the construct that cannot be carried over.
     """
+    return generate(translate(sql, dialect, schema, param_types, rewrite), dialect)
+
+
+def translate(sql: str, dialect: str, schema: dict, param_types: dict[str, str], rewrite=None) -> exp.Expression:
+    """The tree :func:`transpile` writes: ``sql`` parsed, qualified, annotated and rewritten for ``dialect``.
+
+    :raises TranspileError: naming the construct that cannot be carried over.
+    """
     try:
         tree = sqlglot.parse_one(sql, read="sqlite")
         for placeholder in list(tree.find_all(exp.Placeholder)):
@@ -121,8 +129,17 @@ def transpile(sql: str, dialect: str, schema: dict, param_types: dict[str, str],
         _warehouse_functions(tree)
         for like in list(tree.find_all(exp.Like)):
             like.replace(exp.ILike(**like.args))  # NOT and ESCAPE are the node's own arguments
-        if rewrite is not None:
-            tree = rewrite(tree)
+        return rewrite(tree) if rewrite is not None else tree
+    except SqlglotError as exc:
+        raise TranspileError(f"cannot write the query for {dialect}: {exc}") from None
+
+
+def generate(tree: exp.Expression, dialect: str) -> str:
+    """A tree of :func:`translate` (or a part of one) as ``dialect``'s text.
+
+    :raises TranspileError: if the dialect has no spelling of one of its constructs.
+    """
+    try:
         return tree.sql(dialect=dialect, unsupported_level=ErrorLevel.RAISE)
     except SqlglotError as exc:
         raise TranspileError(f"cannot write the query for {dialect}: {exc}") from None
@@ -215,9 +232,22 @@ class Engine:
 
         :raises TranspileError: if it cannot be carried over.
         """
+        tree = self.tree(query)
+        return self._naming(query, lambda: generate(tree, self.dialect))
+
+    def tree(self, query) -> exp.Expression:
+        """The query's tree, translated for this engine (:func:`translate`).
+
+        :raises TranspileError: if it cannot be carried over.
+        """
+        return self._naming(query, lambda: translate(query.sql, self.dialect, self._schema,
+                                                      {p.name: p.type for p in query.params}, self.rewrite))
+
+    @staticmethod
+    def _naming(query, write):
+        """``write()``, its :class:`TranspileError` naming the query."""
         try:
-            return transpile(query.sql, self.dialect, self._schema, {p.name: p.type for p in query.params},
-                             self.rewrite)
+            return write()
         except TranspileError as exc:
             raise TranspileError(f"query {query.name}: {exc}") from None
 
@@ -236,7 +266,7 @@ class Engine:
         return [c.name for c in query.columns], rows
 
     def execute(self, sql: str, params: dict) -> list[tuple]:
-        """Run transpiled SQL with typed parameters; engines implement it."""
+        """Run transpiled SQL with typed parameters; engines implement it (or :meth:`run` itself)."""
         raise NotImplementedError
 
     def close(self) -> None:

@@ -20,7 +20,7 @@ from pathlib import Path
 from sqlglot import exp
 
 from warehouse import units
-from warehouse.engines import functions
+from warehouse.engines import functions, spark_ctes
 from warehouse.engines.base import REAL_TEXT, WAREHOUSE_FUNCTION_PREFIX, Engine
 from warehouse.export import PARTITION_COLUMN
 
@@ -75,20 +75,28 @@ class SparkEngine(Engine):
         for name, function in units.SQL_FUNCTIONS.items():
             self.spark.udf.register(WAREHOUSE_FUNCTION_PREFIX + name, function, "string")
         for name, table in self.data.tables.items():
-            columns = [c for c in table["columns"] if c["name"] != table["partitioned_by"]]
-            if table["partitioned_by"]:
-                columns.append({"name": PARTITION_COLUMN, "type": "int64"})
-            schema = ", ".join(f"`{c['name']}` {SPARK_TYPES[c['type']]}" for c in columns)
-            folder = str(self.data.folder(name).resolve())
-            frame = self.spark.read.schema(schema).option("basePath", folder).parquet(folder)
-            frame.createOrReplaceTempView(name)
+            self.register(name, table, self.data.folder(name))
+
+    def register(self, name: str, table: dict, folder: Path) -> None:
+        """The temporary view ``name`` over the Parquet files under ``folder``, typed as the manifest
+        entry ``table`` says (Spark infers nothing: no file is read to learn the schema)."""
+        columns = [c for c in table["columns"] if c["name"] != table["partitioned_by"]]
+        if table["partitioned_by"]:
+            columns.append({"name": PARTITION_COLUMN, "type": "int64"})
+        schema = ", ".join(f"`{c['name']}` {SPARK_TYPES[c['type']]}" for c in columns)
+        folder = str(folder.resolve())
+        self.spark.read.schema(schema).option("basePath", folder).parquet(folder).createOrReplaceTempView(name)
 
     def rewrite(self, tree: exp.Expression) -> exp.Expression:
         """Spark's spelling of SQLite's constructs (:func:`rewrite`)."""
         return rewrite(tree)
 
-    def execute(self, sql: str, params: dict) -> list[tuple]:
-        return [tuple(row) for row in self.spark.sql(sql, args=params).collect()]
+    def run(self, query, values: dict | None = None) -> tuple[list[str], list[tuple]]:
+        """:meth:`Engine.run`, each CTE the query reads more than once computed once (:mod:`spark_ctes`)."""
+        bound = query.bind(values)
+        with spark_ctes.frame(self.spark, self.tree(query), bound) as frame:
+            rows = [tuple(row) for row in frame.collect()]
+        return [c.name for c in query.columns], rows
 
 
 def rewrite(tree: exp.Expression) -> exp.Expression:

@@ -22,7 +22,8 @@ from pathlib import Path
 from sqlglot import exp
 
 from warehouse import export, schema_views
-from warehouse.engines.base import SQL_TYPES, transpile
+from warehouse.engines import spark_ctes
+from warehouse.engines.base import SQL_TYPES, translate
 
 #: Spark's type name (``DataType.typeName()``) -> the export's Arrow type; Spark's integers are
 #: written as int64 and its decimals as float64, as SQLite's integers and reals are exported
@@ -62,26 +63,27 @@ def compute(engine, out: Path, catalog: sqlite3.Connection, names: list[str]) ->
     """Compute the run-wide views ``names`` with the Spark engine over the dataset in ``out`` and
     write each as Parquet, partitioned by rank; returns their manifest entries.
 
-    Each view is registered in the session once written, for the views that read it.
+    Each view is registered in the session once written, typed as its manifest entry, for the views
+    that read it.
     """
     schema = dict(engine.data.schema())
     views = _views(catalog)
     entries = {}
     for name in names:
         body = schema_views.parse(views[name]).sql("sqlite")
-        frame = engine.spark.sql(transpile(body, engine.dialect, schema, {}, engine.rewrite))
-        fields = {field.name: field for field in frame.schema.fields}  # a star takes the export's rowid too
-        columns = [{"name": c["name"], "sqlite_type": c["sqlite_type"],
-                    "type": ARROW_TYPES[fields[c["name"]].dataType.typeName()]}
-                   for c in export.columns_of(catalog, name, "view")]
-        frame = frame.select(*[frame[c["name"]].cast(SPARK_CASTS[c["type"]]).alias(c["name"]) for c in columns])
         folder = out / export.folder_name(name)
-        shutil.rmtree(folder, ignore_errors=True)
-        partition = export.partition_column([{**c, "pk": False} for c in columns])
-        if partition:
-            frame.repartition(partition).write.partitionBy(partition).parquet(str(folder))
-        else:
-            frame.coalesce(1).write.parquet(str(folder))
+        with spark_ctes.frame(engine.spark, translate(body, engine.dialect, schema, {}, engine.rewrite), {}) as frame:
+            fields = {field.name: field for field in frame.schema.fields}  # a star takes the export's rowid too
+            columns = [{"name": c["name"], "sqlite_type": c["sqlite_type"],
+                        "type": ARROW_TYPES[fields[c["name"]].dataType.typeName()]}
+                       for c in export.columns_of(catalog, name, "view")]
+            frame = frame.select(*[frame[c["name"]].cast(SPARK_CASTS[c["type"]]).alias(c["name"]) for c in columns])
+            shutil.rmtree(folder, ignore_errors=True)
+            partition = export.partition_column([{**c, "pk": False} for c in columns])
+            if partition:
+                frame.repartition(partition).write.partitionBy(partition).parquet(str(folder))
+            else:
+                frame.coalesce(1).write.parquet(str(folder))
         (folder / "_SUCCESS").unlink(missing_ok=True)
         rows = _rows_written(folder)
         if not rows:  # one file of no rows, unpartitioned, typed as the export types an empty view
@@ -94,8 +96,7 @@ def compute(engine, out: Path, catalog: sqlite3.Connection, names: list[str]) ->
         entries[name] = {"kind": "view", "path": export.folder_name(name), "rows": rows, "partitioned_by": partition,
                          "partitions": partitions, "columns": columns}
         schema[name] = {c["name"]: SQL_TYPES[c["type"]] for c in columns}
-        reader = engine.spark.read.option("basePath", str(folder)).parquet(str(folder)) if rows else frame
-        reader.createOrReplaceTempView(name)
+        engine.register(name, entries[name], folder)
     return entries
 
 
