@@ -1,7 +1,10 @@
 """profiler_info_{rank}.json: the profiler's configuration and start/end info for one rank.
 
-Each top-level key (config, start_info, end_info, rank_id) becomes a ``run_metadata`` row
-(JSON for objects); the file's rank is the source's (``rank`` lists it).
+torch_npu writes config, start_info, end_info, rank_id and torch_npu_version; MindSpore
+(``mindspore/profiler/common/profiler_info.py``) writes profiler_parameters, ms_profiler_info,
+cann_profiler_info, analysis_cost_time and ms_version. Each top-level key becomes a
+``run_metadata`` row (JSON for objects); the version field names the run's profiler
+(``run_facts.sql``). The file's rank is the source's (``rank`` lists it).
 """
 
 from __future__ import annotations
@@ -18,10 +21,14 @@ from warehouse.sources.kit.text import insert_metadata, json_head, load_json_obj
 
 KIND = "profiler_info_json"
 HEAD = re.compile(r'^\{"(config|rank_id|start_info|end_info)":')
+#: MindSpore's: its parameters first, then its own start info
+MINDSPORE_HEAD = re.compile(r'^\{"profiler_parameters":\{')
 
 
 def detect(path) -> bool:
     head = json_head(path)
+    if MINDSPORE_HEAD.match(head):
+        return '"ms_profiler_info"' in head
     return bool(HEAD.match(head)) and ('"common_config"' in head or '"experimental_config"' in head)
 
 

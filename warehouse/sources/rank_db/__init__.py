@@ -66,7 +66,8 @@ KIND = "rank_db"
 
 SQL_DIR = Path(__file__).parent
 SCHEMA = "rank_db_src"
-FILE_NAME = re.compile(r"^ascend_pytorch_profiler_(\d+)\.db$")
+#: torch_npu's rank db, and MindSpore's of the same tables
+FILE_NAME = re.compile(r"^ascend_(?:pytorch|mindspore)_profiler_(\d+)\.db$")
 SLICE_NAMES_SQL = sqlfiles.text(SQL_DIR / "slice_names.sql")
 INSERT_TARGET = re.compile(r"^\s*INSERT\s+(?:OR\s+\w+\s+)?INTO\s+([\w.]+)", re.IGNORECASE | re.MULTILINE)
 
@@ -176,7 +177,7 @@ PROCESS_ORDER = {"Python": 0, "CANN": 1, "Ascend Hardware": 2, "HCCL": 3}
 def detect(path) -> bool:
     """An SQLite file with STRING_IDS and PYTORCH_API or TASK; or a file named like a rank db.
 
-    A file named ``ascend_pytorch_profiler_{N}.db`` is claimed even when it is empty,
+    A file named ``ascend_pytorch_profiler_{N}.db`` (MindSpore: ``ascend_mindspore_profiler_{N}.db``) is claimed even when it is empty,
     damaged or another kind of SQLite file, so that a rank that cannot be read is a
     recorded failure rather than silently skipped. ``analysis.db`` is not claimed
     (:mod:`~warehouse.sources.analysis_db` reads it), nor a CANN-only db (TASK without
