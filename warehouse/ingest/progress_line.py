@@ -62,9 +62,9 @@ class Line:
         self.draw(force=self._read(path, given, size))
 
     def _doing(self, path: str, what: str) -> None:
-        held = self.files.get(path)
         if path in self.gone:
             return
+        held = self.files.get(path)
         if held is None or held[0] != what:  # a new step reads the file anew
             self.files[path] = [what, 0, 0, time.monotonic()]
 

@@ -14,7 +14,8 @@ from typing import Any
 from warehouse.sources.base import Outcome
 from warehouse.sources.kit.numbers import whole
 from warehouse.sources.kit.rank_layout import rank_or_unknown
-from warehouse.sources.kit.text import CsvTable, has_headers, ingest_csv
+from warehouse.sources.kit.csv_bulk import ingest_csv
+from warehouse.sources.kit.text import CsvTable, has_headers
 
 
 def device_of(path: str | Path, pattern: re.Pattern) -> tuple[int, int | None]:
