@@ -69,10 +69,14 @@ class Line:
             self.files[path] = [what, 0, 0, time.monotonic()]
 
     def _read(self, path: str, given: int, size: int) -> bool:
-        """Note a read; whether it read the file's last byte."""
-        if path in self.gone:
+        """Note a read of a file in hand (not of one only looked at, a sidecar or a file's head while
+        finding its kind); whether it read the file's last byte. A file hashed leaves the line."""
+        held = self.files.get(path)
+        if held is None:
             return False
-        self.files.setdefault(path, ["reading", 0, 0, time.monotonic()])[1:3] = [given, size]
+        held[1:3] = [given, size]
+        if held[0] == "hashing" and given >= size:
+            del self.files[path]
         return given >= size
 
     def done(self, path: str) -> None:
