@@ -128,6 +128,7 @@ def ingest(paths, db_path, force, quiet, jobs, run_name, labels, engine, out_dir
 
         sys.exit(spark_ingest.main(paths, out_dir, master=master, run_name=run_name, quiet=quiet))
     from warehouse import ingest as ingest_frame, summary
+    from warehouse.ingest import progress_line
 
     new_warehouse = not Path(db_path).exists()
     if empty := ingest_frame.empty_paths(paths, exclude=ingest_frame.warehouse_files_at(Path(db_path).absolute())):
@@ -140,11 +141,8 @@ def ingest(paths, db_path, force, quiet, jobs, run_name, labels, engine, out_dir
         _first_answers(conn, files, jobs, run_name, quiet)
         if answers_only:
             sys.exit(0)
-    show_bar = not quiet and sys.stderr.isatty()
-    with click.progressbar(length=len(files), label="ingesting", file=sys.stderr, hidden=not show_bar,
-                           item_show_func=_short_name) as bar:
-        results = ingest_frame.ingest_paths(conn, files, force=force, jobs=jobs, run_name=run_name,
-                                            on_file=lambda result: bar.update(1, result.path))
+    with progress_line.shown(sys.stderr, "ingesting", len(files), enabled=_on_terminal(quiet)):
+        results = ingest_frame.ingest_paths(conn, files, force=force, jobs=jobs, run_name=run_name)
     failed = [r for r in results if r.status == "failed"]
     if labels:
         for run_id in _labels_module().runs_of_sources(conn, [r.source_id for r in results]):
@@ -174,10 +172,12 @@ def _first_answers(conn, files, jobs, run_name, quiet) -> None:
     """Stage 1 of ``ingest --answers-first`` (:mod:`warehouse.ingest.staged.first`); stage 2 is the ingest that follows."""
     import time
 
+    from warehouse.ingest import progress_line
     from warehouse.ingest.staged import first
 
     started = time.perf_counter()
-    results = first.stage_paths(conn, files, jobs=jobs, run_name=run_name)
+    with progress_line.shown(sys.stderr, "first answers", len(files), enabled=_on_terminal(quiet)):
+        results = first.stage_paths(conn, files, jobs=jobs, run_name=run_name)
     if not quiet:
         staged = sum(result.status == "staged" and result.kind == "rank_db" for result in results)
         click.echo(f"first answers ready in {time.perf_counter() - started:.1f} s: {staged} rank dbs staged "
@@ -214,8 +214,9 @@ def _parts():
     return parts
 
 
-def _short_name(item):
-    return item.name if isinstance(item, Path) else None
+def _on_terminal(quiet: bool) -> bool:
+    """Whether the ingest keeps its progress line on stderr: a terminal, and not ``--quiet``."""
+    return not quiet and sys.stderr.isatty()
 
 
 @cli.command()

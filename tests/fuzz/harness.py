@@ -28,7 +28,7 @@ from hypothesis import settings, strategies as st
 from factories.rank_db import write_db
 from warehouse import audits, db, introspect
 from warehouse.ingest import FileResult, ingest_file
-from warehouse.sources.kit import duck, kernel_csv
+from warehouse.sources.kit import csv_bulk, duck
 
 #: an ingest of a small hostile file taking longer than this is a hang
 TIME_LIMIT_S = 20
@@ -123,7 +123,7 @@ def _engine_made() -> None:
     space (its allocator's arenas, not memory in use), which the address-space bound, meant for
     what one input costs, would refuse.
     """
-    duck.engine(kernel_csv.CELLS_SQL)
+    duck.engine(csv_bulk.CELLS_SQL)
 
 
 def ingest_hostile(name: str, data: bytes, *, folder: str = "") -> FileResult:

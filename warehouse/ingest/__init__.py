@@ -32,6 +32,7 @@ from pathlib import Path
 from warehouse import db, introspect
 from warehouse import limits as limits_module
 from warehouse.errors import IngestError, SourceConflict, WarehouseError
+from warehouse.ingest import progress_line
 from warehouse.ingest.merge import merge_part
 from warehouse.model import derived
 from warehouse.model.runs import RunNamer
@@ -129,7 +130,11 @@ def ingest_paths(
     results = []
     with PartPool(jobs, beside=own_files[0].parent if own_files else None) if jobs > 1 else nullcontext() as pool:
         for path, hashed, part in _ahead(conn, files, force, pool):
+            progress_line.doing(path, "ingesting")
+            if part:
+                progress_line.wait(part.future)
             result = ingest_file(conn, path, force=force, hashed=hashed, part=part, runs=runs)
+            progress_line.done(path)
             results.append(result)
             if on_file:
                 on_file(result)
@@ -179,6 +184,7 @@ def _ingest_part(path: Path, part_path: Path, hashed: tuple[int, str]) -> FileRe
     The part is a throwaway file: no durability is asked of it, and no WAL (the parent
     attaches it read-only).
     """
+    progress_line.doing(path, "ingesting")
     conn = db.connect(part_path)
     try:
         drop_part_indexes(conn)
@@ -191,6 +197,7 @@ def _ingest_part(path: Path, part_path: Path, hashed: tuple[int, str]) -> FileRe
 
 def _try_hash(path: Path) -> tuple[int, str] | OSError | IngestError:
     """The file's size and sha256, read under its time limit, or why it cannot be read."""
+    progress_line.doing(path, "hashing")
     seconds = limits_module.current().INGEST_TIME_LIMIT_S
     previous = read_deadline(time.monotonic() + seconds if seconds else None)
     try:

@@ -29,6 +29,7 @@ from typing import TypeVar
 
 import sqlite_utils
 
+from warehouse.ingest import progress_line
 from warehouse.ingest.merge import copied_tables
 
 T = TypeVar("T")
@@ -69,9 +70,9 @@ class PartPool:
         # forked worker never touches the parent's connections; with another thread running, a lock
         # it held at the fork could never be released in the child)
         alone = threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
-        method = "fork" if fork and alone else "spawn"
-        self._executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(method),
-                                             initializer=_die_with, initargs=(os.getpid(),))
+        context = multiprocessing.get_context("fork" if fork and alone else "spawn")
+        self._executor = ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
+                                             initargs=(os.getpid(), progress_line.worker_queue(context)))
         self._count = 0
 
     def submit(self, work: Callable[..., T], path: Path, *args) -> tuple[Future[T], Path]:
@@ -102,6 +103,12 @@ def drop_part_indexes(conn: sqlite3.Connection) -> None:
         for index in database.table(table).indexes:
             if index.origin == "c" and index.name not in PART_INDEXES_KEPT:
                 conn.execute(f'DROP INDEX main."{index.name}"')
+
+
+def _start_worker(parent: int, to_line) -> None:
+    """In a worker: die with the parent; report to its progress line, if it shows one."""
+    _die_with(parent)
+    progress_line.in_worker(to_line)
 
 
 def _die_with(parent: int) -> None:

@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-from warehouse.sources.kit.text import Column, CsvTable, csv_source, integer, real, us_to_ns
+from warehouse.sources.kit.csv_bulk import csv_source
+from warehouse.sources.kit.text import Column, CsvTable, integer, us2_to_ns2, us_to_ns
 
 KIND = "api_statistic_csv"
-
-
-def us2_to_ns2(value) -> float | None:
-    """A variance of times in us^2, in ns^2."""
-    number = real(value)
-    return None if number is None else number * 1e6
-
 
 SPEC = CsvTable(
     table="api_statistic",

@@ -21,7 +21,7 @@ import tempfile
 import threading
 import time
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,6 +86,20 @@ def read_deadline(at: float | None) -> float | None:
     return previous
 
 
+#: who is told how far the reads of inputs have got in this process (:func:`observe_reads`)
+_OBSERVER: list[Callable[[Path, int, int], None] | None] = [None]
+
+
+def observe_reads(observer: Callable[[Path, int, int], None] | None):
+    """Tell ``observer(path, bytes_read, file_bytes)`` how far each read of an input in this process has
+    got (None: tell nobody): every :data:`READ_STEP_BYTES` read, and once the last byte is read (bytes of
+    the file on disk: a gzip file's compressed bytes). The ingest's progress line on a terminal
+    (:mod:`warehouse.ingest.progress_line`) listens. Returns the observer it replaced."""
+    previous = _OBSERVER[0]
+    _OBSERVER[0] = observer
+    return previous
+
+
 def file_type(mode: int) -> str:
     """What a file that is not a regular file is, in words ("a FIFO")."""
     for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
@@ -117,22 +131,31 @@ class BoundedFile(io.FileIO):
     """A regular input file read under its bounds: at most ``cap`` bytes (0: no cap), each read
     checked against this thread's input deadline (:func:`read_deadline`)."""
 
-    def __init__(self, descriptor: int, label: Path, cap: int, setting: str):
+    def __init__(self, descriptor: int, label: Path, cap: int, setting: str, size: int = 0):
         super().__init__(descriptor, "rb", closefd=True)
         self.label = label
         self.cap = cap
         self.setting = setting
+        self.size = size
         self.given = 0
+        self.told = 0
 
     def readinto(self, buffer) -> int | None:
         at = getattr(_READING, "at", None)
         if at is not None and time.monotonic() > at:
             raise ReadDeadlinePassed(f"{self.label}: still reading when the time one input may take had passed "
                                      "(WAREHOUSE_INGEST_TIME_LIMIT_S)")
+        if len(buffer) > READ_STEP_BYTES:  # a step at a time: the deadline and the observer see each
+            buffer = memoryview(buffer).cast("B")[:READ_STEP_BYTES]
         count = super().readinto(buffer)
         self.given += count or 0
         if self.cap and self.given > self.cap:  # a file that grew after its size was checked
             raise OverSizeLimit(f"{self.label}: byte {self.cap}: more than {self.cap} bytes (WAREHOUSE_{self.setting})")
+        observer = _OBSERVER[0]
+        if observer and self.given > self.told and (self.given - self.told >= READ_STEP_BYTES
+                                                    or self.given >= self.size or not count):
+            self.told = self.given
+            observer(self.label, self.given, max(self.size, self.given))
         return count
 
     def readall(self) -> bytes:
@@ -168,7 +191,7 @@ def open_binary(path: str | Path, setting: str | None = "MAX_DECOMPRESSED_BYTES"
             raise OverSizeLimit(f"{path}: {size} bytes, over the limit of {cap} bytes for this kind of file "
                               f"(WAREHOUSE_{setting}); nothing of it was read")
         gzipped = decompress and os.pread(descriptor, len(GZIP_MAGIC), 0) == GZIP_MAGIC
-        raw = BoundedFile(descriptor, path, cap, setting or "")
+        raw = BoundedFile(descriptor, path, cap, setting or "", size)
     except BaseException:
         os.close(descriptor)
         raise

@@ -7,7 +7,8 @@ to ``step_trace_time`` with ``rank_id`` = Index for the rank rows (a stage's Ind
 from __future__ import annotations
 
 from warehouse.sources.kit.step_trace import REQUIRED, TIME_COLUMNS
-from warehouse.sources.kit.text import Column, CsvTable, csv_source, text
+from warehouse.sources.kit.csv_bulk import csv_source
+from warehouse.sources.kit.text import Column, CsvTable, text
 
 KIND = "cluster_step_trace_time_csv"
 SPEC = CsvTable(

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from warehouse.sources.kit.text import Column, CsvTable, csv_source, integer, real
+from warehouse.sources.kit.csv_bulk import csv_source
+from warehouse.sources.kit.text import Column, CsvTable, integer, real
 
 KIND = "l2_cache_csv"
 SPEC = CsvTable(

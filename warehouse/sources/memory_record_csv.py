@@ -10,7 +10,8 @@ in NPU_MEM (its app rows, copied as APP by the rank db source). The queries neve
 
 from __future__ import annotations
 
-from warehouse.sources.kit.text import Column, CsvTable, csv_source, device_id, integer, mib_to_bytes, us_to_ns
+from warehouse.sources.kit.csv_bulk import csv_source
+from warehouse.sources.kit.text import Column, CsvTable, device_id, integer, mib_to_bytes, us_to_ns
 
 KIND = "memory_record_csv"
 SPEC = CsvTable(

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from warehouse.sources.kit.text import Column, CsvTable, csv_source, device_id, mib_to_bytes, us_to_ns
+from warehouse.sources.kit.csv_bulk import csv_source
+from warehouse.sources.kit.text import Column, CsvTable, device_id, mib_to_bytes, us_to_ns
 
 KIND = "npu_module_mem_csv"
 SPEC = CsvTable(

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from warehouse.sources.kit.text import Column, CsvTable, csv_source, us_to_ns
+from warehouse.sources.kit.csv_bulk import csv_source
+from warehouse.sources.kit.text import Column, CsvTable, us_to_ns
 
 KIND = "operator_details_csv"
 SPEC = CsvTable(

@@ -6,10 +6,10 @@ ns there), so its rows share that table; ``source.kind`` tells the two apart.
 
 from __future__ import annotations
 
+from warehouse.sources.kit.csv_bulk import csv_source
 from warehouse.sources.kit.text import (
     Column,
     CsvTable,
-    csv_source,
     device_id,
     integer,
     kib_to_bytes,

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from warehouse.sources.kit.text import Column, CsvTable, csv_source, device_id, integer, kib_to_bytes
+from warehouse.sources.kit.csv_bulk import csv_source
+from warehouse.sources.kit.text import Column, CsvTable, device_id, integer, kib_to_bytes
 
 KIND = "static_op_mem_csv"
 SPEC = CsvTable(

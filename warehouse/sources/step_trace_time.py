@@ -8,7 +8,8 @@ The cluster analysis writes the same columns for every rank and stage
 from __future__ import annotations
 
 from warehouse.sources.kit.step_trace import REQUIRED, TIME_COLUMNS
-from warehouse.sources.kit.text import CsvTable, csv_source
+from warehouse.sources.kit.csv_bulk import csv_source
+from warehouse.sources.kit.text import CsvTable
 
 KIND = "step_trace_time_csv"
 SPEC = CsvTable(

@@ -30,7 +30,7 @@ from concurrent.futures import Future
 from pathlib import Path
 
 from warehouse import db, ingest
-from warehouse.ingest import FileResult
+from warehouse.ingest import FileResult, progress_line
 from warehouse.model.runs import RunNamer
 from warehouse.ingest.parts import PartPool
 from warehouse.sources import detect_source
@@ -78,8 +78,13 @@ def stage_paths(
             if held[path] is not None:
                 result = FileResult(path, "unchanged", kinds[path], source_id=held[path])
             else:
-                result = _stage(conn, path, kinds[path], futures.pop(path, None), runs)
+                progress_line.doing(path, "staging")
+                future = futures.pop(path, None)
+                if future:
+                    progress_line.wait(future)
+                result = _stage(conn, path, kinds[path], future, runs)
             result.elapsed_ns = time.perf_counter_ns() - started
+            progress_line.done(path)
             results.append(result)
             if on_file:
                 on_file(result)

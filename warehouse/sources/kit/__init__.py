@@ -5,8 +5,9 @@ what two or more of them need lives here, so that no format module imports anoth
 
 - :mod:`~warehouse.sources.kit.numbers`: the 64-bit bound of every integer read from an input;
 - :mod:`~warehouse.sources.kit.text`: reading the text export's CSV and JSON files, exact units;
-- :mod:`~warehouse.sources.kit.kernel_csv`: a kernel table exported as CSV (kernel_details.csv, op_summary_*.csv),
-  read and converted by DuckDB (``csv_cells.sql``), its failures named by :mod:`~warehouse.sources.kit.csv_lines`;
+- :mod:`~warehouse.sources.kit.csv_bulk`: every CSV export's records read and converted by DuckDB
+  (``csv_cells.sql``), its failures named by :mod:`~warehouse.sources.kit.csv_lines`;
+- :mod:`~warehouse.sources.kit.kernel_csv`: a kernel table exported as CSV (kernel_details.csv, op_summary_*.csv);
 - :mod:`~warehouse.sources.kit.duck`: DuckDB inside an ingest (bounded; its sqlite extension from the wheel);
 - :mod:`~warehouse.sources.kit.communication`: the entries of the communication JSON files and their rows;
 - :mod:`~warehouse.sources.kit.step_trace`: step numbers and the step trace's time columns;

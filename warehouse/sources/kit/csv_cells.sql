@@ -1,9 +1,10 @@
 -- DuckDB macros that convert a CSV export's cells (read as text) exactly as the Python converters of
--- warehouse/sources/kit/text.py do, for the sources whose rows DuckDB reads and converts in bulk.
--- A cell that does not convert gives NULL: the caller flags it (a NULL from a cell whose text is a
--- value) and names the line and column. Each converter first tries the form real exports write
--- (cheap), then strips the cell and tries the rest: whitespace, "no value" marks, exponents, more
--- decimals than the unit (DuckDB's VARCHAR -> DECIMAL cast is slow; only those take it).
+-- warehouse/sources/kit/text.py do, for the CSV exports DuckDB reads and converts in bulk
+-- (warehouse/sources/kit/csv_bulk.py). A macro converts the forms real exports write, and gives NULL
+-- for any form it cannot convert exactly: the caller hands such a cell (a NULL from a cell that holds
+-- a value) to the Python converter itself, which converts it or names the line and column.
+-- (DuckDB's VARCHAR -> DECIMAL(38, 10) cast rounds a cell of more decimals before it is scaled:
+-- 425.06850000000003 us gave 425068 ns where Python's exact 425069; such cells are Python's.)
 
 -- The cell stripped of whitespace as Python's str.strip() strips it (ASCII and Unicode spaces); the
 -- replacement runs only on a cell that starts or ends with one.
@@ -20,11 +21,6 @@ CREATE MACRO text_of(s) AS
          WHEN length(s) >= 2 AND starts_with(s, '"') AND ends_with(s, '"') THEN trim(s, '"')
          ELSE s END;
 
--- The text `c` as an exact decimal scaled by 10^digits, rounded half to even, as a 64-bit integer;
--- NULL when it is no number or out of range.
-CREATE MACRO exact(c, digits) AS
-    TRY_CAST(round_even(TRY_CAST(c AS DECIMAL(38, 10)) * (10 ** digits)::DECIMAL(38, 0), 0) AS BIGINT);
-
 -- Plain decimal text `s` with at most `digits` decimals scaled by 10^digits, shifted on its digits
 -- ("1736410576431631.806" us -> 1736410576431631806 ns); NULL when it is not of that form.
 CREATE MACRO shifted(s, digits, plain) AS
@@ -34,15 +30,18 @@ CREATE MACRO shifted(s, digits, plain) AS
 -- A number scaled by 10^digits as a 64-bit integer (text.scaled). `short` matches up to 12 integer
 -- digits with at most `digits` decimals: those go through a double (the scaled value is under 2^53:
 -- the double is within 0.11 of it and rounds to it); other `plain` text (any number of digits, at most
--- `digits` decimals) is shifted on its digits; anything else is stripped first, and what is still not
--- plain text goes through exact(). The patterns are literals (a pattern built per call is compiled per call).
+-- `digits` decimals) is shifted on its digits, as it is or stripped; anything else (an exponent, more decimals
+-- than the unit) is NULL, left to Python. The patterns are literals (a pattern built per call is
+-- compiled per call).
 CREATE MACRO scaled(v, digits, short, plain) AS
     CASE WHEN regexp_full_match(v, short) THEN round(TRY_CAST(v AS DOUBLE) * 10 ** digits)::BIGINT
+         WHEN regexp_full_match(v, plain) AND NOT missing(v) THEN shifted(v, digits, plain)
          WHEN missing(stripped(v)) THEN NULL
-         ELSE coalesce(shifted(stripped(v), digits, plain), exact(text_of(stripped(v)), digits)) END;
+         ELSE shifted(stripped(v), digits, plain) END;
 
--- Microseconds as integer nanoseconds (text.us_to_ns).
-CREATE MACRO us_to_ns(v) AS scaled(v, 3, '[+-]?[0-9]{1,12}(\.[0-9]{0,3})?', '[+-]?[0-9]*(\.[0-9]{0,3})?');
+-- Microseconds as integer nanoseconds (text.us_to_ns); the TAB the exports write after a timestamp is
+-- cut first (what Python's strip cuts too).
+CREATE MACRO us_to_ns(v) AS scaled(rtrim(v, chr(9)), 3, '[+-]?[0-9]{1,12}(\.[0-9]{0,3})?', '[+-]?[0-9]*(\.[0-9]{0,3})?');
 
 -- A whole number (text.integer).
 CREATE MACRO whole(v) AS scaled(v, 0, '[+-]?[0-9]{1,12}\.?', '[+-]?[0-9]*\.?');
@@ -53,3 +52,39 @@ CREATE MACRO ratio(v) AS
 
 -- Text (text.text).
 CREATE MACRO as_text(v) AS text_of(stripped(v));
+
+-- Milliseconds as integer nanoseconds (text.ms_to_ns).
+CREATE MACRO ms_to_ns(v) AS scaled(v, 6, '[+-]?[0-9]{1,9}(\.[0-9]{0,6})?', '[+-]?[0-9]*(\.[0-9]{0,6})?');
+
+-- The whole number `whole` plus `tenths`, a count of 10^-10 (both non-negative), rounded half to even.
+CREATE MACRO plus_rounded(whole, tenths) AS
+    whole + tenths // 10000000000
+    + CASE WHEN tenths % 10000000000 > 5000000000
+             OR (tenths % 10000000000 = 5000000000 AND (whole + tenths // 10000000000) % 2 = 1) THEN 1 ELSE 0 END;
+
+-- Plain decimal text `v` (up to 9 integer digits, 10 decimals) times the whole `factor` (up to 2^20),
+-- exact and rounded half to even (text.scaled of a factor that is no power of ten), on its digits in
+-- 64-bit integers: its integer part and its decimals each times the factor (DuckDB's VARCHAR -> DECIMAL
+-- cast costs ~25 us a cell, 128-bit division ~2 us); NULL for any other form (left to Python).
+CREATE MACRO times(v, factor) AS
+    CASE WHEN regexp_full_match(v, '[+-]?[0-9]{1,9}(\.[0-9]{0,10})?')
+         THEN (CASE WHEN starts_with(v, '-') THEN -1 ELSE 1 END)
+              * plus_rounded(CAST(ltrim(split_part(v, '.', 1), '+-') AS BIGINT) * factor,
+                             CAST(rpad(split_part(v, '.', 2), 10, '0') AS BIGINT) * factor) END;
+
+-- KiB as bytes (text.kib_to_bytes).
+CREATE MACRO kib_to_bytes(v) AS times(v, 1024);
+
+-- MiB as bytes (text.mib_to_bytes).
+CREATE MACRO mib_to_bytes(v) AS times(v, 1048576);
+
+-- A variance in us^2 as ns^2 (text.us2_to_ns2): the double times 10^6, as Python multiplies it.
+CREATE MACRO us2_to_ns2(v) AS ratio(v) * 1e6::DOUBLE;
+
+-- The device of `NPU:0` or `0` (text.device_id); NULL for any other form (left to Python: `host`, spaces).
+CREATE MACRO device_number(v) AS
+    CASE WHEN regexp_full_match(v, '(NPU:)?[0-9]{1,9}') THEN CAST(regexp_extract(v, '[0-9]+$') AS BIGINT) END;
+
+-- The step number of `50` or `step50` (kit.step_trace.step_number); NULL for any other form (left to Python).
+CREATE MACRO step_number(v) AS
+    CASE WHEN regexp_full_match(v, '[A-Za-z_]*[0-9]{1,9}') THEN CAST(regexp_extract(v, '[0-9]+$') AS BIGINT) END;

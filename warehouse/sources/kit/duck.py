@@ -60,7 +60,7 @@ def session(conn: sqlite3.Connection, macros: Path) -> Iterator[tuple[object, Pa
     duck = engine(macros)
     folder = Path(tempfile.mkdtemp(prefix=".warehouse-scratch-", dir=scratch_parent(conn)))
     try:
-        duck.execute(f"SET temp_directory = {_literal(str(folder / 'spill'))}")
+        duck.execute(f"SET temp_directory = {literal(str(folder / 'spill'))}")
         yield duck, folder
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -81,7 +81,7 @@ def engine(macros: Path):
             "autoinstall_known_extensions": False,
             "autoload_known_extensions": False,
         })
-        made.execute(f"LOAD {_literal(str(extension_path(made)))}")
+        made.execute(f"LOAD {literal(str(extension_path(made)))}")
         _ENGINES.made, _ENGINES.macros, _ENGINES.pid = made, set(), os.getpid()
     if macros not in _ENGINES.macros:
         for statement in sqlfiles.statements(macros):
@@ -90,5 +90,6 @@ def engine(macros: Path):
     return made
 
 
-def _literal(text: str) -> str:
+def literal(text: str) -> str:
+    """``text`` as a DuckDB string literal."""
     return "'" + text.replace("'", "''") + "'"

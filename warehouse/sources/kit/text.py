@@ -7,8 +7,8 @@ lines end in CRLF, and multi-line quoted fields (call stacks) occur. Units are c
 exactly from the decimal text (never through a float): us -> ns, MB/KB -> bytes, GB/s -> bytes/s.
 
 A source module describes its file as a :class:`CsvTable` (the header names it requires
-and how each column converts) and calls :func:`ingest_csv`; the ``source_row`` of every
-row is its data-record number (1 = the first record after the header).
+and how each column converts), which :func:`warehouse.sources.kit.csv_bulk.ingest_csv` reads; the
+``source_row`` of every row is its data-record number (1 = the first record after the header).
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from warehouse.sources.kit import multirow
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome, open_binary, read_head
 from warehouse.sources.kit.numbers import INT64_DIGITS, int64, whole
@@ -135,6 +134,12 @@ def real(value) -> float | None:
             raise ValueError(f"not a number: {value!r}") from None
     number = decimal(value)
     return None if number is None else float(number)
+
+
+def us2_to_ns2(value) -> float | None:
+    """A variance of times in us^2, in ns^2."""
+    number = real(value)
+    return None if number is None else number * 1e6
 
 
 def device_id(value) -> int | None:
@@ -360,36 +365,6 @@ def short_record_note(short_lines: list[int]) -> dict:
 def insert_sql(table: str, columns: list[str]) -> str:
     """``INSERT INTO table (columns) VALUES (?, ...)``."""
     return f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
-
-
-def ingest_csv(conn: sqlite3.Connection, path, source_id: int, spec: CsvTable, rank_id: int | None) -> Outcome:
-    """Insert every record of a CSV export into ``spec.table``, each with ``rank_id`` (the file's)."""
-    names = ["source_id", "source_row", "rank_id", *(column.name for column in spec.columns)]
-    with open_records(path) as records:
-        plan = column_plan(records.header, spec.columns)
-        rows = (
-            (source_id, number, rank_id, *convert_row(path, line, row, plan, short))
-            for number, line, row, short in records
-        )
-        before = conn.total_changes
-        multirow.insert_rows(conn, insert_sql(spec.table, names), rows)
-        count = conn.total_changes - before
-    if spec.finish:
-        conn.execute(spec.finish, {"source_id": source_id})
-    detail = {"table": spec.table, **short_record_note(records.short_lines)}
-    return Outcome(rows=count, rank_id=rank_id, detail=detail)
-
-
-def csv_source(spec: CsvTable) -> tuple[Callable[[Any], bool], Callable[..., Outcome]]:
-    """The ``detect`` and ``ingest`` functions of a source module that reads one CSV export."""
-
-    def detect(path) -> bool:
-        return has_headers(path, spec.required, spec.excluded)
-
-    def ingest(conn, path, source_id) -> Outcome:
-        return ingest_csv(conn, path, source_id, spec, None if spec.cluster else rank_or_unknown(path).rank)
-
-    return detect, ingest
 
 
 def load_json(path: str | Path, setting: str = "MAX_DECOMPRESSED_BYTES") -> Any:

@@ -16,7 +16,8 @@ from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome
 from warehouse.sources.kit.numbers import whole
 from warehouse.sources.kit.rank_layout import rank_or_unknown
-from warehouse.sources.kit.text import CsvTable, has_headers, ingest_csv, load_json_object
+from warehouse.sources.kit.csv_bulk import ingest_csv
+from warehouse.sources.kit.text import CsvTable, has_headers, load_json_object
 from warehouse.sources.mindspore.framework import lines
 
 
