@@ -64,6 +64,13 @@ SQL_CONVERTERS: dict[Callable[[Any], Any], tuple[str, str]] = {
     step_number: ("step_number", "BIGINT"),
 }
 CELLS_SQL = Path(__file__).with_name("csv_cells.sql")
+
+
+def sql_form(convert: Callable[[Any], Any]) -> tuple[str | None, str]:
+    """``convert``'s macro and SQL type. A converter of a source's own (not in :data:`SQL_CONVERTERS`)
+    has no macro: DuckDB calls it on every cell, missing ones too (it may refuse those), and its
+    ``sql_type`` attribute names its values' type."""
+    return SQL_CONVERTERS.get(convert) or (None, convert.sql_type)
 #: the scratch file's schema on the warehouse connection while its rows are copied
 SCRATCH_SCHEMA = "csv_rows"
 #: what DuckDB reads as NULL: nothing a real cell holds, so an empty field stays '' and NULL means
@@ -140,10 +147,16 @@ def _convert_sql(path, header: list[str], plan: Plan, extra: Extra | None, gzipp
             masked.append(f"v{position}")
             continue
         cell, value = f"f{index}", f"v{position}"
-        by_macro.append(f"{SQL_CONVERTERS[convert][0]}({cell}) AS m{position}")
+        macro = sql_form(convert)[0]
+        masked.append(f"CASE WHEN short AND {index} >= failed_at THEN NULL ELSE {value} END AS {value}")
+        if macro is None:
+            by_macro.append(f"NULL AS m{position}")
+            by_python.append(f"py{position}({cell}) AS {value}")
+            refusals.append(f"CASE WHEN {value} IS NULL AND py_refuses{position}({cell}) THEN {index} END")
+            continue
+        by_macro.append(f"{macro}({cell}) AS m{position}")
         by_python.append(f"CASE WHEN m{position} IS NOT NULL OR missing(stripped({cell})) THEN m{position} "
                          f"ELSE py{position}({cell}) END AS {value}")
-        masked.append(f"CASE WHEN short AND {index} >= failed_at THEN NULL ELSE {value} END AS {value}")
         refusals.append(f"CASE WHEN {value} IS NULL AND NOT missing(stripped({cell})) THEN "
                         f"CASE WHEN py_refuses{position}({cell}) THEN {index} END END")
     extra_sql = f", {extra.sql} AS extra" if extra else ""
@@ -175,7 +188,7 @@ def _convert(engine, plan: Plan, extra: Extra | None, sql: str) -> None:
     functions: dict[str, tuple[Callable, list[str], str]] = {}
     for position, (index, convert, _) in enumerate(plan):
         if index is not None:
-            functions[f"py{position}"] = (_value_of(convert), ["VARCHAR"], SQL_CONVERTERS[convert][1])
+            functions[f"py{position}"] = (_value_of(convert), ["VARCHAR"], sql_form(convert)[1])
             functions[f"py_refuses{position}"] = (_refuses(convert), ["VARCHAR"], "BOOLEAN")
     for name, function in (extra.functions if extra else {}).items():
         functions[name] = (function, ["VARCHAR[]"], "VARCHAR")

@@ -31,6 +31,9 @@ def op_number(value) -> int:
     return number
 
 
+op_number.sql_type = "BIGINT"  # the bulk CSV reader's type for its values (kit.csv_bulk.sql_form)
+
+
 SPEC = CsvTable(
     table="mindspore_minddata_op",
     required=frozenset({"op_id", "op_type", "output_queue_usage_rate", "children_id"}),
