@@ -84,7 +84,7 @@ slow_ops as (
 named as (
     select run_id, rank_id, count(*) as operators,
         group_concat(op_name, ', ') as op_names
-    from (select run_id, rank_id, op_name from slow_ops order by run_id, rank_id, position)
+    from (select run_id, rank_id, op_name, position from slow_ops order by run_id, rank_id, position)
     group by run_id, rank_id
 ),
 

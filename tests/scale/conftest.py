@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from factories import text_exports, warehouse_rows
+from factories import minddata, mindspore_summaries, text_exports, warehouse_rows
 from factories.op_profile import OpProfileFactory
 from factories.rank_db import RankDbFactory
 from warehouse import db, export, ingest
@@ -64,7 +64,20 @@ def write_inputs(folder: Path) -> Path:
         getattr(text_exports, name)(path=rank_folder / "ASCEND_PROFILER_OUTPUT" / file_name)
     for name, file_name in CLUSTER_EXPORTS.items():
         getattr(text_exports, name)(path=folder / "cluster_analysis_output" / file_name)
+    write_mindspore_profiler(folder / "mindspore_profiler")
     return folder
+
+
+def write_mindspore_profiler(folder: Path) -> None:
+    """A MindSpore profiler folder of device 0: its data pipeline (two empty steps of four: the
+    minddata rule fires), HCCL, FLOPs and timeline summaries."""
+    minddata.DeviceQueueFactory(path=folder / "device_queue_profiling_0.txt")
+    minddata.PipelineProfilingFactory(path=folder / "pipeline_profiling_0.json")
+    minddata.CpuUtilizationFactory(path=folder / "minddata_cpu_utilization_0.json")
+    mindspore_summaries.HcclRawFactory(path=folder / "hccl_raw_0.csv")
+    mindspore_summaries.FlopsFactory(path=folder / "flops_0.txt")
+    mindspore_summaries.FlopsSummaryFactory(path=folder / "flops_summary_0.json")
+    mindspore_summaries.TimelineSummaryFactory(path=folder / "ascend_timeline_summary_0.json")
 
 
 def plant_rule_inputs(conn) -> None:
