@@ -63,7 +63,8 @@ def compute(engine, out: Path, catalog: sqlite3.Connection, names: list[str]) ->
     """Compute the run-wide views ``names`` with the Spark engine over the dataset in ``out`` and
     write each as Parquet, partitioned by rank; returns their manifest entries.
 
-    Each view is registered in the session once written, for the views that read it.
+    Each view is registered in the session once written, typed as its manifest entry, for the views
+    that read it.
     """
     schema = dict(engine.data.schema())
     views = _views(catalog)
@@ -95,9 +96,7 @@ def compute(engine, out: Path, catalog: sqlite3.Connection, names: list[str]) ->
         entries[name] = {"kind": "view", "path": export.folder_name(name), "rows": rows, "partitioned_by": partition,
                          "partitions": partitions, "columns": columns}
         schema[name] = {c["name"]: SQL_TYPES[c["type"]] for c in columns}
-        # read back as written, so an all-NULL column keeps the type its file says, as the export of the
-        # same view does; typed by the manifest, a grown run's rank_place changed a column's type
-        engine.spark.read.option("basePath", str(folder)).parquet(str(folder)).createOrReplaceTempView(name)
+        engine.register(name, entries[name], folder)
     return entries
 
 
