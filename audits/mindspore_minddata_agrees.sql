@@ -25,7 +25,7 @@ compared AS (
             WHEN a.op_id IS NULL THEN 'missing from the JSON'
             WHEN c.op_type IS NOT a.op_type THEN 'op_type'
             WHEN c.num_workers IS NOT a.num_workers THEN 'num_workers'
-            WHEN c.parent_id IS NOT a.parent_id THEN 'parent_id'
+            WHEN c.parent_op_id IS NOT a.parent_op_id THEN 'parent_op_id'
             WHEN c.queue_length IS NOT a.queue_length THEN 'queue_length'
             WHEN abs(coalesce(c.queue_average_size, 0) - coalesce(a.queue_average_size, 0)) > 1e-6
                 THEN 'queue_average_size'

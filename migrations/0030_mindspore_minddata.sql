@@ -29,9 +29,9 @@ CREATE TABLE mindspore_minddata_op (
     op_type TEXT,
     -- Worker threads of the operator (num_workers).
     num_workers INTEGER,
-    -- The operator it feeds (parent_id): in the JSON the nearest operator above it with an output
+    -- The operator it feeds (parent_id in the files): in the JSON the nearest operator above it with an output
     -- queue, as MindSpore's parser links them; NULL for the root.
-    parent_id INTEGER,
+    parent_op_id INTEGER,
     -- The operators feeding it, a JSON list as written (children_id / children); NULL when none.
     children_ids TEXT,
     -- Sampled sizes of its output queue, a JSON list as written (output_queue_size / output_queue.size);

@@ -76,7 +76,7 @@ slow_ops as (
         o.queue_usage_rate, o.max_child_usage_rate,
         row_number() over (partition by o.run_id, o.rank_id order by o.queue_usage_rate, o.op_id) as position
     from minddata_op_queue as o
-    where o.parent_id is not null
+    where o.parent_op_id is not null
         and ((o.children = 0 and o.queue_usage_rate < :low_usage)
             or o.max_child_usage_rate - o.queue_usage_rate > :usage_gap)
 ),

@@ -11,7 +11,7 @@
 -- column op_id: Operator id (0: the last one, read by the device).
 -- column op_type: Operator type.
 -- column num_workers: Worker threads.
--- column parent_id: The operator it feeds (null for the root).
+-- column parent_op_id: The operator it feeds (null for the root).
 -- column children: Operators feeding it (0 for a dataset operator).
 -- column queue_average_size: Mean sampled size of its output queue.
 -- column queue_length: Capacity of its output queue.
@@ -20,7 +20,7 @@
 -- column sample_interval_ms: The monitor's sampling interval in ms.
 with ops as (
     select
-        run_id, rank_id, op_id, op_type, num_workers, parent_id, children, queue_average_size, queue_length,
+        run_id, rank_id, op_id, op_type, num_workers, parent_op_id, children, queue_average_size, queue_length,
         queue_usage_rate, max_child_usage_rate, sample_interval_ms
     from minddata_op_queue
     where (:run_id is null or run_id = :run_id) and (:rank_id is null or rank_id = :rank_id)
@@ -28,13 +28,13 @@ with ops as (
 
 final as (
     select
-        run_id, rank_id, op_id, op_type, num_workers, parent_id, children, queue_average_size, queue_length,
+        run_id, rank_id, op_id, op_type, num_workers, parent_op_id, children, queue_average_size, queue_length,
         queue_usage_rate, max_child_usage_rate, sample_interval_ms
     from ops
 )
 
 select
-    run_id, rank_id, op_id, op_type, num_workers, parent_id, children, queue_average_size, queue_length,
+    run_id, rank_id, op_id, op_type, num_workers, parent_op_id, children, queue_average_size, queue_length,
     queue_usage_rate, max_child_usage_rate, sample_interval_ms
 from final
 order by run_id, rank_id, op_id

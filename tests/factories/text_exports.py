@@ -136,7 +136,8 @@ class KernelRowFactory(factory.DictFactory):
     type = "MatMulV2"
     op_state = "dynamic"
     core = "AI_CORE"
-    start = factory.Sequence(lambda n: f"1736408883704643.{212 + n:03d}")
+    # one ns apart, in us with three decimals whatever the sequence number
+    start = factory.Sequence(lambda n: "{}.{:03d}".format(*divmod(1736408883704643212 + n, 1000)))
     duration = "53.741"
     wait = "0"
     block_dim = "24"

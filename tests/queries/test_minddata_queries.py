@@ -41,7 +41,7 @@ def test_minddata_queue_lists_the_steps(run, folder):
 
 
 def test_minddata_pipeline_lists_the_operators_with_their_queues(run, folder):
-    assert [(r["op_id"], r["op_type"], r["parent_id"], r["children"], r["queue_usage_rate"], r["max_child_usage_rate"])
+    assert [(r["op_id"], r["op_type"], r["parent_op_id"], r["children"], r["queue_usage_rate"], r["max_child_usage_rate"])
             for r in run("minddata_pipeline", run_id=folder)] == [
         (0, "BatchOp", None, 1, 0.015625, 0.0), (1, "MapOp", 0, 1, 0.0, 0.15625), (2, "MapOp", 1, 1, 0.15625, 0.0),
         (3, "ImageFolderOp", 2, 0, 0.0, None)]

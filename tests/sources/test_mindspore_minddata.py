@@ -25,10 +25,10 @@ from tests.sources.mindspore_hostile import assert_fails_naming
 from warehouse import audits
 from warehouse.ingest import ingest_file, ingest_paths
 
-OPS = ("SELECT op_id, op_type, num_workers, parent_id, children_ids, queue_sizes, queue_average_size, queue_length, "
+OPS = ("SELECT op_id, op_type, num_workers, parent_op_id, children_ids, queue_sizes, queue_average_size, queue_length, "
        "queue_usage_rate, sample_interval_ms FROM mindspore_minddata_op WHERE source_id = ? ORDER BY op_id")
 VIEW = ("SELECT rank_id, op_id, op_type, queue_average_size, queue_length, queue_usage_rate, sample_interval_ms, "
-        "parent_id, children FROM minddata_op_queue ORDER BY rank_id, op_id")
+        "parent_op_id, children FROM minddata_op_queue ORDER BY rank_id, op_id")
 
 
 def agreement(conn) -> list[tuple]:
@@ -185,7 +185,7 @@ def test_real_minddata_files_give_mindinsight_s_figures(warehouse_db, realdata):
         (1, 2, "TFReader", 20.0, 64, 0.3125, 10, 1, 0), (1, 3, "TFReader", 20.0, 64, 0.3125, 10, 1, 0)]
     # device 0's CSV says the same of its Shuffle and TFReaders, but device 0's JSON is another pipeline
     # (MindInsight's resources keep the JSON of run_2 beside the CSV of run_1): the audit names each operator
-    csv = warehouse_db.execute("SELECT op_type, queue_average_size, queue_length, queue_usage_rate, parent_id "
+    csv = warehouse_db.execute("SELECT op_type, queue_average_size, queue_length, queue_usage_rate, parent_op_id "
                                "FROM mindspore_minddata_op AS o JOIN source AS s ON s.id = o.source_id "
                                "WHERE s.kind = 'mindspore_minddata_pipeline_csv' ORDER BY op_id").fetchall()
     assert csv == [("Batch", None, None, 0.0, None), ("Shuffle", 20.0, 64, 0.3125, 0), ("TFReader", 20.0, 64, 0.3125, 1),

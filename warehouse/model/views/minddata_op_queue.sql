@@ -11,7 +11,7 @@
 -- column op_id: Operator id (0: the last operator, read by the device).
 -- column op_type: Operator type.
 -- column num_workers: Its worker threads.
--- column parent_id: The operator it feeds (NULL for the root).
+-- column parent_op_id: The operator it feeds (NULL for the root).
 -- column children: How many operators of the view feed it (0 for a dataset operator, the pipeline's
 --     source).
 -- column queue_average_size: Mean sampled size of its output queue.
@@ -27,14 +27,14 @@ WITH answering AS (
     WHERE a.fact = 'minddata_pipeline' AND (o.op_id = 0 OR o.queue_length IS NOT NULL)
 ),
 children AS (
-    SELECT source_id, parent_id, count(*) AS children, max(coalesce(queue_usage_rate, 0)) AS max_child_usage_rate
+    SELECT source_id, parent_op_id, count(*) AS children, max(coalesce(queue_usage_rate, 0)) AS max_child_usage_rate
     FROM answering
-    WHERE parent_id IS NOT NULL
-    GROUP BY source_id, parent_id
+    WHERE parent_op_id IS NOT NULL
+    GROUP BY source_id, parent_op_id
 )
 SELECT
-    a.run_id, a.rank_id, a.source_id, a.source_row, a.op_id, a.op_type, a.num_workers, a.parent_id,
+    a.run_id, a.rank_id, a.source_id, a.source_row, a.op_id, a.op_type, a.num_workers, a.parent_op_id,
     coalesce(c.children, 0) AS children, a.queue_average_size, a.queue_length,
     coalesce(a.queue_usage_rate, 0) AS queue_usage_rate, c.max_child_usage_rate, a.sample_interval_ms
 FROM answering AS a
-LEFT JOIN children AS c ON c.source_id = a.source_id AND c.parent_id = a.op_id
+LEFT JOIN children AS c ON c.source_id = a.source_id AND c.parent_op_id = a.op_id

@@ -41,7 +41,7 @@ SPEC = CsvTable(
         Column("op_id", ("op_id",), op_number),
         Column("op_type", ("op_type",)),
         Column("num_workers", ("num_workers",), integer),
-        Column("parent_id", ("parent_id",), integer),
+        Column("parent_op_id", ("parent_id",), integer),
         Column("children_ids", ("children_id",)),
         Column("queue_sizes", ("output_queue_size",)),
         Column("queue_average_size", ("output_queue_average_size",), real),

@@ -28,7 +28,7 @@ from warehouse.sources.mindspore.device import device_of
 KIND = "mindspore_pipeline_profiling_json"
 NAME = re.compile(r"pipeline_profiling_(\d{1,9})\.json")
 HEAD = re.compile(r'^\{"(op_info|sampling_interval)":')
-COLUMNS = ("source_id", "source_row", "rank_id", "op_id", "op_type", "num_workers", "parent_id", "children_ids",
+COLUMNS = ("source_id", "source_row", "rank_id", "op_id", "op_type", "num_workers", "parent_op_id", "children_ids",
            "queue_sizes", "queue_average_size", "queue_length", "queue_usage_rate", "sample_interval_ms")
 INSERT = insert_sql("mindspore_minddata_op", list(COLUMNS))
 
