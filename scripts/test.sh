@@ -13,4 +13,5 @@ if [ "$#" -eq 0 ]; then
                ! -name scale ! -name factories ! -name __pycache__)
     set -- $first $(printf '%s\n' $rest | sort)
 fi
-exec .venv/bin/python -m pytest -q -n auto --dist loadfile "$@"
+# --durations names the slowest tests in every run (CI's included), so a slow one is seen where it lands
+exec .venv/bin/python -m pytest -q -n auto --dist loadfile --durations=30 "$@"

@@ -92,12 +92,39 @@ def compute(engine, out: Path, catalog: sqlite3.Connection, names: list[str]) ->
             columns = [{key: c[key] for key in ("name", "sqlite_type", "type")}
                        for c in export.columns_of(catalog, name, "view")]
             export.write_relation(catalog, name, folder, columns, None)
+        else:
+            columns = _valueless_as_float(folder, columns)
         partitions = sorted(p.name for p in folder.iterdir() if p.is_dir())
         entries[name] = {"kind": "view", "path": export.folder_name(name), "rows": rows, "partitioned_by": partition,
                          "partitions": partitions, "columns": columns}
         schema[name] = {c["name"]: SQL_TYPES[c["type"]] for c in columns}
         engine.register(name, entries[name], folder)
     return entries
+
+
+def _valueless_as_float(folder: Path, columns: list[dict]) -> list[dict]:
+    """``columns`` as the export types them: a column computed by an expression (no declared type)
+    that holds no value is float64 there (its rule for untyped columns), where Spark typed it from
+    the expression (``min(global_ranks)``: string). The files of ``folder`` are rewritten with each
+    such column as float64, and the columns returned so typed."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    files = {path: pq.ParquetFile(path) for path in sorted(folder.glob("**/*.parquet"))}
+    in_files = next(iter(files.values())).schema_arrow.names  # not the partition key: folder names hold it
+    untyped = [c["name"] for c in columns if c["sqlite_type"] is None and c["type"] != "float64" and c["name"] in in_files]
+    valueless = {name for name in untyped
+                 if all(file.read(columns=[name]).column(name).null_count == file.metadata.num_rows
+                        for file in files.values())}
+    if not valueless:
+        return columns
+    for path, file in files.items():
+        table = file.read()
+        for name in valueless:
+            table = table.set_column(table.schema.get_field_index(name), name,
+                                     table.column(name).cast(pa.float64()))
+        pq.write_table(table, path)
+    return [{**c, "type": "float64"} if c["name"] in valueless else c for c in columns]
 
 
 def _rows_written(folder: Path) -> int:
