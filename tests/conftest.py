@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, settings
 
+from factories.empty_warehouse import empty_warehouse_bytes
 from warehouse import db
 
 REPO = Path(__file__).resolve().parent.parent
@@ -53,7 +54,8 @@ def warehouse_path(tmp_path) -> Path:
 
 @pytest.fixture
 def warehouse_db(warehouse_path):
-    """A migrated, empty warehouse on disk (autocommit connection)."""
+    """A migrated, empty warehouse on disk (autocommit connection): a copy of this process's first."""
+    warehouse_path.write_bytes(empty_warehouse_bytes())
     conn = db.connect(warehouse_path)
     yield conn
     conn.close()

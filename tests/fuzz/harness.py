@@ -25,6 +25,7 @@ from pathlib import Path
 
 from hypothesis import settings, strategies as st
 
+from factories.empty_warehouse import empty_warehouse_bytes
 from factories.rank_db import write_db
 from warehouse import audits, db, introspect
 from warehouse.ingest import FileResult, ingest_file
@@ -103,19 +104,6 @@ def _mapped_bytes() -> int:
 
 
 @functools.cache
-def _fresh_warehouse_bytes() -> bytes:
-    """The bytes of a migrated, empty warehouse, built once per process.
-
-    Every example starts from a copy of it: running every migration again was a quarter of
-    each example's CPU time, and the migrations are not what is fuzzed.
-    """
-    with tempfile.TemporaryDirectory(prefix="fuzz-") as tmp:
-        path = Path(tmp) / "warehouse.db"
-        db.connect(path).close()  # closed: the write-ahead log is checkpointed into the file
-        return path.read_bytes()
-
-
-@functools.cache
 def _engine_made() -> None:
     """This process's DuckDB (the CSV exports' engine), made before any bounded ingest.
 
@@ -133,7 +121,7 @@ def ingest_hostile(name: str, data: bytes, *, folder: str = "") -> FileResult:
         path = Path(tmp) / folder / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
-        (Path(tmp) / "warehouse.db").write_bytes(_fresh_warehouse_bytes())
+        (Path(tmp) / "warehouse.db").write_bytes(empty_warehouse_bytes())
         conn = db.connect(Path(tmp) / "warehouse.db")
         try:
             with bounded():
