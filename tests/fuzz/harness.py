@@ -3,8 +3,8 @@
 :func:`ingest_hostile` ingests one file through the real frame (``ingest_file``) into a
 fresh warehouse, under a wall-clock alarm and an address-space limit (:func:`bounded`),
 and asserts DESIGN §8: the file ends as a ``failed`` source with a one-line reason naming
-it (and no rows anywhere), as ``skipped``, or as ``ok`` with a warehouse that passes
-``PRAGMA integrity_check`` and every audit of ``warehouse check``.
+it and no rows anywhere, as ``skipped``, or as ``ok`` with a warehouse that passes every audit
+of ``warehouse check``; ``PRAGMA integrity_check`` passes in every case.
 
 The strategies build mutations of a valid, factory-written file: truncations (at the
 boundaries the caller names and anywhere), flipped bytes, spliced hostile bytes
@@ -145,10 +145,15 @@ def assert_clean_end(conn: sqlite3.Connection, path: Path, result: FileResult) -
         # an exception type the frame does not expect, or memory running out, is a bug, not a clear reason
         for symptom in ("internal error", "MemoryError", "out of memory"):
             assert symptom not in reason, reason[:300]
+    assert [row[0] for row in conn.execute("PRAGMA integrity_check")] == ["ok"]
+    if result.status == "failed":  # nothing landed, table by table
         for table in introspect.tables_with_column(conn, "source_id"):
             leftover = conn.execute(f'SELECT count(*) FROM "{table}" WHERE source_id = ?', (result.source_id,))
             assert leftover.fetchone()[0] == 0, table
-    assert [row[0] for row in conn.execute("PRAGMA integrity_check")] == ["ok"]
+    if result.status != "ok":
+        # no rows were read, so none for the audits to compare: preparing them on each example's
+        # fresh connection (~0.5 CPU-s) was most of an example's cost
+        return
     failed = [(r.audit.name, r.examples[:2]) for r in audits.run_audits(conn) if not r.passed]
     assert failed == [], failed
 
