@@ -220,18 +220,18 @@ class Framing:
             raise self._invalid(exc) from None
         except msgspec.DecodeError as exc:
             if "UTF-8" in str(exc):  # msgspec 0.23 and later say so without the byte
-                raise self._not_utf8(data) from None
+                self._name_bad_utf8(data)
             return None, exc, _error_byte(exc)
         except UnicodeDecodeError:  # earlier msgspec
-            raise self._not_utf8(data) from None
+            self._name_bad_utf8(data)
+            raise
 
-    def _not_utf8(self, data: bytes) -> IngestError:
-        """The error naming the first byte of ``data`` (``[`` and the buffer) that is not UTF-8."""
+    def _name_bad_utf8(self, data: bytes) -> None:
+        """:raises IngestError: naming the first byte of ``data`` (``[`` and the buffer) that is not UTF-8."""
         try:
             data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            return self._error(f"byte {self.base + exc.start - 1}", "text is not UTF-8")
-        return self._error(f"byte {self.base}", "text is not UTF-8")
+            raise self._error(f"byte {self.base + exc.start - 1}", "text is not UTF-8") from None
 
     def _invalid(self, exc: msgspec.ValidationError) -> IngestError:
         found = EVENT_AT.search(str(exc))
