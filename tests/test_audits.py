@@ -44,6 +44,7 @@ EXPECTED_AUDITS = [
     "kernel_dur_non_negative",
     "kernel_op_class_allowed",
     "mindspore_flops_agree",
+    "mindspore_framework_agrees",
     "mindspore_minddata_agrees",
     "mindspore_steps_agree",
     "msprof_steps_agree",

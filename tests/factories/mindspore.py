@@ -13,6 +13,9 @@ what was written, its ``data`` the bytes).
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import struct
 from decimal import Decimal
 
@@ -190,13 +193,24 @@ class HwtsRawFactory(CsvExportFactory):
     data = factory.LazyAttribute(lambda o: hwts_bytes(o.rows))
 
 
+#: the framework files' factories' two tasks: (full op name, block dim, task id, stream id)
+FRAMEWORK_TASKS = (
+    ("Default/network-TrainStepWrap/_backbone-NetWithLossClass/MatMul-op38", 32, 30109, 19),
+    ("Default/network-TrainStepWrap/_backbone-NetWithLossClass/Cast-op41", 22, 30453, 21),
+)
+#: the two operators of the framework files' factories, as graph_line's arguments
+GRAPH_OPERATORS = (
+    ("Default/network-TrainStepWrap/_backbone-NetWithLossClass/MatMul-op38", "MatMul",
+     [("DefaultFormat", 40, "16000,39"), ("DefaultFormat", 40, "39,1")], [("DefaultFormat", 40, "16000,1")]),
+    ("Default/network-TrainStepWrap/_backbone-NetWithLossClass/Cast-op41", "Cast",
+     [("DefaultFormat", 40, "16000,1")], [("DefaultFormat", 39, "16000,1")]),
+)
+
+
 class TaskDescFactory(CsvExportFactory):
     """Framework.host.vm.task_desc_info: ``{full op name} {block dim} {task id} {stream id}`` lines."""
 
-    rows = factory.LazyFunction(lambda: [
-        ("Default/network-TrainStepWrap/_backbone-NetWithLossClass/MatMul-op38", 32, 30109, 19),
-        ("Default/network-TrainStepWrap/_backbone-NetWithLossClass/Cast-op41", 22, 30453, 21),
-    ])
+    rows = factory.LazyFunction(lambda: list(FRAMEWORK_TASKS))
     data = factory.LazyAttribute(lambda o: "".join(" ".join(map(str, row)) + "\n" for row in o.rows).encode())
 
 
@@ -214,14 +228,57 @@ class GraphDescFactory(CsvExportFactory):
     """Framework.host.vm.graph_desc_info: the two operators' types and tensors (vm data type numbers:
     40 FLOAT32, 39 FLOAT16)."""
 
-    rows = factory.LazyFunction(lambda: [
-        graph_line("Default/network-TrainStepWrap/_backbone-NetWithLossClass/MatMul-op38", "MatMul",
-                   [("DefaultFormat", 40, "16000,39"), ("DefaultFormat", 40, "39,1")],
-                   [("DefaultFormat", 40, "16000,1")]),
-        graph_line("Default/network-TrainStepWrap/_backbone-NetWithLossClass/Cast-op41", "Cast",
-                   [("DefaultFormat", 40, "16000,1")], [("DefaultFormat", 39, "16000,1")]),
-    ])
+    rows = factory.LazyFunction(lambda: [graph_line(*operator) for operator in GRAPH_OPERATORS])
     data = factory.LazyAttribute(lambda o: "".join(line + "\n" for line in o.rows).encode())
+
+
+class PointFactory(CsvExportFactory):
+    """Framework.host.vm.point: ``{tag} {full op name}`` lines, the forward pass's start and the
+    backward pass's end (the real file's first two), then a reduce operator's start and end."""
+
+    rows = factory.LazyFunction(lambda: [
+        (1, "Default/Cast-op6"), (2, "Default/TransData-op7"),
+        (3, "Default/network-VirtualDatasetCellTriple/_backbone-NetWithLossClass/network-WideDeepModel/AllGather-op136"),
+        (4, "Default/network-VirtualDatasetCellTriple/_backbone-NetWithLossClass/network-WideDeepModel/AllGather-op136"),
+    ])
+    data = factory.LazyAttribute(lambda o: "".join(f"{tag} {name}\n" for tag, name in o.rows).encode())
+
+
+#: framework_raw's header as MindInsight's era writes it (later MindSpore: full_op_name, op_name, op_type)
+FRAMEWORK_RAW_HEADER = ("task_id", "stream_id", "block_dim", "full_kernel_name", "op_name", "kernel_name",
+                        "kernel_type", "subgraph", "op_info")
+#: the vm data type numbers of GraphDescFactory by MindSpore's names in framework_raw
+RAW_TYPES = {40: "NUMBER_TYPE_FLOAT32", 39: "NUMBER_TYPE_FLOAT16"}
+
+
+def framework_raw_row(task: tuple, operator: tuple) -> list:
+    """A framework_raw record of a task ``(name, block dim, task id, stream id)`` of TaskDescFactory and its
+    operator ``(name, type, inputs, outputs)`` of :func:`graph_line`'s arguments, as MindSpore writes it."""
+    name, block_dim, task_id, stream_id = task
+    info = {f"{side}_{number}": {"format": layout, "data_type": RAW_TYPES[data_type], "shape": shape}
+            for side, tensors in (("input", operator[2]), ("output", operator[3]))
+            for number, (layout, data_type, shape) in enumerate(tensors)}
+    subgraph = name.split("/", 1)[0]
+    return [task_id, stream_id, block_dim, name, name, name.rsplit("/", 1)[-1], operator[1],
+            subgraph if subgraph in ("Default", "Gradients") else "", json.dumps(info)]
+
+
+def csv_module_bytes(header, rows) -> bytes:
+    """The header and rows as Python's csv module writes them (MindSpore's writer): CRLF ends, quotes where needed."""
+    text = io.StringIO()
+    writer = csv.writer(text)
+    writer.writerow(header)
+    writer.writerows(rows)
+    return text.getvalue().encode()
+
+
+class FrameworkRawFactory(CsvExportFactory):
+    """framework_raw_{device}.csv: MindSpore's table of TaskDescFactory's tasks with GraphDescFactory's operators."""
+
+    header = FRAMEWORK_RAW_HEADER
+    rows = factory.LazyFunction(lambda: [framework_raw_row(task, operator) for task, operator in zip(
+        FRAMEWORK_TASKS, GRAPH_OPERATORS)])
+    data = factory.LazyAttribute(lambda o: csv_module_bytes(o.header, o.rows))
 
 
 def hwts_job(folder, device: int = 0) -> dict:

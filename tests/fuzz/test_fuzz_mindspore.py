@@ -1,5 +1,5 @@
-"""Fuzz MindSpore's intermediates (step trace, AI Core type and detail) and raw files (AI CPU records,
-HWTS log, training trace) through the real ingest frame.
+"""Fuzz MindSpore's intermediates (step trace, AI Core type and detail, framework_raw) and raw files (AI CPU
+records, HWTS log, training trace, the Framework host files) through the real ingest frame.
 
 Each starts from the factory's valid file: byte mutations (truncations at every line end or record
 end, flipped bytes, non-UTF-8 and other hostile bytes) and, for the CSVs, the CSV-shaped ones of the
@@ -29,10 +29,16 @@ EXPORTS = [
     (ms.AicpuRawFactory, "DATA_PREPROCESS.dev.AICPU.0.slice_0"),
     (ms.HwtsRawFactory, "hwts.log.data.45.dev.profiler_default_tag.0.slice_0"),
     (ms.TrainingTraceFactory, "training_trace.46.dev.profiler_default_tag.0.slice_0"),
+    (ms.FrameworkRawFactory, "framework_raw_0.csv"),
+    (ms.TaskDescFactory, "Framework.host.vm.task_desc_info.0.slice_0"),
+    (ms.GraphDescFactory, "Framework.host.vm.graph_desc_info.0.slice_0"),
+    (ms.PointFactory, "Framework.host.vm.point.0.slice_0"),
 ]
 #: the AI Core files are read by the text exports' CSV reader (fuzzed with them): a few examples each
 PLAIN_CSV = EXPORTS[1:3]
 #: the raw files: (factory, name, the byte each record ends at)
+#: the Framework host files: lines of text
+FRAMEWORK_HOST = EXPORTS[7:]
 RAW = [
     (*EXPORTS[3], lambda data: [at + 1 for at in range(len(data)) if data[at] == 0]),
     (*EXPORTS[4], lambda data: list(range(64, len(data) + 1, 64))),
@@ -66,6 +72,21 @@ def _fuzz(factory, name, data) -> None:
 def test_hostile_step_trace_ends_cleanly(data):
     """A mangled step trace ends as a clear failure or a sound ingest."""
     _fuzz(*EXPORTS[0], data)
+
+
+@examples(8)
+@given(data=st.data())
+def test_hostile_framework_csv_ends_cleanly(data):
+    """A mangled framework_raw CSV ends as a clear failure or a sound ingest."""
+    _fuzz(*EXPORTS[6], data)
+
+
+@pytest.mark.parametrize(("factory", "name"), FRAMEWORK_HOST, ids=[name.split(".")[3] for _, name in FRAMEWORK_HOST])
+@examples(5)
+@given(data=st.data())
+def test_hostile_framework_host_file_ends_cleanly(factory, name, data):
+    """A mangled Framework task, graph or point file ends as a clear failure or a sound ingest."""
+    _fuzz(factory, name, data)
 
 
 @pytest.mark.parametrize(("factory", "name"), PLAIN_CSV, ids=[name for _, name in PLAIN_CSV])

@@ -29,8 +29,20 @@ from warehouse.sources import (  # text exports (kernel_details.csv and friends)
     step_trace_time,
     task_time,
 )
-from warehouse.sources.mindspore import aicore_detail, aicore_type, step_trace_raw  # MindSpore's intermediates
-from warehouse.sources.mindspore import aicpu_raw, hwts_raw, training_trace_raw  # MindSpore's raw files
+from warehouse.sources.mindspore import (  # MindSpore's intermediates
+    aicore_detail,
+    aicore_type,
+    framework_raw,
+    step_trace_raw,
+)
+from warehouse.sources.mindspore import (  # MindSpore's raw files
+    aicpu_raw,
+    framework_graph,
+    framework_point,
+    framework_task,
+    hwts_raw,
+    training_trace_raw,
+)
 from warehouse.sources.mindspore import (  # MindSpore's data pipeline (MindData)
     device_queue,
     get_next,
@@ -52,9 +64,9 @@ SOURCES: tuple[ModuleType, ...] = (
     communication_json, communication_matrix, cluster_communication, cluster_communication_matrix,
     communication_group, profiler_info, profiler_metadata,
     # MindSpore's intermediates
-    step_trace_raw, aicore_type, aicore_detail,
+    step_trace_raw, aicore_type, aicore_detail, framework_raw,
     # MindSpore's raw files
-    aicpu_raw, hwts_raw, training_trace_raw,
+    aicpu_raw, hwts_raw, training_trace_raw, framework_task, framework_graph, framework_point,
     # MindSpore's data pipeline
     minddata_pipeline_raw, pipeline_profiling, minddata_cpu_utilization, device_queue, get_next,
     # MindSpore's communication, FLOPs and timeline summaries

@@ -1,0 +1,75 @@
+-- MindSpore's framework description of one device (issue 37), each file a source of its own: which
+-- operator each device task runs (Framework.host[.vm].task_desc_info.{device}.slice_{n}), each operator's
+-- type and tensors (Framework.host[.vm].graph_desc_info.{device}.slice_{n}), and the operators that mark a
+-- step's points (Framework.host[.vm].point.{device}.slice_{n}); framework_raw_{device}.csv, the
+-- intermediate MindSpore's framework parser writes from the first two, gives the tasks and operators
+-- too. Of one run and device, the host files answer (the facts framework_task and framework_op) and the
+-- CSV only where no host file is; the audit mindspore_framework_agrees reconciles the two.
+INSERT INTO fact_precedence (fact, kind, precedence) VALUES
+    ('framework_task', 'mindspore_framework_task_desc', 1),
+    ('framework_task', 'mindspore_framework_raw_csv', 2),
+    ('framework_op', 'mindspore_framework_graph_desc', 1),
+    ('framework_op', 'mindspore_framework_raw_csv', 2);
+
+-- One device task and the operator it runs.
+CREATE TABLE mindspore_framework_task (
+    -- Input the row came from.
+    source_id INTEGER NOT NULL REFERENCES source (id),
+    -- Line number of the task file, or the CSV's data-record number.
+    source_row INTEGER,
+    -- Device of the file (the number in the file name; -1 when the name has none).
+    rank_id INTEGER,
+    -- Task id; below 25000 (MindSpore's threshold) a task id is the operator's on its stream only.
+    task_id INTEGER NOT NULL,
+    -- Stream id.
+    stream_id INTEGER,
+    -- Block dim of the operator's kernel (cores it runs on).
+    block_dim INTEGER,
+    -- Operator's full name, its scope included (full_kernel_name / full_op_name in the CSV).
+    op_name TEXT NOT NULL
+);
+CREATE INDEX mindspore_framework_task_source ON mindspore_framework_task (source_id);
+
+-- One operator of the graph: its type and tensors (tensors joined by ';' in id order, as kernel's are).
+CREATE TABLE mindspore_framework_op (
+    -- Input the row came from.
+    source_id INTEGER NOT NULL REFERENCES source (id),
+    -- Line number of the graph file, or the CSV's data-record number of the operator's first task.
+    source_row INTEGER,
+    -- Device of the file (the number in the file name; -1 when the name has none).
+    rank_id INTEGER,
+    -- Operator's full name, its scope included.
+    op_name TEXT NOT NULL,
+    -- Operator type (op_type / kernel_type); NULL when the file names none.
+    op_type TEXT,
+    -- Input shapes (dims joined by ',').
+    input_shapes TEXT,
+    -- Input data types as the file names them (the graph file's vm numbers by MindSpore's names, FLOAT32;
+    -- the CSV's as written, NUMBER_TYPE_FLOAT32).
+    input_dtypes TEXT,
+    -- Input formats.
+    input_formats TEXT,
+    -- Output shapes.
+    output_shapes TEXT,
+    -- Output data types, named as the input ones.
+    output_dtypes TEXT,
+    -- Output formats.
+    output_formats TEXT
+);
+CREATE INDEX mindspore_framework_op_source ON mindspore_framework_op (source_id);
+
+-- One step point the framework names: the operator whose task the training trace's record of the tag marks.
+CREATE TABLE mindspore_framework_point (
+    -- Input the row came from.
+    source_id INTEGER NOT NULL REFERENCES source (id),
+    -- Line number.
+    source_row INTEGER,
+    -- Device of the file (the number in the file name; -1 when the name has none).
+    rank_id INTEGER,
+    -- The training trace's tag: 1 the forward pass's start, 2 the backward pass's end, then per reduce
+    -- operator its start (odd) and end (even).
+    tag INTEGER NOT NULL,
+    -- Operator's full name.
+    op_name TEXT NOT NULL
+);
+CREATE INDEX mindspore_framework_point_source ON mindspore_framework_point (source_id);
