@@ -131,11 +131,13 @@ def test_files_read_beside_others_or_known_empty_say_so(warehouse_db, realdata):
     assert 1692340024324979000 <= first_step < 1692340082430569000  # within start_info .. end_info
 
 
-def test_mindspore_framework_files_say_they_are_read_with_the_hwts_log(warehouse_db, realdata):
+def test_mindspore_framework_files_are_sources_and_still_name_the_hwts_log_s_kernels(warehouse_db, realdata):
     results = {r.path.name: r for r in ingest_paths(warehouse_db, [realdata / "mindinsight" / "JOB3"])}
     assert results["hwts.log.data.45.dev.profiler_default_tag.1.slice_0"].status == "ok"
-    for name in ("Framework.host.vm.task_desc_info.1.slice_0", "Framework.host.vm.graph_desc_info.1.slice_0"):
-        assert results[name].status == "skipped" and "read with the HWTS log beside it" in results[name].error
+    assert {name: (results[name].status, results[name].kind) for name in results if name.startswith("Framework")} == {
+        "Framework.host.vm.task_desc_info.1.slice_0": ("ok", "mindspore_framework_task_desc"),
+        "Framework.host.vm.graph_desc_info.1.slice_0": ("ok", "mindspore_framework_graph_desc"),
+        "Framework.host.vm.point.1.slice_0": ("ok", "mindspore_framework_point")}
     assert "no table in the warehouse yet" in results["DATA_PREPROCESS.dev.TDT.1.slice_0"].error
     kernels = warehouse_db.execute("SELECT count(*) FROM kernel WHERE origin = 'mindspore_hwts'").fetchone()[0]
     assert kernels == 2817  # the tasks the task_desc_info names: read all the same
