@@ -43,6 +43,7 @@ EXPECTED_AUDITS = [
     "hccl_operators_agree",
     "kernel_dur_non_negative",
     "kernel_op_class_allowed",
+    "mindspore_aicpu_agrees",
     "mindspore_flops_agree",
     "mindspore_framework_agrees",
     "mindspore_minddata_agrees",

@@ -146,11 +146,10 @@ def aicpu_task(stamp, name, run, ticks, dispatch_us, total_us, **stages) -> dict
             "device": 0, "aicpu": 0, "dispatch_us": dispatch_us, "total_us": total_us, **stages}
 
 
-class AicpuRawFactory(CsvExportFactory):
-    """DATA_PREPROCESS.dev.AICPU: the three tasks of MindInsight's JOB_AICPU sample (two MindSpore
-    AI CPU kernels, one other kernel with its compute and memory copy stages)."""
-
-    rows = factory.LazyFunction(lambda: [
+def job_aicpu_tasks() -> list[dict]:
+    """The three tasks of MindInsight's JOB_AICPU sample (two MindSpore AI CPU kernels, one other kernel with
+    its compute and memory copy stages)."""
+    return [
         aicpu_task(2292299556, "InitData", (2298200409, 2298200538),
                    (38753260078, 38753261085, 38753270138, 38753416849), 100, 1567),
         aicpu_task(2302769986, "GetNext", (2302769932, 2302769980),
@@ -158,8 +157,56 @@ class AicpuRawFactory(CsvExportFactory):
         aicpu_task(2292299556, "Default/TruncatedNormal-op0", (4098200409, 4098200538),
                    (40753260078, 40753261085, 40753270138, 40753416849), 105, 1566,
                    compute_start=4098200509, memcpy_start=4098200600, memcpy_end=4098200606),
-    ])
+    ]
+
+
+class AicpuRawFactory(CsvExportFactory):
+    """DATA_PREPROCESS.dev.AICPU: the three tasks of MindInsight's JOB_AICPU sample (two MindSpore
+    AI CPU kernels, one other kernel with its compute and memory copy stages)."""
+
+    rows = factory.LazyFunction(job_aicpu_tasks)
     data = factory.LazyAttribute(lambda o: b"".join(aicpu_record(task) for task in o.rows))
+
+
+AICPU_TABLE_HEADER = ("serial_number", "node_type_name", "total_time(ms)", "dispatch_time(ms)", "run_start", "run_end")
+
+
+def decimal_aligned(cells: list[str]) -> list[str]:
+    """Numbers as tabulate aligns them on their decimal point: each padded with spaces to the most decimals."""
+    decimals = max(len(cell.partition(".")[2]) for cell in cells)
+    return [cell + " " * (decimals - len(cell.partition(".")[2]) + (decimals > 0 and "." not in cell))
+            for cell in cells]
+
+
+def aicpu_table(tasks) -> bytes:
+    """MindSpore's AI CPU table (tabulate's simple format, as aicpu_data_parser.py writes it) of the named
+    ``tasks`` of :func:`aicpu_task`: a column is as wide as its widest cell or its header and two spaces,
+    text left, numbers right on their decimal point, and last the total row (its empty cells cut)."""
+    named = [task for task in tasks if "name" in task]
+    rows = [[str(number), task["name"].split("/")[-1].split("-")[0], str(Decimal(task["total_us"]) / 1000),
+             str(Decimal(task["dispatch_us"]) / 1000), str(task["run_start"]), str(task["run_end"])]
+            for number, task in enumerate(named, 1)]
+    total = f"{sum(Decimal(task['total_us']) for task in named) / 1000:.6f}"
+    columns = [[row[at] for row in rows] for at in range(len(AICPU_TABLE_HEADER))]
+    columns = columns[:2] + [decimal_aligned(cells) for cells in columns[2:]]
+    extra = ["AI CPU Total Time(ms):", total]
+    widths = [max(len(name) + 2, *(len(cell) for cell in cells), len(extra[at]) if at < 2 else 0)
+              for at, (name, cells) in enumerate(zip(AICPU_TABLE_HEADER, columns))]
+
+    def line(cells, numeric=True) -> str:
+        return "  ".join(cell.ljust(width) if at < 2 or not numeric else cell.rjust(width)
+                         for at, (cell, width) in enumerate(zip(cells, widths))).rstrip()
+
+    lines = [line(AICPU_TABLE_HEADER), line(["-" * width for width in widths]),
+             *(line(cells) for cells in zip(*columns)), line(extra + [""] * 4)]
+    return "".join(text + "\n" for text in lines).encode()
+
+
+class AicpuTableFactory(CsvExportFactory):
+    """output_data_preprocess_aicpu_{device}.txt: MindSpore's table of AicpuRawFactory's tasks."""
+
+    rows = factory.LazyFunction(job_aicpu_tasks)
+    data = factory.LazyAttribute(lambda o: aicpu_table(o.rows))
 
 
 #: an HWTS record's bytes 2-3 as the real log writes them (a field MindSpore does not read)

@@ -1,4 +1,4 @@
-"""Fuzz MindSpore's intermediates (step trace, AI Core type and detail, framework_raw) and raw files (AI CPU
+"""Fuzz MindSpore's intermediates (step trace, AI Core type and detail, framework_raw, the AI CPU table) and raw files (AI CPU
 records, HWTS log, training trace, the Framework host files) through the real ingest frame.
 
 Each starts from the factory's valid file: byte mutations (truncations at every line end or record
@@ -33,12 +33,13 @@ EXPORTS = [
     (ms.TaskDescFactory, "Framework.host.vm.task_desc_info.0.slice_0"),
     (ms.GraphDescFactory, "Framework.host.vm.graph_desc_info.0.slice_0"),
     (ms.PointFactory, "Framework.host.vm.point.0.slice_0"),
+    (ms.AicpuTableFactory, "output_data_preprocess_aicpu_0.txt"),
 ]
 #: the AI Core files are read by the text exports' CSV reader (fuzzed with them): a few examples each
 PLAIN_CSV = EXPORTS[1:3]
 #: the raw files: (factory, name, the byte each record ends at)
 #: the Framework host files: lines of text
-FRAMEWORK_HOST = EXPORTS[7:]
+FRAMEWORK_HOST = EXPORTS[7:10]
 RAW = [
     (*EXPORTS[3], lambda data: [at + 1 for at in range(len(data)) if data[at] == 0]),
     (*EXPORTS[4], lambda data: list(range(64, len(data) + 1, 64))),
@@ -79,6 +80,13 @@ def test_hostile_step_trace_ends_cleanly(data):
 def test_hostile_framework_csv_ends_cleanly(data):
     """A mangled framework_raw CSV ends as a clear failure or a sound ingest."""
     _fuzz(*EXPORTS[6], data)
+
+
+@examples(5)
+@given(data=st.data())
+def test_hostile_ai_cpu_table_ends_cleanly(data):
+    """A mangled output_data_preprocess_aicpu table ends as a clear failure or a sound ingest."""
+    _fuzz(*EXPORTS[10], data)
 
 
 @pytest.mark.parametrize(("factory", "name"), FRAMEWORK_HOST, ids=[name.split(".")[3] for _, name in FRAMEWORK_HOST])

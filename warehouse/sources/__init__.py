@@ -32,6 +32,7 @@ from warehouse.sources import (  # text exports (kernel_details.csv and friends)
 from warehouse.sources.mindspore import (  # MindSpore's intermediates
     aicore_detail,
     aicore_type,
+    aicpu_table,
     framework_raw,
     step_trace_raw,
 )
@@ -64,7 +65,7 @@ SOURCES: tuple[ModuleType, ...] = (
     communication_json, communication_matrix, cluster_communication, cluster_communication_matrix,
     communication_group, profiler_info, profiler_metadata,
     # MindSpore's intermediates
-    step_trace_raw, aicore_type, aicore_detail, framework_raw,
+    step_trace_raw, aicore_type, aicore_detail, framework_raw, aicpu_table,
     # MindSpore's raw files
     aicpu_raw, hwts_raw, training_trace_raw, framework_task, framework_graph, framework_point,
     # MindSpore's data pipeline

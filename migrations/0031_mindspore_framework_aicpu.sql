@@ -4,8 +4,13 @@
 -- step's points (Framework.host[.vm].point.{device}.slice_{n}); framework_raw_{device}.csv, the
 -- intermediate MindSpore's framework parser writes from the first two, gives the tasks and operators
 -- too. Of one run and device, the host files answer (the facts framework_task and framework_op) and the
--- CSV only where no host file is; the audit mindspore_framework_agrees reconciles the two.
+-- CSV only where no host file is; the audit mindspore_framework_agrees reconciles the two. Likewise the
+-- AI CPU's tasks (mindspore_aicpu_op, migration 0029): the raw DATA_PREPROCESS.dev.AICPU file answers (the
+-- fact aicpu_op), output_data_preprocess_aicpu_{device}.txt, MindSpore's table written from it, only where
+-- no raw file is; the audit mindspore_aicpu_agrees reconciles the two.
 INSERT INTO fact_precedence (fact, kind, precedence) VALUES
+    ('aicpu_op', 'mindspore_aicpu_raw', 1),
+    ('aicpu_op', 'mindspore_aicpu_txt', 2),
     ('framework_task', 'mindspore_framework_task_desc', 1),
     ('framework_task', 'mindspore_framework_raw_csv', 2),
     ('framework_op', 'mindspore_framework_graph_desc', 1),
