@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from tests.factories.mindspore import AicpuRawFactory, AicpuTableFactory, aicpu_table, job_aicpu_tasks
+from tests.sources.audit_examples import audit_examples
 from tests.sources.mindspore_hostile import assert_fails_naming
-from warehouse import audits
 from warehouse.ingest import ingest_file, ingest_paths
 
 NAME = "output_data_preprocess_aicpu_0.txt"
@@ -17,8 +17,7 @@ TABLE = ("SELECT source_row, rank_id, name, op_type, total_ns, dispatch_ns, run_
 
 
 def agreement(conn) -> list[tuple]:
-    audit = {audit.name: audit for audit in audits.load_audits()}["mindspore_aicpu_agrees"]
-    return audits.run_audit(conn, audit).examples
+    return audit_examples(conn, "mindspore_aicpu_agrees")
 
 
 def test_the_table_s_tasks_by_serial_number(warehouse_db, tmp_path):

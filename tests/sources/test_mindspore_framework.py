@@ -10,8 +10,8 @@ import pytest
 
 from tests.factories.mindspore import (FrameworkRawFactory, GraphDescFactory, PointFactory, TaskDescFactory,
                                        csv_module_bytes)
+from tests.sources.audit_examples import audit_examples
 from tests.sources.mindspore_hostile import assert_fails_naming
-from warehouse import audits
 from warehouse.ingest import ingest_file, ingest_paths
 
 TASKS = "SELECT source_row, rank_id, task_id, stream_id, block_dim, op_name FROM mindspore_framework_task WHERE source_id = ?"
@@ -22,8 +22,7 @@ CAST = "Default/network-TrainStepWrap/_backbone-NetWithLossClass/Cast-op41"
 
 
 def agreement(conn) -> list[tuple]:
-    audit = {audit.name: audit for audit in audits.load_audits()}["mindspore_framework_agrees"]
-    return audits.run_audit(conn, audit).examples
+    return audit_examples(conn, "mindspore_framework_agrees")
 
 
 def test_the_task_file_gives_each_task_s_operator(warehouse_db, tmp_path):
