@@ -7,8 +7,12 @@
 -- CSV only where no host file is; the audit mindspore_framework_agrees reconciles the two. Likewise the
 -- AI CPU's tasks (mindspore_aicpu_op, migration 0029): the raw DATA_PREPROCESS.dev.AICPU file answers (the
 -- fact aicpu_op), output_data_preprocess_aicpu_{device}.txt, MindSpore's table written from it, only where
--- no raw file is; the audit mindspore_aicpu_agrees reconciles the two.
+-- no raw file is; the audit mindspore_aicpu_agrees reconciles the two. And the GetNext records
+-- (mindspore_get_next, migration 0030): the raw DATA_PREPROCESS.dev.AICPUMI file answers (the fact
+-- get_next), minddata_aicpu_{device}.txt only where no raw file is (audit mindspore_get_next_agrees).
 INSERT INTO fact_precedence (fact, kind, precedence) VALUES
+    ('get_next', 'mindspore_get_next_raw', 1),
+    ('get_next', 'mindspore_get_next_txt', 2),
     ('aicpu_op', 'mindspore_aicpu_raw', 1),
     ('aicpu_op', 'mindspore_aicpu_txt', 2),
     ('framework_task', 'mindspore_framework_task_desc', 1),
@@ -78,3 +82,25 @@ CREATE TABLE mindspore_framework_point (
     op_name TEXT NOT NULL
 );
 CREATE INDEX mindspore_framework_point_source ON mindspore_framework_point (source_id);
+
+-- One batch the host's data transfer (TDT) enqueued for the device: a record of
+-- DATA_PREPROCESS.dev.TDT.{device}.slice_{n} (no MindSpore parser reads the file).
+CREATE TABLE mindspore_tdt_enqueue (
+    -- Input the row came from.
+    source_id INTEGER NOT NULL REFERENCES source (id),
+    -- Record number, from 1 in file order.
+    source_row INTEGER,
+    -- Device of the file (the number in the file name; -1 when the name has none).
+    rank_id INTEGER,
+    -- Byte offset of the record.
+    byte_offset INTEGER,
+    -- The record's stamp as written ([n]; the file names no clock).
+    stamp INTEGER,
+    -- The transfer channel (source:, an id).
+    channel TEXT,
+    -- The batch's number in its channel (index:, from 1).
+    batch_index INTEGER,
+    -- size: as written (no unit given; the real sample's values run 0 to 128, a queue's depth).
+    size INTEGER
+);
+CREATE INDEX mindspore_tdt_enqueue_source ON mindspore_tdt_enqueue (source_id);

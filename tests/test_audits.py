@@ -46,6 +46,7 @@ EXPECTED_AUDITS = [
     "mindspore_aicpu_agrees",
     "mindspore_flops_agree",
     "mindspore_framework_agrees",
+    "mindspore_get_next_agrees",
     "mindspore_minddata_agrees",
     "mindspore_steps_agree",
     "msprof_steps_agree",

@@ -168,6 +168,21 @@ class AicpuRawFactory(CsvExportFactory):
     data = factory.LazyAttribute(lambda o: b"".join(aicpu_record(task) for task in o.rows))
 
 
+#: the data transfer channel of the real TDT file
+TDT_CHANNEL = "f896f8e4-a58d-11ea-84f6-fa163ec3adf9"
+
+
+class TdtRawFactory(CsvExportFactory):
+    """DATA_PREPROCESS.dev.TDT: ``[{stamp}] Enqueue data to dp, source:{channel}, index:{n}, size:{n}`` records,
+    each ended by a NUL (the real file's first two batches, then a full queue)."""
+
+    rows = factory.LazyFunction(lambda: [(393233413, TDT_CHANNEL, 1, 0), (393234033, TDT_CHANNEL, 2, 0),
+                                         (464842601, TDT_CHANNEL, 484, 128)])
+    data = factory.LazyAttribute(lambda o: b"".join(
+        f"[{stamp}] Enqueue data to dp, source:{channel}, index:{index}, size:{size}\x00".encode()
+        for stamp, channel, index, size in o.rows))
+
+
 AICPU_TABLE_HEADER = ("serial_number", "node_type_name", "total_time(ms)", "dispatch_time(ms)", "run_start", "run_end")
 
 

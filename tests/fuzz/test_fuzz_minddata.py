@@ -1,5 +1,5 @@
 """Fuzz MindSpore's data pipeline files (MindData: the pipeline JSON and CSV, the CPU utilization JSON,
-the device queue and GetNext text files) and its summaries (hccl_raw CSV, flops text, FLOPs and
+the device queue and GetNext text files, the AI CPU's raw GetNext records) and its summaries (hccl_raw CSV, flops text, FLOPs and
 timeline summary JSONs) through the real ingest frame.
 
 Each starts from the factory's valid file: byte mutations (truncations at every line end, or at every
@@ -35,7 +35,9 @@ LINES = [
     (md.GetNextFactory, "minddata_aicpu_0.txt"),
     (summaries.FlopsFactory, "flops_0.txt"),
 ]
-EXPORTS = CSVS + JSONS + LINES
+#: the AI CPU's raw GetNext records (NUL-ended)
+NUL_ENDED = [(md.GetNextRawFactory, "DATA_PREPROCESS.dev.AICPUMI.0.slice_0")]
+EXPORTS = CSVS + JSONS + LINES + NUL_ENDED
 
 
 def _ends(data: bytes, mark: bytes) -> list[int]:
@@ -52,15 +54,17 @@ def test_hostile_minddata_csv_ends_cleanly(factory, name, data):
     ingest_hostile(name, data.draw(st.one_of(byte_mutations(original, _ends(original, b"\n")), shaped(original))))
 
 
-#: the files of one-line records (text lines, cut at line ends) and the one-line JSONs (cut at commas)
-RECORDS = [(factory, name, b"\n") for factory, name in LINES] + [(factory, name, b",") for factory, name in JSONS]
+#: the files of one-line records (text lines, cut at line ends), the one-line JSONs (cut at commas) and the
+#: raw GetNext records (cut at their NULs)
+RECORDS = ([(factory, name, b"\n") for factory, name in LINES] + [(factory, name, b",") for factory, name in JSONS]
+           + [(factory, name, b"\x00") for factory, name in NUL_ENDED])
 
 
 @pytest.mark.parametrize(("factory", "name", "mark"), RECORDS, ids=[name for _, name, _ in RECORDS])
 @examples(8)
 @given(data=st.data())
 def test_hostile_minddata_file_ends_cleanly(factory, name, mark, data):
-    """A mangled device queue, GetNext or FLOPs file, pipeline, CPU utilization, FLOPs or timeline summary
+    """A mangled device queue, GetNext (text or raw) or FLOPs file, pipeline, CPU utilization, FLOPs or timeline summary
     JSON ends as a clear failure or a sound ingest."""
     original = written(factory, name)
     ingest_hostile(name, data.draw(byte_mutations(original, _ends(original, mark))))

@@ -41,7 +41,9 @@ from warehouse.sources.mindspore import (  # MindSpore's raw files
     framework_graph,
     framework_point,
     framework_task,
+    get_next_raw,
     hwts_raw,
+    tdt_raw,
     training_trace_raw,
 )
 from warehouse.sources.mindspore import (  # MindSpore's data pipeline (MindData)
@@ -68,6 +70,7 @@ SOURCES: tuple[ModuleType, ...] = (
     step_trace_raw, aicore_type, aicore_detail, framework_raw, aicpu_table,
     # MindSpore's raw files
     aicpu_raw, hwts_raw, training_trace_raw, framework_task, framework_graph, framework_point,
+    get_next_raw, tdt_raw,
     # MindSpore's data pipeline
     minddata_pipeline_raw, pipeline_profiling, minddata_cpu_utilization, device_queue, get_next,
     # MindSpore's communication, FLOPs and timeline summaries
