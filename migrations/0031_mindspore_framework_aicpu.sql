@@ -104,3 +104,54 @@ CREATE TABLE mindspore_tdt_enqueue (
     size INTEGER
 );
 CREATE INDEX mindspore_tdt_enqueue_source ON mindspore_tdt_enqueue (source_id);
+
+-- One link of flops_scope_{device}.json, MindSpore's FLOPs per scope (the Sankey diagram MindInsight draws):
+-- a scope within its parent and the MFLOPs of the operators under it. The audit mindspore_flops_scope_agrees
+-- reconciles the links from Total with the device's FLOPs summary.
+CREATE TABLE mindspore_flops_scope (
+    -- Input the row came from.
+    source_id INTEGER NOT NULL REFERENCES source (id),
+    -- The link's place in data.links, from 1.
+    source_row INTEGER,
+    -- Device of the file (the number in the file name; -1 when the name has none).
+    rank_id INTEGER,
+    -- The parent scope (the link's source): Total above the subgraphs, else a scope name.
+    parent_scope TEXT NOT NULL,
+    -- The scope (the link's target): a subgraph (Default, Gradients) or {scope}({subgraph}).
+    scope TEXT NOT NULL,
+    -- Floating-point operations of the operators under it, in millions (value, rounded to 3 decimals).
+    mflops REAL
+);
+CREATE INDEX mindspore_flops_scope_source ON mindspore_flops_scope (source_id);
+
+-- One run of an operator, or of a GPU kernel it launched, of a dynamic-shape graph in one step
+-- (dynamic_shape_info_{device}.json, what MindInsight's dynamic shape pages show).
+CREATE TABLE mindspore_dynamic_shape_op (
+    -- Input the row came from.
+    source_id INTEGER NOT NULL REFERENCES source (id),
+    -- The run's place in the file (operators first, then kernels), from 1.
+    source_row INTEGER,
+    -- Device of the file (the number in the file name; -1 when the name has none).
+    rank_id INTEGER,
+    -- What ran: operator, or kernel (a GPU kernel, named by op_name, its operator op_full_name).
+    record TEXT NOT NULL,
+    -- Step number.
+    step_id INTEGER NOT NULL,
+    -- Where the operator ran (op_side: gpu, cpu, ...); NULL for a kernel.
+    op_side TEXT,
+    -- Operator type (cuLaunchKernel for a kernel).
+    op_type TEXT,
+    -- Operator name (op_name), or the kernel's function.
+    op_name TEXT,
+    -- A kernel's operator, its scope included; NULL for an operator.
+    op_full_name TEXT,
+    -- A kernel's block dims as written (x,y,z); NULL for an operator.
+    block_dim TEXT,
+    -- A kernel's grid dims as written (x,y,z); NULL for an operator.
+    grid_dim TEXT,
+    -- Duration in ns (dur, us in the file).
+    dur_ns INTEGER,
+    -- An operator's input shapes, a JSON list of the shapes as written (shape_info); NULL for a kernel.
+    shapes TEXT
+);
+CREATE INDEX mindspore_dynamic_shape_op_source ON mindspore_dynamic_shape_op (source_id);

@@ -45,6 +45,7 @@ EXPECTED_AUDITS = [
     "kernel_op_class_allowed",
     "mindspore_aicpu_agrees",
     "mindspore_flops_agree",
+    "mindspore_flops_scope_agrees",
     "mindspore_framework_agrees",
     "mindspore_get_next_agrees",
     "mindspore_minddata_agrees",

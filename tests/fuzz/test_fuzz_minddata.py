@@ -1,6 +1,6 @@
 """Fuzz MindSpore's data pipeline files (MindData: the pipeline JSON and CSV, the CPU utilization JSON,
 the device queue and GetNext text files, the AI CPU's raw GetNext records) and its summaries (hccl_raw CSV, flops text, FLOPs and
-timeline summary JSONs) through the real ingest frame.
+timeline summary JSONs, FLOPs per scope, dynamic shapes) through the real ingest frame.
 
 Each starts from the factory's valid file: byte mutations (truncations at every line end, or at every
 comma of a one-line JSON, flipped bytes, non-UTF-8 and other hostile bytes), the text exports' CSV
@@ -29,6 +29,8 @@ JSONS = [
     (md.CpuUtilizationFactory, "minddata_cpu_utilization_0.json"),
     (summaries.FlopsSummaryFactory, "flops_summary_0.json"),
     (summaries.TimelineSummaryFactory, "ascend_timeline_summary_0.json"),
+    (summaries.FlopsScopeFactory, "flops_scope_0.json"),
+    (summaries.DynamicShapeFactory, "dynamic_shape_info_0.json"),
 ]
 LINES = [
     (md.DeviceQueueFactory, "device_queue_profiling_0.txt"),
@@ -64,8 +66,8 @@ RECORDS = ([(factory, name, b"\n") for factory, name in LINES] + [(factory, name
 @examples(8)
 @given(data=st.data())
 def test_hostile_minddata_file_ends_cleanly(factory, name, mark, data):
-    """A mangled device queue, GetNext (text or raw) or FLOPs file, pipeline, CPU utilization, FLOPs or timeline summary
-    JSON ends as a clear failure or a sound ingest."""
+    """A mangled device queue, GetNext (text or raw) or FLOPs file, pipeline, CPU utilization, FLOPs, timeline
+    summary, FLOPs scope or dynamic shape JSON ends as a clear failure or a sound ingest."""
     original = written(factory, name)
     ingest_hostile(name, data.draw(byte_mutations(original, _ends(original, mark))))
 

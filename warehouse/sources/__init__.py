@@ -53,7 +53,14 @@ from warehouse.sources.mindspore import (  # MindSpore's data pipeline (MindData
     minddata_pipeline_raw,
     pipeline_profiling,
 )
-from warehouse.sources.mindspore import flops_ops, flops_summary, hccl_raw, timeline_summary  # MindSpore's summaries
+from warehouse.sources.mindspore import (  # MindSpore's summaries
+    dynamic_shape,
+    flops_ops,
+    flops_scope,
+    flops_summary,
+    hccl_raw,
+    timeline_summary,
+)
 
 SOURCES: tuple[ModuleType, ...] = (
     # msprof_timeline before trace_json: a PROF folder's timeline JSONs are traces too
@@ -74,7 +81,7 @@ SOURCES: tuple[ModuleType, ...] = (
     # MindSpore's data pipeline
     minddata_pipeline_raw, pipeline_profiling, minddata_cpu_utilization, device_queue, get_next,
     # MindSpore's communication, FLOPs and timeline summaries
-    hccl_raw, flops_ops, flops_summary, timeline_summary,
+    hccl_raw, flops_ops, flops_summary, flops_scope, timeline_summary, dynamic_shape,
 )
 
 
