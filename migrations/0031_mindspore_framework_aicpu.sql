@@ -155,3 +155,34 @@ CREATE TABLE mindspore_dynamic_shape_op (
     shapes TEXT
 );
 CREATE INDEX mindspore_dynamic_shape_op_source ON mindspore_dynamic_shape_op (source_id);
+
+-- One step of one rank of a parallel run, split into computation and the communication not hidden by it
+-- (ascend_cluster_analyse_{mode}_{stages}_{ranks}_{rank}.csv, what MindInsight's cluster and parallel
+-- pages and its parallel proposer read), or the file's last record, the mean of its steps.
+CREATE TABLE mindspore_cluster_step (
+    -- Input the row came from.
+    source_id INTEGER NOT NULL REFERENCES source (id),
+    -- Record number, from 1.
+    source_row INTEGER,
+    -- The rank (the file name's last number).
+    rank_id INTEGER,
+    -- The run's parallel mode (data-parallel, model-parallel, pipeline-parallel).
+    parallel_mode TEXT,
+    -- Pipeline stages of the run.
+    stage_num INTEGER,
+    -- Ranks of the run.
+    rank_size INTEGER,
+    -- Step number (the record number); NULL for the last record, the mean of the steps.
+    step_id INTEGER,
+    -- Computation in ns (computation_time, ms in the file).
+    computation_ns INTEGER,
+    -- Communication not hidden by computation, ns (communication_alone_time).
+    communication_alone_ns INTEGER,
+    -- The pipeline stage's time, ns (stage_time; NULL outside pipeline parallelism).
+    stage_ns INTEGER,
+    -- Receiving from the previous stage not hidden by computation, ns (receive_alone_time).
+    receive_alone_ns INTEGER,
+    -- Collective communication within the stage not hidden by computation, ns (collective_communication_alone_time).
+    collective_communication_alone_ns INTEGER
+);
+CREATE INDEX mindspore_cluster_step_source ON mindspore_cluster_step (source_id);

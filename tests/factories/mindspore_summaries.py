@@ -103,6 +103,29 @@ class FlopsSummaryFactory(CsvExportFactory):
     data = factory.LazyAttribute(lambda o: summary_json(o.rows[0]))
 
 
+CLUSTER_HEADER = ("computation_time", "communication_alone_time", "stage_time", "receive_alone_time",
+                  "collective_communication_alone_time")
+
+
+class ClusterAnalyseFactory(CsvExportFactory):
+    """ascend_cluster_analyse (pipeline parallel): three steps of the real rank 0's figures (ms, LF ends) and,
+    last, their mean as MindSpore writes it (each column's mean, rounded to 4 decimals)."""
+
+    header = CLUSTER_HEADER
+    rows = factory.LazyFunction(lambda: [
+        ["13.8202", "164.476", "121.8989", "56.3973", "108.0787"],
+        ["14.5806", "165.8363", "124.2475", "56.1695", "109.6669"],
+        ["14.8119", "163.7359", "123.1551", "55.3927", "108.3432"],
+    ])
+    data = factory.LazyAttribute(lambda o: "".join(
+        ",".join(row) + "\n" for row in [o.header, *o.rows, cluster_mean(o.rows)]).encode("utf-8"))
+
+
+def cluster_mean(rows) -> list[str]:
+    """Each column's mean over ``rows``, rounded to 4 decimals and written as Python prints a float."""
+    return [str(round(sum(float(row[at]) for row in rows) / len(rows), 4)) for at in range(len(rows[0]))]
+
+
 def scope_json(links, max_scope_num: int) -> bytes:
     """flops_scope as ``json.dump`` writes it: the nodes (every link's ends, in order of first use) and the links
     ``(source, target, value)``."""

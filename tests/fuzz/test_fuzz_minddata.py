@@ -1,5 +1,6 @@
 """Fuzz MindSpore's data pipeline files (MindData: the pipeline JSON and CSV, the CPU utilization JSON,
-the device queue and GetNext text files, the AI CPU's raw GetNext records) and its summaries (hccl_raw CSV, flops text, FLOPs and
+the device queue and GetNext text files, the AI CPU's raw GetNext records) and its summaries (hccl_raw and cluster
+analyse CSVs, flops text, FLOPs and
 timeline summary JSONs, FLOPs per scope, dynamic shapes) through the real ingest frame.
 
 Each starts from the factory's valid file: byte mutations (truncations at every line end, or at every
@@ -23,7 +24,8 @@ from fuzz.test_fuzz_every_field import WRONG
 from fuzz.test_fuzz_mindspore import shaped, written
 
 #: every MindData file and MindSpore summary the warehouse reads, by shape: (factory, file name)
-CSVS = [(md.PipelineCsvFactory, "minddata_pipeline_raw_0.csv"), (summaries.HcclRawFactory, "hccl_raw_0.csv")]
+CSVS = [(md.PipelineCsvFactory, "minddata_pipeline_raw_0.csv"), (summaries.HcclRawFactory, "hccl_raw_0.csv"),
+        (summaries.ClusterAnalyseFactory, "ascend_cluster_analyse_pipeline-parallel_2_4_0.csv")]
 JSONS = [
     (md.PipelineProfilingFactory, "pipeline_profiling_0.json"),
     (md.CpuUtilizationFactory, "minddata_cpu_utilization_0.json"),
@@ -51,7 +53,7 @@ def _ends(data: bytes, mark: bytes) -> list[int]:
 @examples(8)
 @given(data=st.data())
 def test_hostile_minddata_csv_ends_cleanly(factory, name, data):
-    """A mangled minddata_pipeline_raw or hccl_raw CSV ends as a clear failure or a sound ingest."""
+    """A mangled minddata_pipeline_raw, hccl_raw or cluster analyse CSV ends as a clear failure or a sound ingest."""
     original = written(factory, name)
     ingest_hostile(name, data.draw(st.one_of(byte_mutations(original, _ends(original, b"\n")), shaped(original))))
 

@@ -54,6 +54,7 @@ from warehouse.sources.mindspore import (  # MindSpore's data pipeline (MindData
     pipeline_profiling,
 )
 from warehouse.sources.mindspore import (  # MindSpore's summaries
+    cluster_analyse,
     dynamic_shape,
     flops_ops,
     flops_scope,
@@ -81,7 +82,7 @@ SOURCES: tuple[ModuleType, ...] = (
     # MindSpore's data pipeline
     minddata_pipeline_raw, pipeline_profiling, minddata_cpu_utilization, device_queue, get_next,
     # MindSpore's communication, FLOPs and timeline summaries
-    hccl_raw, flops_ops, flops_summary, flops_scope, timeline_summary, dynamic_shape,
+    hccl_raw, flops_ops, flops_summary, flops_scope, timeline_summary, dynamic_shape, cluster_analyse,
 )
 
 
