@@ -37,6 +37,7 @@ VALUES (2, 2, 'kernel_details_csv', 0, 'hcom_allReduce__586_0_1', 2000, 10000, '
 EXPECTED_AUDITS = [
     "communication_agrees",
     "counter_track_exists",
+    "done_marks_agree",
     "fact_source_ok",
     "flow_endpoints_exist",
     "foreign_keys_resolve",

@@ -1,7 +1,7 @@
 """Fuzz MindSpore's data pipeline files (MindData: the pipeline JSON and CSV, the CPU utilization JSON,
-the device queue and GetNext text files, the AI CPU's raw GetNext records) and its summaries (hccl_raw and cluster
-analyse CSVs, flops text, FLOPs and
-timeline summary JSONs, FLOPs per scope, dynamic shapes) through the real ingest frame.
+the device queue and GetNext text files, the AI CPU's raw GetNext records) and its summaries (hccl_raw
+and cluster analyse CSVs, flops text, FLOPs, timeline, FLOPs per scope and dynamic shape JSONs) through
+the real ingest frame.
 
 Each starts from the factory's valid file: byte mutations (truncations at every line end, or at every
 comma of a one-line JSON, flipped bytes, non-UTF-8 and other hostile bytes), the text exports' CSV

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from types import ModuleType
 
+from warehouse.sources.capture import done_mark, host_start_log, info_json  # a capture's metadata files
 from warehouse.sources import analysis_db, cluster_analysis_db, msprof_timeline, op_profile, rank_db, trace_json
 from warehouse.sources import (  # text exports (kernel_details.csv and friends)
     api_statistic,
@@ -83,6 +84,8 @@ SOURCES: tuple[ModuleType, ...] = (
     minddata_pipeline_raw, pipeline_profiling, minddata_cpu_utilization, device_queue, get_next,
     # MindSpore's communication, FLOPs and timeline summaries
     hccl_raw, flops_ops, flops_summary, flops_scope, timeline_summary, dynamic_shape, cluster_analyse,
+    # a capture's metadata files
+    info_json, host_start_log, done_mark,
 )
 
 

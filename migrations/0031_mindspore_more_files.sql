@@ -1,4 +1,8 @@
--- MindSpore's framework description of one device (issue 37), each file a source of its own: which
+-- More of MindSpore's profiler files (issue 37), each a source of its own: the Framework host files, the
+-- AI CPU's GetNext and the host's data transfer records (DATA_PREPROCESS.dev.AICPUMI, .TDT), and the
+-- FLOPs per scope, dynamic-shape runs and per-rank cluster analysis that MindInsight shows.
+--
+-- MindSpore's framework description of one device: which
 -- operator each device task runs (Framework.host[.vm].task_desc_info.{device}.slice_{n}), each operator's
 -- type and tensors (Framework.host[.vm].graph_desc_info.{device}.slice_{n}), and the operators that mark a
 -- step's points (Framework.host[.vm].point.{device}.slice_{n}); framework_raw_{device}.csv, the
@@ -186,3 +190,21 @@ CREATE TABLE mindspore_cluster_step (
     collective_communication_alone_ns INTEGER
 );
 CREATE INDEX mindspore_cluster_step_source ON mindspore_cluster_step (source_id);
+
+-- One value a capture's metadata file states, as written: msprof's start_info.{N}, end_info.{N} and
+-- info.json.{N} of a device (its key the path to the value, DeviceInfo[0].ai_core_num), MindSpore's
+-- host_start.log.{N} (Device0.clock_realtime) and msprof's .done marks (filesize; the audit
+-- done_marks_agree compares it with the marked file).
+CREATE TABLE capture_info (
+    -- Input the row came from.
+    source_id INTEGER NOT NULL REFERENCES source (id),
+    -- The value's place in the file, from 1.
+    source_row INTEGER,
+    -- Rank the file is about (its folders', or the device number in a MindSpore file name).
+    rank_id INTEGER,
+    -- The value's key (a JSON value's path, a section-prefixed key, filesize).
+    key TEXT NOT NULL,
+    -- The value as written (text; a JSON number as written, true/false, NULL for null).
+    value TEXT
+);
+CREATE INDEX capture_info_source ON capture_info (source_id);
