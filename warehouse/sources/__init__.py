@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from types import ModuleType
 
-from warehouse.sources.capture import done_mark, host_start_log, info_json  # a capture's metadata files
+from warehouse.sources.capture import done_mark, info_json  # a capture's metadata files
 from warehouse.sources import analysis_db, cluster_analysis_db, msprof_timeline, op_profile, rank_db, trace_json
 from warehouse.sources import (  # text exports (kernel_details.csv and friends)
     api_statistic,
@@ -43,6 +43,7 @@ from warehouse.sources.mindspore import (  # MindSpore's raw files
     framework_point,
     framework_task,
     get_next_raw,
+    host_start_log,
     hwts_raw,
     tdt_raw,
     training_trace_raw,

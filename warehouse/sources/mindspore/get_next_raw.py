@@ -18,10 +18,10 @@ import re
 from pathlib import Path
 
 from warehouse.errors import IngestError
-from warehouse.sources.base import Outcome, open_binary
+from warehouse.sources.base import Outcome
 from warehouse.sources.kit import multirow
 from warehouse.sources.kit.numbers import int64, whole
-from warehouse.sources.mindspore.aicpu_raw import records
+from warehouse.sources.mindspore.aicpu_raw import file_records
 from warehouse.sources.mindspore.device import device_of
 from warehouse.sources.mindspore.get_next import INSERT, NODE, NS_PER_US
 
@@ -59,14 +59,8 @@ def get_next(text: str) -> tuple[str, int, int, int]:
 def ingest(conn, path: str | Path, source_id: int) -> Outcome:
     """Insert the file's GetNext records (module doc)."""
     rank, device = device_of(path, NAME)
-    with open_binary(path) as stream:
-        data = stream.read()
     rows, others = [], 0
-    try:
-        found = records(data)
-    except ValueError as exc:
-        raise IngestError(f"{path}: {exc}") from None
-    for offset, text in found:
+    for offset, text in file_records(path):
         try:
             record = get_next(text)
         except ValueError as exc:

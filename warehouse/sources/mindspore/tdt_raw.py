@@ -14,11 +14,11 @@ import re
 from pathlib import Path
 
 from warehouse.errors import IngestError
-from warehouse.sources.base import Outcome, open_binary
+from warehouse.sources.base import Outcome
 from warehouse.sources.kit import multirow
 from warehouse.sources.kit.numbers import whole
 from warehouse.sources.kit.text import insert_sql
-from warehouse.sources.mindspore.aicpu_raw import records
+from warehouse.sources.mindspore.aicpu_raw import file_records
 from warehouse.sources.mindspore.device import device_of
 
 KIND = "mindspore_tdt_raw"
@@ -36,14 +36,8 @@ def detect(path) -> bool:
 def ingest(conn, path: str | Path, source_id: int) -> Outcome:
     """Insert the file's enqueued batches (module doc)."""
     rank, device = device_of(path, NAME)
-    with open_binary(path) as stream:
-        data = stream.read()
-    try:
-        found = records(data)
-    except ValueError as exc:
-        raise IngestError(f"{path}: {exc}") from None
     rows = []
-    for offset, text in found:
+    for offset, text in file_records(path):
         match = RECORD.fullmatch(text.strip())
         try:
             if match is None:

@@ -2,7 +2,8 @@
 
 MindSpore's profiler writes it beside the device's raw files: a section line ``[Device{N}]``, then
 ``clock_realtime: {ns since the epoch}`` and ``clock_monotonic_raw: {ns}``, the same instant on the
-host's two clocks. Each ``key: value`` line is a row of ``capture_info``, its key prefixed by its
+host's two clocks. Each ``key: value`` line is a row of ``capture_info`` (the table of a capture's
+metadata files, :mod:`warehouse.sources.capture`), its key prefixed by its
 section (``Device0.clock_realtime``). The device is the number in the file name. A line that is neither
 a section nor ``key: value`` fails the file naming the line.
 """
@@ -13,15 +14,17 @@ import re
 from pathlib import Path
 
 from warehouse.errors import IngestError
-from warehouse.sources.capture.info_json import INSERT
-from warehouse.sources.kit import multirow
 from warehouse.sources.base import Outcome
+from warehouse.sources.kit import multirow
+from warehouse.sources.kit.text import insert_sql
 from warehouse.sources.mindspore.device import device_of
 from warehouse.sources.mindspore.framework import lines
 
 KIND = "mindspore_host_start_log"
 NAME = re.compile(r"host_start\.log\.(\d{1,9})")
 SECTION = re.compile(r"\[([^\]]{1,100})\]")
+#: the table a capture's metadata files go to (warehouse.sources.capture's)
+INSERT = insert_sql("capture_info", ["source_id", "source_row", "rank_id", "key", "value"])
 
 
 def detect(path) -> bool:
