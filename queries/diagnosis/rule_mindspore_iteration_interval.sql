@@ -2,8 +2,9 @@
 -- description: Per run and MindSpore device, a long iteration interval, as MindInsight's step trace
 --     proposer judges it (mindinsight/profiler/proposer/allproposers/step_trace_proposer.py; its
 --     threshold is the default): the mean iteration interval over the steps after the first (MindSpore's
---     average record, mindspore_step_phase_summary) exceeds threshold_ms. The iteration interval is the
---     time from the previous step's end to the forward pass: outside the graph, spent on data
+--     average record: view mindspore_step_phase, as mindspore_step_phase_summary) exceeds threshold_ms.
+--     The iteration interval is the time from the previous step's end to the forward pass: outside the
+--     graph, spent on data
 --     processing and the host's work between steps (MindInsight: optimise the path from data
 --     processing to the graph's execution). Severity high when it is at least high_share of the mean
 --     step, medium from medium_share, low under it. Confidence high (the step points are recorded).
@@ -28,22 +29,12 @@
 -- column evidence_slice_id: Timeline slice of the evidence row, when it has one.
 -- column evidence_kernel_id: kernel.id of the evidence row, when it is a kernel.
 -- column evidence_note: What the evidence row shows.
-with steps as (
-    select
-        a.run_id, a.rank_id, t.source_id, t.source_row, t.step_id, t.total_ns, t.iteration_interval_ns,
-        count(*) over (partition by a.run_id, a.rank_id) as total_steps,
-        row_number() over (partition by a.run_id, a.rank_id order by t.step_id) as place
-    from step_source as a
-    join mindspore_step_trace as t on t.source_id = a.source_id
-    where :run_id is null or a.run_id = :run_id
-),
-
-means as (
-    select run_id, rank_id, total_steps, count(*) as averaged_steps, avg(total_ns) as step_ns,
+with means as (
+    select run_id, rank_id, device_steps as total_steps, count(*) as averaged_steps, avg(total_ns) as step_ns,
         avg(iteration_interval_ns) as interval_ns
-    from steps
-    where place > 1 or total_steps = 1
-    group by run_id, rank_id, total_steps
+    from mindspore_step_phase
+    where averaged = 1 and (:run_id is null or run_id = :run_id)
+    group by run_id, rank_id, device_steps
 ),
 
 findings as (
@@ -58,8 +49,8 @@ evidence as (
         'step ' || step_id || ': iteration interval ' || format_ns(iteration_interval_ns) || ' of '
         || format_ns(total_ns) as note,
         row_number() over (partition by run_id, rank_id order by iteration_interval_ns desc, step_id) as position
-    from steps
-    where place > 1 or total_steps = 1
+    from mindspore_step_phase
+    where averaged = 1 and (:run_id is null or run_id = :run_id)
 ),
 
 final as (

@@ -3,7 +3,7 @@
 --     (get_summary_for_step_trace over MindSpore's average record): the mean step and its phases over
 --     the steps after the first (the first, with no iteration interval, only when it is the only one),
 --     as MindSpore's step trace parser averages them (_record_average_info), and each phase's share of
---     the mean step, MindInsight's percents. From the steps of mindspore_step_phases.
+--     the mean step, MindInsight's percents (view mindspore_step_phase).
 -- param run_id (integer, default null): Only this run; every run when null.
 -- param rank_id (integer, default null): Only this device; every device when null.
 -- column run_id: Run.
@@ -17,23 +17,13 @@
 -- column iteration_interval_share: iteration_interval_ns / total_ns.
 -- column fp_and_bp_share: fp_and_bp_ns / total_ns.
 -- column tail_share: tail_ns / total_ns.
-with steps as (
+with means as (
     select
-        a.run_id, a.rank_id, t.step_id, t.total_ns, t.iteration_interval_ns, t.fp_and_bp_ns, t.tail_ns,
-        count(*) over (partition by a.run_id, a.rank_id) as total_steps,
-        row_number() over (partition by a.run_id, a.rank_id order by t.step_id) as place
-    from step_source as a
-    join mindspore_step_trace as t on t.source_id = a.source_id
-    where (:run_id is null or a.run_id = :run_id) and (:rank_id is null or a.rank_id = :rank_id)
-),
-
-means as (
-    select
-        run_id, rank_id, total_steps, count(*) as averaged_steps, avg(total_ns) as total_ns,
+        run_id, rank_id, device_steps as total_steps, count(*) as averaged_steps, avg(total_ns) as total_ns,
         avg(iteration_interval_ns) as iteration_interval_ns, avg(fp_and_bp_ns) as fp_and_bp_ns, avg(tail_ns) as tail_ns
-    from steps
-    where place > 1 or total_steps = 1
-    group by run_id, rank_id, total_steps
+    from mindspore_step_phase
+    where averaged = 1 and (:run_id is null or run_id = :run_id) and (:rank_id is null or rank_id = :rank_id)
+    group by run_id, rank_id, device_steps
 ),
 
 final as (

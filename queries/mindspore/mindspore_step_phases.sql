@@ -3,8 +3,8 @@
 --     step trace shows them (step_trace_analyser): the iteration interval (the previous step's end
 --     to the forward pass), the forward and backward pass, the iteration tail (the end of the backward
 --     pass to the step's end), adding up to the step. From the input that answers the device's steps
---     (step_source: the raw training trace where the run holds it, else MindSpore's intermediate
---     step_trace_raw_{device}_detail_time.csv; warehouse check's mindspore_steps_agree compares them).
+--     (view mindspore_step_phase; warehouse check's mindspore_steps_agree compares the raw trace with
+--     MindSpore's intermediate where a run holds both).
 -- param run_id (integer, default null): Only this run; every run when null.
 -- param rank_id (integer, default null): Only this device; every device when null.
 -- column run_id: Run.
@@ -20,9 +20,8 @@
 -- column tail_ns: Iteration tail in ns.
 -- column source_kind: Kind of the input that answers (mindspore_training_trace_raw, mindspore_step_trace_csv).
 select
-    a.run_id, a.rank_id, t.step_id, t.start_ns, t.fp_point_ns, t.bp_point_ns, t.end_ns, t.total_ns,
-    t.iteration_interval_ns, t.fp_and_bp_ns, t.tail_ns, a.kind as source_kind
-from step_source as a
-join mindspore_step_trace as t on t.source_id = a.source_id
-where (:run_id is null or a.run_id = :run_id) and (:rank_id is null or a.rank_id = :rank_id)
-order by a.run_id, a.rank_id, t.step_id
+    run_id, rank_id, step_id, start_ns, fp_point_ns, bp_point_ns, end_ns, total_ns, iteration_interval_ns,
+    fp_and_bp_ns, tail_ns, source_kind
+from mindspore_step_phase
+where (:run_id is null or run_id = :run_id) and (:rank_id is null or rank_id = :rank_id)
+order by run_id, rank_id, step_id
