@@ -18,6 +18,7 @@ import pytest
 from factories.trace_json import EventFactory, TraceFileFactory
 
 from warehouse.ingest import parts, progress_line
+from warehouse.sources.kit import csv_bulk, duck
 from warehouse.sources.base import READ_STEP_BYTES, observe_reads, open_binary
 
 WAREHOUSE = [sys.executable, "-m", "warehouse"]
@@ -136,6 +137,34 @@ def test_the_line_follows_each_step_of_a_read_of_a_file_in_hand(tmp_path, monkey
         "",
     ]
     assert observe_reads(None) is None  # the reads are left unobserved after the line
+
+
+def test_a_statement_of_duckdb_reading_a_file_tells_its_bytes_as_it_gets_on(tmp_path, warehouse_db, monkeypatch):
+    monkeypatch.setattr(duck, "PROGRESS_POLL_S", 0.001)
+    path = tmp_path / "numbers.csv"
+    path.write_text("a,b\n" + "".join(f"{n},{n * 7}\n" for n in range(500_000)), encoding="ascii")
+    size = path.stat().st_size
+    told = []
+    observe_reads(lambda at, given, whole: told.append((at, given, whole)))
+    try:
+        with duck.session(warehouse_db, csv_bulk.CELLS_SQL) as (engine, _):
+            with duck.reading(engine, path):
+                engine.execute(f"CREATE TABLE numbers AS SELECT a FROM read_csv({duck.literal(str(path))}, header = true, "
+                               "auto_detect = false, columns = {'a': 'VARCHAR', 'b': 'VARCHAR'}, buffer_size = 262144)")
+            assert engine.execute("SELECT count(*), max(a::BIGINT) FROM numbers").fetchone() == (500_000, 499_999)
+            engine.execute("DROP TABLE numbers")
+    finally:
+        observe_reads(None)
+    assert {at for at, _, _ in told} == {path} and {whole for _, _, whole in told} == {size}
+    given = [given for _, given, _ in told]
+    assert given[-1] == size and given == sorted(given) and len(set(given)) == len(given)
+    assert 0 < given[0] < size, "nothing told while DuckDB read the file"
+
+
+def test_a_statement_of_duckdb_tells_nothing_when_no_one_observes(tmp_path, warehouse_db):
+    with duck.session(warehouse_db, csv_bulk.CELLS_SQL) as (engine, _):
+        with duck.reading(engine, tmp_path / "not there.csv"):  # not even looked at
+            assert engine.execute("SELECT 41 + 1").fetchone() == (42,)
 
 
 def test_no_line_no_observer(tmp_path):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from factories import minddata, mindspore_summaries, text_exports, warehouse_rows
+from factories import minddata, mindspore, mindspore_summaries, text_exports, warehouse_rows
 from factories.op_profile import OpProfileFactory
 from factories.rank_db import RankDbFactory
 from warehouse import db, export, ingest
@@ -70,10 +70,11 @@ def write_inputs(folder: Path) -> Path:
 
 def write_mindspore_profiler(folder: Path) -> None:
     """A MindSpore profiler folder of device 0: its data pipeline (two empty steps of four: the
-    minddata rule fires), HCCL, FLOPs and timeline summaries."""
+    minddata rule fires), step trace with MindSpore's phases, HCCL, FLOPs and timeline summaries."""
     minddata.DeviceQueueFactory(path=folder / "device_queue_profiling_0.txt")
     minddata.PipelineProfilingFactory(path=folder / "pipeline_profiling_0.json")
     minddata.CpuUtilizationFactory(path=folder / "minddata_cpu_utilization_0.json")
+    mindspore.StepTraceRawFactory(path=folder / "step_trace_raw_0_detail_time.csv")
     mindspore_summaries.HcclRawFactory(path=folder / "hccl_raw_0.csv")
     mindspore_summaries.FlopsFactory(path=folder / "flops_0.txt")
     mindspore_summaries.FlopsSummaryFactory(path=folder / "flops_summary_0.json")

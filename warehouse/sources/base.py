@@ -100,6 +100,12 @@ def observe_reads(observer: Callable[[Path, int, int], None] | None):
     return previous
 
 
+def read_observer() -> Callable[[Path, int, int], None] | None:
+    """Who :func:`observe_reads` tells in this process (None: nobody), for a reader that counts its
+    bytes itself (DuckDB's, :func:`warehouse.sources.kit.duck.reading`)."""
+    return _OBSERVER[0]
+
+
 def file_type(mode: int) -> str:
     """What a file that is not a regular file is, in words ("a FIFO")."""
     for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),

@@ -64,6 +64,9 @@ SQL_CONVERTERS: dict[Callable[[Any], Any], tuple[str, str]] = {
     step_number: ("step_number", "BIGINT"),
 }
 CELLS_SQL = Path(__file__).with_name("csv_cells.sql")
+#: DuckDB's CSV read buffer: its progress (:func:`duck.reading`) moves a buffer at a time, and its
+#: default (16 lines of the longest, 32 MB) holds most exports whole; twice the longest line it reads
+READ_BUFFER_BYTES = 4 << 20
 
 
 def sql_form(convert: Callable[[Any], Any]) -> tuple[str | None, str]:
@@ -111,7 +114,7 @@ def converted(conn: sqlite3.Connection, path, header: list[str], plan: Plan,
     with duck.session(conn, CELLS_SQL) as (engine, folder):
         scratch = folder / duck.SCRATCH_FILE
         try:
-            _convert(engine, plan, extra, _convert_sql(path, header, plan, extra, scan.gzipped, scratch))
+            _convert(engine, path, plan, extra, _convert_sql(path, header, plan, extra, scan.gzipped, scratch))
         except Exception as exc:  # noqa: BLE001 - DuckDB's errors are worded for the warehouse below
             reread(path, plan, 0)
             raise IngestError(f"{path}: {_duck_reason(exc)}") from None
@@ -173,7 +176,7 @@ def _convert_sql(path, header: list[str], plan: Plan, extra: Extra | None, gzipp
                     FROM read_csv({duck.literal(str(path))}, header = true, auto_detect = false,
                                   columns = {{{types}}}, delim = ',', quote = '"', escape = '"',
                                   null_padding = true, strict_mode = true, nullstr = {duck.literal(NO_CELL)},
-                                  parallel = false, compression = '{"gzip" if gzipped else "none"}')
+                                  parallel = false, buffer_size = {READ_BUFFER_BYTES}, compression = '{"gzip" if gzipped else "none"}')
                 )
             )
         );
@@ -181,10 +184,10 @@ def _convert_sql(path, header: list[str], plan: Plan, extra: Extra | None, gzipp
     """
 
 
-def _convert(engine, plan: Plan, extra: Extra | None, sql: str) -> None:
+def _convert(engine, path, plan: Plan, extra: Extra | None, sql: str) -> None:
     """Run the file's ``sql`` with its Python functions defined for it: each planned column's converter
-    (its value and whether it refuses a cell) and ``extra``'s. The scratch file is detached and the
-    functions removed whatever happens."""
+    (its value and whether it refuses a cell) and ``extra``'s, its progress told as reads of ``path``.
+    The scratch file is detached and the functions removed whatever happens."""
     functions: dict[str, tuple[Callable, list[str], str]] = {}
     for position, (index, convert, _) in enumerate(plan):
         if index is not None:
@@ -195,7 +198,8 @@ def _convert(engine, plan: Plan, extra: Extra | None, sql: str) -> None:
     for name, (function, parameters, returns) in functions.items():
         engine.create_function(name, function, parameters, returns, null_handling="special")
     try:
-        engine.execute(sql)
+        with duck.reading(engine, path):
+            engine.execute(sql)
     finally:
         for name in functions:
             engine.remove_function(name)

@@ -26,6 +26,7 @@ from importlib import resources
 from pathlib import Path
 
 from warehouse import sqlfiles
+from warehouse.sources.base import read_observer
 
 #: DuckDB's memory cap per ingest (the process stays under 500 MB with SQLite's cache beside it)
 MEMORY_LIMIT = "256MB"
@@ -33,6 +34,8 @@ MEMORY_LIMIT = "256MB"
 EXTENSION_FILE = "extensions/v{version}/{platform}/sqlite_scanner.duckdb_extension"
 #: the scratch SQLite file DuckDB writes a source's rows into, in the scratch folder
 SCRATCH_FILE = "rows.db"
+#: how often the progress of a statement reading an input is told (:func:`reading`), in seconds
+PROGRESS_POLL_S = 0.1
 #: each thread's DuckDB (:func:`engine`)
 _ENGINES = threading.local()
 
@@ -66,6 +69,39 @@ def session(conn: sqlite3.Connection, macros: Path) -> Iterator[tuple[object, Pa
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@contextmanager
+def reading(duck, path: Path) -> Iterator[None]:
+    """While the block runs a statement of ``duck`` that reads ``path``: how far DuckDB has got, as
+    bytes of the file, told to the reads' observer (:func:`warehouse.sources.base.observe_reads`, the
+    ingest's progress line) every :data:`PROGRESS_POLL_S` from a thread of its own (DuckDB lets the
+    GIL go while a statement runs), and the file's last byte once the block is done. A read of a
+    large file by DuckDB takes most of its ingest: without this the line would stand still for it.
+    Nothing is done when no one observes."""
+    observer = read_observer()
+    if observer is None:
+        yield
+        return
+    size = Path(path).stat().st_size
+    stop = threading.Event()
+
+    def poll() -> None:
+        told = 0
+        while not stop.wait(PROGRESS_POLL_S):
+            given = int(size * min(duck.query_progress(), 100.0) / 100)  # -1 before the statement starts
+            if given > told:
+                observer(path, given, size)
+                told = given
+
+    watcher = threading.Thread(target=poll, name="duckdb-read-progress", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        watcher.join()
+    observer(path, size, size)
+
+
 def engine(macros: Path):
     """This thread's DuckDB: in memory, capped, one thread, the sqlite extension loaded and the ``macros``
     defined, made once per thread and process (loading the extension costs ~0.4 s of CPU: not once per
@@ -81,6 +117,8 @@ def engine(macros: Path):
             "autoinstall_known_extensions": False,
             "autoload_known_extensions": False,
         })
+        made.execute("SET enable_progress_bar = true")  # tracked for :func:`reading`,
+        made.execute("SET enable_progress_bar_print = false")  # never printed
         made.execute(f"LOAD {literal(str(extension_path(made)))}")
         _ENGINES.made, _ENGINES.macros, _ENGINES.pid = made, set(), os.getpid()
     if macros not in _ENGINES.macros:

@@ -1,0 +1,112 @@
+"""MindSpore's step phases and the profiler's own operator type table as named queries
+(queries/mindspore/mindspore_step_phases.sql, mindspore_step_phase_summary.sql,
+queries/kernels/op_type_statistic.sql), on the real MindSpore files of MindInsight's test resources
+and a real torch_npu text export.
+
+The figures are MindInsight's for the same files: its step trace summary is the average record
+MindSpore writes last in step_trace_raw_{device}_detail_time.csv (mindinsight/profiler/analyser/
+step_trace_analyser.py ``summary``, common/util.py ``get_summary_for_step_trace``: milliseconds to
+4 decimals, percents to 2), and its AI Core type table is get_type_infos of
+tests/ut/profiler/analyser/test_analyser_aicore_type.py over aicore_intermediate_1_type.csv
+(total time in us to 3 decimals, count, mean = total / count to 3 decimals).
+"""
+
+from __future__ import annotations
+
+import csv
+import shutil
+from pathlib import Path
+
+import pytest
+
+from warehouse.ingest import ingest_paths
+
+MINDINSIGHT = Path("/work/shared/realdata/mindinsight")
+TEXT_EXPORT = Path("/work/shared/realdata/msinsight/pytorch/text/level1/rank0_ascend_pt")
+#: MindSpore's step points are cycles of 100 MHz: ns per cycle, cycles per ms (MindInsight's PER_MS_SYSCNT)
+NS_PER_CYCLE, CYCLES_PER_MS = 10, 100_000
+PHASES = ("total", "iteration_interval", "fp_and_bp", "tail")
+
+
+def records(path: Path) -> list[dict]:
+    with path.open(newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+@pytest.fixture
+def profiler(rows, tmp_path) -> Path:
+    """The step traces of devices 0 and 10 and the AI Core tables of MindInsight's profiler folder, ingested."""
+    folder = tmp_path / "profiler"
+    folder.mkdir()
+    for name in ("step_trace_raw_0_detail_time.csv", "step_trace_raw_10_detail_time.csv",
+                 "aicore_intermediate_1_type.csv", "aicore_intermediate_1_detail.csv"):
+        shutil.copy(MINDINSIGHT / "profiler" / name, folder / name)
+    assert [r.status for r in ingest_paths(rows, [folder])] == ["ok"] * 4
+    return folder
+
+
+@pytest.mark.parametrize("device", [0, 10])
+def test_the_summary_is_mindinsights_over_mindspores_average_record(run, profiler, device):
+    steps = records(profiler / f"step_trace_raw_{device}_detail_time.csv")
+    average = steps.pop()
+    assert average["step_num"] == "-"
+    (summary,) = run("mindspore_step_phase_summary", rank_id=device)
+    assert (summary["rank_id"], summary["total_steps"], summary["averaged_steps"]) == (device, len(steps),
+                                                                                      len(steps) - 1)
+    for phase in PHASES:  # MindInsight's to_millisecond: ms to 4 decimals
+        mine = summary[f"{phase}_ns"] / NS_PER_CYCLE
+        assert round(mine / CYCLES_PER_MS, 4) == round(int(average[phase]) / CYCLES_PER_MS, 4), phase
+    for phase in PHASES[1:]:  # MindInsight's calculate_percent
+        assert round(summary[f"{phase}_share"] * 100, 2) == round(int(average[phase]) / int(average["total"]) * 100, 2)
+
+
+def test_every_step_has_the_files_points_and_phases(run, profiler):
+    for device in (0, 10):
+        steps = [r for r in records(profiler / f"step_trace_raw_{device}_detail_time.csv") if r["step_num"] != "-"]
+        mine = run("mindspore_step_phases", rank_id=device)
+        assert [r["step_id"] for r in mine] == [int(r["step_num"]) for r in steps]
+        for row, step in zip(mine, steps):
+            assert (row["start_ns"], row["fp_point_ns"], row["bp_point_ns"], row["end_ns"]) == tuple(
+                int(step[column]) * NS_PER_CYCLE for column in ("start_point", "fp_point", "bp_point", "end_point"))
+            assert [row[f"{phase}_ns"] for phase in PHASES] == [int(step[phase]) * NS_PER_CYCLE for phase in PHASES]
+            assert row["source_kind"] == "mindspore_step_trace_csv"
+    assert run("mindspore_step_phases", rank_id=1) == []
+
+
+def test_the_ai_core_type_table_is_mindinsights(run, profiler):
+    expected = [(r["kernel_type"], round(float(r["total_time"]) * 1e3, 3), int(r["execution_frequency"]),
+                 round(round(float(r["total_time"]) * 1e3, 3) / int(r["execution_frequency"]), 3), float(r["percent"]))
+                for r in records(profiler / "aicore_intermediate_1_type.csv")]
+    mine = run("op_type_statistic", rank_id=1)
+    assert sorted((r["op_type"], r["total_ns"] / 1000, r["count"], round(r["avg_ns"] / 1000, 3), r["ratio_pct"])
+                  for r in mine) == sorted(expected)
+    assert [r["op_type"] for r in mine] == ["MatMul", "TransData", "Conv2D", "Cast", "AtomicAddrClean"]  # longest first
+    assert {(r["core_type"], r["source_kind"]) for r in mine} == {("AI_CORE", "mindspore_aicore_type_csv")}
+
+
+def test_a_torch_npu_op_statistic_answers_as_its_file(run, rows, tmp_path):
+    export = tmp_path / "rank0_ascend_pt"
+    shutil.copytree(TEXT_EXPORT, export)
+    assert {r.status for r in ingest_paths(rows, [export])} == {"ok"}
+    expected = {(r["OP Type"], r["Core Type"]): (int(r["Count"]), round(float(r["Total Time(us)"]) * 1000),
+                                                 round(float(r["Avg Time(us)"]) * 1000), float(r["Ratio(%)"]))
+                for r in records(export / "ASCEND_PROFILER_OUTPUT" / "op_statistic.csv")}
+    mine = run("op_type_statistic", rank_id=0)
+    assert {(r["op_type"], r["core_type"]): (r["count"], r["total_ns"], r["avg_ns"], r["ratio_pct"]) for r in mine} \
+        == expected
+    assert len(mine) == 33 and {r["source_kind"] for r in mine} == {"op_statistic_csv"}
+
+
+def test_the_raw_training_trace_answers_the_steps_of_its_device(run, rows, tmp_path):
+    job = tmp_path / "JOB3"
+    shutil.copytree(MINDINSIGHT / "JOB3", job)
+    assert {r.status for r in ingest_paths(rows, [job]) if "training_trace" in r.path.name} == {"ok"}
+    steps = run("mindspore_step_phases", rank_id=1)
+    assert len(steps) == 322 and {r["source_kind"] for r in steps} == {"mindspore_training_trace_raw"}
+    assert steps[0]["iteration_interval_ns"] == 0 and steps[0]["start_ns"] == steps[0]["fp_point_ns"]
+    for before, step in zip(steps, steps[1:]):
+        assert step["start_ns"] == before["end_ns"]
+        assert step["iteration_interval_ns"] + step["fp_and_bp_ns"] + step["tail_ns"] == step["total_ns"]
+    (summary,) = run("mindspore_step_phase_summary", rank_id=1)
+    assert (summary["total_steps"], summary["averaged_steps"]) == (322, 321)
+    assert summary["total_ns"] == pytest.approx(sum(s["total_ns"] for s in steps[1:]) / 321)
