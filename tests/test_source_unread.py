@@ -15,7 +15,6 @@ from tests.factories.cluster_outputs import ClusterAnalysisDbFactory
 from tests.factories.rank_db import RankDbFactory
 from warehouse.cli import cli
 from warehouse.ingest import ingest_file, ingest_paths
-from warehouse.sources.kit.skipped_reason import skipped_reasons
 from warehouse.sources.kit.sqlite_input import EMPTY, NOT_HELD, statement_reads, unread_reasons
 
 
@@ -111,31 +110,28 @@ def test_analysis_and_cluster_dbs_list_their_unread_tables(warehouse_db, realdat
     assert unread(warehouse_db, ingest_ok(warehouse_db, cluster)) == []
 
 
-def test_files_read_beside_others_or_known_empty_say_so(warehouse_db, realdata):
-    """A PROF folder's start_info is the clock its timeline is read with, its info.json the rank: their
-    skipped rows say so instead of "no source reads"; the done marks say they hold no data."""
+def test_a_prof_folder_s_metadata_files_are_sources_of_their_own(warehouse_db, realdata):
+    """A PROF folder's start_info is the clock its timeline is read with, its info.json the rank: each is also
+    a source of its own, as end_info and the done marks are, and no file of the folder is skipped."""
     device = realdata / "mindinsight" / "PROF_000001_20230818142704322_COJGGGCANRMICFBC" / "device_0"
     results = {r.path.name: r for r in ingest_paths(warehouse_db, [device.parent])}
-    skipped = {name: r.error for name, r in results.items() if r.status == "skipped"}
-    assert sorted(skipped) == ["end_info.0", "end_info.0.done", "info.json.0", "info.json.0.done",
-                               "start_info.0", "start_info.0.done"]
-    assert "collectionTimeBegin and clockMonotonicRaw" in skipped["start_info.0"]
-    assert "rank_id" in skipped["info.json.0"]
-    assert all("holds no profiler data" in skipped[name] for name in skipped if name.endswith(".done"))
-    assert skipped["end_info.0"] == f"{device / 'end_info.0'}: {skipped_reasons()['end_info.*']}"
-    stored = dict(warehouse_db.execute("SELECT path, error FROM source WHERE status = 'skipped'").fetchall())
-    assert {Path(path).name: error for path, error in stored.items()} == skipped
+    assert [name for name, r in results.items() if r.status != "ok"] == []
+    assert {name: results[name].kind for name in results if not name.endswith(".json")} == {
+        "end_info.0": "capture_info_json", "info.json.0": "capture_info_json", "start_info.0": "capture_info_json",
+        "end_info.0.done": "done_mark", "info.json.0.done": "done_mark", "start_info.0.done": "done_mark"}
     # the timeline did use them: its steps are on the epoch clock start_info gives
     assert results["step_trace_0_2_1.json"].status == "ok"
     first_step = warehouse_db.execute("SELECT min(start_ns) FROM step").fetchone()[0]
     assert 1692340024324979000 <= first_step < 1692340082430569000  # within start_info .. end_info
 
 
-def test_mindspore_framework_files_say_they_are_read_with_the_hwts_log(warehouse_db, realdata):
+def test_job3_s_files_are_all_sources_and_the_framework_files_still_name_the_hwts_log_s_kernels(warehouse_db, realdata):
     results = {r.path.name: r for r in ingest_paths(warehouse_db, [realdata / "mindinsight" / "JOB3"])}
     assert results["hwts.log.data.45.dev.profiler_default_tag.1.slice_0"].status == "ok"
-    for name in ("Framework.host.vm.task_desc_info.1.slice_0", "Framework.host.vm.graph_desc_info.1.slice_0"):
-        assert results[name].status == "skipped" and "read with the HWTS log beside it" in results[name].error
-    assert "no table in the warehouse yet" in results["DATA_PREPROCESS.dev.TDT.1.slice_0"].error
+    assert {name: (results[name].status, results[name].kind) for name in results if name.startswith("Framework")} == {
+        "Framework.host.vm.task_desc_info.1.slice_0": ("ok", "mindspore_framework_task_desc"),
+        "Framework.host.vm.graph_desc_info.1.slice_0": ("ok", "mindspore_framework_graph_desc"),
+        "Framework.host.vm.point.1.slice_0": ("ok", "mindspore_framework_point")}
+    assert [name for name, r in results.items() if r.status != "ok"] == []  # the TDT file and host_start.log too
     kernels = warehouse_db.execute("SELECT count(*) FROM kernel WHERE origin = 'mindspore_hwts'").fetchone()[0]
     assert kernels == 2817  # the tasks the task_desc_info names: read all the same

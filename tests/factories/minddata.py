@@ -5,7 +5,8 @@ As MindSpore writes them (the real files of MindInsight's test resources, tests/
 dump), ``minddata_pipeline_raw_{device}.csv`` through Python's csv writer (CRLF line ends, lists
 quoted when they hold a comma, None as an empty cell), ``minddata_cpu_utilization_{device}.json`` the
 same JSON dump, ``device_queue_profiling_{device}.txt`` and ``minddata_aicpu_{device}.txt`` as lines of
-space-separated fields with LF ends. Each factory takes ``path`` and returns a
+space-separated fields with LF ends; the raw ``DATA_PREPROCESS.dev.AICPUMI`` the AI CPU writes as
+NUL-ended records. Each factory takes ``path`` and returns a
 :class:`~factories.text_exports.CsvFile` (``rows`` what was written, ``data`` the bytes).
 """
 
@@ -132,13 +133,39 @@ class DeviceQueueFactory(CsvExportFactory):
     data = factory.LazyAttribute(lambda o: text_lines(o.rows))
 
 
+#: the three GetNext lines of MindInsight's run_2 resource (minddata_aicpu_1.txt): node, start and end (us), queue size
+GET_NEXT = (
+    ("GetNext_dequeue_wait", 154907895305, 154907895306, 3),
+    ("GetNext_dequeue_wait", 154907895614, 154907895614, 2),
+    ("GetNext_dequeue_wait", 154907896920, 154907896921, 1),
+)
+
+
 class GetNextFactory(CsvExportFactory):
     """minddata_aicpu: the three GetNext lines of MindInsight's run_2 resource (minddata_aicpu_1.txt,
     times in us), which its tests read."""
 
-    rows = factory.LazyFunction(lambda: [
-        ["GetNext_dequeue_wait", 154907895305, 154907895306, 3],
-        ["GetNext_dequeue_wait", 154907895614, 154907895614, 2],
-        ["GetNext_dequeue_wait", 154907896920, 154907896921, 1],
-    ])
+    rows = factory.LazyFunction(lambda: [list(row) for row in GET_NEXT])
     data = factory.LazyAttribute(lambda o: text_lines(o.rows))
+
+
+def get_next_records(rows, queue_first: bool = True) -> bytes:
+    """DATA_PREPROCESS.dev.AICPUMI: each GetNext ``(node, start us, end us, queue size)`` a NUL-ended record
+    of ``, ``-separated fields, the queue size first (MindSpore's "queue" records) or last ("run" ones)."""
+    data = b""
+    for node, start, end, size in rows:
+        run = f"Run start:{start}, Run end:{end}"
+        fields = f"queue size:{size}, {run}" if queue_first else f"{run}, queue size:{size}"
+        data += f"Node:{node}, {fields}\x00".encode()
+    return data
+
+
+class GetNextRawFactory(CsvExportFactory):
+    """DATA_PREPROCESS.dev.AICPUMI: GetNextFactory's three GetNext records, as the AI CPU writes them."""
+
+    rows = factory.LazyFunction(lambda: [list(row) for row in GET_NEXT])
+    queue_first = True
+    data = factory.LazyAttribute(lambda o: get_next_records(o.rows, o.queue_first))
+
+    class Meta:
+        exclude = ("queue_first",)

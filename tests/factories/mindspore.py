@@ -13,6 +13,9 @@ what was written, its ``data`` the bytes).
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import struct
 from decimal import Decimal
 
@@ -143,11 +146,10 @@ def aicpu_task(stamp, name, run, ticks, dispatch_us, total_us, **stages) -> dict
             "device": 0, "aicpu": 0, "dispatch_us": dispatch_us, "total_us": total_us, **stages}
 
 
-class AicpuRawFactory(CsvExportFactory):
-    """DATA_PREPROCESS.dev.AICPU: the three tasks of MindInsight's JOB_AICPU sample (two MindSpore
-    AI CPU kernels, one other kernel with its compute and memory copy stages)."""
-
-    rows = factory.LazyFunction(lambda: [
+def job_aicpu_tasks() -> list[dict]:
+    """The three tasks of MindInsight's JOB_AICPU sample (two MindSpore AI CPU kernels, one other kernel with
+    its compute and memory copy stages)."""
+    return [
         aicpu_task(2292299556, "InitData", (2298200409, 2298200538),
                    (38753260078, 38753261085, 38753270138, 38753416849), 100, 1567),
         aicpu_task(2302769986, "GetNext", (2302769932, 2302769980),
@@ -155,8 +157,71 @@ class AicpuRawFactory(CsvExportFactory):
         aicpu_task(2292299556, "Default/TruncatedNormal-op0", (4098200409, 4098200538),
                    (40753260078, 40753261085, 40753270138, 40753416849), 105, 1566,
                    compute_start=4098200509, memcpy_start=4098200600, memcpy_end=4098200606),
-    ])
+    ]
+
+
+class AicpuRawFactory(CsvExportFactory):
+    """DATA_PREPROCESS.dev.AICPU: the three tasks of MindInsight's JOB_AICPU sample (two MindSpore
+    AI CPU kernels, one other kernel with its compute and memory copy stages)."""
+
+    rows = factory.LazyFunction(job_aicpu_tasks)
     data = factory.LazyAttribute(lambda o: b"".join(aicpu_record(task) for task in o.rows))
+
+
+#: the data transfer channel of the real TDT file
+TDT_CHANNEL = "f896f8e4-a58d-11ea-84f6-fa163ec3adf9"
+
+
+class TdtRawFactory(CsvExportFactory):
+    """DATA_PREPROCESS.dev.TDT: ``[{stamp}] Enqueue data to dp, source:{channel}, index:{n}, size:{n}`` records,
+    each ended by a NUL (the real file's first two batches, then a full queue)."""
+
+    rows = factory.LazyFunction(lambda: [(393233413, TDT_CHANNEL, 1, 0), (393234033, TDT_CHANNEL, 2, 0),
+                                         (464842601, TDT_CHANNEL, 484, 128)])
+    data = factory.LazyAttribute(lambda o: b"".join(
+        f"[{stamp}] Enqueue data to dp, source:{channel}, index:{index}, size:{size}\x00".encode()
+        for stamp, channel, index, size in o.rows))
+
+
+AICPU_TABLE_HEADER = ("serial_number", "node_type_name", "total_time(ms)", "dispatch_time(ms)", "run_start", "run_end")
+
+
+def decimal_aligned(cells: list[str]) -> list[str]:
+    """Numbers as tabulate aligns them on their decimal point: each padded with spaces to the most decimals."""
+    decimals = max(len(cell.partition(".")[2]) for cell in cells)
+    return [cell + " " * (decimals - len(cell.partition(".")[2]) + (decimals > 0 and "." not in cell))
+            for cell in cells]
+
+
+def aicpu_table(tasks) -> bytes:
+    """MindSpore's AI CPU table (tabulate's simple format, as aicpu_data_parser.py writes it) of the named
+    ``tasks`` of :func:`aicpu_task`: a column is as wide as its widest cell or its header and two spaces,
+    text left, numbers right on their decimal point, and last the total row (its empty cells cut)."""
+    named = [task for task in tasks if "name" in task]
+    rows = [[str(number), task["name"].split("/")[-1].split("-")[0], str(Decimal(task["total_us"]) / 1000),
+             str(Decimal(task["dispatch_us"]) / 1000), str(task["run_start"]), str(task["run_end"])]
+            for number, task in enumerate(named, 1)]
+    total = f"{sum(Decimal(task['total_us']) for task in named) / 1000:.6f}"
+    columns = [[row[at] for row in rows] for at in range(len(AICPU_TABLE_HEADER))]
+    columns = columns[:2] + [decimal_aligned(cells) for cells in columns[2:]]
+    extra = ["AI CPU Total Time(ms):", total]
+    widths = [max(len(name) + 2, *(len(cell) for cell in cells), len(extra[at]) if at < 2 else 0)
+              for at, (name, cells) in enumerate(zip(AICPU_TABLE_HEADER, columns))]
+
+    def line(cells, numeric=True) -> str:
+        return "  ".join(cell.ljust(width) if at < 2 or not numeric else cell.rjust(width)
+                         for at, (cell, width) in enumerate(zip(cells, widths))).rstrip()
+
+    lines = [line(AICPU_TABLE_HEADER), line(["-" * width for width in widths]),
+             *(line(cells) for cells in zip(*columns)), line(extra + [""] * 4)]
+    return "".join(text + "\n" for text in lines).encode()
+
+
+class AicpuTableFactory(CsvExportFactory):
+    """output_data_preprocess_aicpu_{device}.txt: MindSpore's table of AicpuRawFactory's tasks."""
+
+    rows = factory.LazyFunction(job_aicpu_tasks)
+    data = factory.LazyAttribute(lambda o: aicpu_table(o.rows))
 
 
 #: an HWTS record's bytes 2-3 as the real log writes them (a field MindSpore does not read)
@@ -190,13 +255,24 @@ class HwtsRawFactory(CsvExportFactory):
     data = factory.LazyAttribute(lambda o: hwts_bytes(o.rows))
 
 
+#: the framework files' factories' two tasks: (full op name, block dim, task id, stream id)
+FRAMEWORK_TASKS = (
+    ("Default/network-TrainStepWrap/_backbone-NetWithLossClass/MatMul-op38", 32, 30109, 19),
+    ("Default/network-TrainStepWrap/_backbone-NetWithLossClass/Cast-op41", 22, 30453, 21),
+)
+#: the two operators of the framework files' factories, as graph_line's arguments
+GRAPH_OPERATORS = (
+    ("Default/network-TrainStepWrap/_backbone-NetWithLossClass/MatMul-op38", "MatMul",
+     [("DefaultFormat", 40, "16000,39"), ("DefaultFormat", 40, "39,1")], [("DefaultFormat", 40, "16000,1")]),
+    ("Default/network-TrainStepWrap/_backbone-NetWithLossClass/Cast-op41", "Cast",
+     [("DefaultFormat", 40, "16000,1")], [("DefaultFormat", 39, "16000,1")]),
+)
+
+
 class TaskDescFactory(CsvExportFactory):
     """Framework.host.vm.task_desc_info: ``{full op name} {block dim} {task id} {stream id}`` lines."""
 
-    rows = factory.LazyFunction(lambda: [
-        ("Default/network-TrainStepWrap/_backbone-NetWithLossClass/MatMul-op38", 32, 30109, 19),
-        ("Default/network-TrainStepWrap/_backbone-NetWithLossClass/Cast-op41", 22, 30453, 21),
-    ])
+    rows = factory.LazyFunction(lambda: list(FRAMEWORK_TASKS))
     data = factory.LazyAttribute(lambda o: "".join(" ".join(map(str, row)) + "\n" for row in o.rows).encode())
 
 
@@ -214,14 +290,57 @@ class GraphDescFactory(CsvExportFactory):
     """Framework.host.vm.graph_desc_info: the two operators' types and tensors (vm data type numbers:
     40 FLOAT32, 39 FLOAT16)."""
 
-    rows = factory.LazyFunction(lambda: [
-        graph_line("Default/network-TrainStepWrap/_backbone-NetWithLossClass/MatMul-op38", "MatMul",
-                   [("DefaultFormat", 40, "16000,39"), ("DefaultFormat", 40, "39,1")],
-                   [("DefaultFormat", 40, "16000,1")]),
-        graph_line("Default/network-TrainStepWrap/_backbone-NetWithLossClass/Cast-op41", "Cast",
-                   [("DefaultFormat", 40, "16000,1")], [("DefaultFormat", 39, "16000,1")]),
-    ])
+    rows = factory.LazyFunction(lambda: [graph_line(*operator) for operator in GRAPH_OPERATORS])
     data = factory.LazyAttribute(lambda o: "".join(line + "\n" for line in o.rows).encode())
+
+
+class PointFactory(CsvExportFactory):
+    """Framework.host.vm.point: ``{tag} {full op name}`` lines, the forward pass's start and the
+    backward pass's end (the real file's first two), then a reduce operator's start and end."""
+
+    rows = factory.LazyFunction(lambda: [
+        (1, "Default/Cast-op6"), (2, "Default/TransData-op7"),
+        (3, "Default/network-VirtualDatasetCellTriple/_backbone-NetWithLossClass/network-WideDeepModel/AllGather-op136"),
+        (4, "Default/network-VirtualDatasetCellTriple/_backbone-NetWithLossClass/network-WideDeepModel/AllGather-op136"),
+    ])
+    data = factory.LazyAttribute(lambda o: "".join(f"{tag} {name}\n" for tag, name in o.rows).encode())
+
+
+#: framework_raw's header as MindInsight's era writes it (later MindSpore: full_op_name, op_name, op_type)
+FRAMEWORK_RAW_HEADER = ("task_id", "stream_id", "block_dim", "full_kernel_name", "op_name", "kernel_name",
+                        "kernel_type", "subgraph", "op_info")
+#: the vm data type numbers of GraphDescFactory by MindSpore's names in framework_raw
+RAW_TYPES = {40: "NUMBER_TYPE_FLOAT32", 39: "NUMBER_TYPE_FLOAT16"}
+
+
+def framework_raw_row(task: tuple, operator: tuple) -> list:
+    """A framework_raw record of a task ``(name, block dim, task id, stream id)`` of TaskDescFactory and its
+    operator ``(name, type, inputs, outputs)`` of :func:`graph_line`'s arguments, as MindSpore writes it."""
+    name, block_dim, task_id, stream_id = task
+    info = {f"{side}_{number}": {"format": layout, "data_type": RAW_TYPES[data_type], "shape": shape}
+            for side, tensors in (("input", operator[2]), ("output", operator[3]))
+            for number, (layout, data_type, shape) in enumerate(tensors)}
+    subgraph = name.split("/", 1)[0]
+    return [task_id, stream_id, block_dim, name, name, name.rsplit("/", 1)[-1], operator[1],
+            subgraph if subgraph in ("Default", "Gradients") else "", json.dumps(info)]
+
+
+def csv_module_bytes(header, rows) -> bytes:
+    """The header and rows as Python's csv module writes them (MindSpore's writer): CRLF ends, quotes where needed."""
+    text = io.StringIO()
+    writer = csv.writer(text)
+    writer.writerow(header)
+    writer.writerows(rows)
+    return text.getvalue().encode()
+
+
+class FrameworkRawFactory(CsvExportFactory):
+    """framework_raw_{device}.csv: MindSpore's table of TaskDescFactory's tasks with GraphDescFactory's operators."""
+
+    header = FRAMEWORK_RAW_HEADER
+    rows = factory.LazyFunction(lambda: [framework_raw_row(task, operator) for task, operator in zip(
+        FRAMEWORK_TASKS, GRAPH_OPERATORS)])
+    data = factory.LazyAttribute(lambda o: csv_module_bytes(o.header, o.rows))
 
 
 def hwts_job(folder, device: int = 0) -> dict:

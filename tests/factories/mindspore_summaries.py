@@ -3,8 +3,8 @@
 As MindSpore writes them (the real files of MindInsight's test resources, tests/utils/resource):
 ``hccl_raw_{device}.csv`` through Python's csv writer with LF line ends, its JSON cells as
 ``json.dumps`` writes them, the steps then the ``-`` record of their means; ``flops_{device}.txt``
-with ``", "`` between fields and no line end after the last; ``flops_summary_{device}.json`` and the
-timeline summaries as ``json.dump`` writes a dict. Each factory takes ``path`` and returns a
+with ``", "`` between fields and no line end after the last; ``flops_summary_{device}.json``, ``flops_scope_{device}.json`` and
+the timeline summaries as ``json.dump`` writes a dict, ``dynamic_shape_info_{device}.json`` indented. Each factory takes ``path`` and returns a
 :class:`~factories.text_exports.CsvFile` (``rows`` what was written, ``data`` the bytes).
 """
 
@@ -101,6 +101,114 @@ class FlopsSummaryFactory(CsvExportFactory):
 
     rows = factory.LazyFunction(lambda: [{"FLOPs": 30.5, "FLOPS": 4.0, "FLOPS_Utilization": 1.783}])
     data = factory.LazyAttribute(lambda o: summary_json(o.rows[0]))
+
+
+CLUSTER_HEADER = ("computation_time", "communication_alone_time", "stage_time", "receive_alone_time",
+                  "collective_communication_alone_time")
+
+
+class ClusterAnalyseFactory(CsvExportFactory):
+    """ascend_cluster_analyse (pipeline parallel): three steps of the real rank 0's figures (ms, LF ends) and,
+    last, their mean as MindSpore writes it (each column's mean, rounded to 4 decimals)."""
+
+    header = CLUSTER_HEADER
+    rows = factory.LazyFunction(lambda: [
+        ["13.8202", "164.476", "121.8989", "56.3973", "108.0787"],
+        ["14.5806", "165.8363", "124.2475", "56.1695", "109.6669"],
+        ["14.8119", "163.7359", "123.1551", "55.3927", "108.3432"],
+    ])
+    data = factory.LazyAttribute(lambda o: "".join(
+        ",".join(row) + "\n" for row in [o.header, *o.rows, cluster_mean(o.rows)]).encode("utf-8"))
+
+
+def cluster_mean(rows) -> list[str]:
+    """Each column's mean over ``rows``, rounded to 4 decimals and written as Python prints a float."""
+    return [str(round(sum(float(row[at]) for row in rows) / len(rows), 4)) for at in range(len(rows[0]))]
+
+
+def scope_json(links, max_scope_num: int) -> bytes:
+    """flops_scope as ``json.dump`` writes it: the nodes (every link's ends, in order of first use) and the links
+    ``(source, target, value)``."""
+    names = list(dict.fromkeys(name for source, target, _ in links for name in (source, target)))
+    return json.dumps({"data": {"nodes": [{"name": name} for name in names],
+                                "links": [{"source": source, "target": target, "value": value}
+                                          for source, target, value in links]},
+                       "max_scope_num": max_scope_num}).encode("utf-8")
+
+
+class FlopsScopeFactory(CsvExportFactory):
+    """flops_scope: FlopsFactory's operators summed by scope (its summary's 30.5 MFLOPs from Total)."""
+
+    rows = factory.LazyFunction(lambda: [
+        ("Total", "Default", 30.5), ("Default", "network-WithLossCell(Default)", 30.0),
+        ("network-WithLossCell(Default)", "_backbone-LeNet5(Default)", 30.0),
+        ("_backbone-LeNet5(Default)", "conv1-Conv2d(Default)", 20.0), ("_backbone-LeNet5(Default)", "fc3-Dense(Default)", 10.0),
+    ])
+    max_scope_num = 4
+    data = factory.LazyAttribute(lambda o: scope_json(o.rows, o.max_scope_num))
+
+    class Meta:
+        exclude = ("max_scope_num",)
+
+
+def op_run(step, op_type, op_name, dur, shapes=()) -> dict:
+    """An operator run of dynamic_shape_info's ``operator`` lists (on the GPU, as the real file's)."""
+    return {"step": step, "op_side": "gpu", "op_type": op_type, "op_name": op_name, "dur": dur,
+            "shape_info": list(shapes)}
+
+
+#: the CUDA kernel of the real file's Add operator
+ADD_KERNEL = "ElewiseArithKernel<float, AddFunc<float> >(int, float const*, float const*, float*)"
+
+
+def kernel_run(step, dur) -> dict:
+    """A kernel run of dynamic_shape_info's ``kernel`` lists: the Add operator's kernel."""
+    return {"step": step, "op_type": "cuLaunchKernel", "op_name": ADD_KERNEL, "op_full_name": "Default/network-Net/Add-op6",
+            "dur": dur, "block_dim": "256,1,1", "grid_dim": "1,1,1"}
+
+
+def by_type(runs, name: str, extra: str | None = None) -> dict:
+    """MindSpore's per-step summary of ``runs``: per step and ``name``, [total, count, mean] (and ``extra``), the
+    mean rounded to 3 decimals (the real file's GetNext of step 1: 307.03999999999996 in 2 runs, 153.52)."""
+    summary: dict = {}
+    for run in runs:
+        figures = summary.setdefault(str(run["step"]), {}).setdefault(run[name], [0, 0, 0])
+        figures[0] += run["dur"]
+        figures[1] += 1
+        figures[2] = round(figures[0] / figures[1], 3)
+        if extra:
+            figures[3:] = [run[extra]]
+    return summary
+
+
+def dynamic_shape_json(operators, kernels) -> bytes:
+    """dynamic_shape_info as MindSpore writes it (json.dump, indent 2, a line end): the runs by step, then
+    their per-step summaries by operator type and by kernel."""
+    def by_step(runs):
+        steps: dict = {}
+        for run in runs:
+            steps.setdefault(str(run["step"]), []).append(run)
+        return steps
+
+    document = {"operator": by_step(operators), "kernel": by_step(kernels),
+                "operator_type": by_type(operators, "op_type"), "kernel_type": by_type(kernels, "op_name", "op_full_name")}
+    return (json.dumps(document, indent=2) + "\n").encode("utf-8")
+
+
+class DynamicShapeFactory(CsvExportFactory):
+    """dynamic_shape_info: the real file's first two steps (four operator runs, two GetNext in step 1, and
+    the Add's kernel per step)."""
+
+    rows = factory.LazyFunction(lambda: [
+        op_run(1, "InitDataSetQueue", "InitDataSetQueue-op0", 633.088), op_run(1, "GetNext", "GetNext-op7", 139.392),
+        op_run(1, "Add", "Add-op6", 75.616, ["[32, 1]", "[32, 1]"]), op_run(1, "GetNext", "GetNext-op7", 167.648),
+        op_run(2, "Add", "Add-op6", 48.64, ["[32, 1]", "[32, 1]"]), op_run(2, "GetNext", "GetNext-op7", 80.224),
+    ])
+    kernels = factory.LazyFunction(lambda: [kernel_run(1, 3.904), kernel_run(2, 3.232)])
+    data = factory.LazyAttribute(lambda o: dynamic_shape_json(o.rows, o.kernels))
+
+    class Meta:
+        exclude = ("kernels",)
 
 
 class TimelineSummaryFactory(CsvExportFactory):

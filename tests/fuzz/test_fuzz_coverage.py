@@ -12,6 +12,7 @@ from pathlib import Path
 
 from fuzz import (
     test_fuzz_analysis_db,
+    test_fuzz_capture,
     test_fuzz_cluster_analysis_db,
     test_fuzz_minddata,
     test_fuzz_mindspore,
@@ -41,6 +42,7 @@ def _starting_files() -> list[tuple[str, bytes, str]]:
         files.append((name, test_fuzz_text_exports._written(factory, name)[1], folder))
     files += [(name, test_fuzz_mindspore.written(factory, name), "")
               for factory, name in test_fuzz_mindspore.EXPORTS + test_fuzz_minddata.EXPORTS]
+    files += [(name, test_fuzz_mindspore.written(factory, name), "") for factory, name, _ in test_fuzz_capture.EXPORTS]
     files += [(name, test_fuzz_msprof_summaries._original(name), test_fuzz_msprof_summaries.FOLDER)
               for name in test_fuzz_msprof_summaries.NAMES]
     return files

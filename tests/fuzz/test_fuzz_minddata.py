@@ -1,6 +1,7 @@
 """Fuzz MindSpore's data pipeline files (MindData: the pipeline JSON and CSV, the CPU utilization JSON,
-the device queue and GetNext text files) and its summaries (hccl_raw CSV, flops text, FLOPs and
-timeline summary JSONs) through the real ingest frame.
+the device queue and GetNext text files, the AI CPU's raw GetNext records) and its summaries (hccl_raw
+and cluster analyse CSVs, flops text, FLOPs, timeline, FLOPs per scope and dynamic shape JSONs) through
+the real ingest frame.
 
 Each starts from the factory's valid file: byte mutations (truncations at every line end, or at every
 comma of a one-line JSON, flipped bytes, non-UTF-8 and other hostile bytes), the text exports' CSV
@@ -23,19 +24,24 @@ from fuzz.test_fuzz_every_field import WRONG
 from fuzz.test_fuzz_mindspore import shaped, written
 
 #: every MindData file and MindSpore summary the warehouse reads, by shape: (factory, file name)
-CSVS = [(md.PipelineCsvFactory, "minddata_pipeline_raw_0.csv"), (summaries.HcclRawFactory, "hccl_raw_0.csv")]
+CSVS = [(md.PipelineCsvFactory, "minddata_pipeline_raw_0.csv"), (summaries.HcclRawFactory, "hccl_raw_0.csv"),
+        (summaries.ClusterAnalyseFactory, "ascend_cluster_analyse_pipeline-parallel_2_4_0.csv")]
 JSONS = [
     (md.PipelineProfilingFactory, "pipeline_profiling_0.json"),
     (md.CpuUtilizationFactory, "minddata_cpu_utilization_0.json"),
     (summaries.FlopsSummaryFactory, "flops_summary_0.json"),
     (summaries.TimelineSummaryFactory, "ascend_timeline_summary_0.json"),
+    (summaries.FlopsScopeFactory, "flops_scope_0.json"),
+    (summaries.DynamicShapeFactory, "dynamic_shape_info_0.json"),
 ]
 LINES = [
     (md.DeviceQueueFactory, "device_queue_profiling_0.txt"),
     (md.GetNextFactory, "minddata_aicpu_0.txt"),
     (summaries.FlopsFactory, "flops_0.txt"),
 ]
-EXPORTS = CSVS + JSONS + LINES
+#: the AI CPU's raw GetNext records (NUL-ended)
+NUL_ENDED = [(md.GetNextRawFactory, "DATA_PREPROCESS.dev.AICPUMI.0.slice_0")]
+EXPORTS = CSVS + JSONS + LINES + NUL_ENDED
 
 
 def _ends(data: bytes, mark: bytes) -> list[int]:
@@ -47,21 +53,23 @@ def _ends(data: bytes, mark: bytes) -> list[int]:
 @examples(8)
 @given(data=st.data())
 def test_hostile_minddata_csv_ends_cleanly(factory, name, data):
-    """A mangled minddata_pipeline_raw or hccl_raw CSV ends as a clear failure or a sound ingest."""
+    """A mangled minddata_pipeline_raw, hccl_raw or cluster analyse CSV ends as a clear failure or a sound ingest."""
     original = written(factory, name)
     ingest_hostile(name, data.draw(st.one_of(byte_mutations(original, _ends(original, b"\n")), shaped(original))))
 
 
-#: the files of one-line records (text lines, cut at line ends) and the one-line JSONs (cut at commas)
-RECORDS = [(factory, name, b"\n") for factory, name in LINES] + [(factory, name, b",") for factory, name in JSONS]
+#: the files of one-line records (text lines, cut at line ends), the one-line JSONs (cut at commas) and the
+#: raw GetNext records (cut at their NULs)
+RECORDS = ([(factory, name, b"\n") for factory, name in LINES] + [(factory, name, b",") for factory, name in JSONS]
+           + [(factory, name, b"\x00") for factory, name in NUL_ENDED])
 
 
 @pytest.mark.parametrize(("factory", "name", "mark"), RECORDS, ids=[name for _, name, _ in RECORDS])
 @examples(8)
 @given(data=st.data())
 def test_hostile_minddata_file_ends_cleanly(factory, name, mark, data):
-    """A mangled device queue, GetNext or FLOPs file, pipeline, CPU utilization, FLOPs or timeline summary
-    JSON ends as a clear failure or a sound ingest."""
+    """A mangled device queue, GetNext (text or raw) or FLOPs file, pipeline, CPU utilization, FLOPs, timeline
+    summary, FLOPs scope or dynamic shape JSON ends as a clear failure or a sound ingest."""
     original = written(factory, name)
     ingest_hostile(name, data.draw(byte_mutations(original, _ends(original, mark))))
 

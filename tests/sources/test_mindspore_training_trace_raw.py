@@ -116,8 +116,9 @@ def test_a_job_folder_is_one_run_of_one_device_its_kernels_in_its_steps(warehous
                                                   (30109, 535, 45014000000, 45014100000)])
     TrainingTraceFactory(path=tmp_path / "JOB3" / "data" / NAME)
     results = ingest_paths(warehouse_db, [tmp_path / "JOB3"])
-    assert sorted((r.kind, r.status) for r in results if r.status == "ok") == [
-        ("mindspore_hwts_raw", "ok"), ("mindspore_training_trace_raw", "ok")]
+    assert sorted((r.kind, r.status) for r in results) == [
+        ("mindspore_framework_graph_desc", "ok"), ("mindspore_framework_task_desc", "ok"), ("mindspore_hwts_raw", "ok"),
+        ("mindspore_training_trace_raw", "ok")]
     assert warehouse_db.execute("SELECT count(DISTINCT run_id) FROM source WHERE status = 'ok'").fetchone() == (1,)
     assert warehouse_db.execute("SELECT step_id, name FROM step_kernel ORDER BY ts").fetchall() == [
         (2, "MatMul-op38"), (2, "Cast-op41"), (2, "MatMul-op38")]

@@ -46,11 +46,12 @@ def test_the_summary_files_are_read_by_their_sources(tmp_path):
 
 def test_a_prof_folder_with_timeline_summaries_and_db_counts_each_kernel_once(tmp_path, runner):
     conn, written = ingest(tmp_path, iterations=2)
-    # one run, one rank: every input of the folder
+    # one run, one rank: every input of the folder (its device's start_info and info.json too)
     assert conn.execute("SELECT count(DISTINCT run_id), count(DISTINCT rank_id), count(*) FROM source "
-                        "WHERE status = 'ok'").fetchone() == (1, 1, 11)
+                        "WHERE status = 'ok'").fetchone() == (1, 1, 13)
     assert dict(conn.execute("SELECT kind, count(*) FROM source WHERE status = 'ok' GROUP BY kind")) == {
-        "rank_db": 1, "op_summary_csv": 1, "task_time_csv": 1, "msprof_step_trace_csv": 1, "msprof_timeline": 7}
+        "rank_db": 1, "op_summary_csv": 1, "task_time_csv": 1, "msprof_step_trace_csv": 1, "msprof_timeline": 7,
+        "capture_info_json": 2}
     # each kernel is held four times (db, op_summary, timeline, task_time) and answered once, by the db
     assert conn.execute("SELECT count(*) FROM kernel WHERE name LIKE '%Cast%'").fetchone() == (8,)
     assert conn.execute("SELECT origin, name, op_class, ts, dur FROM kernel_answer ORDER BY ts").fetchall() == [

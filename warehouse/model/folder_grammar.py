@@ -56,10 +56,11 @@ CLUSTER_FOLDER = "cluster_analysis_output"
 MINDSPORE_RAW_FILE = re.compile(r"^(hwts\.log\.data\.45|training_trace\.46|DATA_PREPROCESS|Framework\.host)\.")
 MINDSPORE_DATA_FOLDER = "data"
 #: MindSpore's profiler JSONs about one device of the run whose profiler folder holds them (not traces,
-#: which are a run of their own when nothing else says): its data pipeline's, its FLOPs' and its
-#: timeline's summaries
+#: which are a run of their own when nothing else says): its data pipeline's, its FLOPs' (in all and per
+#: scope), its dynamic shapes' and its timeline's summaries
 MINDSPORE_DEVICE_JSON = re.compile(
-    r"^(pipeline_profiling|minddata_cpu_utilization|flops_summary|(ascend|gpu)_timeline_summary)_\d+\.json$")
+    r"^(pipeline_profiling|minddata_cpu_utilization|flops_summary|flops_scope|dynamic_shape_info|"
+    r"(ascend|gpu)_timeline_summary)_\d+\.json$")
 #: how many folders above a file its rank is looked for (rank folder/ASCEND_PROFILER_OUTPUT/file,
 #: PROF_*/device_{N}/summary/file), and one more for the rank folder holding a PROF_* folder
 RANK_DEPTH = 3

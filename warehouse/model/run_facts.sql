@@ -3,7 +3,8 @@
 -- field one of the run's own files holds (version_field: torch_npu's profiler_info
 -- torch_npu_version, MindSpore's profiler_info ms_version), whichever input came first; else the
 -- profiler is named by the kind of the input (MindSpore's raw files and intermediates are
--- MindSpore's) and the version by CANN's or the input's own version field.
+-- MindSpore's; a capture's metadata files, which any profiler's capture holds, name none) and the
+-- version by CANN's or the input's own version field.
 WITH version_field (name, profiler) AS (
     VALUES ('torch_npu_version', 'torch_npu'), ('ms_version', 'MindSpore')
 ),
@@ -23,6 +24,7 @@ UPDATE run SET
     ),
     profiler = coalesce((SELECT f.profiler FROM framework AS f WHERE f.run_id = run.run_id ORDER BY f.source_id LIMIT 1), profiler, (
         SELECT CASE
+            WHEN s.kind IN ('capture_info_json', 'done_mark') THEN NULL
             WHEN s.kind = 'op_profile' THEN 'msprof op'
             WHEN s.kind = 'trace_json' THEN 'trace'
             WHEN s.kind IN ('op_summary_csv', 'op_statistic_csv', 'api_statistic_csv', 'msprof_timeline', 'task_time_csv',

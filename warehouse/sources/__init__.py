@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from types import ModuleType
 
+from warehouse.sources.capture import done_mark, info_json  # a capture's metadata files
 from warehouse.sources import analysis_db, cluster_analysis_db, msprof_timeline, op_profile, rank_db, trace_json
 from warehouse.sources import (  # text exports (kernel_details.csv and friends)
     api_statistic,
@@ -29,8 +30,24 @@ from warehouse.sources import (  # text exports (kernel_details.csv and friends)
     step_trace_time,
     task_time,
 )
-from warehouse.sources.mindspore import aicore_detail, aicore_type, step_trace_raw  # MindSpore's intermediates
-from warehouse.sources.mindspore import aicpu_raw, hwts_raw, training_trace_raw  # MindSpore's raw files
+from warehouse.sources.mindspore import (  # MindSpore's intermediates
+    aicore_detail,
+    aicore_type,
+    aicpu_table,
+    framework_raw,
+    step_trace_raw,
+)
+from warehouse.sources.mindspore import (  # MindSpore's raw files
+    aicpu_raw,
+    framework_graph,
+    framework_point,
+    framework_task,
+    get_next_raw,
+    host_start_log,
+    hwts_raw,
+    tdt_raw,
+    training_trace_raw,
+)
 from warehouse.sources.mindspore import (  # MindSpore's data pipeline (MindData)
     device_queue,
     get_next,
@@ -38,7 +55,15 @@ from warehouse.sources.mindspore import (  # MindSpore's data pipeline (MindData
     minddata_pipeline_raw,
     pipeline_profiling,
 )
-from warehouse.sources.mindspore import flops_ops, flops_summary, hccl_raw, timeline_summary  # MindSpore's summaries
+from warehouse.sources.mindspore import (  # MindSpore's summaries
+    cluster_analyse,
+    dynamic_shape,
+    flops_ops,
+    flops_scope,
+    flops_summary,
+    hccl_raw,
+    timeline_summary,
+)
 
 SOURCES: tuple[ModuleType, ...] = (
     # msprof_timeline before trace_json: a PROF folder's timeline JSONs are traces too
@@ -52,13 +77,16 @@ SOURCES: tuple[ModuleType, ...] = (
     communication_json, communication_matrix, cluster_communication, cluster_communication_matrix,
     communication_group, profiler_info, profiler_metadata,
     # MindSpore's intermediates
-    step_trace_raw, aicore_type, aicore_detail,
+    step_trace_raw, aicore_type, aicore_detail, framework_raw, aicpu_table,
     # MindSpore's raw files
-    aicpu_raw, hwts_raw, training_trace_raw,
+    aicpu_raw, hwts_raw, training_trace_raw, framework_task, framework_graph, framework_point,
+    get_next_raw, tdt_raw,
     # MindSpore's data pipeline
     minddata_pipeline_raw, pipeline_profiling, minddata_cpu_utilization, device_queue, get_next,
     # MindSpore's communication, FLOPs and timeline summaries
-    hccl_raw, flops_ops, flops_summary, timeline_summary,
+    hccl_raw, flops_ops, flops_summary, flops_scope, timeline_summary, dynamic_shape, cluster_analyse,
+    # a capture's metadata files
+    info_json, host_start_log, done_mark,
 )
 
 

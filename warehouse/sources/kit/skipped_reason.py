@@ -1,9 +1,11 @@
 """Why a file that no source reads holds nothing in the warehouse: the reason stored with its skipped
 ``source`` row, which ``warehouse info`` and the query ``unread_inputs`` list (nothing dropped in silence).
 
-Some such files are read all the same, beside another input (a PROF folder's ``start_info`` gives its
-timeline's clock); others are known and hold no data of their own. ``skipped_files.csv`` names them by
-a pattern on the file name, one line each; any other file is one no source reads.
+A file of a known kind that no source reads (one read only beside another input, or known to hold no
+data of its own) gets its reason from ``skipped_files.csv``, by a pattern on the file name, one line
+each; any other file is one no source reads. The profilers' files the warehouse knows are all sources
+of their own today (a PROF folder's ``start_info``, read beside its timeline for the clock, and its
+``.done`` marks included: :mod:`warehouse.sources.capture`), so the table lists none.
 """
 
 from __future__ import annotations

@@ -79,6 +79,27 @@ def records(data: bytes) -> list[tuple[int, str]]:
     return found
 
 
+def split(path, data: bytes) -> list[tuple[int, str]]:
+    """:func:`records` of the file ``path``'s ``data``.
+
+    :raises IngestError: naming the file and the byte offset of a record cut short or not UTF-8.
+    """
+    try:
+        return records(data)
+    except ValueError as exc:
+        raise IngestError(f"{path}: {exc}") from None
+
+
+def file_records(path) -> list[tuple[int, str]]:
+    """:func:`records` of the file at ``path`` (another file of NUL-ended records: the AI CPU's GetNext
+    records, the TDT file).
+
+    :raises IngestError: as :func:`split`.
+    """
+    with open_binary(path) as stream:
+        return split(path, stream.read())
+
+
 def node(text: str) -> tuple:
     """(name, op_type, run_start, compute_start, memcpy_start, memcpy_end, run_end) of a Node record.
 
@@ -125,11 +146,7 @@ def read(path, data: bytes, rank: int) -> list[tuple]:
     :raises IngestError: naming the byte offset of the record that is cut short or not understood.
     """
     rows, pending = [], None
-    try:
-        found = records(data)
-    except ValueError as exc:
-        raise IngestError(f"{path}: {exc}") from None
-    for offset, text in found:
+    for offset, text in split(path, data):
         try:
             if text.lstrip().startswith("Thread"):
                 first, operator = pending or (offset, (None,) * 7)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +16,9 @@ from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome
 from warehouse.sources.kit.numbers import whole
 from warehouse.sources.kit.rank_layout import rank_or_unknown
+from warehouse.sources.kit import multirow
 from warehouse.sources.kit.csv_bulk import ingest_csv
-from warehouse.sources.kit.text import CsvTable, has_headers, load_json_object
+from warehouse.sources.kit.text import CsvTable, has_headers, insert_sql, load_json_object
 from warehouse.sources.mindspore.framework import lines
 
 
@@ -44,6 +45,26 @@ def device_csv_source(spec: CsvTable, pattern: re.Pattern) -> tuple[Callable[[An
         outcome = ingest_csv(conn, path, source_id, spec, rank)
         outcome.device_id = device
         return outcome
+
+    return detect, ingest
+
+
+def device_records_source(pattern: re.Pattern, table: str, columns: list[str],
+                          records: Callable[[Path], Iterable[tuple]]) -> tuple[Callable[[Any], bool], Callable[..., Outcome]]:
+    """The ``detect`` and ``ingest`` of a source reading one MindSpore file named by ``pattern`` (a
+    ``.gz`` suffix ignored) into ``table``: ``records(path)`` gives each row's number and then its
+    ``columns``, and each row gets the device of the file name (:func:`device_of`)."""
+    sql = insert_sql(table, ["source_id", "source_row", "rank_id", *columns])
+
+    def detect(path) -> bool:
+        return pattern.fullmatch(Path(path).name.removesuffix(".gz")) is not None
+
+    def ingest(conn, path, source_id) -> Outcome:
+        path = Path(path)
+        rank, device = device_of(path, pattern)
+        rows = [(source_id, number, rank, *values) for number, *values in records(path)]
+        multirow.insert_rows(conn, sql, rows)
+        return Outcome(rows=len(rows), rank_id=rank, device_id=device, detail={"table": table})
 
     return detect, ingest
 

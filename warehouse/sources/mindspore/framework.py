@@ -40,6 +40,13 @@ GE_TYPES = {0: "FLOAT", 1: "FLOAT16", 2: "INT8", 3: "INT32", 4: "UINT8", 6: "INT
 GE_FORMATS = {0: "NCHW", 1: "NHWC", 2: "ND", 3: "NC1HWC0", 4: "FRACTAL_Z", 29: "FRACTAL_NZ", 30: "NCDHW",
               32: "NDC1HWC0", 33: "FRACTAL_Z_3D"}
 TENSOR_FIELDS = ("format", "data_type", "shape")
+#: an operator's tensor columns (kernel's and mindspore_framework_op's): per side, shapes, data types, formats
+TENSOR_COLUMNS = tuple((side, field) for side in (0, 1) for field in ("shape", "data_type", "format"))
+
+
+def host_file(kind: str) -> re.Pattern:
+    """The name of a framework file of ``kind`` (task_desc_info, graph_desc_info, point); group 1 the device."""
+    return re.compile(rf"Framework\.host\.(?:vm\.)?{kind}\.(\d{{1,9}})\.slice_\d{{1,9}}")
 
 
 @dataclass
@@ -61,6 +68,10 @@ class Operator:
         """The side's tensors' ``field`` joined by ';' (as kernel exports write shapes), None when none."""
         tensors = self.tensors[side]
         return ";".join(tensors[key].get(field, "") for key in sorted(tensors)) if tensors else None
+
+    def tensor_columns(self) -> tuple:
+        """Its tensors as :data:`TENSOR_COLUMNS` say."""
+        return tuple(self.described(side, field) for side, field in TENSOR_COLUMNS)
 
 
 def framework_files(path: Path, device: int | None) -> dict[str, list[Path]]:
@@ -93,51 +104,72 @@ def lines(path: Path):
                 yield number, text
 
 
-def read_tasks(path: Path, operators: dict[str, Operator]) -> dict[tuple[int | None, int], Operator]:
-    """The operators of a task_desc_info file by task key (:func:`task_key`), each added to ``operators``.
+def task_records(path: Path):
+    """(line number, full op name, block dim, task id, stream id) of every line of a task_desc_info file.
 
     :raises IngestError: naming the line that is not four (or five) fields of a name and three numbers.
     """
-    tasks = {}
     for number, text in lines(path):
         fields = text.split(" ")
         fields = fields[1:] if len(fields) == 5 else fields
         if len(fields) != 4 or not all(field.isdigit() for field in fields[1:]):
             raise IngestError(f"{path}: line {number}: expected '<op name> <block dim> <task id> <stream id>', "
                               f"found {text[:80]!r}")
-        name, block_dim, task_id, stream_id = fields[0], *(whole(field) for field in fields[1:])
+        try:
+            yield number, fields[0], *(whole(field) for field in fields[1:])
+        except ValueError as exc:
+            raise IngestError(f"{path}: line {number}: {exc}") from None
+
+
+def read_tasks(path: Path, operators: dict[str, Operator]) -> dict[tuple[int | None, int], Operator]:
+    """The operators of a task_desc_info file by task key (:func:`task_key`), each added to ``operators``.
+
+    :raises IngestError: as :func:`task_records`.
+    """
+    tasks = {}
+    for _number, name, block_dim, task_id, stream_id in task_records(path):
         operator = operators.setdefault(name, Operator(name, block_dim))
         tasks[task_key(stream_id, task_id)] = operator
     return tasks
 
 
-def read_graph(path: Path, operators: dict[str, Operator], vm: bool) -> None:
-    """Give the ``operators`` a graph_desc_info file names their type and tensors.
+def graph_records(path: Path, vm: bool):
+    """(line number, operator) of every line of a graph_desc_info file: the operator's name, type and
+    tensors (its block dim 0: the task file says it).
 
-    :raises IngestError: naming the line with a field that is not ``key:value`` or a tensor field
-        before its ``input_id`` / ``output_id``.
+    :raises IngestError: naming the line with a field that is not ``key:value``, a tensor id that is not a
+        number, or a tensor field before its ``input_id`` / ``output_id``.
     """
     types = VM_TYPES if vm else GE_TYPES
     for number, text in lines(path):
-        operator, side, tensor = None, None, None
+        operator, tensor = Operator("", 0), None
         for field in text.split(" "):
             key, colon, value = field.partition(":")
             if not colon:
                 raise IngestError(f"{path}: line {number}: not a 'key:value' field: {field[:40]!r}")
             if key == "op_name":
-                operator = operators.get(value)
+                operator.full_name = value
             elif key == "op_type":
-                if operator is not None:
-                    operator.op_type = value
+                operator.op_type = value
             elif key in ("input_id", "output_id"):
-                side = 0 if key == "input_id" else 1
                 tensor = {}
-                if operator is not None:
-                    operator.tensors[side][_tensor_id(path, number, value)] = tensor
+                operator.tensors[0 if key == "input_id" else 1][_tensor_id(path, number, value)] = tensor
             elif key.split("_", 1)[-1] in TENSOR_FIELDS and key.split("_", 1)[0] in ("input", "output"):
                 if tensor is None:
                     raise IngestError(f"{path}: line {number}: {key!r} before its tensor's id")
                 tensor[key.split("_", 1)[1]] = _tensor_value(key, value, types, vm)
+        yield number, operator
+
+
+def read_graph(path: Path, operators: dict[str, Operator], vm: bool) -> None:
+    """Give the ``operators`` a graph_desc_info file names their type and tensors.
+
+    :raises IngestError: as :func:`graph_records`.
+    """
+    for _number, described in graph_records(path, vm):
+        operator = operators.get(described.full_name)
+        if operator is not None:
+            operator.op_type, operator.tensors = described.op_type, described.tensors
 
 
 def _tensor_id(path, number: int, value: str) -> int:

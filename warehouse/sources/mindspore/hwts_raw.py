@@ -108,7 +108,6 @@ def ingest(conn, path: str | Path, source_id: int) -> Outcome:
     counts = Counter()
     found = tasks(path, data, counts)
     operators, files = operators_of(path, device)
-    tensors = [(side, field) for side in (0, 1) for field in ("shape", "data_type", "format")]
     rows = []
     for number, stream_id, task_id, start, end in found:
         operator = operators.get(task_key(stream_id, task_id))
@@ -116,7 +115,7 @@ def ingest(conn, path: str | Path, source_id: int) -> Outcome:
             continue
         rows.append((source_id, number, ORIGIN, rank, device, task_id, stream_id, operator.name,
                      operator.op_type, CORE, start * NS_PER_CYCLE, (end - start) * NS_PER_CYCLE, operator.block_dim,
-                     *(operator.described(side, field) for side, field in tensors)))
+                     *operator.tensor_columns()))
     multirow.insert_rows(conn, INSERT, rows)
     multirow.insert_rows(conn, TASK_SQL, ((source_id, number, rank, stream_id, task_id, start * NS_PER_CYCLE,
                                            end * NS_PER_CYCLE) for number, stream_id, task_id, start, end in found))

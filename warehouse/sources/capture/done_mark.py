@@ -1,0 +1,45 @@
+"""{file}.done: msprof's mark that the file beside it was written whole.
+
+msprof writes ``filesize:{bytes}`` (and a line end) once it has written ``{file}``: the row of
+``capture_info`` (key ``filesize``) is that size, which the audit ``done_marks_agree`` compares with the
+size of the marked file as ingested. The rank and device are the folders'. A mark of other content
+fails naming it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from warehouse.errors import IngestError
+from warehouse.sources.base import Outcome, read_head
+from warehouse.sources.capture.info_json import INSERT
+from warehouse.sources.kit.numbers import whole
+from warehouse.sources.kit.rank_layout import rank_or_unknown
+
+KIND = "done_mark"
+SUFFIX = ".done"
+MARK = re.compile(rb"filesize:(\d{1,19})\r?\n?")
+#: a mark is a few bytes: more is not one
+MAX_BYTES = 64
+
+
+def detect(path) -> bool:
+    """A name ending ``.done`` after another name, and ``filesize:`` first."""
+    name = Path(path).name
+    return name.endswith(SUFFIX) and len(name) > len(SUFFIX) and read_head(path, 9) == b"filesize:"
+
+
+def ingest(conn, path, source_id) -> Outcome:
+    """Insert the mark's size (module doc)."""
+    layout = rank_or_unknown(path)
+    head = read_head(path, MAX_BYTES + 1)
+    match = MARK.fullmatch(head)
+    if match is None:
+        raise IngestError(f"{path}: byte 0: expected 'filesize:<bytes>', found {head[:40]!r}")
+    try:
+        size = whole(match[1].decode())
+    except ValueError as exc:
+        raise IngestError(f"{path}: byte 9: {exc}") from None
+    conn.execute(INSERT, (source_id, 1, layout.rank, "filesize", str(size)))
+    return Outcome(rows=1, rank_id=layout.rank, device_id=layout.device_id, detail={"table": "capture_info"})

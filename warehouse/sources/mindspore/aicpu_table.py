@@ -1,0 +1,74 @@
+"""output_data_preprocess_aicpu_{device}.txt: MindSpore's AI CPU table, its intermediate of DATA_PREPROCESS.dev.AICPU.
+
+MindSpore's AI CPU parser (``DataPreProcessParser``, aicpu_data_parser.py) writes it from the raw
+AI CPU file: a header of column names, a line of dashes, then per named task (the raw file's tasks
+with a Node record, in file order) ``serial_number``, ``node_type_name``, ``total_time(ms)``,
+``dispatch_time(ms)``, ``run_start`` and ``run_end`` separated by spaces, and last ``AI CPU Total
+Time(ms): {sum}``. Each task is a row of ``mindspore_aicpu_op`` (times in ns; the columns the table
+does not give NULL), numbered by its serial number; the total goes to ``source.detail``. Where the raw
+file is in the run too it answers (fact aicpu_op) and the audit ``mindspore_aicpu_agrees`` reconciles
+this table with it. A line of other fields than the header's fails the file naming the line.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from warehouse.errors import IngestError
+from warehouse.sources.base import Outcome
+from warehouse.sources.kit import multirow
+from warehouse.sources.kit.numbers import whole
+from warehouse.sources.kit.text import insert_sql, ms_to_ns
+from warehouse.sources.mindspore.device import device_of, named_text
+from warehouse.sources.mindspore.framework import lines
+
+KIND = "mindspore_aicpu_txt"
+NAME = re.compile(r"output_data_preprocess_aicpu_(\d{1,9})\.txt")
+#: the columns MindSpore writes, in order
+HEADER = ("serial_number", "node_type_name", "total_time(ms)", "dispatch_time(ms)", "run_start", "run_end")
+TOTAL = "AI CPU Total Time(ms):"
+INSERT = insert_sql("mindspore_aicpu_op", ["source_id", "source_row", "rank_id", "op_type", "total_ns", "dispatch_ns",
+                                           "run_start", "run_end"])
+
+
+def detect(path) -> bool:
+    """MindSpore's file name, and its header first."""
+    return named_text(path, (NAME,), lambda line: line.split() == list(HEADER))
+
+
+def read(path: Path) -> tuple[list[tuple], str | None]:
+    """(serial number, node type, total ns, dispatch ns, run start, run end) of every task, and the total
+    line's figure as written (None when the file has none).
+
+    :raises IngestError: naming the line that is not the header, or not a task of its six fields.
+    """
+    rows, total = [], None
+    for number, text in lines(path):
+        if number == 1:
+            if text.split() != list(HEADER):
+                raise IngestError(f"{path}: line 1: expected the header {' '.join(HEADER)!r}, found {text[:80]!r}")
+            continue
+        if set(text) <= set("- "):
+            continue
+        if text.startswith(TOTAL):
+            total = text.removeprefix(TOTAL).strip()
+            continue
+        fields = text.split()
+        try:
+            if len(fields) != len(HEADER):
+                raise ValueError(f"{len(fields)} fields for a header of {len(HEADER)}")
+            rows.append((whole(fields[0]), fields[1], ms_to_ns(fields[2]), ms_to_ns(fields[3]), whole(fields[4]),
+                         whole(fields[5])))
+        except ValueError as exc:
+            raise IngestError(f"{path}: line {number}: {exc}") from None
+    return rows, total
+
+
+def ingest(conn, path: str | Path, source_id: int) -> Outcome:
+    """Insert the table's tasks (module doc)."""
+    rank, device = device_of(path, NAME)
+    rows, total = read(Path(path))
+    multirow.insert_rows(conn, INSERT, ((source_id, number, rank, *values) for number, *values in rows))
+    return Outcome(rows=len(rows), rank_id=rank, device_id=device,
+                   detail={"table": "mindspore_aicpu_op", "tasks": len(rows), "total_ms": total})
