@@ -19,7 +19,7 @@ import msgspec
 import numpy as np
 from flask import current_app
 
-from service.insight import cache, cards, lod
+from service.insight import cache, cards, lod, ranks
 from service.insight.protocol import InsightError, Params, one, rows
 
 #: most items one unit/threadTraces answer holds (whole depths from the top are kept)
@@ -79,6 +79,11 @@ def thread_checked(conn, params: Params, thread_id: int, process_id: int | None)
 def zero_of(conn, thread: dict) -> int:
     """Time zero of a thread's input (its earliest slice start)."""
     return _cache().start(conn, thread["source_id"])
+
+
+def card_zero(conn, card: ranks.RankCard) -> int:
+    """Time zero of a rank card: the earliest slice start of its timeline (0 without one)."""
+    return _cache().start(conn, card.timeline_ids[0]) if card.timeline_ids else 0
 
 
 def thread_traces(conn, params: Params) -> dict:
