@@ -21,8 +21,9 @@ durations in us rounded to 2 digits; table figures as text with 3 decimals (tota
 extremes rounded to 0.01 us, durations and waits to 0.001 us); ``startTime`` in ms from the card's
 time zero (its first slice, as the Timeline's), rounded to 0.01 ms.
 
-Not kept: the PMU columns of a level-1 export (``pmuHeaders`` is empty, ``level`` says whether
-the kernels give input shapes); compare mode (``isCompare``: the baseline of the warehouse's
+A kernel's PMU figures (a level-1 export's) are columns of its row, named as its export names
+them (:mod:`pmu`), all of the rank's in ``pmuHeaders``; ``level`` says whether the kernels give
+input shapes. Not kept: compare mode (``isCompare``: the baseline of the warehouse's
 protocol is an operator profile, not a rank); ``operator/exportDetails`` (it writes a file beside
 the input, the warehouse serves reads only); the compute-unit pie of a communication grouping (the
 frontend hides it; the answer is empty). An HCCL operator's wait is empty where the input keeps
@@ -33,7 +34,7 @@ from __future__ import annotations
 
 import json
 
-from service.insight import ranks, timeline
+from service.insight import pmu, ranks, timeline
 from service.insight.protocol import InsightError, Params, rows
 
 NS_PER_US, NS_PER_MS = 1000.0, 1_000_000.0
@@ -217,8 +218,9 @@ def statistic(conn, params: Params) -> dict:
 
 
 def _detail_row(row: dict, zero: int) -> dict:
+    """An operator as a table row: its fields, and a kernel's PMU figures (:mod:`pmu`)."""
     ts = row["ts"]
-    return {"name": row["name"] or "", "type": row["op_type"] or "", "accCore": row["acc_core"] or "",
+    return {**pmu.figures(row), "name": row["name"] or "", "type": row["op_type"] or "", "accCore": row["acc_core"] or "",
             "startTime": "NA" if not ts else str(round((ts - zero) / NS_PER_MS, 2)),
             "duration": _fixed(row["dur"], 3), "waitTime": _fixed(row["wait_ns"], 3),
             "blockNum": str(row["block_dim"] or 0), "inputShape": row["input_shapes"] or "",
@@ -232,16 +234,21 @@ def _level(page: list[dict]) -> str:
     return "l1" if page and page[0]["input_shapes"] else "l0"
 
 
+def _pmu_headers(operators: list[dict]) -> list[str]:
+    """The PMU figures any of the rank's operators has, by name (a set, sorted: the real server's)."""
+    return sorted({name for row in operators for name in pmu.figures(row)})
+
+
 def details(conn, params: Params) -> dict:
     """operator/details: a page of the topK longest operators, each ``{diff, baseline, compare}``."""
     card, group_by, communication, top_k = _asked(conn, params)
     if group_by is not None:
         raise InsightError("operator/details lists operators: group must be Operator or Communication Operator")
-    found = _kept(_top(_operators(conn, card, communication), top_k), _filters(params, DETAIL_FILTERS),
-                  DETAIL_COLUMNS)
+    operators = _operators(conn, card, communication)
+    found = _kept(_top(operators, top_k), _filters(params, DETAIL_FILTERS), DETAIL_COLUMNS)
     page = _page(_ordered(found, params, DETAIL_COLUMNS), params)
     zero = timeline.card_zero(conn, card)
-    return {"total": len(found), "level": _level(page), "pmuHeaders": [], "data": [
+    return {"total": len(found), "level": _level(page), "pmuHeaders": _pmu_headers(operators), "data": [
         {"diff": _empty(DETAIL_COLUMNS), "baseline": _empty(DETAIL_COLUMNS), "compare": _detail_row(row, zero)}
         for row in page]}
 
@@ -264,9 +271,10 @@ def more_info(conn, params: Params) -> dict:
     if group_by is None:
         raise InsightError("operator/more_info opens a group: group must be Operator Type, Input Shape or "
                            "Communication Operator Type")
-    members = [row for row in _operators(conn, card, communication) if _member(row, group_by, params)]
+    operators = _operators(conn, card, communication)
+    members = [row for row in operators if _member(row, group_by, params)]
     found = _kept(members, _filters(params, DETAIL_FILTERS), DETAIL_COLUMNS)
     page = _page(_ordered(found, params, DETAIL_COLUMNS), params)
     zero = timeline.card_zero(conn, card)
-    return {"total": len(found), "level": _level(page), "pmuHeaders": [],
+    return {"total": len(found), "level": _level(page), "pmuHeaders": _pmu_headers(operators),
             "data": [_detail_row(row, zero) for row in page]}

@@ -114,8 +114,13 @@ def test_a_rank_dbs_operators_by_type_equal_its_kernels(empty, root, realdata):
                                        found[0]["opType"], found[0]["accCore"])]
         assert more["total"] == len(durations) == int(found[0]["count"])
         assert [row["duration"] for row in more["data"]] == [us(d, 3) for d in durations[:10]]
-        assert all(set(row) == DETAIL_KEYS for row in more["data"])
-        assert more["level"] == "l1" and more["pmuHeaders"] == []
+        # each kernel with the rank db's TASK_PMU_INFO figures, named as the db names them
+        assert more["level"] == "l1" and {"aic_total_time", "aic_mac_time", "aiv_vec_ratio"} <= set(more["pmuHeaders"])
+        assert all(set(row) == DETAIL_KEYS | set(more["pmuHeaders"]) for row in more["data"])
+        (mac,) = sql(empty, "SELECT aic_mac_ns FROM kernel AS k JOIN answer_source AS a ON a.source_id = k.source_id "
+                            "AND a.fact = 'kernel' WHERE k.rank_id = 1 AND k.name = ? AND k.dur = ?",
+                     more["data"][0]["name"], durations[0])
+        assert float(more["data"][0]["aic_mac_time"]) == mac[0]
 
         # the four HCCL operators of the rank db's COMMUNICATION_OP, by type
         shown = condition(rank, "Communication Operator Type")
@@ -149,8 +154,21 @@ def test_a_text_exports_operators_equal_its_op_statistic(empty, root, realdata):
         # Computing Operator: the kernels one by one, longest first; sorted by start, ascending
         shown = condition(rank, "Operator")
         body = page.body("operator", "operator/details", table(shown, field="startTime", order="ascend"))
-        assert body["total"] == 15 and body["level"] == "l1" and body["pmuHeaders"] == []
+        assert body["total"] == 15 and body["level"] == "l1"
         listed = [item["compare"] for item in body["data"]]
+        # the PMU columns: kernel_details.csv's from aicore_time(us) on, named as the real server names them
+        with open(rank_folder / "ASCEND_PROFILER_OUTPUT/kernel_details.csv", newline="") as written:
+            kernels = list(csv.DictReader(written))
+        header = list(kernels[0])
+        pmu = header[header.index("aicore_time(us)"):]
+        assert body["pmuHeaders"] == sorted(
+            name.replace("(us)", "_us_").replace("(%)", "_PCT_") for name in pmu)
+        for row in listed:
+            (line,) = [line for line in kernels if line["Name"] == row["name"]
+                       and us(round(float(line["Duration(us)"]) * 1000), 3) == row["duration"]]
+            for name in pmu:
+                shown_name = name.replace("(us)", "_us_").replace("(%)", "_PCT_")
+                assert float(row[shown_name]) == pytest.approx(float(line[name])), (row["name"], name)
         assert all(set(item["baseline"].values()) == {""} for item in body["data"])
         starts = [float(row["startTime"]) for row in listed]
         assert starts == sorted(starts)
