@@ -19,31 +19,8 @@
 -- column output_dtypes: Output data types, when given.
 -- column output_formats: Output formats, when given.
 -- column origin: Export a kernel came from (rank_db, kernel_details_csv, op_summary_csv, a trace's kind).
--- column aicore_ns: PMU figure aicore_ns of kernel_answer, when the export gives it.
--- column aic_total_cycles: PMU figure aic_total_cycles of kernel_answer, when the export gives it.
--- column aic_mac_ns: PMU figure aic_mac_ns of kernel_answer, when the export gives it.
--- column aic_mac_ratio: PMU figure aic_mac_ratio of kernel_answer, when the export gives it.
--- column aic_scalar_ns: PMU figure aic_scalar_ns of kernel_answer, when the export gives it.
--- column aic_scalar_ratio: PMU figure aic_scalar_ratio of kernel_answer, when the export gives it.
--- column aic_mte1_ns: PMU figure aic_mte1_ns of kernel_answer, when the export gives it.
--- column aic_mte1_ratio: PMU figure aic_mte1_ratio of kernel_answer, when the export gives it.
--- column aic_mte2_ns: PMU figure aic_mte2_ns of kernel_answer, when the export gives it.
--- column aic_mte2_ratio: PMU figure aic_mte2_ratio of kernel_answer, when the export gives it.
--- column aic_fixpipe_ns: PMU figure aic_fixpipe_ns of kernel_answer, when the export gives it.
--- column aic_fixpipe_ratio: PMU figure aic_fixpipe_ratio of kernel_answer, when the export gives it.
--- column aic_icache_miss_rate: PMU figure aic_icache_miss_rate of kernel_answer, when the export gives it.
--- column aiv_ns: PMU figure aiv_ns of kernel_answer, when the export gives it.
--- column aiv_total_cycles: PMU figure aiv_total_cycles of kernel_answer, when the export gives it.
--- column aiv_vec_ns: PMU figure aiv_vec_ns of kernel_answer, when the export gives it.
--- column aiv_vec_ratio: PMU figure aiv_vec_ratio of kernel_answer, when the export gives it.
--- column aiv_scalar_ns: PMU figure aiv_scalar_ns of kernel_answer, when the export gives it.
--- column aiv_scalar_ratio: PMU figure aiv_scalar_ratio of kernel_answer, when the export gives it.
--- column aiv_mte2_ns: PMU figure aiv_mte2_ns of kernel_answer, when the export gives it.
--- column aiv_mte2_ratio: PMU figure aiv_mte2_ratio of kernel_answer, when the export gives it.
--- column aiv_mte3_ns: PMU figure aiv_mte3_ns of kernel_answer, when the export gives it.
--- column aiv_mte3_ratio: PMU figure aiv_mte3_ratio of kernel_answer, when the export gives it.
--- column aiv_icache_miss_rate: PMU figure aiv_icache_miss_rate of kernel_answer, when the export gives it.
--- column cube_utilization_pct: PMU figure cube_utilization_pct of kernel_answer, when the export gives it.
+-- column pmu: A kernel's PMU figures of kernel_answer's columns (aicore_ns to cube_utilization_pct), as a
+--     JSON object keyed by column name (null values for those its export does not give).
 -- column metrics: A kernel's other PMU figures, as a JSON object named as its export names them.
 with
 -- include: _insight_operator_rows
@@ -52,20 +29,12 @@ with
 final as (
     select
         is_communication, name, op_type, acc_core, ts, dur, wait_ns, block_dim, input_shapes, input_dtypes,
-        input_formats, output_shapes, output_dtypes, output_formats, origin, aicore_ns, aic_total_cycles,
-        aic_mac_ns, aic_mac_ratio, aic_scalar_ns, aic_scalar_ratio, aic_mte1_ns, aic_mte1_ratio, aic_mte2_ns,
-        aic_mte2_ratio, aic_fixpipe_ns, aic_fixpipe_ratio, aic_icache_miss_rate, aiv_ns, aiv_total_cycles,
-        aiv_vec_ns, aiv_vec_ratio, aiv_scalar_ns, aiv_scalar_ratio, aiv_mte2_ns, aiv_mte2_ratio, aiv_mte3_ns,
-        aiv_mte3_ratio, aiv_icache_miss_rate, cube_utilization_pct, metrics
+        input_formats, output_shapes, output_dtypes, output_formats, origin, pmu, metrics
     from operators
 )
 
 select
     is_communication, name, op_type, acc_core, ts, dur, wait_ns, block_dim, input_shapes, input_dtypes,
-    input_formats, output_shapes, output_dtypes, output_formats, origin, aicore_ns, aic_total_cycles,
-    aic_mac_ns, aic_mac_ratio, aic_scalar_ns, aic_scalar_ratio, aic_mte1_ns, aic_mte1_ratio, aic_mte2_ns,
-    aic_mte2_ratio, aic_fixpipe_ns, aic_fixpipe_ratio, aic_icache_miss_rate, aiv_ns, aiv_total_cycles,
-    aiv_vec_ns, aiv_vec_ratio, aiv_scalar_ns, aiv_scalar_ratio, aiv_mte2_ns, aiv_mte2_ratio, aiv_mte3_ns,
-    aiv_mte3_ratio, aiv_icache_miss_rate, cube_utilization_pct, metrics
+    input_formats, output_shapes, output_dtypes, output_formats, origin, pmu, metrics
 from final
 order by is_communication, dur desc, ts, name

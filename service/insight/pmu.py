@@ -42,13 +42,15 @@ def _db_name(column: str) -> str:
 
 
 def figures(row: dict) -> dict[str, str]:
-    """The PMU figures of a kernel row (its PMU columns, ``origin`` and ``metrics``), by their shown names."""
+    """The PMU figures of a kernel row of ``insight_operators`` (``origin``, ``pmu``: its PMU columns as
+    JSON, ``metrics``), by their shown names."""
     csv = row["origin"] in CSV_ORIGINS
     if not csv and row["origin"] != "rank_db":
         return {}
+    columns = json.loads(row["pmu"])
     found = {}
     for column in COLUMNS:
-        value = row[column.name]
+        value = columns.get(column.name)
         if value is None:
             continue
         if csv:
