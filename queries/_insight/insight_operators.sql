@@ -1,10 +1,18 @@
 -- title: Insight operators
--- description: Every operator of one rank, compute kernels and HCCL operators, longest first:
---     the rows MindStudio Insight's Operator module lists one by one (Ascend/msinsight
---     DbSummaryDataBase.cpp GenerateQueryDetailSqlForOperator, GenerateQueryDetailSqlForHCCL).
+-- description: The compute kernels or the HCCL operators of one rank, longest first, the topK of
+--     them: the rows MindStudio Insight's Operator module lists one by one (Ascend/msinsight
+--     DbSummaryDataBase.cpp GenerateQueryDetailSqlForOperator, GenerateQueryDetailSqlForHCCL), or
+--     those of one group it opened (GenerateQueryMoreInfoSqlForOther: a type and accelerator core,
+--     or a name, input shapes and core).
 -- param run_id (integer, required): Run of the rank.
 -- param rank_id (integer, required): The rank (-1 when unknown).
--- column is_communication: 1 for an HCCL operator, 0 for a compute kernel.
+-- param communication (boolean, required): The HCCL operators; false: the compute kernels.
+-- param top_k (integer, default -1): Only the top_k longest; all when -1.
+-- param op_type (text, default null): Only operators of this type; any when null.
+-- param op_name (text, default null): Only operators of this name; any when null.
+-- param input_shapes (text, default null): Only operators of these input shapes ('' for none given); any when null.
+-- param acc_core (text, default null): Only kernels of this accelerator core ('' for none given); any when null.
+-- column position: Rank by duration, longest first (1 = longest; ties by start, then name).
 -- column name: Kernel or operator name.
 -- column op_type: Operator type (an HCCL operator's type, or its name less the instance suffix).
 -- column acc_core: Accelerator Core (task type) of a kernel; null for an HCCL operator.
@@ -18,23 +26,34 @@
 -- column output_shapes: Output shapes, when given.
 -- column output_dtypes: Output data types, when given.
 -- column output_formats: Output formats, when given.
--- column origin: Export a kernel came from (rank_db, kernel_details_csv, op_summary_csv, a trace's kind).
--- column pmu: A kernel's PMU figures of kernel_answer's columns (aicore_ns to cube_utilization_pct), as a
---     JSON object keyed by column name (null values for those its export does not give).
--- column metrics: A kernel's other PMU figures, as a JSON object named as its export names them.
+-- column kernel_id: The kernel's row (kernel.id: insight_kernel_pmu), null for an HCCL operator or a GPU kernel.
 with
 -- include: _insight_operator_rows
 ,
 
+ranked as (
+    select
+        row_number() over (order by dur desc, ts, name) as position,
+        name, op_type, acc_core, ts, dur, wait_ns, block_dim, input_shapes, input_dtypes, input_formats,
+        output_shapes, output_dtypes, output_formats, kernel_id
+    from operators
+    where is_communication = :communication
+        and (:op_type is null or op_type = :op_type)
+        and (:op_name is null or name = :op_name)
+        and (:input_shapes is null or coalesce(input_shapes, '') = :input_shapes)
+        and (:acc_core is null or coalesce(acc_core, '') = :acc_core)
+),
+
 final as (
     select
-        is_communication, name, op_type, acc_core, ts, dur, wait_ns, block_dim, input_shapes, input_dtypes,
-        input_formats, output_shapes, output_dtypes, output_formats, origin, pmu, metrics
-    from operators
+        position, name, op_type, acc_core, ts, dur, wait_ns, block_dim, input_shapes, input_dtypes,
+        input_formats, output_shapes, output_dtypes, output_formats, kernel_id
+    from ranked
+    where :top_k = -1 or position <= :top_k
 )
 
 select
-    is_communication, name, op_type, acc_core, ts, dur, wait_ns, block_dim, input_shapes, input_dtypes,
-    input_formats, output_shapes, output_dtypes, output_formats, origin, pmu, metrics
+    position, name, op_type, acc_core, ts, dur, wait_ns, block_dim, input_shapes, input_dtypes, input_formats,
+    output_shapes, output_dtypes, output_formats, kernel_id
 from final
-order by is_communication, dur desc, ts, name
+order by position

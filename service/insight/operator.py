@@ -22,7 +22,7 @@ extremes rounded to 0.01 us, durations and waits to 0.001 us); ``startTime`` in 
 time zero (its first slice, as the Timeline's), rounded to 0.01 ms.
 
 A kernel's PMU figures (a level-1 export's) are columns of its row, named as its export names
-them (:mod:`pmu`), all of the rank's in ``pmuHeaders``; ``level`` says whether the kernels give
+them (:mod:`pmu`), those of the page's kernels in ``pmuHeaders``; ``level`` says whether the kernels give
 input shapes. Not kept: compare mode (``isCompare``: the baseline of the warehouse's
 protocol is an operator profile, not a rank); ``operator/exportDetails`` (it writes a file beside
 the input, the warehouse serves reads only); the compute-unit pie of a communication grouping (the
@@ -35,7 +35,7 @@ from __future__ import annotations
 import json
 
 from service.insight import pmu, ranks, timeline
-from service.insight.protocol import InsightError, Params, rows
+from service.insight.protocol import InsightError, Params, one, rows
 
 NS_PER_US, NS_PER_MS = 1000.0, 1_000_000.0
 #: the frontend's groupings (OperatorGroupConverter.h): (group_by of insight_operator_groups or None
@@ -88,9 +88,11 @@ def _groups(conn, card: ranks.RankCard, group_by: str) -> list[dict]:
     return found
 
 
-def _operators(conn, card: ranks.RankCard, communication: bool) -> list[dict]:
-    found = rows(conn, "insight_operators", run_id=card.run_id, rank_id=card.rank_id)
-    return [row for row in found if row["is_communication"] == int(communication)]
+def _operators(conn, card: ranks.RankCard, communication: bool, top_k: int = -1, **only) -> list[dict]:
+    """The rank's kernels (or HCCL operators), longest first, the ``top_k`` of them; ``only``: of one
+    group (``op_type``, ``op_name``, ``input_shapes``, ``acc_core``)."""
+    return rows(conn, "insight_operators", run_id=card.run_id, rank_id=card.rank_id, communication=communication,
+                top_k=top_k, **{"op_type": None, "op_name": None, "input_shapes": None, "acc_core": None, **only})
 
 
 def _us(ns: float, digits: int) -> float:
@@ -118,7 +120,7 @@ def category(conn, params: Params) -> dict:
     """operator/category: the time of the topK groups (or operators), as a pie."""
     card, group_by, communication, top_k = _asked(conn, params)
     if group_by is None:
-        found = _top(_operators(conn, card, communication), top_k)
+        found = _operators(conn, card, communication, top_k)
         return _pie([(row["name"] or "", _us(row["dur"], 2)) for row in found])
     found = _top(_groups(conn, card, group_by), top_k)
     return _pie([(_slice_name(row), _us(row["total_ns"], 2)) for row in found])
@@ -130,7 +132,7 @@ def compute_unit(conn, params: Params) -> dict:
     if communication:
         return {"data": []}
     if group_by is None:
-        found = [(row["acc_core"], _us(row["dur"], 2)) for row in _top(_operators(conn, card, False), top_k)]
+        found = [(row["acc_core"], _us(row["dur"], 2)) for row in _operators(conn, card, False, top_k)]
     else:
         found = [(row["acc_core"], _us(row["total_ns"], 2)) for row in _top(_groups(conn, card, group_by), top_k)]
     cores: dict[str, float] = {}
@@ -217,10 +219,24 @@ def statistic(conn, params: Params) -> dict:
         for row in page]}
 
 
+def _figures(conn, row: dict) -> dict[str, str]:
+    """A kernel's PMU figures by their shown names (:mod:`pmu`); none for an HCCL operator."""
+    found = None if row["kernel_id"] is None else one(conn, "insight_kernel_pmu", kernel_id=row["kernel_id"])
+    return pmu.figures(found) if found else {}
+
+
+def _detail_rows(conn, page: list[dict], zero: int) -> tuple[list[dict], list[str]]:
+    """The operators of a page as table rows, and the PMU figures they have, by name (a set, sorted:
+    the real server's pmuHeaders)."""
+    figures = [_figures(conn, row) for row in page]
+    return ([{**found, **_detail_row(row, zero)} for row, found in zip(page, figures)],
+            sorted({name for found in figures for name in found}))
+
+
 def _detail_row(row: dict, zero: int) -> dict:
-    """An operator as a table row: its fields, and a kernel's PMU figures (:mod:`pmu`)."""
+    """An operator's fields as a table row."""
     ts = row["ts"]
-    return {**pmu.figures(row), "name": row["name"] or "", "type": row["op_type"] or "", "accCore": row["acc_core"] or "",
+    return {"name": row["name"] or "", "type": row["op_type"] or "", "accCore": row["acc_core"] or "",
             "startTime": "NA" if not ts else str(round((ts - zero) / NS_PER_MS, 2)),
             "duration": _fixed(row["dur"], 3), "waitTime": _fixed(row["wait_ns"], 3),
             "blockNum": str(row["block_dim"] or 0), "inputShape": row["input_shapes"] or "",
@@ -234,35 +250,28 @@ def _level(page: list[dict]) -> str:
     return "l1" if page and page[0]["input_shapes"] else "l0"
 
 
-def _pmu_headers(operators: list[dict]) -> list[str]:
-    """The PMU figures any of the rank's operators has, by name (a set, sorted: the real server's)."""
-    return sorted({name for row in operators for name in pmu.figures(row)})
-
-
 def details(conn, params: Params) -> dict:
     """operator/details: a page of the topK longest operators, each ``{diff, baseline, compare}``."""
     card, group_by, communication, top_k = _asked(conn, params)
     if group_by is not None:
         raise InsightError("operator/details lists operators: group must be Operator or Communication Operator")
-    operators = _operators(conn, card, communication)
-    found = _kept(_top(operators, top_k), _filters(params, DETAIL_FILTERS), DETAIL_COLUMNS)
+    found = _kept(_operators(conn, card, communication, top_k), _filters(params, DETAIL_FILTERS), DETAIL_COLUMNS)
     page = _page(_ordered(found, params, DETAIL_COLUMNS), params)
-    zero = timeline.card_zero(conn, card)
-    return {"total": len(found), "level": _level(page), "pmuHeaders": _pmu_headers(operators), "data": [
-        {"diff": _empty(DETAIL_COLUMNS), "baseline": _empty(DETAIL_COLUMNS), "compare": _detail_row(row, zero)}
-        for row in page]}
+    listed, headers = _detail_rows(conn, page, timeline.card_zero(conn, card))
+    return {"total": len(found), "level": _level(page), "pmuHeaders": headers, "data": [
+        {"diff": _empty(DETAIL_COLUMNS), "baseline": _empty(DETAIL_COLUMNS), "compare": row} for row in listed]}
 
 
-def _member(row: dict, group_by: str, params: Params) -> bool:
-    """Whether an operator is of the group a grouped row names (``opType``, ``opName``, ``shape``, ``accCore``)."""
+def _group_of(group_by: str, params: Params) -> dict:
+    """The group a grouped row names (``opType``; ``opName`` and ``shape``; ``accCore`` of a kernel), as
+    insight_operators' ``only`` parameters."""
     if group_by == "communication_type":
-        return row["op_type"] == params.text("opType")
+        return {"op_type": params.text("opType")}
+    core = params.text("accCore", required=False) or ""
     if group_by == "op_type":
-        same = row["op_type"] == params.text("opType")
-    else:
-        same = (row["name"] == params.text("opName")
-                and (row["input_shapes"] or "") == (params.text("shape", required=False) or ""))
-    return same and (row["acc_core"] or "") == (params.text("accCore", required=False) or "")
+        return {"op_type": params.text("opType"), "acc_core": core}
+    return {"op_name": params.text("opName"), "input_shapes": params.text("shape", required=False) or "",
+            "acc_core": core}
 
 
 def more_info(conn, params: Params) -> dict:
@@ -271,10 +280,8 @@ def more_info(conn, params: Params) -> dict:
     if group_by is None:
         raise InsightError("operator/more_info opens a group: group must be Operator Type, Input Shape or "
                            "Communication Operator Type")
-    operators = _operators(conn, card, communication)
-    members = [row for row in operators if _member(row, group_by, params)]
+    members = _operators(conn, card, communication, **_group_of(group_by, params))
     found = _kept(members, _filters(params, DETAIL_FILTERS), DETAIL_COLUMNS)
     page = _page(_ordered(found, params, DETAIL_COLUMNS), params)
-    zero = timeline.card_zero(conn, card)
-    return {"total": len(found), "level": _level(page), "pmuHeaders": _pmu_headers(operators),
-            "data": [_detail_row(row, zero) for row in page]}
+    listed, headers = _detail_rows(conn, page, timeline.card_zero(conn, card))
+    return {"total": len(found), "level": _level(page), "pmuHeaders": headers, "data": listed}

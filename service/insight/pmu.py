@@ -42,8 +42,8 @@ def _db_name(column: str) -> str:
 
 
 def figures(row: dict) -> dict[str, str]:
-    """The PMU figures of a kernel row of ``insight_operators`` (``origin``, ``pmu``: its PMU columns as
-    JSON, ``metrics``), by their shown names."""
+    """The PMU figures of a kernel (its ``insight_kernel_pmu`` row: ``origin``, ``pmu``, ``metrics``), by
+    their shown names."""
     csv = row["origin"] in CSV_ORIGINS
     if not csv and row["origin"] != "rank_db":
         return {}
