@@ -1,6 +1,7 @@
 """What the timeline commands keep in memory per warehouse: threads' level-of-detail arrays,
 interned strings, busy summaries of padded viewports, and each source's time zero (shared by the
-inputs that answer one rank's timeline together).
+inputs that answer one rank's timeline together); and the Operator page's groups of a rank (its
+pies and table ask them at once, each page of them again).
 
 Arrays per thread held in memory answer a window 100x faster than fetching its rows from
 SQLite (reference/STACK.md §4). A cache belongs to one warehouse file and one state of it:
@@ -110,7 +111,8 @@ class WarehouseCache:
         return groups.get(source_id, (source_id,))
 
     def summary(self, key: tuple, compute):
-        """A busy summary by key, computed by ``compute()`` when not held."""
+        """A summary by key (a busy summary, a rank's operator groups), computed by ``compute()`` when
+        not held."""
         with self.lock:
             found = self.summaries.get(key)
             if found is not None:

@@ -14,8 +14,8 @@ import itertools
 import threading
 
 from service.db import get_db
-from service.insight import (baseline, communication, details, hotspot, importer, project, selection, source, summary,
-                             system_view, timeline, views)
+from service.insight import (baseline, communication, details, hotspot, importer, operator, project, selection, source,
+                             summary, system_view, timeline, views)
 from service.insight.protocol import InsightError, Params
 from service.insight.session import Session
 from warehouse.errors import WarehouseError
@@ -41,6 +41,11 @@ COMMANDS = {
     "communication/duration/iterations": communication.iterations,
     "communication/matrix/bandwidthInfo": communication.matrix,
     "communication/duration/list": communication.duration_list,
+    "operator/category": operator.category,
+    "operator/compute_unit": operator.compute_unit,
+    "operator/statistic": operator.statistic,
+    "operator/details": operator.details,
+    "operator/more_info": operator.more_info,
     "source/code/file": source.code_file,
     "source/api/line": source.api_line,
     "source/api/instructions": source.api_instructions,

@@ -66,8 +66,8 @@ def import_action(conn, params: Params) -> dict:
     Cards as the real server's (TimelineProtocolUtil.cpp, ImportActionResponse): an operator profile
     is one card (projectType BIN), a training run one card per rank (:mod:`ranks`: every rank holding a
     file the paths name, imported now or before), a file that failed one card with ``result`` false.
-    Each rank card's ``parse/success`` event, and each cluster's completion, is left for the page
-    (:mod:`parse_events`)."""
+    Each rank card's ``parse/success`` event, each cluster's completion, and each rank's
+    ``parse/operatorCompleted`` are left for the page (:mod:`parse_events`)."""
     root = import_root()
     found = [f for given in params.text_list("path") for f in inside(root, given)]
     database = current_app.config["DATABASE"]
@@ -93,6 +93,7 @@ def import_action(conn, params: Params) -> dict:
     instructions = [k[INSTRUCTIONS_BLOCK] for k in kinds.values() if INSTRUCTIONS_BLOCK in k]
     params.session.events.extend(parse_events.parse_success(conn, rank_cards))
     params.session.events.extend(parse_events.cluster_completed(rank_cards))
+    params.session.events.extend(parse_events.operator_completed(conn, rank_cards))
     return {
         "reset": True,
         # the simulator's profiles carry a timeline (block 0x02); on-board ones do not

@@ -24,6 +24,15 @@ ToEventJson<ParseClusterStep2CompletedEvent>). The Timeline relays them to the f
 clusterDurationCompletedHandler), which marks the cluster parsed: only then do the Summary and
 Communication pages ask their first requests (``modules/cluster/src/SummaryIndex.tsx``,
 ``CommunicationIndex.tsx``: ``session.clusterCompleted``).
+
+The Operator page lists a rank only once ``parse/operatorCompleted`` (module ``operator``) named it
+(``modules/framework/src/connection/interceptorHandler.ts`` parseOperatorSuccessHandler,
+``modules/operator/src/connection/handler.ts`` parseSuccessHandler: its ``rankList`` and ``dbPath``).
+The real server pushes one per rank of a database export once its summary database is open, with
+``status`` false when the rank has no compute task (``full_db/database/FullDbParser.cpp``
+InitSummary, ``operator/database/DbSummaryDataBase.cpp`` ParserEnd), and one per rank of a text
+export whose kernel_details.csv it parsed (``operator/parser/KernelParse.cpp`` ParseCallBack), in
+the shape of ToEventJson<OperatorParseStatusEvent> (``operator/protocol/OperatorProtocolUtil.cpp``).
 """
 
 from __future__ import annotations
@@ -35,10 +44,13 @@ from service.insight.protocol import one, rows
 from service.insight.ranks import RankCard
 
 PARSE_SUCCESS = "parse/success"
+OPERATOR_COMPLETED = "parse/operatorCompleted"
 CLUSTER_COMPLETED, CLUSTER_STEP2_COMPLETED = "parse/clusterCompleted", "parse/clusterStep2Completed"
 #: parseResult of a cluster parsed (PARSE_RESULT_OK of the real server)
 PARSE_RESULT_OK = "ok"
-MODULE = "timeline"
+MODULE, OPERATOR_MODULE = "timeline", "operator"
+#: kinds of a text export's kernel list (the inputs KernelParse reads)
+KERNEL_KINDS = frozenset({"kernel_details_csv", "op_summary_csv"})
 #: metaType of a text project's lanes (TextTraceDatabase::AddThreadTrack); a database project's are its tables'
 TEXT_META_TYPE = "TEXT"
 
@@ -46,11 +58,11 @@ _event_ids = itertools.count(1)
 _event_ids_lock = threading.Lock()
 
 
-def envelope(event: str, body: dict) -> dict:
+def envelope(event: str, body: dict, module: str = MODULE) -> dict:
     """An event as the real server frames it: ``{type: "event", id, event, moduleName, body}``."""
     with _event_ids_lock:
         event_id = next(_event_ids)
-    return {"type": "event", "id": event_id, "event": event, "moduleName": MODULE, "body": body}
+    return {"type": "event", "id": event_id, "event": event, "moduleName": module, "body": body}
 
 
 def _span(conn, card: RankCard) -> tuple[int, int] | None:
@@ -87,6 +99,12 @@ def _track(kind: str, card_id: str, process_id: str, meta_type: str, **given) ->
     return {"type": kind, "children": [], "metadata": metadata}
 
 
+def rank_info(card: RankCard) -> dict:
+    """The card as a RankInfo of an event's ``rankList`` (RankInfo::SerializationToJson)."""
+    return {"clusterId": card.cluster, "host": "", "rankId": card.card_id, "rankName": card.name,
+            "deviceId": "" if card.device_id is None else str(card.device_id)}
+
+
 def parse_success(conn, cards: list[RankCard]) -> list[dict]:
     """One parse/success event per card, in the cards' order."""
     spans = {card.card_id: _span(conn, card) for card in cards}
@@ -99,9 +117,7 @@ def parse_success(conn, cards: list[RankCard]) -> list[dict]:
             "startTimeUpdated": span is not None, "isFullDb": card.is_db, "isRl": False, "isFtrace": False,
             "unit": {"type": "card", "metadata": {"cardId": card.card_id, "cardAlias": ""},
                      "children": unit_tree(conn, card)},
-            "rankList": [{"clusterId": card.cluster, "host": "", "rankId": card.card_id, "rankName": card.name,
-                          "deviceId": "" if card.device_id is None else str(card.device_id)}],
-            "threadGroupList": [], "dbPath": card.path}))
+            "rankList": [rank_info(card)], "threadGroupList": [], "dbPath": card.path}))
     return events
 
 
@@ -112,4 +128,18 @@ def cluster_completed(cards: list[RankCard]) -> list[dict]:
         body = {"parseResult": PARSE_RESULT_OK, "isAllPageParsed": False, "clusterPath": root}
         events.append(envelope(CLUSTER_COMPLETED, {**body, "isShowCluster": True}))
         events.append(envelope(CLUSTER_STEP2_COMPLETED, body))
+    return events
+
+
+def operator_completed(conn, cards: list[RankCard]) -> list[dict]:
+    """parse/operatorCompleted for each card of a database export (``status``: whether the rank has
+    operators) and each card holding a text export's kernel list, in the cards' order."""
+    events = []
+    for card in cards:
+        if not (card.is_db or card.kinds & KERNEL_KINDS):
+            continue
+        found = rows(conn, "insight_operator_groups", run_id=card.run_id, rank_id=card.rank_id, group_by="op_type")
+        events.append(envelope(OPERATOR_COMPLETED, {
+            "rankId": card.card_id, "status": bool(found), "error": "", "dbPath": card.path,
+            "rankList": [rank_info(card)]}, OPERATOR_MODULE))
     return events

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import PurePath
 
-from service.insight.protocol import InsightError, rows
+from service.insight.protocol import InsightError, Params, rows
 
 #: ProjectTypeEnum of the real server (server/src/modules/defs/GlobalDefs.h)
 DB, TEXT_CLUSTER, TRACE, DB_CLUSTER = 0, 3, 5, 6
@@ -109,6 +109,18 @@ def listing(conn) -> list[RankCard]:
 def named(conn, card_id: str) -> RankCard | None:
     """The rank card whose id is ``card_id``, or None."""
     return next((card for card in listing(conn) if card.card_id == card_id), None)
+
+
+def asked(conn, params: Params) -> RankCard:
+    """The rank card a request names (``rankId``, else ``cardId`` or ``dbPath``: the card's id).
+
+    :raises InsightError: if no rank card has that id (the answer lists the cards).
+    """
+    card_id = params.text("rankId", aliases=("cardId", "dbPath"))
+    rank = named(conn, card_id)
+    if rank is None:
+        raise InsightError(f"unknown card {card_id!r}", cards=[card.card_id for card in listing(conn)])
+    return rank
 
 
 def of_paths(conn, paths: list[str]) -> list[RankCard]:

@@ -34,17 +34,9 @@ FIRST_LEVEL = (("Computing Time", "computing_ns"),
 E2E_TIME = "E2E Time"
 
 
-def _rank(conn, params: Params) -> ranks.RankCard:
-    card_id = params.text("rankId", aliases=("cardId", "dbPath"))
-    rank = ranks.named(conn, card_id)
-    if rank is None:
-        raise InsightError(f"unknown card {card_id!r}", cards=[card.card_id for card in ranks.listing(conn)])
-    return rank
-
-
 def name_list(conn, params: Params) -> dict:
     """tableData/nameList: the tables the card's trace declares (a profiler's rank declares none)."""
-    _rank(conn, params)
+    ranks.asked(conn, params)
     return {"layers": []}
 
 
@@ -55,7 +47,7 @@ def _item(index: int, name: str, total_us: float, e2e_us: float) -> dict:
 
 def overall(conn, params: Params) -> dict:
     """systemView/overall: the rank's computing, communication not overlapped, free and E2E times."""
-    rank = _rank(conn, params)
+    rank = ranks.asked(conn, params)
     if (params.integer("startTime", required=False) or 0) != (params.integer("endTime", required=False) or 0):
         raise InsightError("systemView/overall over a time range is not answered (startTime must equal endTime)")
     steps = rows(conn, "step_time", run_id=rank.run_id, rank_id=rank.rank_id)

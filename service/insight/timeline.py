@@ -19,7 +19,7 @@ import msgspec
 import numpy as np
 from flask import current_app
 
-from service.insight import cache, cards, lod
+from service.insight import cache, cards, lod, ranks
 from service.insight.protocol import InsightError, Params, one, rows
 
 #: most items one unit/threadTraces answer holds (whole depths from the top are kept)
@@ -60,7 +60,8 @@ def window(params: Params, zero: int, *, tpp_required: bool = True) -> tuple[int
     return start, end, max(1.0, (end - start) / SUMMARY_PIXELS)
 
 
-def _cache() -> cache.WarehouseCache:
+def warehouse_cache() -> cache.WarehouseCache:
+    """The caches of the served warehouse in its current state (:mod:`service.insight.cache`)."""
     budget = int(current_app.config.get("INSIGHT_CACHE_SLICES") or cache.MAX_SLICES)
     return cache.for_warehouse(current_app.config["DATABASE"], budget)
 
@@ -78,7 +79,12 @@ def thread_checked(conn, params: Params, thread_id: int, process_id: int | None)
 
 def zero_of(conn, thread: dict) -> int:
     """Time zero of a thread's input (its earliest slice start)."""
-    return _cache().start(conn, thread["source_id"])
+    return warehouse_cache().start(conn, thread["source_id"])
+
+
+def card_zero(conn, card: ranks.RankCard) -> int:
+    """Time zero of a rank card: the earliest slice start of its timeline (0 without one)."""
+    return warehouse_cache().start(conn, card.timeline_ids[0]) if card.timeline_ids else 0
 
 
 def thread_traces(conn, params: Params) -> dict:
@@ -88,7 +94,7 @@ def thread_traces(conn, params: Params) -> dict:
     process_id = params.integer("processId")
     thread_id = params.integer("threadId")
     row = thread_checked(conn, params, thread_id, process_id)
-    store = _cache()
+    store = warehouse_cache()
     zero = zero_of(conn, row)
     start, end, tpp = window(params, zero)
     thread = store.thread(conn, thread_id)
@@ -137,7 +143,7 @@ def thread_traces_summary(conn, params: Params) -> dict:
         raise InsightError(f"unknown process {process_id}")
     cards.check_source(conn, params, threads[0]["source_id"], f"process {process_id}")
     thread_ids = [t["thread_id"] for t in threads if t["thread_id"] is not None]
-    store = _cache()
+    store = warehouse_cache()
     zero = zero_of(conn, threads[0])
     start, end, tpp = window(params, zero, tpp_required=False)
     width = lod.bucket_width(tpp)

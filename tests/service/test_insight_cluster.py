@@ -45,13 +45,15 @@ def named(database, query: str, **params) -> list[dict]:
 
 
 def check_cluster_events(events: list[dict], run) -> None:
-    """The cluster's two events follow the ranks' parse/success, naming the folder imported."""
-    assert [event["event"] for event in events] == [
-        "parse/success", "parse/success", "parse/clusterCompleted", "parse/clusterStep2Completed"]
+    """The cluster's two events follow the ranks' parse/success, naming the folder imported; then each
+    rank's parse/operatorCompleted (the Operator module's)."""
+    assert [(event["moduleName"], event["event"]) for event in events] == [
+        ("timeline", "parse/success"), ("timeline", "parse/success"), ("timeline", "parse/clusterCompleted"),
+        ("timeline", "parse/clusterStep2Completed"), ("operator", "parse/operatorCompleted"),
+        ("operator", "parse/operatorCompleted")]
     assert events[2]["body"] == {"parseResult": "ok", "isAllPageParsed": False, "isShowCluster": True,
                                  "clusterPath": str(run)}
     assert events[3]["body"] == {"parseResult": "ok", "isAllPageParsed": False, "clusterPath": str(run)}
-    assert {event["moduleName"] for event in events} == {"timeline"}
 
 
 def check_base_info(page, database, run) -> dict:
