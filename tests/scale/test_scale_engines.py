@@ -33,6 +33,9 @@ CODE_FILE = Lookup("SELECT min(file) FROM code_line")
 CODE_CORE = Lookup("SELECT min(core) FROM code_line")
 BUSIEST_THREAD = Lookup("SELECT thread_id FROM _slice GROUP BY thread_id ORDER BY count(*) DESC, thread_id LIMIT 1")
 FLOW_SLICE = Lookup("SELECT min(slice_out) FROM flow")
+#: the run of rank 0's rank db kernels (the Operator page's rank)
+KERNEL_RUN = Lookup("SELECT min(s.run_id) FROM kernel AS k JOIN source AS s ON s.id = k.source_id "
+                    "WHERE k.rank_id = 0 AND k.origin = 'rank_db'")
 HCCL_ROW = "FROM hccl_operator WHERE op_type IS NOT NULL ORDER BY dur DESC, source_id, source_row LIMIT 1"
 TIME_ROW = "FROM communication_time_answer WHERE group_name IS NOT NULL ORDER BY source_id, source_row LIMIT 1"
 MEMORY_ROW = ("FROM memory_record AS m JOIN answer_source AS a ON a.source_id = m.source_id AND a.fact = 'memory' "
@@ -74,7 +77,10 @@ PARAMS = {
     "insight_block_kinds": {"source_id": OP_PROFILE},
     "insight_memory_table_cells": {"source_id": OP_PROFILE},
     "insight_memory_units": {"source_id": OP_PROFILE},
+    "insight_kernel_pmu": {"kernel_id": Lookup("SELECT min(id) FROM kernel WHERE origin = 'rank_db'")},
     "insight_op_blocks": {"source_id": OP_PROFILE},
+    "insight_operator_groups": {"run_id": KERNEL_RUN, "rank_id": 0, "group_by": "op_type"},
+    "insight_operators": {"run_id": KERNEL_RUN, "rank_id": 0, "communication": False},
     "insight_op_run": {"source_id": OP_PROFILE},
     "insight_pipe_ratios": {"source_id": OP_PROFILE},
     "insight_process_threads": {"process_id": Lookup("SELECT min(process_id) FROM thread")},

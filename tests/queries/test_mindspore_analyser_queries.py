@@ -1,5 +1,6 @@
-"""MindSpore's step phases and the profiler's own operator type table as named queries
-(queries/mindspore/mindspore_step_phases.sql, mindspore_step_phase_summary.sql,
+"""MindInsight's analysers as named queries: MindSpore's step phases, its AI Core and AI CPU operators and
+the profiler's own operator type table (queries/mindspore/mindspore_step_phases.sql,
+mindspore_step_phase_summary.sql, mindspore_aicore_ops.sql, mindspore_aicpu_ops.sql,
 queries/kernels/op_type_statistic.sql), on the real MindSpore files of MindInsight's test resources
 and a real torch_npu text export.
 
@@ -8,7 +9,10 @@ MindSpore writes last in step_trace_raw_{device}_detail_time.csv (mindinsight/pr
 step_trace_analyser.py ``summary``, common/util.py ``get_summary_for_step_trace``: milliseconds to
 4 decimals, percents to 2), and its AI Core type table is get_type_infos of
 tests/ut/profiler/analyser/test_analyser_aicore_type.py over aicore_intermediate_1_type.csv
-(total time in us to 3 decimals, count, mean = total / count to 3 decimals).
+(total time in us to 3 decimals, count, mean = total / count to 3 decimals). Its AI Core detail table
+is get_detail_infos of test_analyser_aicore_detail.py (the framework's op name, kernel name and type
+beside each operator's mean time in us to 3 decimals and count, row by row in the files' order); the AI
+CPU table is MindSpore's own, output_data_preprocess_aicpu_0.txt of MindInsight's JOB_AICPU/expect.
 """
 
 from __future__ import annotations
@@ -39,9 +43,9 @@ def profiler(rows, tmp_path) -> Path:
     folder = tmp_path / "profiler"
     folder.mkdir()
     for name in ("step_trace_raw_0_detail_time.csv", "step_trace_raw_10_detail_time.csv",
-                 "aicore_intermediate_1_type.csv", "aicore_intermediate_1_detail.csv"):
+                 "aicore_intermediate_1_type.csv", "aicore_intermediate_1_detail.csv", "framework_raw_1.csv"):
         shutil.copy(MINDINSIGHT / "profiler" / name, folder / name)
-    assert [r.status for r in ingest_paths(rows, [folder])] == ["ok"] * 4
+    assert [r.status for r in ingest_paths(rows, [folder])] == ["ok"] * 5
     return folder
 
 
@@ -110,3 +114,29 @@ def test_the_raw_training_trace_answers_the_steps_of_its_device(run, rows, tmp_p
     (summary,) = run("mindspore_step_phase_summary", rank_id=1)
     assert (summary["total_steps"], summary["averaged_steps"]) == (322, 321)
     assert summary["total_ns"] == pytest.approx(sum(s["total_ns"] for s in steps[1:]) / 321)
+
+
+def test_the_ai_core_detail_table_is_mindinsights(run, profiler):
+    framework = records(profiler / "framework_raw_1.csv")
+    detail = records(profiler / "aicore_intermediate_1_detail.csv")
+    expected = [(f["op_name"], f["kernel_name"], f["kernel_type"], round(float(d["execution_time"]) * 1e3, 3),
+                 int(d["execution_frequency"])) for f, d in zip(framework, detail)]
+    mine = run("mindspore_aicore_ops", rank_id=1)
+    assert [(r["full_name"], r["kernel_name"], r["op_type"], r["avg_ns"] / 1000, r["count"]) for r in mine] == expected
+    assert len(mine) == 10 and mine[9]["op_type"] == "MatMul"
+    assert (mine[9]["input_shapes"], mine[9]["output_shapes"]) == ("32,120;84,120;84", "32,84")
+
+
+def test_the_ai_cpu_table_is_mindspores_from_the_raw_file(run, rows, tmp_path):
+    job = tmp_path / "JOB_AICPU"
+    shutil.copytree(MINDINSIGHT / "JOB_AICPU" / "data", job / "data")
+    assert {r.status for r in ingest_paths(rows, [job])} == {"ok"}
+    lines = (MINDINSIGHT / "JOB_AICPU" / "expect" / "output_data_preprocess_aicpu_0.txt").read_text().splitlines()
+    table = [line.split() for line in lines[2:-1]]
+    total_ms = float(lines[-1].split(":")[1])
+    mine = run("mindspore_aicpu_ops", rank_id=0)
+    assert [(r["serial_number"], r["op_type"], r["total_ns"], r["dispatch_ns"], r["run_start"], r["run_end"])
+            for r in mine] == [(int(n), kind, round(float(total) * 1e6), round(float(dispatch) * 1e6), int(start),
+                                int(end)) for n, kind, total, dispatch, start, end in table]
+    assert [round(r["share"], 6) for r in mine] == [round(float(t[2]) / total_ms, 6) for t in table]
+    assert {r["source_kind"] for r in mine} == {"mindspore_aicpu_raw"}
