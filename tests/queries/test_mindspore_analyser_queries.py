@@ -1,7 +1,7 @@
 """MindInsight's analysers as named queries: MindSpore's step phases, its AI Core and AI CPU operators and
 the profiler's own operator type table (queries/mindspore/mindspore_step_phases.sql,
 mindspore_step_phase_summary.sql, mindspore_aicore_ops.sql, mindspore_aicpu_ops.sql,
-queries/kernels/op_type_statistic.sql), on the real MindSpore files of MindInsight's test resources
+mindspore_dynamic_shape.sql, mindspore_cluster_steps.sql, queries/kernels/op_type_statistic.sql), on the real MindSpore files of MindInsight's test resources
 and a real torch_npu text export.
 
 The figures are MindInsight's for the same files: its step trace summary is the average record
@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.factories.mindspore_summaries import ADD_KERNEL
+from tests.sources.test_mindspore_dynamic_shape import MINDINSIGHT_ADD_KERNEL, MINDINSIGHT_GET_NEXT
 from warehouse.ingest import ingest_paths
 
 MINDINSIGHT = Path("/work/shared/realdata/mindinsight")
@@ -140,3 +142,28 @@ def test_the_ai_cpu_table_is_mindspores_from_the_raw_file(run, rows, tmp_path):
                                 int(end)) for n, kind, total, dispatch, start, end in table]
     assert [round(r["share"], 6) for r in mine] == [round(float(t[2]) / total_ms, 6) for t in table]
     assert {r["source_kind"] for r in mine} == {"mindspore_aicpu_raw"}
+
+
+def test_the_dynamic_shape_steps_are_mindinsights_filters(run, rows, tmp_path):
+    folder = tmp_path / "profiler"
+    folder.mkdir()
+    shutil.copy(MINDINSIGHT / "profiler" / "dynamic_shape_info_0.json", folder)
+    ingest_paths(rows, [folder])
+    get_next = {r["step_id"]: r["avg_ns"] for r in run("mindspore_dynamic_shape", op_type="GetNext")}
+    assert [round(get_next.get(step, 0) / 1000, 3) for step in range(1, 10)] == MINDINSIGHT_GET_NEXT
+    kernels = [r for r in run("mindspore_dynamic_shape", op_type="cuLaunchKernel") if r["op_name"] == ADD_KERNEL]
+    assert [(r["record"], r["runs"], r["avg_ns"] / 1000) for r in kernels] == [
+        ("kernel", 1, us) for us in MINDINSIGHT_ADD_KERNEL]
+
+
+def test_the_cluster_steps_carry_each_ranks_stage_and_mean(run, rows, tmp_path):
+    shutil.copytree(MINDINSIGHT / "cluster_propose", tmp_path / "cluster_propose")
+    ingest_paths(rows, [tmp_path / "cluster_propose"])
+    steps = run("mindspore_cluster_steps")
+    assert [(r["rank_id"], r["stage_id"]) for r in steps if r["step_id"] is None] == [(0, 1), (1, 1), (2, 2), (3, 2)]
+    assert {r["parallel_mode"] for r in steps} == {"pipeline-parallel"} and len(steps) == 4 * 6
+    with (tmp_path / "cluster_propose" / "ascend_cluster_analyse_pipeline-parallel_2_4_2.csv").open() as handle:
+        mean = handle.read().splitlines()[-1].split(",")
+    (rank2,) = [r for r in steps if r["rank_id"] == 2 and r["step_id"] is None]
+    assert [rank2[c] for c in ("computation_ns", "communication_alone_ns", "stage_ns", "receive_alone_ns",
+                               "collective_communication_alone_ns")] == [round(float(ms) * 1e6) for ms in mean]

@@ -71,7 +71,7 @@ def write_inputs(folder: Path) -> Path:
 def write_mindspore_profiler(folder: Path) -> None:
     """A MindSpore profiler folder of device 0: its data pipeline (two empty steps of four: the
     minddata rule fires), step trace with MindSpore's phases, AI Core and AI CPU operators, a 4-rank
-    pipeline's cluster analysis, HCCL, FLOPs and timeline summaries."""
+    pipeline's cluster analysis, dynamic shapes, HCCL, FLOPs and timeline summaries."""
     minddata.DeviceQueueFactory(path=folder / "device_queue_profiling_0.txt")
     minddata.PipelineProfilingFactory(path=folder / "pipeline_profiling_0.json")
     minddata.CpuUtilizationFactory(path=folder / "minddata_cpu_utilization_0.json")
@@ -80,6 +80,7 @@ def write_mindspore_profiler(folder: Path) -> None:
     mindspore.AicpuRawFactory(path=folder / "DATA_PREPROCESS.dev.AICPU.0.slice_0")
     for rank in range(4):  # a pipeline of 2 stages of 2 ranks: the parallel strategy rule's files
         mindspore_summaries.ClusterAnalyseFactory(path=folder / f"ascend_cluster_analyse_pipeline-parallel_2_4_{rank}.csv")
+    mindspore_summaries.DynamicShapeFactory(path=folder / "dynamic_shape_info_0.json")
     mindspore_summaries.HcclRawFactory(path=folder / "hccl_raw_0.csv")
     mindspore_summaries.FlopsFactory(path=folder / "flops_0.txt")
     mindspore_summaries.FlopsSummaryFactory(path=folder / "flops_summary_0.json")

@@ -1,0 +1,27 @@
+-- title: MindSpore cluster steps
+-- description: Per run, rank and step of a MindSpore cluster, the time split MindSpore's cluster
+--     analysis writes for each rank (ascend_cluster_analyse_{mode}_{stages}_{ranks}_{rank}.csv:
+--     mindspore_cluster_step), the figures MindInsight's cluster step trace and parallel analyser read:
+--     computation, communication not hidden by it, and in a pipeline the stage time, the receive
+--     operators' time between stages and the collective communication within a stage, with the rank's
+--     pipeline stage. The file's mean (its last record) is the row without a step.
+-- param run_id (integer, default null): Only this run; every run when null.
+-- param rank_id (integer, default null): Only this rank; every rank when null.
+-- column run_id: Run.
+-- column rank_id: Rank.
+-- column parallel_mode: data-parallel, model-parallel or pipeline-parallel (from the file name).
+-- column stage_id: The rank's pipeline stage, from 1 (MindInsight's numbering: rank // (ranks / stages) + 1).
+-- column step_id: Step (null for the file's mean).
+-- column computation_ns: Computation time in ns.
+-- column communication_alone_ns: Communication not hidden by computation, in ns.
+-- column stage_ns: Stage time in ns (pipeline parallel).
+-- column receive_alone_ns: Receive operators' time between stages not hidden, in ns (pipeline parallel).
+-- column collective_communication_alone_ns: Collective communication within the stage not hidden, in ns
+--     (pipeline parallel).
+select
+    s.run_id, c.rank_id, c.parallel_mode, c.rank_id / (c.rank_size / c.stage_num) + 1 as stage_id, c.step_id,
+    c.computation_ns, c.communication_alone_ns, c.stage_ns, c.receive_alone_ns, c.collective_communication_alone_ns
+from mindspore_cluster_step as c
+join source as s on s.id = c.source_id and s.status = 'ok'
+where (:run_id is null or s.run_id = :run_id) and (:rank_id is null or c.rank_id = :rank_id)
+order by s.run_id, c.rank_id, c.step_id is null, c.step_id
