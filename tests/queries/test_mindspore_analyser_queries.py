@@ -1,7 +1,8 @@
 """MindInsight's analysers as named queries: MindSpore's step phases, its AI Core and AI CPU operators and
 the profiler's own operator type table (queries/mindspore/mindspore_step_phases.sql,
 mindspore_step_phase_summary.sql, mindspore_aicore_ops.sql, mindspore_aicpu_ops.sql,
-mindspore_dynamic_shape.sql, mindspore_cluster_steps.sql, queries/kernels/op_type_statistic.sql), on the real MindSpore files of MindInsight's test resources
+mindspore_dynamic_shape.sql, mindspore_cluster_steps.sql, mindspore_step_reduce_ops.sql, mindspore_flops_scopes.sql,
+mindspore_hccl_ops.sql, queries/kernels/op_type_statistic.sql), on the real MindSpore files of MindInsight's test resources
 and a real torch_npu text export.
 
 The figures are MindInsight's for the same files: its step trace summary is the average record
@@ -18,6 +19,7 @@ CPU table is MindSpore's own, output_data_preprocess_aicpu_0.txt of MindInsight'
 from __future__ import annotations
 
 import csv
+import json
 import shutil
 from pathlib import Path
 
@@ -167,3 +169,38 @@ def test_the_cluster_steps_carry_each_ranks_stage_and_mean(run, rows, tmp_path):
     (rank2,) = [r for r in steps if r["rank_id"] == 2 and r["step_id"] is None]
     assert [rank2[c] for c in ("computation_ns", "communication_alone_ns", "stage_ns", "receive_alone_ns",
                                "collective_communication_alone_ns")] == [round(float(ms) * 1e6) for ms in mean]
+
+
+def test_the_reduce_operators_of_a_step_are_the_files_groups(run, profiler):
+    with (profiler / "step_trace_raw_0_detail_time.csv").open(newline="") as handle:
+        header, first = list(csv.reader(handle))[:2]
+    # the older layout: stream_{s}_parallel_{i}_start_point, _end_point, then the duration, in cycles
+    groups = {header[at + 2]: [int(first[at + k]) * NS_PER_CYCLE for k in range(3)]
+              for at in range(9, len(header), 3) if int(first[at + 2])}
+    mine = run("mindspore_step_reduce_ops", rank_id=0, step_id=1)
+    assert {r["name"]: [r["start_ns"], r["end_ns"], r["duration_ns"]] for r in mine} == groups
+    assert [r["duration_ns"] for r in mine] == sorted((r["duration_ns"] for r in mine), reverse=True)
+
+
+def test_the_flops_scopes_are_the_files_links(run, rows, tmp_path):
+    folder = tmp_path / "profiler"
+    folder.mkdir()
+    shutil.copy(MINDINSIGHT / "profiler" / "flops_scope_0.json", folder)
+    ingest_paths(rows, [folder])
+    document = json.loads((folder / "flops_scope_0.json").read_text())["data"]
+    links = {(link["source"], link["target"]): link["value"] for link in document["links"]}
+    mine = run("mindspore_flops_scopes", rank_id=0)
+    assert {(r["parent_scope"], r["scope"]): r["mflops"] for r in mine} == links
+    assert sum(r["share"] for r in mine if r["parent_scope"] == "Total") == pytest.approx(1)
+
+
+def test_the_communication_operators_are_the_files_costs(run, rows, tmp_path):
+    folder = tmp_path / "cluster_propose"
+    folder.mkdir()
+    shutil.copy(MINDINSIGHT / "cluster_propose" / "hccl_raw_0.csv", folder)
+    ingest_paths(rows, [folder])
+    step = records(folder / "hccl_raw_0.csv")[0]
+    costs = json.loads(step["communication_operator_cost"])
+    mine = run("mindspore_hccl_ops", rank_id=0, step_id=1)
+    assert {r["name"]: (r["communication_ns"], r["wait_ns"]) for r in mine} == {
+        name: (round(cost[1] * 1e6), round(cost[2] * 1e6)) for name, cost in costs.items()}

@@ -71,7 +71,8 @@ def write_inputs(folder: Path) -> Path:
 def write_mindspore_profiler(folder: Path) -> None:
     """A MindSpore profiler folder of device 0: its data pipeline (two empty steps of four: the
     minddata rule fires), step trace with MindSpore's phases, AI Core and AI CPU operators, a 4-rank
-    pipeline's cluster analysis, dynamic shapes, HCCL, FLOPs and timeline summaries."""
+    pipeline's cluster analysis, dynamic shapes, HCCL, FLOPs (per
+    scope too) and timeline summaries."""
     minddata.DeviceQueueFactory(path=folder / "device_queue_profiling_0.txt")
     minddata.PipelineProfilingFactory(path=folder / "pipeline_profiling_0.json")
     minddata.CpuUtilizationFactory(path=folder / "minddata_cpu_utilization_0.json")
@@ -84,6 +85,7 @@ def write_mindspore_profiler(folder: Path) -> None:
     mindspore_summaries.HcclRawFactory(path=folder / "hccl_raw_0.csv")
     mindspore_summaries.FlopsFactory(path=folder / "flops_0.txt")
     mindspore_summaries.FlopsSummaryFactory(path=folder / "flops_summary_0.json")
+    mindspore_summaries.FlopsScopeFactory(path=folder / "flops_scope_0.json")
     mindspore_summaries.TimelineSummaryFactory(path=folder / "ascend_timeline_summary_0.json")
 
 
