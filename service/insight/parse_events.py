@@ -99,8 +99,7 @@ def parse_success(conn, cards: list[RankCard]) -> list[dict]:
             "startTimeUpdated": span is not None, "isFullDb": card.is_db, "isRl": False, "isFtrace": False,
             "unit": {"type": "card", "metadata": {"cardId": card.card_id, "cardAlias": ""},
                      "children": unit_tree(conn, card)},
-            "rankList": [{"clusterId": card.cluster, "host": "", "rankId": card.card_id, "rankName": card.name,
-                          "deviceId": "" if card.device_id is None else str(card.device_id)}],
+            "rankList": [card.rank_info()],
             "threadGroupList": [], "dbPath": card.path}))
     return events
 
