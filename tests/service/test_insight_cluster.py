@@ -45,9 +45,11 @@ def named(database, query: str, **params) -> list[dict]:
 
 
 def check_cluster_events(events: list[dict], run) -> None:
-    """The cluster's two events follow the ranks' parse/success, naming the folder imported."""
+    """The cluster's two events follow the ranks' parse/success, naming the folder imported; each rank's
+    parse/memoryCompleted comes last (test_insight_memory.py)."""
     assert [event["event"] for event in events] == [
-        "parse/success", "parse/success", "parse/clusterCompleted", "parse/clusterStep2Completed"]
+        "parse/success", "parse/success", "parse/clusterCompleted", "parse/clusterStep2Completed",
+        "parse/memoryCompleted", "parse/memoryCompleted"]
     assert events[2]["body"] == {"parseResult": "ok", "isAllPageParsed": False, "isShowCluster": True,
                                  "clusterPath": str(run)}
     assert events[3]["body"] == {"parseResult": "ok", "isAllPageParsed": False, "clusterPath": str(run)}
