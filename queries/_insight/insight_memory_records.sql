@@ -18,8 +18,9 @@ with records as (
     select m.component, m.ts, m.source_row, m.total_allocated_bytes, m.total_reserved_bytes,
         m.total_active_bytes, m.stream_ptr
     from memory_record as m
-    join answer_source as a on a.source_id = m.source_id and a.fact = 'memory'
-    where a.run_id = :run_id and a.rank_id = :rank_id
+    where m.source_id in (
+        select source_id from answer_source where fact = 'memory' and run_id = :run_id and rank_id = :rank_id
+    )
 ),
 
 final as (

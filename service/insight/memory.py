@@ -486,7 +486,8 @@ def static_list(conn, params: Params) -> dict:
     low, high = params.integer("minSize", required=False), params.integer("maxSize", required=False)
     if low is not None and high is not None and low > high:
         raise InsightError("Min Size should be smaller or equal to Max Size.")
-    found = [row for row in found if (low is None or row["size_kb"] >= low) and (high is None or row["size_kb"] <= high)]
+    found = [row for row in found
+             if (low is None or row["size_kb"] >= low) and (high is None or row["size_kb"] <= high)]
     key = params.values.get("orderBy")
     if key:
         column = next((c for _, k, c in STATIC_COLUMNS if k == key), None)
@@ -541,7 +542,8 @@ def find_slice(conn, params: Params) -> dict:
     block_id, name = params.text("id"), params.text("name", required=False) or ""
     block = next((row for row in _operators(conn, card) if str(row["id"]) == block_id), None)
     if block is None or block["allocation_ts"] is None:
-        raise InsightError(f"no operator memory block {block_id!r} with an allocation time in rank card {card.card_id!r}")
+        raise InsightError(f"no operator memory block {block_id!r} with an allocation time in rank card "
+                           f"{card.card_id!r}")
     found = one(conn, "insight_memory_slice", run_id=card.run_id, rank_id=card.rank_id, slice_name=name,
                 ts=block["allocation_ts"])
     if found is None:

@@ -12,11 +12,13 @@ database, converted to the real server's units (``server/src/modules/memory``: m
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import math
 import shutil
 import sqlite3
 from decimal import Decimal
+from pathlib import PurePath
 
 import pytest
 
@@ -33,11 +35,32 @@ OPERATOR_KEYS = ["id", "name", "size", "allocationTime", "releaseTime", "duratio
                  "activeDuration", "allocationTotalActive", "releaseTotalActive", "streamPtr"]
 
 
-def card_of(page, body) -> tuple[dict, int]:
-    """The only card imported and its time zero (parse/success's startTime, ns)."""
-    [card] = body["result"]
-    [success] = [event for event in page.events if event["event"] == "parse/success"]
-    return card, int(success["body"]["startTime"])
+@contextlib.contextmanager
+def memory_page(empty, root, realdata, sample: str, is_cluster: bool):
+    """A served page that imported a copy of one real rank: yields (the page, its folder, the card,
+    the card's time zero in ns: parse/success's startTime, and the ``rankId``/``dbPath`` every
+    Memory request carries, from parse/memoryCompleted)."""
+    run = root / PurePath(sample).name
+    shutil.copytree(realdata / sample, run)
+    with opened(empty, root, run) as (page, body):
+        [card] = body["result"]
+        [success] = [event for event in page.events if event["event"] == "parse/success"]
+        yield page, run, card, int(success["body"]["startTime"]), check_completed(page, card, is_cluster)
+
+
+def located(page, card: dict, rank: dict, row: dict, meta_type: str) -> dict:
+    """Memory/find/slice for a table row (AntTableChart.tsx redirectToTimeline), then the slice's
+    detail as the Timeline asks it: the slice found is named as the row's operator."""
+    found = page.body("memory", "Memory/find/slice", {"id": row["id"], "name": row["name"], **rank})
+    assert (found["rankId"], found["metaType"]) == (card["rankId"], meta_type)
+    detail = page.body("timeline", "unit/threadDetail", {
+        "cardId": card["rankId"], "processId": found["processId"], "threadId": found["threadId"],
+        "id": found["id"], "startTime": found["startTime"], "depth": found["depth"], "metaType": meta_type})
+    assert detail["data"]["title"] == row["name"] and detail["data"]["duration"] == found["duration"]
+    # the block was allocated while the slice ran (allocationTime: ms after the card's zero)
+    assert found["startTime"] <= float(row["allocationTime"]) * 1e6 + 500 and \
+        float(row["allocationTime"]) * 1e6 - 500 <= found["startTime"] + found["duration"]
+    return found
 
 
 def check_completed(page, card: dict, is_cluster: bool) -> dict:
@@ -94,12 +117,8 @@ def operator_page(page, rank: dict, **asked) -> dict:
 
 @pytest.mark.slow
 def test_a_text_rank_shows_its_memory(empty, root, realdata):
-    run = root / "rank0_ascend_pt"
-    shutil.copytree(realdata / TEXT_RANK, run)
-    output = run / "ASCEND_PROFILER_OUTPUT"
-    with opened(empty, root, run) as (page, body):
-        card, zero = card_of(page, body)
-        rank = check_completed(page, card, is_cluster=False)
+    with memory_page(empty, root, realdata, TEXT_RANK, is_cluster=False) as (page, run, card, zero, rank):
+        output = run / "ASCEND_PROFILER_OUTPUT"
         assert page.body("memory", "Memory/view/type", rank) == {"type": "dynamic", "graphId": []}
         assert page.body("memory", "Memory/view/resourceType", rank) == {"type": "Pytorch"}
 
@@ -174,9 +193,10 @@ def test_a_text_rank_shows_its_memory(empty, root, realdata):
         by_size = sorted(kb, reverse=True)
         assert [row["compare"]["size"] for row in ordered["operatorDetail"]] == by_size[20:30]
         # a name filter and a size range
-        named = operator_page(page, rank, filters={"name": "TRANSDATA"}, rangeFilters={"size": [100, 5440]}, pageSize=200)
-        wanted = [row for row in blocks if "transdata" in row["Name"].lower() and 100 <= sql_round(float(row["Size(KB)"]), 2)
-                  <= 5440]
+        named = operator_page(page, rank, filters={"name": "TRANSDATA"}, rangeFilters={"size": [100, 5440]},
+                              pageSize=200)
+        wanted = [row for row in blocks
+                  if "transdata" in row["Name"].lower() and 100 <= sql_round(float(row["Size(KB)"]), 2) <= 5440]
         assert named["totalNum"] == len(wanted) > 0
         assert [row["compare"]["name"] for row in named["operatorDetail"]] == [row["Name"] for row in wanted]
         # a page past the end holds nothing, and the server then counts nothing
@@ -197,24 +217,14 @@ def test_a_text_rank_shows_its_memory(empty, root, realdata):
         assert table["columnAttr"] == list(memory.COMPONENT_COLUMNS)
 
         # from a table row to its slice on the Timeline
-        row = first["operatorDetail"][0]["compare"]
-        found = page.body("memory", "Memory/find/slice", {"id": row["id"], "name": row["name"], **rank})
-        assert found["rankId"] == card["rankId"] and found["metaType"] == "TEXT"
+        found = located(page, card, rank, first["operatorDetail"][0]["compare"], "TEXT")
         allocated = ns(blocks[0]["Allocation Time(us)"]) - zero
         assert found["startTime"] <= allocated <= found["startTime"] + found["duration"]
-        detail = page.body("timeline", "unit/threadDetail", {
-            "cardId": card["rankId"], "processId": found["processId"], "threadId": found["threadId"],
-            "id": found["id"], "startTime": found["startTime"], "depth": found["depth"], "metaType": "TEXT"})
-        assert detail["data"]["title"] == row["name"]
 
 
 @pytest.mark.slow
 def test_a_database_rank_shows_its_memory(empty, root, realdata):
-    run = root / "rank0_ascend_pt"
-    shutil.copytree(realdata / DB_RANK, run)
-    with opened(empty, root, run) as (page, body):
-        card, zero = card_of(page, body)
-        rank = check_completed(page, card, is_cluster=True)
+    with memory_page(empty, root, realdata, DB_RANK, is_cluster=True) as (page, run, card, zero, rank):
         assert page.body("memory", "Memory/view/type", rank) == {"type": "dynamic", "graphId": []}
         curve = page.body("memory", "Memory/view/memoryUsage", {**rank, "type": "Overall", "isCompare": False,
                                                                  "start": "", "end": ""})
@@ -234,18 +244,12 @@ def test_a_database_rank_shows_its_memory(empty, root, realdata):
         assert sizes == {"minSize": sql_round(blocks[1] / 1024, 2), "maxSize": sql_round(blocks[2] / 1024, 2)}
         assert operator_page(page, rank)["totalNum"] == blocks[0]
         # the rank db's blocks are found in its PYTORCH_API lane
-        row = operator_page(page, rank)["operatorDetail"][0]["compare"]
-        found = page.body("memory", "Memory/find/slice", {"id": row["id"], "name": row["name"], **rank})
-        assert found["metaType"] == "PYTORCH_API" and found["duration"] >= 0
+        located(page, card, rank, operator_page(page, rank)["operatorDetail"][0]["compare"], "PYTORCH_API")
 
 
 @pytest.mark.slow
 def test_a_static_graph_shows_its_memory(empty, root, realdata):
-    run = root / "test_rank_1"
-    shutil.copytree(realdata / STATIC_RANK, run)
-    with opened(empty, root, run) as (page, body):
-        card, _ = card_of(page, body)
-        rank = check_completed(page, card, is_cluster=False) | {"deviceId": "0"}
+    with memory_page(empty, root, realdata, STATIC_RANK, is_cluster=False) as (page, run, _, _, rank):
         rows = csv_rows(run / "ASCEND_PROFILER_OUTPUT" / "static_op_mem.csv")
         assert page.body("memory", "Memory/view/type", rank) == {"type": "static", "graphId": ["0", "1"]}
         graph0 = [row for row in rows if row["Graph ID"] == "0" and row["Op Name"] != "TOTAL"]
