@@ -443,6 +443,8 @@ def components(conn, params: Params) -> dict:
     found = rows(conn, "insight_memory_components", run_id=card.run_id, rank_id=card.rank_id,
                  zero_ns=_zero(conn, card))
     key, order = params.values.get("orderBy"), params.values.get("order")
+    if key is not None and not isinstance(key, str):
+        raise InsightError(f"parameter orderBy: {key!r} is not a column name")
     if order not in (None, "", "ascend", "descend"):
         raise InsightError(f"Order parameter is not legal: Order parameter is {order}, it should be ascend or descend.")
     if key and key not in COMPONENT_SORT:
@@ -483,7 +485,10 @@ def static_list(conn, params: Params) -> dict:
     if first is not None and last is not None and 0 <= first <= last:
         found = [row for row in found if first <= row["node_index_start"] <= last
                  or first <= row["node_index_end"] <= last]
-    low, high = params.integer("minSize", required=False), params.integer("maxSize", required=False)
+    # sizes in KB, fractional as staticOpMemorySize answers them (the server's int64 parameters drop a
+    # fractional size, which then bounds the sizes to 0..0: the warehouse takes the number as given)
+    low, high = (_number(params, name) if params.values.get(name) is not None else None
+                 for name in ("minSize", "maxSize"))
     if low is not None and high is not None and low > high:
         raise InsightError("Min Size should be smaller or equal to Max Size.")
     found = [row for row in found

@@ -22,6 +22,8 @@ from pathlib import PurePath
 
 import pytest
 
+from factories.text_exports import MemoryRecordFactory, ProfilerInfoFactory
+from factories.trace_json import BASE_US, EventFactory, TraceFileFactory
 from service.insight import memory
 from test_insight_timeline import opened
 from test_insight_ws import empty, root  # noqa: F401 - fixtures
@@ -257,9 +259,10 @@ def test_a_static_graph_shows_its_memory(empty, root, realdata):
         # the warehouse holds whole bytes: 0.211914063 KB is 217 bytes, 0.2119140625 KB
         assert sizes == {"minSize": min(round(float(r["Size(KB)"]) * 1024) / 1024 for r in graph0),
                          "maxSize": max(round(float(r["Size(KB)"]) * 1024) / 1024 for r in graph0)}
+        # buildStaticSearchParam: the bounds are staticOpMemorySize's answer (fractional KB)
         listed = page.body("memory", "Memory/view/staticOpMemoryList", {
             **rank, "graphId": "0", "currentPage": 1, "pageSize": 10, "searchName": "", "isCompare": False,
-            "order": "descend", "orderBy": "size"})
+            "order": "descend", "orderBy": "size", **sizes})
         largest = sorted(graph0, key=lambda r: float(r["Size(KB)"]), reverse=True)[:10]
         assert listed["totalNum"] == len(graph0)
         assert [(r["compare"]["opName"], r["compare"]["size"]) for r in listed["operatorDetail"]] == [
@@ -290,3 +293,40 @@ def test_a_curve_of_many_points_keeps_each_bucket_extremes():
                          ["0.4", "4", "4"]]
     assert len(lines) <= 4 * 1000 and all(len(line) == 3 for line in lines)
     assert memory._text(12.3456) == "12.346" and memory._text(2.5) == "2.5" and memory._text(-1.0004) == "-1"
+
+
+@pytest.mark.slow
+def test_a_long_curve_is_thinned_and_a_window_of_it_is_whole(empty, root):
+    """A factory text rank of 2,500 framework records and a workspace: above 1,000 points the curve keeps
+    each bucket's extremes (CurveContainer::ComputeCurve), a window of 500 is answered whole."""
+    folder = root / "rank0_ascend_pt"
+    ProfilerInfoFactory(path=folder / "profiler_info_0.json",
+                        document=ProfilerInfoFactory.build(path=None).document | {"rank_id": 0})
+    output = folder / "ASCEND_PROFILER_OUTPUT"
+    # the card's time zero: its one slice, at BASE_US
+    TraceFileFactory(path=output / "trace_view.json", events=[EventFactory(ts=f"{BASE_US}.000")])
+    records = [{"Component": "PTA+GE", "Timestamp(us)": f"{BASE_US + 10 * i}.000", "Total Allocated(MB)": str(i % 97),
+                "Total Reserved(MB)": "200", "Total Active(MB)": str(i % 97), "Stream Ptr": "", "Device Type": "NPU:0"}
+               for i in range(2500)]
+    records.append({"Component": "WORKSPACE", "Timestamp(us)": f"{BASE_US + 5}.000", "Total Allocated(MB)": "3",
+                    "Total Reserved(MB)": "4", "Total Active(MB)": "", "Stream Ptr": "", "Device Type": "NPU:0"})
+    MemoryRecordFactory(path=output / "memory_record.csv", rows=records)
+    with opened(empty, root, folder) as (page, body):
+        [card] = body["result"]
+        rank = check_completed(page, card, is_cluster=False)
+        asked = {**rank, "type": "Overall", "isCompare": False}
+        curve = page.body("memory", "Memory/view/memoryUsage", {**asked, "start": "", "end": ""})
+        # no stream: no Activated series; the workspace's two
+        assert curve["legends"] == ["Time (ms)", "Operators Allocated", "Operators Reserved", *memory.WORKSPACE_LEGENDS]
+        assert curve["title"] == "Peak Memory Usage: Operator Allocated: 96.00MB | Operator Reserved: 200.00MB"
+        whole = {f"{i / 100:g}": [f"{i / 100:g}", str(i % 97), "200", "NULL", "NULL"] for i in range(2500)}
+        whole["0.005"] = ["0.005", "NULL", "NULL", "3", "4"]
+        # every point kept is a point of the curve, fewer than the 2,501
+        assert all(whole[line[0]] == line for line in curve["lines"]) and len(curve["lines"]) < 2501
+        # buckets of 3 points, in the order the columns find them: the first (0, 0.005, 0.01) keeps 0
+        # (allocated 0) and 0.01 (1) for the operators' column, then the workspace's point
+        assert [line[0] for line in curve["lines"][:3]] == ["0", "0.01", "0.005"]
+        # each of the 97 peaks (allocated 96) falls in a bucket that keeps it
+        assert len([line for line in curve["lines"] if line[1] == "96"]) == len(range(96, 2500, 97))
+        window = page.body("memory", "Memory/view/memoryUsage", {**asked, "start": "10", "end": "14.99"})
+        assert window["lines"] == [whole[f"{i / 100:g}"] for i in range(1000, 1500)]
