@@ -330,3 +330,24 @@ def test_a_long_curve_is_thinned_and_a_window_of_it_is_whole(empty, root):
         assert len([line for line in curve["lines"] if line[1] == "96"]) == len(range(96, 2500, 97))
         window = page.body("memory", "Memory/view/memoryUsage", {**asked, "start": "10", "end": "14.99"})
         assert window["lines"] == [whole[f"{i / 100:g}"] for i in range(1000, 1500)]
+
+
+@pytest.mark.slow
+def test_each_rank_of_a_cluster_shows_its_own_memory(empty, root, realdata):
+    run = root / "level0"
+    shutil.copytree(realdata / "msinsight/pytorch/text/level0", run)
+    with opened(empty, root, run) as (page, body):
+        completed = [event["body"] for event in page.events if event["event"] == "parse/memoryCompleted"]
+        # one event per rank, each naming its card; a text run of several ranks is a cluster
+        assert [(b["isCluster"], b["memoryResult"][0]["rankId"]) for b in completed] == [
+            (True, card["rankId"]) for card in body["result"]]
+        for card, event in zip(body["result"], completed):
+            rank = {"rankId": event["memoryResult"][0]["rankInfo"]["rankId"], "dbPath": event["dbPath"]}
+            records = csv_rows(PurePath(card["dbPath"]).parent / "memory_record.csv")
+            curve = page.body("memory", "Memory/view/memoryUsage", {**rank, "type": "Component", "isCompare": False,
+                                                                     "start": "", "end": ""})
+            apart = [row for row in records if row["Component"] in ("PTA", "GE", "APP")]
+            assert len(curve["lines"]) == len(apart)
+            # the rank's largest reserved memory of PTA, in its own file
+            pta = max(sql_round(float(row["Total Reserved(MB)"]), 2) for row in apart if row["Component"] == "PTA")
+            assert f"PTA Reserved: {pta:.6f}"[:-4] + "MB" in curve["title"]
