@@ -205,6 +205,18 @@ def test_a_text_rank_shows_its_memory(empty, root, realdata):
         assert operator_page(page, rank, currentPage=100) | {"columnAttr": []} == {
             "totalNum": 0, "operatorDetail": [], "columnAttr": []}
 
+        # a mistake is one sentence, the socket stays open: an unknown card, a group the table has not,
+        # a comparison (the warehouse's baseline is an operator profile's), a column that does not sort
+        for command, params, words in (
+                ("Memory/view/type", {"rankId": "nowhere"}, "no rank card 'nowhere'"),
+                ("Memory/view/operator", {**rank, "type": "Component"},
+                 "Group By parameter should be Overall or Stream"),
+                ("Memory/view/memoryUsage", {**rank, "type": "Overall", "isCompare": True}, "memory comparison"),
+                ("Memory/view/operator", {**rank, "type": "Overall", "orderBy": "deviceId"},
+                 "Non-exist column deviceId")):
+            refused = page.send("memory", command, params)
+            assert refused["result"] is False and words in refused["error"]["message"], refused
+
         # components whose reserved memory peaked at 100 MB or more (npu_module_mem.csv)
         table = page.body("memory", "Memory/view/component", {"currentPage": 1, "pageSize": 10, **rank,
                                                                "isCompare": False})
