@@ -342,15 +342,19 @@ def operators(conn, params: Params) -> dict:
              "allocationTotalActive": 0.0, "releaseTotalActive": 0.0, "streamPtr": "", "id": ""}
     return {"totalNum": len(found) if page else 0,
             "operatorDetail": [{"compare": _operator_json(row), "baseline": empty, "diff": empty} for row in page],
-            "columnAttr": [_header(name, key, sortable, searchable, ranged)
+            "columnAttr": [_operator_header(name, key, sortable, searchable, ranged)
                            for name, key, sortable, searchable, ranged, _ in OPERATOR_COLUMNS]}
 
 
 def _header(name: str, key: str, sortable: bool, searchable: bool, ranged: bool) -> dict:
-    header = {"name": name, "key": key, "sortable": sortable, "searchable": searchable, "rangeFilterable": ranged}
-    if key == "size":
-        header.update({"min": DEFAULT_MIN_SIZE, "max": DEFAULT_MAX_SIZE})
-    return header
+    """TableViewColumn::ToTableHeaderJson."""
+    return {"name": name, "key": key, "sortable": sortable, "searchable": searchable, "rangeFilterable": ranged}
+
+
+def _operator_header(name: str, key: str, sortable: bool, searchable: bool, ranged: bool) -> dict:
+    """The operator table's header: the size column carries its slider's bounds (ToResponseJson)."""
+    header = _header(name, key, sortable, searchable, ranged)
+    return header | {"min": DEFAULT_MIN_SIZE, "max": DEFAULT_MAX_SIZE} if key == "size" else header
 
 
 def _mapping(params: Params, name: str) -> dict:

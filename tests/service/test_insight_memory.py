@@ -112,6 +112,9 @@ def operator_page(page, rank: dict, **asked) -> dict:
               "isCompare": False, **asked}
     body = page.body("memory", "Memory/view/operator", params)
     assert [column["key"] for column in body["columnAttr"]] == [column[1] for column in memory.OPERATOR_COLUMNS]
+    # only the size column carries the slider's bounds (int32's range, MemoryTableView.h)
+    assert [(column["key"], column["min"], column["max"]) for column in body["columnAttr"] if "min" in column] == [
+        ("size", -2147483648, 2147483647)]
     for row in body["operatorDetail"]:
         assert list(row["compare"]) == OPERATOR_KEYS
     return body
@@ -279,6 +282,9 @@ def test_a_static_graph_shows_its_memory(empty, root, realdata):
         assert listed["totalNum"] == len(graph0)
         assert [(r["compare"]["opName"], r["compare"]["size"]) for r in listed["operatorDetail"]] == [
             (r["Op Name"], round(float(r["Size(KB)"]) / 1024, 2)) for r in largest]
+        # the static table's header: every column sorts, none filters, no slider bounds (StaticOpTableView)
+        assert listed["columnAttr"] == [{"name": name, "key": key, "sortable": True, "searchable": False,
+                                         "rangeFilterable": False} for name, key, _ in memory.STATIC_COLUMNS]
         curve = page.body("memory", "Memory/view/staticOpMemoryGraph", {**rank, "graphId": "0", "isCompare": False})
         assert curve["legends"] == ["Node Index", "Size", "Total Size"]
         [total] = [float(r["Size(KB)"]) for r in rows if r["Graph ID"] == "0" and r["Op Name"] == "TOTAL"]
