@@ -14,8 +14,8 @@ import itertools
 import threading
 
 from service.db import get_db
-from service.insight import (baseline, communication, details, hotspot, importer, operator, project, selection, source,
-                             summary, system_view, timeline, views)
+from service.insight import (baseline, communication, details, hotspot, importer, memory, operator, project, selection,
+                             source, summary, system_view, timeline, views)
 from service.insight.protocol import InsightError, Params
 from service.insight.session import Session
 from warehouse.errors import WarehouseError
@@ -46,6 +46,16 @@ COMMANDS = {
     "operator/statistic": operator.statistic,
     "operator/details": operator.details,
     "operator/more_info": operator.more_info,
+    "Memory/view/type": memory.memory_type,
+    "Memory/view/resourceType": memory.resource_type,
+    "Memory/view/memoryUsage": memory.memory_usage,
+    "Memory/view/operator": memory.operators,
+    "Memory/view/operatorSize": memory.operator_size,
+    "Memory/view/component": memory.components,
+    "Memory/view/staticOpMemoryGraph": memory.static_graph,
+    "Memory/view/staticOpMemoryList": memory.static_list,
+    "Memory/view/staticOpMemorySize": memory.static_size,
+    "Memory/find/slice": memory.find_slice,
     "source/code/file": source.code_file,
     "source/api/line": source.api_line,
     "source/api/instructions": source.api_instructions,

@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 
 from flask import current_app
 
-from service.insight import cache, cards, hashes, parse_events, ranks, rooted
+from service.insight import cache, cards, hashes, memory, parse_events, ranks, rooted
 from service.insight.protocol import InsightError, Params, rows
 from warehouse import db, ingest
 from warehouse.errors import IngestError
@@ -94,6 +94,7 @@ def import_action(conn, params: Params) -> dict:
     params.session.events.extend(parse_events.parse_success(conn, rank_cards))
     params.session.events.extend(parse_events.cluster_completed(rank_cards))
     params.session.events.extend(parse_events.operator_completed(conn, rank_cards))
+    params.session.events.extend(memory.memory_completed(conn, rank_cards))
     return {
         "reset": True,
         # the simulator's profiles carry a timeline (block 0x02); on-board ones do not

@@ -99,12 +99,6 @@ def _track(kind: str, card_id: str, process_id: str, meta_type: str, **given) ->
     return {"type": kind, "children": [], "metadata": metadata}
 
 
-def rank_info(card: RankCard) -> dict:
-    """The card as a RankInfo of an event's ``rankList`` (RankInfo::SerializationToJson)."""
-    return {"clusterId": card.cluster, "host": "", "rankId": card.card_id, "rankName": card.name,
-            "deviceId": "" if card.device_id is None else str(card.device_id)}
-
-
 def parse_success(conn, cards: list[RankCard]) -> list[dict]:
     """One parse/success event per card, in the cards' order."""
     spans = {card.card_id: _span(conn, card) for card in cards}
@@ -117,7 +111,8 @@ def parse_success(conn, cards: list[RankCard]) -> list[dict]:
             "startTimeUpdated": span is not None, "isFullDb": card.is_db, "isRl": False, "isFtrace": False,
             "unit": {"type": "card", "metadata": {"cardId": card.card_id, "cardAlias": ""},
                      "children": unit_tree(conn, card)},
-            "rankList": [rank_info(card)], "threadGroupList": [], "dbPath": card.path}))
+            "rankList": [card.rank_info()],
+            "threadGroupList": [], "dbPath": card.path}))
     return events
 
 
@@ -141,5 +136,5 @@ def operator_completed(conn, cards: list[RankCard]) -> list[dict]:
         found = rows(conn, "insight_operator_groups", run_id=card.run_id, rank_id=card.rank_id, group_by="op_type")
         events.append(envelope(OPERATOR_COMPLETED, {
             "rankId": card.card_id, "status": bool(found), "error": "", "dbPath": card.path,
-            "rankList": [rank_info(card)]}, OPERATOR_MODULE))
+            "rankList": [card.rank_info()]}, OPERATOR_MODULE))
     return events

@@ -74,6 +74,11 @@ class RankCard:
             return DB_CLUSTER if self.run_ranks > 1 else DB
         return TEXT_CLUSTER if self.run_ranks > 1 else TRACE
 
+    def rank_info(self) -> dict:
+        """The card as the real server's RankInfo (GlobalDefs.h SerializationToJson), in its events."""
+        return {"clusterId": self.cluster, "host": "", "rankId": self.card_id, "rankName": self.name,
+                "deviceId": "" if self.device_id is None else str(self.device_id)}
+
     def action(self) -> dict:
         """The card as an import/action result (TimelineProtocolUtil.cpp BuildImportActionJson)."""
         folder = PurePath(self.path).parent

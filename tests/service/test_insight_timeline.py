@@ -174,8 +174,9 @@ def test_a_two_rank_folder_is_one_card_per_rank_with_its_lanes(empty, root, real
         assert page.body("global", "files/getProjectExplorer", {}) == {"projectDirectoryList": [
             {"projectName": "warehouse", "fileName": paths, "children": body["children"]}]}
         # one parse/success per rank, then the cluster's two events (test_insight_cluster.py), then one
-        # parse/operatorCompleted per rank (test_insight_operator.py)
-        assert [event["event"] for event in page.events][:2] == ["parse/success"] * 2 and len(page.events) == 6
+        # parse/operatorCompleted per rank (test_insight_operator.py), then parse/memoryCompleted per rank
+        # (test_insight_memory.py)
+        assert [event["event"] for event in page.events][:2] == ["parse/success"] * 2 and len(page.events) == 8
         extents = [extent_in_sql(empty, path) for path in paths]
         longest = max(end - start for start, end in extents)
         for event, card in zip(page.events, body["result"]):
@@ -184,7 +185,7 @@ def test_a_two_rank_folder_is_one_card_per_rank_with_its_lanes(empty, root, real
         drive_lanes(page, empty, page.events[1]["body"])
         # importing the folder again: the same cards (imported before), their lanes pushed again
         again = imported(page, run)
-        assert again["result"] == body["result"] and len(page.events) == 12
+        assert again["result"] == body["result"] and len(page.events) == 16
 
 
 def test_a_text_export_is_one_card(empty, root, realdata):
@@ -197,9 +198,11 @@ def test_a_text_export_is_one_card(empty, root, realdata):
                                    "result": True, "dbPath": trace, "cluster": "", "projectType": 5,
                                    "dataPathList": [str(rank / "ASCEND_PROFILER_OUTPUT")], "host": ""}]
         assert (body["isCluster"], body["isOnlyTraceJson"]) == (False, False)
-        # its kernel_details.csv: the Operator page lists the rank (test_insight_operator.py)
-        event, operators = page.events
+        # its kernel_details.csv: the Operator page lists the rank (test_insight_operator.py); the memory data
+        # beside it: the Memory page's event follows (test_insight_memory.py)
+        event, operators, memory = page.events
         assert (operators["event"], operators["body"]["rankId"]) == ("parse/operatorCompleted", trace)
+        assert memory["event"] == "parse/memoryCompleted"
         event_body = check_event(event, empty, body["result"][0])
         start, end = extent_in_sql(empty, trace)
         assert (event_body["maxTimeStamp"], event_body["isFullDb"]) == (end - start, False)
