@@ -33,9 +33,16 @@ CODE_FILE = Lookup("SELECT min(file) FROM code_line")
 CODE_CORE = Lookup("SELECT min(core) FROM code_line")
 BUSIEST_THREAD = Lookup("SELECT thread_id FROM _slice GROUP BY thread_id ORDER BY count(*) DESC, thread_id LIMIT 1")
 FLOW_SLICE = Lookup("SELECT min(slice_out) FROM flow")
+#: the run of the text export's rank (3, its device's: the Memory page's rank with memory records, operator and
+#: static memory)
+MEMORY_RUN = Lookup("SELECT min(run_id) FROM source WHERE rank_id = 3 AND kind = 'memory_record_csv'")
 #: the run of rank 0's rank db kernels (the Operator page's rank)
-KERNEL_RUN = Lookup("SELECT min(s.run_id) FROM kernel AS k JOIN source AS s ON s.id = k.source_id "
-                    "WHERE k.rank_id = 0 AND k.origin = 'rank_db'")
+KERNEL_RUN_SQL = ("SELECT min(s.run_id) FROM kernel AS k JOIN source AS s ON s.id = k.source_id "
+                  "WHERE k.rank_id = 0 AND k.origin = 'rank_db'")
+KERNEL_RUN = Lookup(KERNEL_RUN_SQL)
+#: the longest slice of a lane answering rank 0's timeline in the Operator page's run (a block's allocating slice)
+RANK0_SLICE = ("FROM slice AS s JOIN thread AS t ON t.id = s.thread_id JOIN answer_source AS a ON a.source_id = t.source_id "
+               f"AND a.fact = 'timeline' WHERE a.rank_id = 0 AND a.run_id = ({KERNEL_RUN_SQL}) ORDER BY s.dur DESC, s.id LIMIT 1")
 HCCL_ROW = "FROM hccl_operator WHERE op_type IS NOT NULL ORDER BY dur DESC, source_id, source_row LIMIT 1"
 TIME_ROW = "FROM communication_time_answer WHERE group_name IS NOT NULL ORDER BY source_id, source_row LIMIT 1"
 MEMORY_ROW = ("FROM memory_record AS m JOIN answer_source AS a ON a.source_id = m.source_id AND a.fact = 'memory' "
@@ -75,6 +82,12 @@ PARAMS = {
     "insight_cores": {"source_id": OP_PROFILE},
     "insight_memory_cores": {"source_id": OP_PROFILE},
     "insight_block_kinds": {"source_id": OP_PROFILE},
+    "insight_memory_components": {"run_id": MEMORY_RUN, "rank_id": 3, "zero_ns": 0},
+    "insight_memory_operators": {"run_id": MEMORY_RUN, "rank_id": 3, "zero_ns": 0},
+    "insight_memory_records": {"run_id": MEMORY_RUN, "rank_id": 3, "zero_ns": 0},
+    "insight_memory_slice": {"run_id": KERNEL_RUN, "rank_id": 0,
+                             "slice_name": Lookup(f"SELECT s.name {RANK0_SLICE}"), "ts": Lookup(f"SELECT s.ts {RANK0_SLICE}")},
+    "insight_memory_static_ops": {"run_id": MEMORY_RUN, "rank_id": 3},
     "insight_memory_table_cells": {"source_id": OP_PROFILE},
     "insight_memory_units": {"source_id": OP_PROFILE},
     "insight_kernel_pmu": {"kernel_id": Lookup("SELECT min(id) FROM kernel WHERE origin = 'rank_db'")},
