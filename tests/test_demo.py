@@ -8,6 +8,7 @@ import urllib.request
 import pytest
 from click.testing import CliRunner
 
+from tests.built_once import copy_of
 from warehouse import db
 from warehouse.demo import services
 from warehouse.cli import cli
@@ -16,12 +17,18 @@ GIB = 1 << 30
 
 
 @pytest.fixture(scope="module")
-def demo_db(tmp_path_factory):
-    """One demo warehouse for the story tests (the demo takes seconds)."""
+def demo_run(tmp_path_factory):
+    """One ``warehouse demo --no-serve`` for the module (it takes seconds): its folder and what it printed."""
     folder = tmp_path_factory.mktemp("demo")
     result = CliRunner().invoke(cli, ["demo", "--dir", str(folder), "--no-serve"])
     assert result.exit_code == 0, result.output
-    return folder / "warehouse.db"
+    return folder, result.output
+
+
+@pytest.fixture(scope="module")
+def demo_db(demo_run):
+    """The demo warehouse, for the tests that read it (never write it: they share it)."""
+    return demo_run[0] / "warehouse.db"
 
 
 def query(db_path, name, *params):
@@ -34,10 +41,9 @@ def query(db_path, name, *params):
     return json.loads(result.output)
 
 
-def test_demo_ingests_every_input_it_writes(runner, tmp_path):
-    result = runner.invoke(cli, ["demo", "--dir", str(tmp_path), "--no-serve"])
-    assert result.exit_code == 0, result.output
-    conn = db.connect_readonly(tmp_path / "warehouse.db")
+def test_demo_ingests_every_input_it_writes(demo_run):
+    folder, output = demo_run
+    conn = db.connect_readonly(folder / "warehouse.db")
     by_kind = dict(conn.execute("SELECT coalesce(kind, status), count(*) FROM source GROUP BY 1").fetchall())
     # torch_npu's own analysis.db beside each database rank included: every file is read
     assert by_kind == {"rank_db": 4, "analysis_db": 4, "trace_json": 2, "kernel_details_csv": 2, "op_profile": 1,
@@ -57,14 +63,14 @@ def test_demo_ingests_every_input_it_writes(runner, tmp_path):
     runs = dict(conn.execute("SELECT name, run_id FROM run").fetchall())
     findings = conn.execute("SELECT run_id, count(*) FROM finding GROUP BY run_id").fetchall()
     assert findings and runs["inputs"] in {run for run, _ in findings}
-    report = (tmp_path / "report.html").read_text(encoding="utf-8")
-    assert "Run inputs (run_id" in report and f"{sum(n for _, n in findings)} findings" in result.output
+    report = (folder / "report.html").read_text(encoding="utf-8")
+    assert "Run inputs (run_id" in report and f"{sum(n for _, n in findings)} findings" in output
 
 
 @pytest.mark.slow
-def test_both_services_answer_on_loopback_and_stop(tmp_path, runner):
-    runner.invoke(cli, ["demo", "--dir", str(tmp_path), "--no-serve"])
-    with services.both_services(tmp_path / "warehouse.db") as running:
+def test_both_services_answer_on_loopback_and_stop(demo_db, tmp_path):
+    # a copy: serving folds the write-ahead log into the file
+    with services.both_services(copy_of(demo_db, tmp_path / "warehouse.db")) as running:
         assert running.rest_url.startswith("http://127.0.0.1:")
         with urllib.request.urlopen(f"{running.rest_url}/queries/timeline_processes?_limit=100") as response:
             body = json.load(response)

@@ -5,6 +5,7 @@ Each family's run is one rank whose step holds two dense layers with that family
 each layer, and the step's structure carries it."""
 
 import pytest
+from click.testing import CliRunner
 
 from tests.diagnosis.text_run import K, Step, analysed, layer, query, write_rank
 from tests.factories import warehouse_rows
@@ -34,16 +35,28 @@ FAMILIES = {
 }
 
 
+@pytest.fixture(scope="module")
+def family_runs(tmp_path_factory):
+    """Every family's run (a folder named after the family) in one warehouse, ingested and analysed
+    once (seconds): a read-only connection and each family's run id. A run's layers and step classes
+    are its own (tests/diagnosis/test_rules.py: two runs are never added together)."""
+    folder = tmp_path_factory.mktemp("families")
+    for family, kernels in FAMILIES.items():
+        write_rank(folder / "runs" / family, [Step(10_000, layer(kernels) * 2)])
+    conn = analysed(CliRunner(), folder / "runs", folder / "warehouse.db")
+    yield conn, dict(conn.execute("SELECT name, run_id FROM run").fetchall())
+    conn.close()
+
+
 @pytest.mark.parametrize("family", FAMILIES)
-def test_every_family_is_resolved_per_layer_from_its_kernels(runner, tmp_path, warehouse_path, family):
-    write_rank(tmp_path / "run", [Step(10_000, layer(FAMILIES[family]) * 2)])
-    conn = analysed(runner, tmp_path / "run", warehouse_path)
+def test_every_family_is_resolved_per_layer_from_its_kernels(family_runs, family):
+    conn, run_ids = family_runs
     attention = len(FAMILIES[family]) + 3  # pre-norm, qkv matmul, the family's kernels, o matmul
     assert [(r["layer_index"], r["layer_kind"], r["block_kind"], r["kernel_count"], r["attention_family"])
-            for r in query(conn, "layers")] == [
+            for r in query(conn, "layers", run_id=run_ids[family])] == [
         (index, "dense", kind, count, family)
         for index in (0, 1) for kind, count in (("attention", attention), ("ffn", 4))]
-    [step_class] = query(conn, "step_classes")
+    [step_class] = query(conn, "step_classes", run_id=run_ids[family])
     assert step_class["structure"] == f"2x dense[attention:{family}+ffn]"
 
 

@@ -4,6 +4,10 @@ import json
 import re
 from html.parser import HTMLParser
 
+import pytest
+from click.testing import CliRunner
+
+from tests.built_once import copy_of
 from tests.diagnosis import cluster as synth
 from warehouse import db
 from warehouse.model.classify import load_rules
@@ -45,11 +49,25 @@ def cluster_warehouse(path):
     conn.close()
 
 
-def test_report_html_names_the_slow_rank_and_collective_with_evidence(runner, warehouse_path, tmp_path):
-    cluster_warehouse(warehouse_path)
-    result = runner.invoke(cli, ["analyze", "--db", str(warehouse_path)])
+@pytest.fixture(scope="module")
+def analysed_once(tmp_path_factory):
+    """The cluster analysed once per module (``warehouse analyze``, seconds): (its file, what analyze printed)."""
+    path = tmp_path_factory.mktemp("analysed") / "warehouse.db"
+    cluster_warehouse(path)
+    result = CliRunner().invoke(cli, ["analyze", "--db", str(path)])
     assert result.exit_code == 0, result.output
-    assert "slow_rank_suspected              1" in result.output  # one finding holds the rank's two steps
+    return path, result.output
+
+
+@pytest.fixture
+def analysed(analysed_once, warehouse_path):
+    """This test's copy of the analysed cluster at ``warehouse_path`` (it may write it); what analyze printed."""
+    copy_of(analysed_once[0], warehouse_path)
+    return analysed_once[1]
+
+
+def test_report_html_names_the_slow_rank_and_collective_with_evidence(runner, analysed, warehouse_path, tmp_path):
+    assert "slow_rank_suspected              1" in analysed  # one finding holds the rank's two steps
     out = tmp_path / "report.html"
     result = runner.invoke(cli, ["report", "--db", str(warehouse_path), "-o", str(out)])
     assert result.exit_code == 0, result.output
@@ -82,10 +100,8 @@ def test_report_html_names_the_slow_rank_and_collective_with_evidence(runner, wa
     assert "Head / main / tail (observed layers)" in out.read_text(encoding="utf-8")
 
 
-def test_report_markdown_and_a_second_analyze(runner, warehouse_path, tmp_path):
-    cluster_warehouse(warehouse_path)
-    for _ in range(2):
-        assert runner.invoke(cli, ["analyze", "--db", str(warehouse_path)]).exit_code == 0
+def test_report_markdown_and_a_second_analyze(runner, analysed, warehouse_path, tmp_path):
+    assert runner.invoke(cli, ["analyze", "--db", str(warehouse_path)]).exit_code == 0  # the second
     out = tmp_path / "report.md"
     assert runner.invoke(cli, ["report", "--db", str(warehouse_path), "-o", str(out)]).exit_code == 0
     text = out.read_text(encoding="utf-8")
@@ -130,9 +146,7 @@ def test_report_on_the_real_level1_samples(runner, realdata, warehouse_path, tmp
     assert runner.invoke(cli, ["check", "--db", str(warehouse_path)]).exit_code == 0
 
 
-def test_findings_queries_filter_and_lead_back_to_the_inputs(runner, warehouse_path):
-    cluster_warehouse(warehouse_path)
-    runner.invoke(cli, ["analyze", "--db", str(warehouse_path)])
+def test_findings_queries_filter_and_lead_back_to_the_inputs(runner, analysed, warehouse_path):
     result = runner.invoke(cli, ["query", "findings", "--db", str(warehouse_path), "-p", "severity=high",
                                  "--format", "json"])
     high = json.loads(result.output)
@@ -151,11 +165,9 @@ def test_findings_queries_filter_and_lead_back_to_the_inputs(runner, warehouse_p
     assert len(sequence) == 16 and {k["step_id"] for k in sequence} == {2}
 
 
-def test_report_writes_a_blob_as_hex_and_only_its_own_markup(runner, warehouse_path, tmp_path):
+def test_report_writes_a_blob_as_hex_and_only_its_own_markup(runner, analysed, warehouse_path, tmp_path):
     """A kernel name stored as a BLOB shows as its hex digits (never b'...'); a name with Markdown
     and HTML in it shows as text in both reports (tests/test_escaping.py has the hostile inputs)."""
-    cluster_warehouse(warehouse_path)
-    assert runner.invoke(cli, ["analyze", "--db", str(warehouse_path)]).exit_code == 0
     conn = db.connect(warehouse_path)
     conn.execute("UPDATE kernel SET name = x'00ff' WHERE name = 'Swiglu'")
     conn.execute("UPDATE kernel SET name = '*Mat|Mul* <b>[x](y)</b>' WHERE name = 'MatMul_up'")

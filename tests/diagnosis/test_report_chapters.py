@@ -5,6 +5,7 @@ the step classes, and the layers and blocks of each step."""
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
 from openpyxl import load_workbook
 
 from tests.diagnosis.timeline import STEPS, activities, build, step_start
@@ -12,13 +13,16 @@ from warehouse.cli import cli
 from warehouse.report.tables import nearest_rank
 
 
-@pytest.fixture
-def written(warehouse_path, runner, tmp_path):
-    """The run as written, and its report as Markdown and as a workbook: (written, markdown, workbook)."""
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    """The run as written, and its report as Markdown and as a workbook: (written, markdown, workbook).
+    Built, analysed and reported once per module (seconds): the tests only read them."""
+    folder = tmp_path_factory.mktemp("chapters")
+    warehouse_path, runner = folder / "warehouse.db", CliRunner()
     written = build(warehouse_path)
     result = runner.invoke(cli, ["analyze", "--db", str(warehouse_path)])  # the step classes and layers
     assert result.exit_code == 0, result.output
-    outs = {suffix: tmp_path / f"report{suffix}" for suffix in (".md", ".xlsx")}
+    outs = {suffix: folder / f"report{suffix}" for suffix in (".md", ".xlsx")}
     for out in outs.values():
         result = runner.invoke(cli, ["report", "--db", str(warehouse_path), "-o", str(out)])
         assert result.exit_code == 0, result.output

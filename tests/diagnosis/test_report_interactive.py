@@ -22,8 +22,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from factories import warehouse_rows as rows
+from tests.built_once import copy_of
 from tests.diagnosis.timeline import BIG_ID, STEP_NS, STREAMS, activities, build, idle, step_start
 from warehouse import db
 from warehouse.cli import cli
@@ -113,15 +115,25 @@ window.addEventListener("load", function () {
 </script></body>"""
 
 
+@pytest.fixture(scope="module")
+def analysed_timeline(tmp_path_factory):
+    """The run ``timeline`` written and analysed once per module (seconds): (its warehouse file, the
+    run as written). Tests take a copy (:func:`timeline`)."""
+    path = tmp_path_factory.mktemp("timeline") / "warehouse.db"
+    written = build(path)
+    result = CliRunner().invoke(cli, ["analyze", "--db", str(path)])  # the layers
+    assert result.exit_code == 0, result.output
+    return path, written
+
+
 @pytest.fixture
-def timeline(tmp_path, warehouse_path, runner, browse):
+def timeline(tmp_path, warehouse_path, analysed_timeline, runner, browse):
     """``timeline(rank_index, step_index, bar=None, buttons=(), link=None)``: the DOM Chromium renders once
     the driver chose that step and clicked that link, those buttons and that bar (the report is written
-    at the first call);
+    at the first call, from this test's copy of the analysed run at ``warehouse_path``);
     ``.written``: the run as written."""
-    written = build(warehouse_path)
-    result = runner.invoke(cli, ["analyze", "--db", str(warehouse_path)])  # the layers
-    assert result.exit_code == 0, result.output
+    analysed, written = analysed_timeline
+    copy_of(analysed, warehouse_path)
     out = tmp_path / "report.html"
 
     def run(rank: int, step: int, bar: int | None = None, buttons: tuple[str, ...] = (),

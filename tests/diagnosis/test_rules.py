@@ -5,6 +5,8 @@ import json
 
 import pytest
 
+from factories.empty_warehouse import empty_warehouse_bytes
+from tests.built_once import copy_of
 from tests.diagnosis import cluster as synth
 from tests.factories import warehouse_rows as rows
 from warehouse import db, queries
@@ -17,6 +19,41 @@ def analysed(conn, **planted):
     built = synth.build(conn, **planted)
     findings.analyze(conn)
     return built
+
+
+@pytest.fixture(scope="module")
+def analysed_once(tmp_path_factory):
+    """A cluster planted alike for several tests is built and analysed once per module (seconds):
+    ``build(**planted)`` -> (its warehouse file, what was built). Tests take a copy (:func:`analysed_copy`)."""
+    built = {}
+
+    def build(**planted):
+        key = repr(sorted(planted.items()))
+        if key not in built:
+            path = tmp_path_factory.mktemp("analysed") / "warehouse.db"
+            path.write_bytes(empty_warehouse_bytes())
+            conn = db.connect(path)
+            built[key] = (path, analysed(conn, **planted))
+            conn.close()
+        return built[key]
+
+    return build
+
+
+@pytest.fixture
+def analysed_copy(analysed_once, warehouse_path):
+    """``copy(**planted)`` -> (a connection to this test's copy of the analysed cluster at
+    ``warehouse_path``, what was built): the test may write it."""
+    opened = []
+
+    def copy(**planted):
+        path, built = analysed_once(**planted)
+        opened.append(db.connect(copy_of(path, warehouse_path)))
+        return opened[-1], built
+
+    yield copy
+    for conn in opened:
+        conn.close()
 
 
 def found(conn, finding_type=None):
@@ -58,9 +95,9 @@ def test_slow_rank_and_slow_collective_are_the_only_high_findings(warehouse_db):
     assert high == [("communication_collective_slow", 5, 2), ("slow_rank_suspected", 3, 1)]
 
 
-def test_slow_rank_numbers_and_evidence_point_at_its_kernels(warehouse_db):
-    built = analysed(warehouse_db, slow_rank=3)
-    slow = found(warehouse_db, "slow_rank_suspected")
+def test_slow_rank_numbers_and_evidence_point_at_its_kernels(analysed_copy):
+    conn, built = analysed_copy(slow_rank=3)
+    slow = found(conn, "slow_rank_suspected")
     assert [(f["run_id"], f["rank_id"], f["step_id"], f["confidence"]) for f in slow] == [(built.run_id, 3, 1, "high")]
     assert slow[0]["message"].startswith("In 2 of 2 steps (worst step 1: ratio 1.5): Rank 3 computes")
     # no profiler's Computing in the cluster: the rank's compute kernel time is compared
@@ -72,7 +109,7 @@ def test_slow_rank_numbers_and_evidence_point_at_its_kernels(warehouse_db):
                        "collectives": 1, "last_starts": 1, "peers": 7, "compared_with": "every rank",
                        "steps": 2, "run_steps": 2, "worst_step": 1, "worst_by": "ratio", "step_ids": [1, 2]}
     # the worst step's five kernels, then the first of step 2's
-    rows_ = evidence(warehouse_db, slow[0]["id"])
+    rows_ = evidence(conn, slow[0]["id"])
     planted = {k["id"]: k for k in built.kernels[3, 1] + built.kernels[3, 2]}
     assert len(rows_) == 6 and {r["kernel_id"] for r in rows_} <= set(planted)
     assert [r["note"][:7] for r in rows_] == ["step 1:"] * 5 + ["step 2:"]
@@ -81,7 +118,7 @@ def test_slow_rank_numbers_and_evidence_point_at_its_kernels(warehouse_db):
         assert (row["source_id"], row["source_row"], row["table_name"]) == (built.sources[3], kernel["source_row"],
                                                                               "kernel")
     # the arrival skew it causes is a low-severity collective finding that names it, both steps in one
-    waits = found(warehouse_db, "communication_collective_slow")
+    waits = found(conn, "communication_collective_slow")
     assert [(f["severity"], f["rank_id"], json.loads(f["numbers"])["step_ids"]) for f in waits] == [("low", 3, [1, 2])]
 
 
@@ -142,15 +179,15 @@ def test_dummy_rank_is_reported_with_the_kernels_it_never_ran(warehouse_db):
     assert not found(warehouse_db, "slow_rank_suspected")
 
 
-def test_dp_imbalance_shows_the_shapes_that_differ(warehouse_db):
-    built = analysed(warehouse_db, dp_rank=4)
+def test_dp_imbalance_shows_the_shapes_that_differ(analysed_copy):
+    conn, built = analysed_copy(dp_rank=4)
     # its subject names its step ('step 1'): the two steps merge into one finding about the steps
-    [first] = found(warehouse_db, "dp_workload_imbalance")
+    [first] = found(conn, "dp_workload_imbalance")
     assert (first["rank_id"], first["step_id"], first["subject"]) == (4, 1, "steps")
     numbers = json.loads(first["numbers"])
     assert (numbers["min_ns"], numbers["max_ns"], numbers["shaped_names"]) == (1_600_000, 1_800_000, 4)
     assert (numbers["steps"], numbers["worst_step"], numbers["worst_by"]) == (2, 1, "spread")
-    rows_ = evidence(warehouse_db, first["id"])
+    rows_ = evidence(conn, first["id"])
     # each differing (name, shape) once, by name then shape: rank 0 runs the usual shape, rank 4 the other
     # (the worst step's), then step 2's first
     kernels = {k["id"]: (k["name"], rank, step) for rank in (0, 4) for step in (1, 2) for k in built.kernels[rank, step]}
@@ -158,7 +195,7 @@ def test_dp_imbalance_shows_the_shapes_that_differ(warehouse_db):
         ("MatMul_down", 0, 1), ("MatMul_down", 4, 1), ("MatMul_o", 0, 1), ("MatMul_o", 4, 1), ("MatMul_qkv", 0, 1),
         ("MatMul_qkv", 4, 1), ("MatMul_down", 0, 2)]
     assert rows_[1]["note"] == "step 1: MatMul_down on rank 4 with shapes 4096,1024;1024,1024: 125.000 us"
-    assert not found(warehouse_db, "slow_rank_suspected")
+    assert not found(conn, "slow_rank_suspected")
 
 
 def test_ep_imbalance_names_the_overloaded_rank_and_points_at_its_grouped_matmuls(warehouse_db):
@@ -246,11 +283,11 @@ def test_memory_peak_near_capacity_points_at_the_peak_sample(warehouse_db):
         ("memory_record", app_only["source_row"], "peak sample (APP): 62.0 GiB reserved")]
 
 
-def test_hotspots_name_the_bound_family_and_the_longest_run(warehouse_db):
-    built = analysed(warehouse_db, slow_rank=3)
-    hot = found(warehouse_db, "kernel_hotspot")
+def test_hotspots_name_the_bound_family_and_the_longest_run(analysed_copy):
+    conn, built = analysed_copy(slow_rank=3)
+    hot = found(conn, "kernel_hotspot")
     assert hot[0]["subject"] == "RmsNorm" and "aiv_mte" in hot[0]["message"]
-    [row] = evidence(warehouse_db, hot[0]["id"])
+    [row] = evidence(conn, hot[0]["id"])
     longest = next(k for k in built.kernels[3, 1] if k["name"] == "RmsNorm")
     assert row["kernel_id"] == longest["id"] and row["note"] == "longest run: 150.000 us on rank 3"
 
@@ -294,21 +331,21 @@ def test_a_healthy_operator_profile_gets_no_advice(warehouse_db):
     assert found(warehouse_db) == []
 
 
-def test_analyze_again_replaces_the_previous_findings(warehouse_db):
-    analysed(warehouse_db, slow_rank=3)
-    before = [(f["finding_type"], f["rank_id"], f["message"]) for f in found(warehouse_db)]
-    evidence_rows = warehouse_db.execute("SELECT COUNT(*) FROM finding_evidence").fetchone()[0]
-    findings.analyze(warehouse_db)
-    assert [(f["finding_type"], f["rank_id"], f["message"]) for f in found(warehouse_db)] == before
-    assert warehouse_db.execute("SELECT COUNT(*) FROM finding_evidence").fetchone()[0] == evidence_rows
-    assert warehouse_db.execute("SELECT COUNT(*), SUM(finding_count) FROM analysis_run").fetchone() == (
+def test_analyze_again_replaces_the_previous_findings(analysed_copy):
+    conn, _ = analysed_copy(slow_rank=3)
+    before = [(f["finding_type"], f["rank_id"], f["message"]) for f in found(conn)]
+    evidence_rows = conn.execute("SELECT COUNT(*) FROM finding_evidence").fetchone()[0]
+    findings.analyze(conn)
+    assert [(f["finding_type"], f["rank_id"], f["message"]) for f in found(conn)] == before
+    assert conn.execute("SELECT COUNT(*) FROM finding_evidence").fetchone()[0] == evidence_rows
+    assert conn.execute("SELECT COUNT(*), SUM(finding_count) FROM analysis_run").fetchone() == (
         1, len(before))
 
 
-def test_rule_thresholds_are_parameters(warehouse_db):
-    analysed(warehouse_db, dp_rank=4)
-    assert findings.evaluate(warehouse_db, "slow_rank_suspected") == []
-    [lower] = findings.evaluate(warehouse_db, "slow_rank_suspected", {"threshold": "1.1"})[:1]
+def test_rule_thresholds_are_parameters(analysed_copy):
+    conn, _ = analysed_copy(dp_rank=4)
+    assert findings.evaluate(conn, "slow_rank_suspected") == []
+    [lower] = findings.evaluate(conn, "slow_rank_suspected", {"threshold": "1.1"})[:1]
     assert (lower.values["rank_id"], lower.values["severity"]) == (4, "medium")
 
 
@@ -445,20 +482,20 @@ def test_the_text_export_alone_answers_like_the_rank_db(warehouse_db):
     assert {r["kernel_id"] for r in rows_} == {built.ops[rank, 2]["id"] for rank in range(8)}
 
 
-def test_an_analysis_waiting_on_another_writer_fails_clearly_and_keeps_the_findings(warehouse_db, warehouse_path,
+def test_an_analysis_waiting_on_another_writer_fails_clearly_and_keeps_the_findings(analysed_copy, warehouse_path,
                                                                                     monkeypatch):
-    analysed(warehouse_db, slow_rank=3)
-    before = found(warehouse_db)
+    conn, _ = analysed_copy(slow_rank=3)
+    before = found(conn)
     monkeypatch.setattr(db, "BUSY_TIMEOUT_S", 0.05)
     other = db.connect(warehouse_path)
     other.execute("BEGIN IMMEDIATE")
-    warehouse_db.execute("PRAGMA busy_timeout = 50")
+    conn.execute("PRAGMA busy_timeout = 50")
     try:
         with pytest.raises(db.WarehouseError) as caught:
-            findings.analyze(warehouse_db)
+            findings.analyze(conn)
     finally:
         other.execute("ROLLBACK")
         other.close()
     assert str(caught.value) == ("warehouse analyze: the warehouse is busy: another process held its write lock for "
                                  "0.05 s (database is locked); nothing was written, run warehouse analyze again")
-    assert found(warehouse_db) == before and not warehouse_db.in_transaction
+    assert found(conn) == before and not conn.in_transaction

@@ -12,6 +12,7 @@ import json
 import sqlite3
 
 import pytest
+from click.testing import CliRunner
 
 from tests.factories.rank_db import TILED_OPS, TILING_NOPS, RankDbFactory
 from warehouse import db, queries
@@ -61,8 +62,17 @@ def evidence_of(conn, finding_id):
         (finding_id,)).fetchall()
 
 
-def test_host_tiling_repeated_every_step_of_a_static_graph_advises_tiling_sink(runner, tmp_path):
-    written, conn = analysed(runner, tmp_path, "host")
+@pytest.fixture(scope="module")
+def host_tiled(tmp_path_factory):
+    """The host-tiled rank db ingested and analysed once per module (two tests read it, seconds each):
+    (the written db, a read-only connection to the warehouse)."""
+    written, conn = analysed(CliRunner(), tmp_path_factory.mktemp("host-tiled"), "host")
+    yield written, conn
+    conn.close()
+
+
+def test_host_tiling_repeated_every_step_of_a_static_graph_advises_tiling_sink(host_tiled):
+    written, conn = host_tiled
     [(finding_id, rank, step, severity, confidence, message, numbers)] = tiling_findings(conn)
     # 42 us of host tiling in each 1 ms step: 4.2 %, medium (high from 5 %); a 910B with no sunk kernel
     assert (rank, step, severity, confidence) == (0, None, "medium", "high")
@@ -97,8 +107,8 @@ def test_host_tiling_repeated_every_step_of_a_static_graph_advises_tiling_sink(r
     assert queries.get("tiling_sink_kernels").run(conn)[1] == []
 
 
-def test_the_rule_reads_its_thresholds(runner, tmp_path):
-    _, conn = analysed(runner, tmp_path, "host")
+def test_the_rule_reads_its_thresholds(host_tiled):
+    _, conn = host_tiled
     rule = queries.get("rule_host_tiling_not_sunk")
     columns, rows = rule.run(conn, {"high_share": 0.04})
     assert {row[columns.index("severity")] for row in rows} == {"high"}

@@ -4,10 +4,11 @@ The demo cluster and the real samples are ingested both ways: every relation of 
 dataset holds the rows of ``warehouse export`` of the SQLite ingest of the same files (ids
 and strings included; only the clock's columns differ), and every named query answers on it
 (DuckDB) as on that SQLite warehouse (the comparison of tests/scale/test_scale_engines.py), and so does
-``warehouse compare`` (answers and report), on DuckDB and Spark. A second ingest into the
-same folder adds ranks without touching the files of the ranks it had, and ends equal to the
-local ingest of the same two steps; a failing rank is recorded with the local ingest's reason
-and the others land. One Spark session (conftest's, local[2]) serves the module.
+``warehouse compare`` (answers and report), on DuckDB and Spark. One run of rank dbs is ingested
+twice, as a grown run is: first with a failing rank, recorded with the local ingest's reason while
+the others land; then fixed and with a rank added, the second ingest retries it and adds the new
+one without touching the files of the ranks it had, and ends equal to the local ingest of the same
+two steps. One Spark session (conftest's, local[2]) serves the module.
 """
 
 from __future__ import annotations
@@ -34,21 +35,22 @@ VOLATILE = {"ingested_at", "elapsed_ns", "created_at", "applied_at"}
 SPARK_QUERIES = ("step_time", "top_kernels", "runs")
 
 
-def build_both(folder: Path, steps: list[list[Path]], spark) -> dict:
+def build_both(folder: Path, steps: list[list[Path]], spark, spark_steps: list[list[Path]] | None = None) -> dict:
     """The same inputs ingested locally (each step an ingest into one warehouse, then exported)
-    and on Spark (each step an ingest into one dataset); ``files`` is the dataset's files after each step."""
+    and on Spark (each step of ``spark_steps``, else of ``steps``, an ingest into one dataset);
+    ``files`` and ``manifests`` are the dataset's files and manifest after each Spark step."""
     conn = db.connect(folder / "warehouse.db")
     for paths in steps:
         results = ingest.ingest_paths(conn, paths)
         assert [r.error for r in results if r.status == "failed"] == []
     conn.close()
     export.export_parquet(folder / "warehouse.db", folder / "export")
-    snapshots = []
-    for paths in steps:
-        spark_ingest.spark_ingest(paths, folder / "dataset", spark=spark)
+    snapshots, manifests = [], []
+    for paths in steps if spark_steps is None else spark_steps:
+        manifests.append(spark_ingest.spark_ingest(paths, folder / "dataset", spark=spark))
         snapshots.append(files_of(folder / "dataset"))
     return {"db": folder / "warehouse.db", "export": folder / "export", "dataset": folder / "dataset",
-            "files": snapshots}
+            "files": snapshots, "manifests": manifests}
 
 
 @pytest.fixture(scope="module")
@@ -74,12 +76,29 @@ def rank_folder(run: Path, rank: int, **options) -> Path:
 
 @pytest.fixture(scope="module")
 def grown_run(tmp_path_factory, spark_session) -> dict:
-    """Ranks 0 and 1 ingested, then the run folder with rank 2 added; the first dataset's files."""
+    """Ranks 0 and 2 and rank 1 cut in half ingested on Spark (rank 1 fails, the others land), then
+    rank 1 fixed and rank 3 added and the run folder ingested again; locally, the good ranks 0 and 2,
+    then the run folder. ``files`` and ``manifests``: the dataset's files and manifest after each
+    Spark ingest; ``bad``: rank 1's cut file and its local ingest's reason."""
     folder = tmp_path_factory.mktemp("spark-grow")
     run = folder / "run"
-    first = [rank_folder(run, 0), rank_folder(run, 1)]
-    rank_folder(run, 2)
-    return build_both(folder, [first, [run]], spark_session)
+    good = [rank_folder(run, 0), rank_folder(run, 2)]
+    bad = rank_folder(run, 1)
+    bad_file = next(bad.rglob("*.db"))
+    bad_file.write_bytes(bad_file.read_bytes()[:bad_file.stat().st_size // 2])  # a rank db cut in half
+    conn = db.connect(folder / "bad.db")
+    [failed] = ingest.ingest_paths(conn, [bad])
+    conn.close()
+    first = spark_ingest.spark_ingest([run], folder / "dataset", spark=spark_session)
+    snapshot = files_of(folder / "dataset")
+    kernel_partitions = sorted(path.name for path in (folder / "dataset" / "kernel").iterdir())
+    shutil.rmtree(bad)
+    rank_folder(run, 1)
+    rank_folder(run, 3)
+    built = build_both(folder, [good, [run]], spark_session, spark_steps=[[run]])
+    return {**built, "files": [snapshot, *built["files"]], "manifests": [first, *built["manifests"]],
+            "bad": {"path": bad_file, "status": failed.status, "error": failed.error},
+            "kernel_partitions": kernel_partitions}
 
 
 def files_of(folder: Path) -> dict[str, tuple[int, bytes]]:
@@ -153,45 +172,31 @@ def test_spark_engine_answers_on_the_dataset(demo_run, spark_session, name):
     assert_same_answer(SparkEngine(demo_run["dataset"], spark=spark_session), name, {}, expected)
 
 
-def test_a_second_ingest_adds_a_rank_and_rewrites_no_other(grown_run):
-    assert_same_dataset(grown_run)  # as the local ingest of ranks 0-1, then of the run folder
-    before, after = grown_run["files"]
-    first_groups = {path: state for path, state in before.items() if "part-g00000" in path}
-    assert first_groups and all(path.endswith(("g000000.parquet", "g000001.parquet")) for path in first_groups)
-    for path, state in first_groups.items():
-        assert after[path] == state, f"{path} was rewritten"
-    assert (grown_run["dataset"] / "kernel" / "rank_id=2" / "part-g000002.parquet").exists()
-    groups = json.loads((grown_run["dataset"] / export.MANIFEST).read_text(encoding="utf-8"))[spark_ingest.STATE]
-    assert [(g["group"], g["rank"], g["status"]) for g in groups["groups"]] == [(0, 0, "ok"), (1, 1, "ok"),
-                                                                              (2, 2, "ok")]
-
-
-def test_a_failing_rank_is_recorded_and_the_others_land(tmp_path, spark_session):
-    run = tmp_path / "run"
-    good = [rank_folder(run, 0), rank_folder(run, 2)]
-    bad = rank_folder(run, 1)
-    bad_file = next(bad.rglob("*.db"))
-    bad_file.write_bytes(bad_file.read_bytes()[:bad_file.stat().st_size // 2])  # a rank db cut in half
-    conn = db.connect(tmp_path / "local.db")
-    local = {r.path: r for r in ingest.ingest_paths(conn, [bad])}
-    conn.close()
-    assert local[bad_file].status == "failed"
-    assert local[bad_file].error.startswith(f"{bad_file}: sqlite_master: unreadable")
-
-    manifest = spark_ingest.spark_ingest([run], tmp_path / "dataset", spark=spark_session)
+def test_a_failing_rank_is_recorded_and_the_others_land(grown_run):
+    bad = grown_run["bad"]
+    assert bad["status"] == "failed"
+    assert bad["error"].startswith(f"{bad['path']}: sqlite_master: unreadable")
+    manifest = grown_run["manifests"][0]
     groups = manifest[spark_ingest.STATE]["groups"]
-    assert [(g["rank"], g["status"]) for g in groups] == [(0, "ok"), (1, "failed"), (2, "ok")]
-    assert groups[1]["errors"] == [local[bad_file].error]  # file and place, as the local ingest says them
-    assert sorted(p.name for p in (tmp_path / "dataset" / "kernel").iterdir()) == ["rank_id=0", "rank_id=2"]
+    assert [(g["group"], g["rank"], g["status"]) for g in groups] == [(0, 0, "ok"), (1, 1, "failed"), (2, 2, "ok")]
+    assert groups[1]["errors"] == [bad["error"]]  # file and place, as the local ingest says them
+    assert grown_run["kernel_partitions"] == ["rank_id=0", "rank_id=2"]
     assert manifest["tables"]["source"]["partitions"] == ["rank_id=0", "rank_id=2"]
 
-    # fixed, the next ingest retries the failed rank alone
-    shutil.rmtree(bad)
-    rank_folder(run, 1)
-    manifest = spark_ingest.spark_ingest([run], tmp_path / "dataset", spark=spark_session)
-    groups = manifest[spark_ingest.STATE]["groups"]
-    assert [(g["group"], g["rank"], g["status"]) for g in groups] == [(0, 0, "ok"), (2, 2, "ok"), (3, 1, "ok")]
-    assert manifest["tables"]["source"]["partitions"] == ["rank_id=0", "rank_id=1", "rank_id=2"]
+
+def test_a_second_ingest_retries_the_failed_rank_adds_one_and_rewrites_no_other(grown_run):
+    assert_same_dataset(grown_run)  # as the local ingest of ranks 0 and 2, then of the run folder
+    before, after = grown_run["files"]
+    first_groups = {path: state for path, state in before.items() if "part-g00000" in path}
+    assert first_groups and all(path.endswith(("g000000.parquet", "g000002.parquet")) for path in first_groups)
+    for path, state in first_groups.items():
+        assert after[path] == state, f"{path} was rewritten"
+    assert (grown_run["dataset"] / "kernel" / "rank_id=1" / "part-g000003.parquet").exists()
+    assert (grown_run["dataset"] / "kernel" / "rank_id=3" / "part-g000004.parquet").exists()
+    manifest = json.loads((grown_run["dataset"] / export.MANIFEST).read_text(encoding="utf-8"))
+    assert [(g["group"], g["rank"], g["status"]) for g in manifest[spark_ingest.STATE]["groups"]] == [
+        (0, 0, "ok"), (2, 2, "ok"), (3, 1, "ok"), (4, 3, "ok")]
+    assert manifest["tables"]["source"]["partitions"] == [f"rank_id={rank}" for rank in range(4)]
 
 
 def test_a_folder_of_something_else_is_refused_in_one_line(tmp_path, spark_session):

@@ -69,6 +69,13 @@ def server(served_warehouse):
         yield running
 
 
+@pytest.fixture(scope="module")
+def refusing_server(served_warehouse_once):
+    """One server for the tests whose requests are refused before any SQL runs (they leave it as it was)."""
+    with serving(served_warehouse_once["path"], TIME_LIMIT_S=3) as running:
+        yield running
+
+
 @pytest.mark.slow  # a server process per test, seconds each
 def test_huge_values_are_refused_quickly_in_bounded_memory_while_health_answers(server):
     answers = {}
@@ -127,21 +134,21 @@ def test_offsets_are_capped_and_skipped_rows_are_not_kept(server):
     assert peak_rss_mb(server[2]) < RSS_CAP_MB
 
 
-@pytest.mark.slow  # a server process per test, seconds each
+@pytest.mark.slow  # a server process (the module's), seconds
 @pytest.mark.parametrize("sql, reason", [
     ("SELECT 1" + " " * 900_000, "WAREHOUSE_MAX_SQL_BYTES"),
     ("SELECT " + "(" * 1000 + "1" + ")" * 1000, "WAREHOUSE_MAX_SQL_DEPTH"),
     ("SELECT " + "(" * 40 + "1" + ")" * 40, "WAREHOUSE_MAX_SQL_DEPTH"),
 ])
-def test_long_or_deep_sql_is_one_line_400(server, sql, reason):
-    status, body, seconds = request(server, "POST", "/sql", {"sql": sql})
+def test_long_or_deep_sql_is_one_line_400(refusing_server, sql, reason):
+    status, body, seconds = request(refusing_server, "POST", "/sql", {"sql": sql})
     assert (status, error_of(body)["code"]) == (400, "unsafe_sql") and seconds < 2
     assert reason in error_of(body)["message"]
 
 
-@pytest.mark.slow  # a server process per test, seconds each
-def test_a_body_over_the_request_limit_is_one_line_413(server):
-    status, body, _ = request(server, "POST", "/sql", {"sql": "SELECT 1" + " " * 1_000_000})
+@pytest.mark.slow  # a server process (the module's), seconds
+def test_a_body_over_the_request_limit_is_one_line_413(refusing_server):
+    status, body, _ = request(refusing_server, "POST", "/sql", {"sql": "SELECT 1" + " " * 1_000_000})
     assert status == 413 and error_of(body)
 
 
