@@ -91,8 +91,10 @@ def write_mindspore_profiler(folder: Path) -> None:
 
 def plant_rule_inputs(conn) -> None:
     """Rows that trip the diagnosis rules the synthetic cluster has no option for: an AI CPU
-    kernel and three host synchronisations in the longest step window."""
+    kernel and three host synchronisations in the cluster's longest step window (the cluster's run: the
+    first; the factory rows join it)."""
     rank_id, start_ns = conn.execute("SELECT rank_id, start_ns FROM step_window WHERE rank_id IS NOT NULL "
+                                     "AND run_id = (SELECT min(run_id) FROM step_window) "
                                      "ORDER BY end_ns - start_ns DESC, rank_id, step_id LIMIT 1").fetchone()
     with warehouse_rows.bound(conn):
         warehouse_rows.KernelFactory(rank_id=rank_id, ts=start_ns + 1_000, dur=1_000_000, name="AICPU_Cast",

@@ -152,7 +152,8 @@ def test_an_empty_warehouse_exports_every_table_and_every_query_runs(warehouse_d
                if name not in ("fact_precedence", "column_reference", "op_class"))
     engine = DuckDBEngine(tmp_path / "out")
     for query in queries.registry().values():
-        values = {p.name: 1 if p.type in ("integer", "real", "boolean") else "x" for p in query.params if p.required}
+        values = {p.name: p.choices[0] if p.choices else 1 if p.type in ("integer", "real", "boolean") else "x"
+                  for p in query.params if p.required}
         # an aggregate without groups answers one row of NULL, as SQLite does
         expected = {"insight_source_start": [(None,)], "insight_source_span": [(None, None)]}.get(query.name, [])
         assert engine.run(query, values)[1] == expected, query.name

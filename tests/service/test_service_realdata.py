@@ -68,15 +68,16 @@ def test_every_query_answers(real_client):
     for name in library:
         if queries.get(name).view == "operator" and name != "op_runs":
             required[name] = {"source_id": profile["source_id"]}
-    assert len(library) == 43
+    assert len(library) == 44
     empty = []
     for name in library:
         if not rows_of(real_client, name, **required.get(name, {})):
             empty.append(name)
-    # what the samples hold no input for: no mstx ranges, no grouped matmul, no link samples; the operator
-    # profile has no source lines, instructions or roofline (step and communication exports: analysis.db)
+    # what the samples hold no input for: no mstx ranges, no grouped matmul, no link samples, no profiler's
+    # operator type table (a db export keeps no op_statistic); the operator profile has no source lines,
+    # instructions or roofline (step and communication exports: analysis.db)
     assert sorted(empty) == ["ep_load_balance", "interconnect_bandwidth", "mstx_sum", "op_hot_instructions",
-                             "op_hot_lines", "op_roofline"]
+                             "op_hot_lines", "op_roofline", "op_type_statistic"]
 
 
 @pytest.mark.parametrize("rank", (0, 1))
