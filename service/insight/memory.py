@@ -96,10 +96,8 @@ def memory_completed(conn, cards: list[ranks.RankCard]) -> list[dict]:
 # --- the requests ------------------------------------------------------------------------------
 
 def _card(conn, params: Params) -> ranks.RankCard:
-    card_id = params.text("rankId")
-    card = ranks.named(conn, card_id)
-    if card is None:
-        raise InsightError(f"no rank card {card_id!r}: rankId names a card of import/action")
+    """The rank card the request names (:func:`ranks.asked`), not in comparison mode."""
+    card = ranks.asked(conn, params)
     if params.values.get("isCompare") is True:
         raise InsightError("memory comparison is not answered: the warehouse's baseline is an operator profile's")
     return card

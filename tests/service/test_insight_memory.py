@@ -211,7 +211,7 @@ def test_a_text_rank_shows_its_memory(empty, root, realdata):
         # a mistake is one sentence, the socket stays open: an unknown card, a group the table has not,
         # a comparison (the warehouse's baseline is an operator profile's), a column that does not sort
         for command, params, words in (
-                ("Memory/view/type", {"rankId": "nowhere"}, "no rank card 'nowhere'"),
+                ("Memory/view/type", {"rankId": "nowhere"}, "unknown card 'nowhere'"),
                 ("Memory/view/operator", {**rank, "type": "Component"},
                  "Group By parameter should be Overall or Stream"),
                 ("Memory/view/memoryUsage", {**rank, "type": "Overall", "isCompare": True}, "memory comparison"),
