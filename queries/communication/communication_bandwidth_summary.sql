@@ -7,6 +7,10 @@
 --     'Total Op Info' rows are left out.
 -- param run_id (integer, default null): Only this run; every run when null.
 -- param rank_id (integer, default null): Only this rank; every rank when null.
+-- param group_name (text, default null): Only this communication group (the hash after '@'); every
+--     group when null.
+-- param op_name (text, default null): Only this operator (its name before '@'); every operator
+--     summed when null.
 -- column run_id: Run.
 -- column rank_id: Rank.
 -- column step_id: Step number.
@@ -19,6 +23,7 @@ with ops as (
     select run_id, rank_id, step_id, transport_type, transit_bytes, transit_ns
     from communication_bandwidth_answer
     where op_name <> 'Total Op Info' and (:run_id is null or run_id = :run_id)
+        and (:group_name is null or group_name = :group_name) and (:op_name is null or op_name = :op_name)
         and (:rank_id is null or rank_id = :rank_id)
 ),
 

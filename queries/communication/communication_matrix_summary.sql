@@ -7,6 +7,10 @@
 --     matrices, which it repeats. 'Total Op Info' rows are left out.
 -- param run_id (integer, default null): Only this run; every run when null.
 -- param step_id (integer, default null): Only this step; every step when null.
+-- param group_name (text, default null): Only this communication group (the hash after '@'); every
+--     group when null.
+-- param op_name (text, default null): Only this operator (its name before '@'); every operator
+--     summed when null.
 -- column run_id: Run.
 -- column src_rank: Sending rank.
 -- column dst_rank: Receiving rank.
@@ -22,6 +26,7 @@ with answered as (
             as has_rank_rows
     from communication_matrix_answer
     where op_name <> 'Total Op Info' and (:run_id is null or run_id = :run_id)
+        and (:group_name is null or group_name = :group_name) and (:op_name is null or op_name = :op_name)
         and (:step_id is null or step_id = :step_id)
 ),
 

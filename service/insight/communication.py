@@ -14,10 +14,15 @@ profiler's units: sizes in MB (10**6 bytes), times in ms, bandwidths in GB/s.
 Here the answers are the warehouse's named queries on the cluster's run: ``communication_time_summary``
 (steps, durations: the operators' times summed per rank and step, as the real server's "Total Op
 Info"), ``communication_bandwidth_summary`` (SDMA and RDMA bandwidth per rank) and
-``communication_matrix_summary`` (the matrix of a step, every operator summed). Not kept: the
-communication groups (``stage``, ``groupIdHash``: the answers cover every group of the run), one
-operator's own figures (``operatorName`` other than "Total Op Info"), a cluster baseline
-(``baseline`` and ``diff`` are zeros) and the bandwidth advice (``advice`` is empty).
+``communication_matrix_summary`` (the matrix of a step). The page's filter picks a group and an
+operator first (Filter.tsx getStageOptions, getOperatorOptions): ``communication/matrix/group``
+(queryStages) lists the step's groups (``communication_groups``: the ranks whose operators name
+each, its process-group name when an input says it), ``communication/duration/operatorNames`` and
+``communication/matrix/sortOpNames`` the group's operators (``communication_group_operators``),
+as DbClusterDataBase.cpp QueryOperatorNames and QueryMatrixSortOpNames do; the durations and the
+matrix then answer for that group (``groupIdHash``; empty: every group) and operator (``operatorName``;
+"Total Op Info": every operator summed). Not kept: a cluster baseline (``baseline`` and ``diff`` are
+zeros) and the bandwidth advice (``advice`` is empty).
 """
 
 from __future__ import annotations
@@ -45,11 +50,15 @@ def _step(params: Params) -> int:
         raise InsightError(f"iterationId must be a step number, not {given!r}") from None
 
 
-def _operator(params: Params) -> str:
+def _operator(params: Params) -> str | None:
+    """The operator asked (``operatorName``); None for "Total Op Info", every operator summed."""
     name = params.text("operatorName", required=False) or TOTAL_OP
-    if name != TOTAL_OP:
-        raise InsightError(f"only {TOTAL_OP!r} is answered: the warehouse sums every operator of a step")
-    return name
+    return None if name == TOTAL_OP else name
+
+
+def _group(params: Params) -> str | None:
+    """The communication group asked (``groupIdHash``, the group's name in the summary); None for every group."""
+    return params.text("groupIdHash", required=False) or None
 
 
 def _compared(compare: dict, keys: tuple[str, ...]) -> dict:
@@ -68,24 +77,27 @@ def iterations(conn, params: Params) -> dict:
 def matrix(conn, params: Params) -> dict:
     """communication/matrix/bandwidthInfo: per sending rank, receiving rank and transport, a step's traffic."""
     run_id, step_id, name = _run(conn, params), _step(params), _operator(params)
+    asked = rows(conn, "communication_matrix_summary", run_id=run_id, step_id=step_id, group_name=_group(params),
+                 op_name=name)
     return {"matrixList": [
         {"srcRank": row["src_rank"], "dstRank": row["dst_rank"], "matrixData": _compared({
             "transportType": row["transport_type"], "transitSize": row["transit_bytes"] / BYTES_PER_MB,
             "transitTime": row["transit_ns"] / NS_PER_MS,
-            "bandwidth": (row["bandwidth_bytes_per_s"] or 0) / BYTES_PER_S_PER_GB_S, "opName": name}, MATRIX_KEYS)}
-        for row in rows(conn, "communication_matrix_summary", run_id=run_id, step_id=step_id)]}
+            "bandwidth": (row["bandwidth_bytes_per_s"] or 0) / BYTES_PER_S_PER_GB_S, "opName": name or TOTAL_OP},
+            MATRIX_KEYS)}
+        for row in asked]}
 
 
 def duration_list(conn, params: Params) -> dict:
     """communication/duration/list: per rank, a step's communication time split and its SDMA/RDMA bandwidth."""
     cards = ranks.of_cluster(conn, params.text("clusterPath"))
     run_id, step_id = cards[0].run_id, _step(params)
-    _operator(params)
+    chosen = {"run_id": run_id, "group_name": _group(params), "op_name": _operator(params)}
     paths = {card.rank_id: card.path for card in cards}
     bandwidth = {(row["rank_id"], row["transport_type"]): row["bandwidth_bytes_per_s"] or 0
-                 for row in rows(conn, "communication_bandwidth_summary", run_id=run_id) if row["step_id"] == step_id}
+                 for row in rows(conn, "communication_bandwidth_summary", **chosen) if row["step_id"] == step_id}
     items = []
-    for row in rows(conn, "communication_time_summary", run_id=run_id):
+    for row in rows(conn, "communication_time_summary", **chosen):
         if row["step_id"] != step_id:
             continue
         rank = row["rank_id"]
@@ -97,3 +109,29 @@ def duration_list(conn, params: Params) -> dict:
             "sdmaBw": bandwidth.get((rank, "SDMA"), 0) / BYTES_PER_S_PER_GB_S,
             "rdmaBw": bandwidth.get((rank, "RDMA"), 0) / BYTES_PER_S_PER_GB_S}, DURATION_KEYS)})
     return {"items": items, "advice": []}
+
+
+def groups(conn, params: Params) -> dict:
+    """communication/matrix/group: the step's communication groups, each as its ranks ``(0, 1)`` (as
+    StringUtil::JoinNumberStrWithParenthesesByOrder writes a rank set), its process-group name and its name
+    in the summary (ClusterService.cpp MergeGroupInfoWithPgName)."""
+    found = rows(conn, "communication_groups", run_id=_run(conn, params), step_id=_step(params))
+    return {"data": [{"group": f"({row['group_ranks'].replace(',', ', ')})", "parallelStrategy": row["pg_name"] or "",
+                      "type": "", "groupIdHash": {"compare": row["group_name"], "baseline": ""}} for row in found]}
+
+
+def _operator_names(conn, params: Params, counted: str) -> dict:
+    """The group's operators that have ``counted`` entries, "Total Op Info" first (every operator summed)."""
+    found = rows(conn, "communication_group_operators", run_id=_run(conn, params), step_id=_step(params),
+                 group_name=_group(params))
+    return {"operatorName": [TOTAL_OP, *dict.fromkeys(row["op_name"] for row in found if row[counted])]}
+
+
+def operator_names(conn, params: Params) -> dict:
+    """communication/duration/operatorNames: the operators the group's time summary holds in the step."""
+    return _operator_names(conn, params, "timed_ranks")
+
+
+def matrix_operator_names(conn, params: Params) -> dict:
+    """communication/matrix/sortOpNames: the operators (or families) the group's matrix holds in the step."""
+    return _operator_names(conn, params, "matrix_entries")

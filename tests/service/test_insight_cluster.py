@@ -6,7 +6,10 @@ ProjectParse/ProjectParserDb.cpp`` ParseClusterFiles, ``PaserFactory.cpp`` Parse
 must arrive with the cluster's folder, then the cluster module's first requests are sent as its
 ``modules/cluster/src/utils/RequestUtils.ts`` does (every one with ``clusterPath``):
 ``summary/queryTopData`` (BaseInfo.tsx), ``communication/duration/iterations``,
-``communication/matrix/bandwidthInfo`` and ``communication/duration/list`` for the first step.
+``communication/matrix/bandwidthInfo`` and ``communication/duration/list`` for the first step; then,
+as its filter (``components/communication/Filter.tsx``) does, ``communication/matrix/group``, a
+group's ``communication/duration/operatorNames`` and ``communication/matrix/sortOpNames``, and the
+durations and matrix of that group and of one of its operators.
 Answers are in the shapes of ``server/src/modules/summary/protocol/SummaryProtocolUtil.cpp`` and
 ``server/src/modules/communication/protocol/CommunicationProtocolUtil.cpp``; values equal the
 warehouse's named queries on the same warehouse and the profiler's own files.
@@ -142,8 +145,54 @@ def test_a_cluster_shows_its_communication(empty, root, realdata):
             assert (compare["transitSize"], compare["transitTime"], compare["bandwidth"]) == (
                 row["transit_bytes"] / 1e6, row["transit_ns"] / 1e6, (row["bandwidth_bytes_per_s"] or 0) / 1e9)
 
-        # a folder that is no cluster, an operator the warehouse does not keep apart: refused, named
+        check_group_and_operator(page, empty, run, asked)
+
+        # a folder that is no cluster: refused, named
         refused = page.send("summary", "summary/queryTopData", {"clusterPath": str(root / "nowhere")})
         assert refused["result"] is False and str(root / "nowhere") in refused["error"]["message"]
-        refused = page.send("communication", "communication/duration/list", {**asked, "operatorName": "hcom_send"})
-        assert refused["result"] is False and "Total Op Info" in refused["error"]["message"]
+
+
+#: rank 0's communication.json, step 2: the p2p group's hash (after '@') and one of its operators
+P2P_GROUP, SEND = "13337953553061386822", "hcom_send__822_0"
+
+
+def check_group_and_operator(page, database, run, asked: dict) -> None:
+    """The filter's requests: the step's groups, one group's operators, its durations and matrix, one operator's."""
+    groups = page.body("communication", "communication/matrix/group", {
+        "iterationId": "2", "baselineIterationId": "", "isCompare": False, "clusterPath": str(run)})["data"]
+    listed = named(database, "communication_groups", run_id=1, step_id=2)
+    assert [group["groupIdHash"] for group in groups] == [
+        {"compare": row["group_name"], "baseline": ""} for row in listed]
+    # six groups name operators in step 2 (communication.json's '@' suffixes of ranks 0 and 1)
+    assert len(groups) == 6
+    p2p = next(group for group in groups if group["groupIdHash"]["compare"] == P2P_GROUP)
+    assert p2p == {"group": "(0, 1)", "parallelStrategy": "", "type": "",
+                   "groupIdHash": {"compare": P2P_GROUP, "baseline": ""}}
+    in_group = {**asked, "stage": p2p["group"], "groupIdHash": P2P_GROUP}
+    operators = named(database, "communication_group_operators", run_id=1, step_id=2, group_name=P2P_GROUP)
+    timed = page.body("communication", "communication/duration/operatorNames", in_group)["operatorName"]
+    assert timed == ["Total Op Info", *(row["op_name"] for row in operators if row["timed_ranks"])]
+    assert SEND in timed and "hcom_receive__822_0" not in timed  # the receive is only in the matrix
+    in_matrix = page.body("communication", "communication/matrix/sortOpNames", in_group)["operatorName"]
+    assert in_matrix == ["Total Op Info", *(row["op_name"] for row in operators if row["matrix_entries"])]
+    assert "hcom_receive__822_0" in in_matrix
+
+    group_durations = page.body("communication", "communication/duration/list", in_group)["items"]
+    summed = named(database, "communication_time_summary", run_id=1, group_name=P2P_GROUP)
+    assert [item["compareData"]["compare"]["elapseTime"] for item in group_durations] == [
+        row["elapse_ns"] / 1e6 for row in summed if row["step_id"] == 2]
+    # one operator: the profiler's own figure, rank 0's communication.json
+    written = json.loads((run / "test_rank_0/ASCEND_PROFILER_OUTPUT/communication.json").read_text())
+    send = written["step2"]["p2p"][f"{SEND}@{P2P_GROUP}"]
+    one = page.body("communication", "communication/duration/list", {**in_group, "operatorName": SEND})["items"]
+    assert [item["rankId"] for item in one] == ["0", "1"]
+    compare = one[0]["compareData"]["compare"]
+    assert compare["elapseTime"] == pytest.approx(send["Communication Time Info"]["Elapse Time(ms)"], abs=0.5e-6)
+    assert compare["rdmaBw"] == pytest.approx(send["Communication Bandwidth Info"]["RDMA"]["Bandwidth(GB/s)"],
+                                              rel=1e-3)
+    pairs = page.body("communication", "communication/matrix/bandwidthInfo", {
+        **in_group, "operatorName": SEND, "isCompare": False})["matrixList"]
+    expected = named(database, "communication_matrix_summary", run_id=1, step_id=2, group_name=P2P_GROUP,
+                     op_name=SEND)
+    assert [(pair["srcRank"], pair["dstRank"], pair["matrixData"]["compare"]["opName"]) for pair in pairs] == [
+        (row["src_rank"], row["dst_rank"], SEND) for row in expected] and pairs
