@@ -21,13 +21,18 @@ each, its process-group name when an input says it), ``communication/duration/op
 ``communication/matrix/sortOpNames`` the group's operators (``communication_group_operators``),
 as DbClusterDataBase.cpp QueryOperatorNames and QueryMatrixSortOpNames do; the durations and the
 matrix then answer for that group (``groupIdHash``; empty: every group) and operator (``operatorName``;
-"Total Op Info": every operator summed). Not kept: a cluster baseline (``baseline`` and ``diff`` are
+"Total Op Info": every operator summed). A rank's bar opens its operators: ``communication/operatorDetails``
+(a page of them, ``communication_op_times``), ``communication/bandwidth`` and
+``communication/distribution`` (per transport, and its packet sizes: ``communication_op_transports``).
+Not kept: a cluster baseline (``baseline`` and ``diff`` are
 zeros) and the bandwidth advice (``advice`` is empty).
 """
 
 from __future__ import annotations
 
-from service.insight import ranks
+import json
+
+from service.insight import paging, ranks, timeline
 from service.insight.protocol import InsightError, Params, rows
 
 TOTAL_OP = "Total Op Info"
@@ -35,19 +40,29 @@ NS_PER_MS, BYTES_PER_MB, BYTES_PER_S_PER_GB_S = 1e6, 1e6, 1e9
 DURATION_KEYS = ("startTime", "elapseTime", "transitTime", "synchronizationTime", "waitTime", "idleTime",
                  "synchronizationTimeRatio", "waitTimeRatio", "sdmaBw", "rdmaBw")
 MATRIX_KEYS = ("transportType", "transitSize", "transitTime", "bandwidth", "opName")
+#: communication/operatorDetails' sortable columns (VirtualClusterDatabase.cpp ExecuteQueryAllOperators) -> key
+DETAIL_COLUMNS = {"operatorName": "operatorName", "startTime": "startTime", "elapseTime": "elapseTime",
+                  "synchronizationTime": "synchronizationTime", "waitTime": "waitTime", "idleTime": "idleTime",
+                  "transitTime": "transitTime", "sdmaBw": "sdmaBw", "rdmaBw": "rdmaBw",
+                  "synchronizationTimeRatio": "synchronizationTimeRatio", "waitTimeRatio": "waitTimeRatio"}
 
 
 def _run(conn, params: Params) -> int:
     return ranks.of_cluster(conn, params.text("clusterPath"))[0].run_id
 
 
-def _step(params: Params) -> int:
-    """The step asked (``iterationId``, a step number as a string)."""
-    given = params.text("iterationId")
+def _number(params: Params, name: str, what: str) -> int:
+    """The number ``name`` holds, given as a number or its text."""
+    given = params.text(name)
     try:
         return int(given)
     except ValueError:
-        raise InsightError(f"iterationId must be a step number, not {given!r}") from None
+        raise InsightError(f"{name} must be a {what} number, not {given!r}") from None
+
+
+def _step(params: Params) -> int:
+    """The step asked (``iterationId``, a step number as a string)."""
+    return _number(params, "iterationId", "step")
 
 
 def _operator(params: Params) -> str | None:
@@ -135,3 +150,77 @@ def operator_names(conn, params: Params) -> dict:
 def matrix_operator_names(conn, params: Params) -> dict:
     """communication/matrix/sortOpNames: the operators (or families) the group's matrix holds in the step."""
     return _operator_names(conn, params, "matrix_entries")
+
+
+def _rank(params: Params) -> int:
+    """The rank asked (``rankId``, a number or its text)."""
+    return _number(params, "rankId", "rank")
+
+
+def _ms(ns: float, digits: int = 4) -> float:
+    return round(ns / NS_PER_MS, digits)
+
+
+def operator_details(conn, params: Params) -> dict:
+    """communication/operatorDetails: a page of one rank's operators of the group in the step, with their
+    times in ms from the trace's start and their SDMA/RDMA GB/s (DbClusterDataBase.cpp QueryAllOperators:
+    longest first unless ``orderBy`` says otherwise)."""
+    cards = ranks.of_cluster(conn, params.text("clusterPath"))
+    zero = min((timeline.card_zero(conn, card) for card in cards if card.timeline_ids), default=0)
+    found = rows(conn, "communication_op_times", run_id=cards[0].run_id, rank_id=_rank(params),
+                 step_id=_step(params), group_name=_group(params))
+    items = [{"operatorName": row["op_name"], "startTime": _ms((row["ts"] or zero) - zero, 3),
+              "elapseTime": _ms(row["elapse_ns"]), "transitTime": _ms(row["transit_ns"]),
+              "synchronizationTime": _ms(row["synchronization_ns"]), "waitTime": _ms(row["wait_ns"]),
+              "idleTime": _ms(row["idle_ns"]), "synchronizationTimeRatio": round(row["synchronization_ratio"], 4),
+              "waitTimeRatio": round(row["wait_ratio"], 4),
+              "sdmaBw": round(row["sdma_bytes_per_s"] / BYTES_PER_S_PER_GB_S, 4),
+              "rdmaBw": round(row["rdma_bytes_per_s"] / BYTES_PER_S_PER_GB_S, 4)} for row in found]
+    shown = paging.page(paging.ordered(items, params, DETAIL_COLUMNS, default="elapseTime"), params, "currentPage")
+    return {"currentPage": params.integer("currentPage", required=False) or 1,
+            "pageSize": params.integer("pageSize", required=False) or 10, "count": len(items), "allOperators": shown}
+
+
+def _transports(conn, params: Params) -> dict[str, dict]:
+    """Per transport, the asked operator's figures on the rank, or with "Total Op Info" the group's operators
+    summed: bytes and time added, bandwidth their ratio, each packet size's count and time added, the large
+    packets' share weighted by each operator's packet count."""
+    found = rows(conn, "communication_op_transports", run_id=_run(conn, params), rank_id=_rank(params),
+                 step_id=_step(params), group_name=_group(params), op_name=_operator(params))
+    summed: dict[str, dict] = {}
+    for row in found:
+        packets = json.loads(row["size_distribution"] or "{}")
+        count = sum(int(value[0]) for value in packets.values())
+        into = summed.setdefault(row["transport_type"], {"bytes": 0, "ns": 0, "large": 0.0, "packets": 0,
+                                                         "sizes": {}, "stated": row["bandwidth_bytes_per_s"]})
+        into["bytes"] += row["transit_bytes"] or 0
+        into["ns"] += row["transit_ns"] or 0
+        into["large"] += (row["large_packet_ratio"] or 0) * count
+        into["packets"] += count
+        for size, (number, ms) in packets.items():
+            before = into["sizes"].get(size, (0, 0.0))
+            into["sizes"][size] = (before[0] + number, before[1] + ms)
+    return summed
+
+
+def bandwidth(conn, params: Params) -> dict:
+    """communication/bandwidth: per transport, the operator's MB, ms, GB/s and large packet share on the rank
+    (DbClusterDataBase.cpp QueryBandwidthData; one operator's bandwidth as the summary states it)."""
+    items = []
+    for transport, figures in _transports(conn, params).items():
+        stated = figures["stated"] if _operator(params) is not None else None
+        speed = stated if stated is not None else 1e9 * figures["bytes"] / figures["ns"] if figures["ns"] else 0
+        items.append({"transportType": transport, "transitSize": round(figures["bytes"] / BYTES_PER_MB, 4),
+                      "transitTime": _ms(figures["ns"]), "bandwidth": round(speed / BYTES_PER_S_PER_GB_S, 4),
+                      "largePacketRatio": round(figures["large"] / figures["packets"], 4) if figures["packets"] else 0})
+    return {"items": items}
+
+
+def distribution(conn, params: Params) -> dict:
+    """communication/distribution: the operator's packet sizes on the rank over ``transportType``, as the JSON
+    text ``{"size in MB": [count, ms]}`` the real server writes ("" when the summary gives none:
+    DbClusterDataBase.cpp QueryDistributionData)."""
+    figures = _transports(conn, params).get(params.text("transportType"))
+    sizes = figures["sizes"] if figures else {}
+    return {"distributionData": json.dumps({size: list(value) for size, value in sizes.items()},
+                                           separators=(",", ":")) if sizes else ""}

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import json
 
-from service.insight import pmu, ranks, timeline
+from service.insight import paging, pmu, ranks, timeline
 from service.insight.protocol import InsightError, Params, one, rows
 
 NS_PER_US, NS_PER_MS = 1000.0, 1_000_000.0
@@ -55,7 +55,6 @@ DETAIL_COLUMNS = {"name": "name", "type": "op_type", "accCore": "acc_core", "sta
                   "outputType": "output_dtypes", "outputFormat": "output_formats"}
 STATISTIC_FILTERS, DETAIL_FILTERS = ("opType", "opName", "accCore", "inputShape"), ("name", "type", "accCore")
 #: a value the input does not give: sorted before any other
-_MISSING = (0, "")
 
 
 def _group(params: Params) -> tuple[str | None, bool]:
@@ -170,30 +169,6 @@ def _kept(items: list[dict], filters: list[tuple[str, str]], columns: dict[str, 
             if all(value.lower() in str(item[columns[column]] or "").lower() for column, value in filters)]
 
 
-def _ordered(items: list[dict], params: Params, columns: dict[str, str]) -> list[dict]:
-    """The items in ``orderBy``'s order (``order`` "ascend", else descending); as they are without one."""
-    order_by, order = params.text("orderBy", required=False), params.text("order", required=False)
-    if not order_by or not order:
-        return items
-    if order_by not in columns:
-        raise InsightError(f"orderBy must be one of {', '.join(columns)}, not {order_by!r}")
-    key = columns[order_by]
-
-    def value(item: dict) -> tuple:
-        found = item[key]
-        return _MISSING if found is None else (1, found)
-
-    return sorted(items, key=value, reverse=order != "ascend")
-
-
-def _page(items: list, params: Params) -> list:
-    current = params.integer("current", required=False) or 1
-    page_size = params.integer("pageSize", required=False) or 10
-    if current < 1 or page_size < 1:
-        raise InsightError(f"current and pageSize must be at least 1, not {current} and {page_size}")
-    return items[(current - 1) * page_size:current * page_size]
-
-
 def _fixed(ns: float | None, digits: int) -> str:
     """A time in us as the real server writes a figure: rounded to ``digits``, then with 3 decimals."""
     return "" if ns is None else f"{_us(ns, digits):.3f}"
@@ -217,7 +192,7 @@ def statistic(conn, params: Params) -> dict:
         raise InsightError("operator/statistic needs a grouping (Operator Type, Input Shape, Communication Operator "
                            "Type) and a topK other than 0")
     found = _kept(_top(_groups(conn, card, group_by), top_k), _filters(params, STATISTIC_FILTERS), STATISTIC_COLUMNS)
-    page = _page(_ordered(found, params, STATISTIC_COLUMNS), params)
+    page = paging.page(paging.ordered(found, params, STATISTIC_COLUMNS), params)
     return {"total": len(found), "data": [
         {"diff": _empty(STATISTIC_COLUMNS), "baseline": _empty(STATISTIC_COLUMNS), "compare": _statistic_row(row)}
         for row in page]}
@@ -260,7 +235,7 @@ def details(conn, params: Params) -> dict:
     if group_by is not None:
         raise InsightError("operator/details lists operators: group must be Operator or Communication Operator")
     found = _kept(_operators(conn, card, communication, top_k), _filters(params, DETAIL_FILTERS), DETAIL_COLUMNS)
-    page = _page(_ordered(found, params, DETAIL_COLUMNS), params)
+    page = paging.page(paging.ordered(found, params, DETAIL_COLUMNS), params)
     listed, headers = _detail_rows(conn, page, timeline.card_zero(conn, card))
     return {"total": len(found), "level": _level(page), "pmuHeaders": headers, "data": [
         {"diff": _empty(DETAIL_COLUMNS), "baseline": _empty(DETAIL_COLUMNS), "compare": row} for row in listed]}
@@ -286,6 +261,6 @@ def more_info(conn, params: Params) -> dict:
                            "Communication Operator Type")
     members = _operators(conn, card, communication, **_group_of(group_by, params))
     found = _kept(members, _filters(params, DETAIL_FILTERS), DETAIL_COLUMNS)
-    page = _page(_ordered(found, params, DETAIL_COLUMNS), params)
+    page = paging.page(paging.ordered(found, params, DETAIL_COLUMNS), params)
     listed, headers = _detail_rows(conn, page, timeline.card_zero(conn, card))
     return {"total": len(found), "level": _level(page), "pmuHeaders": headers, "data": listed}

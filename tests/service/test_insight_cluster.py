@@ -196,3 +196,45 @@ def check_group_and_operator(page, database, run, asked: dict) -> None:
                      op_name=SEND)
     assert [(pair["srcRank"], pair["dstRank"], pair["matrixData"]["compare"]["opName"]) for pair in pairs] == [
         (row["src_rank"], row["dst_rank"], SEND) for row in expected] and pairs
+    check_rank_operators(page, database, in_group, send)
+
+
+def check_rank_operators(page, database, in_group: dict, send: dict) -> None:
+    """A rank's operators (Opertators.tsx, BandwidthAnalysis.tsx): the table's page, the bandwidth table and
+    the packet chart of one operator, against rank 0's communication.json."""
+    rank0 = {**in_group, "rankId": 0}
+    details = page.body("communication", "communication/operatorDetails", {
+        **rank0, "pageSize": 2, "currentPage": 1, "orderBy": "", "order": ""})
+    listed = named(database, "communication_op_times", run_id=1, rank_id=0, step_id=2, group_name=P2P_GROUP)
+    assert (details["count"], details["currentPage"], details["pageSize"]) == (len(listed), 1, 2)
+    # longest first without orderBy (ExecuteQueryAllOperators' default): allReduce__822_2's 11.04 ms
+    longest = max(listed, key=lambda row: row["elapse_ns"])
+    assert [item["operatorName"] for item in details["allOperators"]][0] == longest["op_name"]
+    assert details["allOperators"][0]["elapseTime"] == round(longest["elapse_ns"] / 1e6, 4) == 11.0365
+    by_start = page.body("communication", "communication/operatorDetails", {
+        **rank0, "pageSize": 10, "currentPage": 1, "orderBy": "startTime", "order": "ascend"})["allOperators"]
+    assert [item["operatorName"] for item in by_start] == [row["op_name"] for row in listed]
+    first = by_start[0]
+    assert first["operatorName"] == SEND and first["rdmaBw"] == send["Communication Bandwidth Info"]["RDMA"][
+        "Bandwidth(GB/s)"]
+    assert first["transitTime"] == round(send["Communication Time Info"]["Transit Time(ms)"], 4)
+
+    one = {**rank0, "operatorName": SEND}
+    transports = {item["transportType"]: item for item in page.body("communication", "communication/bandwidth",
+                                                                      one)["items"]}
+    rdma = send["Communication Bandwidth Info"]["RDMA"]
+    assert set(transports) == set(send["Communication Bandwidth Info"])
+    # rounded to 4 decimals as the real server does (ROUND(transit_size, 4))
+    assert transports["RDMA"] == {"transportType": "RDMA", "transitSize": round(rdma["Transit Size(MB)"], 4),
+                                  "transitTime": round(rdma["Transit Time(ms)"], 4),
+                                  "bandwidth": rdma["Bandwidth(GB/s)"], "largePacketRatio": rdma["Large Packet Ratio"]}
+    packets = page.body("communication", "communication/distribution", {**one, "transportType": "RDMA"})
+    assert json.loads(packets["distributionData"]) == rdma["Size Distribution"]
+    assert page.body("communication", "communication/distribution", {**one, "transportType": "PCIE"}) == {
+        "distributionData": ""}
+    # every operator of the group: the sizes of each added up
+    total = page.body("communication", "communication/bandwidth", rank0)["items"]
+    summed = sum(row["transit_bytes"] for row in named(database, "communication_op_transports", run_id=1, rank_id=0,
+                                                        step_id=2, group_name=P2P_GROUP)
+                 if row["transport_type"] == "RDMA")
+    assert next(item for item in total if item["transportType"] == "RDMA")["transitSize"] == round(summed / 1e6, 4)
