@@ -24,6 +24,9 @@ matrix then answer for that group (``groupIdHash``; empty: every group) and oper
 "Total Op Info": every operator summed). A rank's bar opens its operators: ``communication/operatorDetails``
 (a page of them, ``communication_op_times``), ``communication/bandwidth`` and
 ``communication/distribution`` (per transport, and its packet sizes: ``communication_op_transports``).
+``communication/duration/slow-rank/list`` names the step's likely slow ranks of the group
+(``communication_group_slow_ranks``: the rank with the most communication time waited for the others;
+a rank 10 % short of it arrived late), with the operators where each lost most against it.
 Not kept: a cluster baseline (``baseline`` and ``diff`` are
 zeros) and the bandwidth advice (``advice`` is empty).
 """
@@ -157,6 +160,11 @@ def _rank(params: Params) -> int:
     return _number(params, "rankId", "rank")
 
 
+def _trace_zero(conn, cards: list) -> int:
+    """The cluster's time zero: its ranks' earliest timeline start (the real server's TraceTime start)."""
+    return min((timeline.card_zero(conn, card) for card in cards if card.timeline_ids), default=0)
+
+
 def _ms(ns: float, digits: int = 4) -> float:
     return round(ns / NS_PER_MS, digits)
 
@@ -166,7 +174,7 @@ def operator_details(conn, params: Params) -> dict:
     times in ms from the trace's start and their SDMA/RDMA GB/s (DbClusterDataBase.cpp QueryAllOperators:
     longest first unless ``orderBy`` says otherwise)."""
     cards = ranks.of_cluster(conn, params.text("clusterPath"))
-    zero = min((timeline.card_zero(conn, card) for card in cards if card.timeline_ids), default=0)
+    zero = _trace_zero(conn, cards)
     found = rows(conn, "communication_op_times", run_id=cards[0].run_id, rank_id=_rank(params),
                  step_id=_step(params), group_name=_group(params))
     items = [{"operatorName": row["op_name"], "startTime": _ms((row["ts"] or zero) - zero, 3),
@@ -224,3 +232,51 @@ def distribution(conn, params: Params) -> dict:
     sizes = figures["sizes"] if figures else {}
     return {"distributionData": json.dumps({size: list(value) for size, value in sizes.items()},
                                            separators=(",", ":")) if sizes else ""}
+
+
+NS_PER_US = 1e3
+#: the process group whose ranks are pipeline stages: no slow rank advice (ClusterService.h ppPgName)
+PIPELINE_GROUP = "pp"
+
+
+def _us(ns: float) -> float:
+    return round(ns / NS_PER_US, 3)
+
+
+def slow_ranks(conn, params: Params) -> dict:
+    """communication/duration/slow-rank/list: the group's likely slow ranks in the step, each with its operators
+    against the same operators of the rank that waited longest, biggest loss first, times in us
+    (ClusterService.cpp AnalyzeCommunicationSlowRanks, DbClusterDataBase.cpp QuerySlowOpByCommDuration). No
+    advice for one operator, a pipeline group, or a group whose ranks need not wait alike."""
+    found = rows(conn, "communication_group_slow_ranks", run_id=_run(conn, params), step_id=_step(params),
+                 group_name=_group(params))
+    no_advice = {"hasAdvice": False, "fastRankId": "", "fastTotalElapseTime": 0, "data": []}
+    if _operator(params) is not None or params.text("pgName", required=False) == PIPELINE_GROUP:
+        return no_advice
+    if any(row["unequal_waits"] for row in found):
+        return no_advice
+    if len(found) < 2:
+        return {**no_advice, "hasAdvice": True}
+    waiting = found[0]["waiting_rank_id"]
+    zero = _trace_zero(conn, ranks.of_cluster(conn, params.text("clusterPath")))
+    times = {row["rank_id"]: {} for row in found}
+    for row in rows(conn, "communication_op_times", run_id=found[0]["run_id"], step_id=_step(params),
+                    group_name=_group(params)):
+        times.setdefault(row["rank_id"], {})[row["op_name"]] = row
+    return {"hasAdvice": True, "fastRankId": str(waiting), "fastTotalElapseTime": _us(found[0]["waiting_comm_ns"]),
+            "data": [{"rankId": str(row["rank_id"]), "totalDiffTime": _us(row["shortfall_ns"]),
+                      "totalElapseTime": _us(row["comm_ns"]),
+                      "opList": _lost_by_operator(times[waiting], times[row["rank_id"]], zero)}
+                     for row in found if row["slow"]]}
+
+
+def _lost_by_operator(waited: dict, late: dict, zero: int) -> list[dict]:
+    """The operators of both ranks, the waiting rank's time less the late rank's, the biggest first."""
+    def start(row: dict) -> float:
+        return _us(row["ts"] - zero) if row["ts"] else 0
+
+    paired = [{"name": name, "startTime": start(late[name]),
+               "diffTime": _us(waited[name]["elapse_ns"] - late[name]["elapse_ns"]),
+               "elapseTime": _us(late[name]["elapse_ns"]), "maxTime": _us(waited[name]["elapse_ns"]),
+               "maxStartTime": start(waited[name])} for name in waited if name in late]
+    return sorted(paired, key=lambda op: op["diffTime"], reverse=True)

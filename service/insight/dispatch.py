@@ -47,6 +47,7 @@ COMMANDS = {
     "communication/operatorDetails": communication.operator_details,
     "communication/bandwidth": communication.bandwidth,
     "communication/distribution": communication.distribution,
+    "communication/duration/slow-rank/list": communication.slow_ranks,
     "operator/category": operator.category,
     "operator/compute_unit": operator.compute_unit,
     "operator/statistic": operator.statistic,

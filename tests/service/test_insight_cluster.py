@@ -154,6 +154,38 @@ def test_a_cluster_shows_its_communication(empty, root, realdata):
 
 #: rank 0's communication.json, step 2: the p2p group's hash (after '@') and one of its operators
 P2P_GROUP, SEND = "13337953553061386822", "hcom_send__822_0"
+#: the collective group of ranks 0 and 1 (its 20 operators on both ranks)
+COLLECTIVE_GROUP = "9350434047717501483"
+
+
+def group_times(run, rank: int) -> dict[str, float]:
+    """The collective group's operators of step 2 in ``rank``'s communication.json: name -> Elapse Time(ms)."""
+    written = json.loads((run / f"test_rank_{rank}/ASCEND_PROFILER_OUTPUT/communication.json").read_text())
+    return {key.split("@")[0]: value["Communication Time Info"]["Elapse Time(ms)"]
+            for key, value in written["step2"]["collective"].items() if key.endswith(f"@{COLLECTIVE_GROUP}")}
+
+
+def check_slow_ranks(page, database, run, asked: dict) -> None:
+    """The Potential Slow Rank List (CommunicationAnalysis.tsx getSlowRankList): in the collective group rank 1
+    spent 33.4 ms communicating, rank 0 28.1 ms: rank 1 waited, rank 0 (15.9 % short) arrived late."""
+    in_group = {**asked, "stage": "(0, 1)", "groupIdHash": COLLECTIVE_GROUP, "pgName": ""}
+    listed = page.body("communication", "communication/duration/slow-rank/list", in_group)
+    waited, late = group_times(run, 1), group_times(run, 0)
+    assert listed["hasAdvice"] is True and listed["fastRankId"] == "1"
+    assert listed["fastTotalElapseTime"] == pytest.approx(sum(waited.values()) * 1000, abs=0.01)
+    (slow,) = listed["data"]
+    assert slow["rankId"] == "0"
+    assert slow["totalElapseTime"] == pytest.approx(sum(late.values()) * 1000, abs=0.01)
+    assert slow["totalDiffTime"] == pytest.approx((sum(waited.values()) - sum(late.values())) * 1000, abs=0.01)
+    lost = {name: (waited[name] - late[name]) * 1000 for name in waited}
+    assert [op["name"] for op in slow["opList"]] == sorted(lost, key=lost.get, reverse=True)
+    assert [op["diffTime"] for op in slow["opList"]] == pytest.approx(sorted(lost.values(), reverse=True), abs=0.002)
+    rows = named(database, "communication_group_slow_ranks", run_id=1, step_id=2, group_name=COLLECTIVE_GROUP)
+    assert [(row["rank_id"], row["slow"]) for row in rows] == [(0, 1), (1, 0)]
+    # no advice for one operator, nor for the p2p group (its send and receive need not wait alike)
+    for other in ({**in_group, "operatorName": "hcom_allReduce__483_2"}, {**in_group, "groupIdHash": P2P_GROUP}):
+        assert page.body("communication", "communication/duration/slow-rank/list", other) == {
+            "hasAdvice": False, "fastRankId": "", "fastTotalElapseTime": 0, "data": []}
 
 
 def check_group_and_operator(page, database, run, asked: dict) -> None:
@@ -197,6 +229,7 @@ def check_group_and_operator(page, database, run, asked: dict) -> None:
     assert [(pair["srcRank"], pair["dstRank"], pair["matrixData"]["compare"]["opName"]) for pair in pairs] == [
         (row["src_rank"], row["dst_rank"], SEND) for row in expected] and pairs
     check_rank_operators(page, database, in_group, send)
+    check_slow_ranks(page, database, run, asked)
 
 
 def check_rank_operators(page, database, in_group: dict, send: dict) -> None:
