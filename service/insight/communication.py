@@ -21,7 +21,10 @@ each, its process-group name when an input says it), ``communication/duration/op
 ``communication/matrix/sortOpNames`` the group's operators (``communication_group_operators``),
 as DbClusterDataBase.cpp QueryOperatorNames and QueryMatrixSortOpNames do; the durations and the
 matrix then answer for that group (``groupIdHash``; empty: every group) and operator (``operatorName``;
-"Total Op Info": every operator summed). A rank's bar opens its operators: ``communication/operatorDetails``
+"Total Op Info": every operator summed). ``communication/operatorLists`` draws each rank's operators
+of the group in the step on a chart (``communication_op_times``; lanes moved as the real server moves
+them: communication_lanes.py).
+A rank's bar opens its operators: ``communication/operatorDetails``
 (a page of them, ``communication_op_times``), ``communication/bandwidth`` and
 ``communication/distribution`` (per transport, and its packet sizes: ``communication_op_transports``).
 ``communication/duration/slow-rank/list`` names the step's likely slow ranks of the group
@@ -35,7 +38,7 @@ from __future__ import annotations
 
 import json
 
-from service.insight import paging, ranks, timeline
+from service.insight import communication_lanes, paging, ranks, timeline
 from service.insight.protocol import InsightError, Params, rows
 
 TOTAL_OP = "Total Op Info"
@@ -280,3 +283,23 @@ def _lost_by_operator(waited: dict, late: dict, zero: int) -> list[dict]:
                "elapseTime": _us(late[name]["elapse_ns"]), "maxTime": _us(waited[name]["elapse_ns"]),
                "maxStartTime": start(waited[name])} for name in waited if name in late]
     return sorted(paired, key=lambda op: op["diffTime"], reverse=True)
+
+
+def operator_lists(conn, params: Params) -> dict:
+    """communication/operatorLists: per rank (by number) its operators of the group in the step, by start, in ns
+    from the trace's start, for one operator only that one (DbClusterDataBase.cpp QueryOperatorList), with
+    the chart's first start and last end (ClusterService.cpp MergeOperatorList)."""
+    cards = ranks.of_cluster(conn, params.text("clusterPath"))
+    zero, name = _trace_zero(conn, cards), _operator(params)
+    paths = {card.rank_id: card.path for card in cards}
+    lanes: dict[int, list[dict]] = {}
+    for row in rows(conn, "communication_op_times", run_id=cards[0].run_id, step_id=_step(params),
+                    group_name=_group(params)):
+        if name is None or row["op_name"] == name:
+            lanes.setdefault(row["rank_id"], []).append({
+                "operatorName": row["op_name"], "startTime": max(int((row["ts"] or zero) - zero), 0),
+                "duration": max(int(row["elapse_ns"] or 0), 0)})
+    ordered = [sorted(lanes[rank], key=lambda item: item["startTime"]) for rank in sorted(lanes)]
+    first, last = communication_lanes.aligned(ordered, name)
+    return {"data": [{"rankId": str(rank), "dbPath": paths.get(rank, ""), "lists": {"compare": lane, "baseline": []}}
+                     for rank, lane in zip(sorted(lanes), ordered)], "minTime": first, "maxTime": last}

@@ -48,6 +48,7 @@ COMMANDS = {
     "communication/bandwidth": communication.bandwidth,
     "communication/distribution": communication.distribution,
     "communication/duration/slow-rank/list": communication.slow_ranks,
+    "communication/operatorLists": communication.operator_lists,
     "operator/category": operator.category,
     "operator/compute_unit": operator.compute_unit,
     "operator/statistic": operator.statistic,

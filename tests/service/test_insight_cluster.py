@@ -229,7 +229,27 @@ def check_group_and_operator(page, database, run, asked: dict) -> None:
     assert [(pair["srcRank"], pair["dstRank"], pair["matrixData"]["compare"]["opName"]) for pair in pairs] == [
         (row["src_rank"], row["dst_rank"], SEND) for row in expected] and pairs
     check_rank_operators(page, database, in_group, send)
+    check_operator_lanes(page, database, in_group)
     check_slow_ranks(page, database, run, asked)
+
+
+def check_operator_lanes(page, database, in_group: dict) -> None:
+    """The chart above the durations (CommunicationAnalysis.tsx searchData: operatorLists before the list)."""
+    chart = page.body("communication", "communication/operatorLists", in_group)
+    times = named(database, "communication_op_times", run_id=1, step_id=2, group_name=P2P_GROUP)
+    assert [lanes["rankId"] for lanes in chart["data"]] == ["0", "1"]
+    for lanes in chart["data"]:
+        mine = [row for row in times if str(row["rank_id"]) == lanes["rankId"]]
+        assert [(item["operatorName"], item["duration"]) for item in lanes["lists"]["compare"]] == [
+            (row["op_name"], row["elapse_ns"]) for row in sorted(mine, key=lambda row: row["ts"])]
+        assert lanes["lists"]["baseline"] == [] and lanes["dbPath"]
+    ends = [item["startTime"] + item["duration"] for lanes in chart["data"] for item in lanes["lists"]["compare"]]
+    assert chart["maxTime"] == max(ends) and chart["minTime"] < chart["maxTime"]
+    # one operator: its lane on each rank, moved so that it ends with the latest
+    one = page.body("communication", "communication/operatorLists", {**in_group, "operatorName": SEND})
+    (first,), (second,) = (lanes["lists"]["compare"] for lanes in one["data"])
+    assert first["operatorName"] == second["operatorName"] == SEND
+    assert first["startTime"] + first["duration"] == second["startTime"] + second["duration"] == one["maxTime"]
 
 
 def check_rank_operators(page, database, in_group: dict, send: dict) -> None:
