@@ -6,7 +6,7 @@
 -- reconciles the two. output_timeline_data_{device}.txt, MindSpore's own kernel timeline (its join of the
 -- dump with the framework description), gives kernels (kernel.origin mindspore_timeline) after every other
 -- kernel input, the raw HWTS log with its Framework files included (the fact kernel); the audit
--- mindspore_timeline_agrees reconciles the two. aicpu_intermediate_{device}.csv, the AI CPU table
+-- mindspore_timeline_agrees reconciles it with the device's HWTS tasks and the raw log's named kernels. aicpu_intermediate_{device}.csv, the AI CPU table
 -- MindSpore copies from output_data_preprocess_aicpu_{device}.txt for MindInsight, gives the AI CPU tasks
 -- (mindspore_aicpu_op) after the raw file and the text table (the fact aicpu_op); the audit
 -- mindspore_aicpu_agrees reconciles both tables with the one that answers.

@@ -15,6 +15,8 @@ from tests.factories.mindspore import (
     FRAMEWORK_TASKS,
     HWTS_TASKS,
     TIMELINE_HEADER,
+    HwtsRawFactory,
+    HwtsTextFactory,
     TimelineDataFactory,
     framework_timeline,
     hwts_job,
@@ -22,6 +24,7 @@ from tests.factories.mindspore import (
 )
 from tests.sources.audit_examples import audit_examples
 from tests.sources.mindspore_hostile import assert_fails_naming
+from tests.sources.test_mindspore_hwts_txt import RUN_2_TASKS
 from warehouse.ingest import ingest_file, ingest_paths
 
 NAME = "output_timeline_data_0.txt"
@@ -68,14 +71,34 @@ def test_the_raw_log_s_kernels_answer_and_the_timeline_agrees(warehouse_db, tmp_
 def test_a_timeline_that_differs_from_the_raw_kernels_is_listed(warehouse_db, tmp_path):
     """MindSpore pairs a start with the next named record only when that is its end: the MatMul the Cast
     starts inside is not on MindSpore's timeline of this log."""
-    hwts_job(tmp_path / "JOB")
+    files = hwts_job(tmp_path / "JOB")
+    HwtsRawFactory(path=files["hwts"].path, rows=[*HWTS_TASKS, (60002, 513, 43806860000, 43806860100)])
     rows = framework_timeline(HWTS_TASKS)
     rows[1] = (*rows[1][:3], rows[1][3] + 3)  # the Cast 3 cycles longer
+    rows[2] = ("Default/Cast-op41", *rows[2][1:])  # the second MatMul named as the Cast
+    rows.append(("Default/Cast-op1", 513, 43806860000, 100))  # a task the framework files do not name
     (tmp_path / "JOB" / NAME).write_bytes(timeline_data(rows[1:]))
     ingest_paths(warehouse_db, [tmp_path / "JOB"])
     assert [row[2:7] for row in agreement(warehouse_db)] == [
         (535, 438068335780, "missing from the timeline", None, "MatMul-op38"),
-        (537, 438068350000, "dur", "Cast-op41", "Cast-op41")]
+        (537, 438068350000, "dur", "Cast-op41", "Cast-op41"),
+        (535, 438068500000, "name", "Cast-op41", "MatMul-op38"),
+        (513, 438068600000, "not named by the framework files", "Cast-op1", None)]
+
+
+def test_where_the_text_dump_answers_the_tasks_each_kernel_is_one_of_them(warehouse_db, tmp_path):
+    """run_2's timeline kernels AssignAdd-op142 and TransData-op118 are the dump's tasks 519_4 and 519_6 (all
+    107 of its kernels are tasks of its dump: warehouse check passes mindspore_timeline_agrees on that folder)."""
+    HwtsTextFactory(path=tmp_path / "profiler" / "output_format_data_hwts_1.txt",
+                    rows=[*RUN_2_TASKS, (6, 519, 15490789596517, 15490789601181)])
+    written = TimelineDataFactory(path=tmp_path / "profiler" / "output_timeline_data_1.txt", rows=RUN_2_ROWS[::2])
+    assert {r.status for r in ingest_paths(warehouse_db, [tmp_path / "profiler"])} == {"ok"}
+    assert agreement(warehouse_db) == []
+    TimelineDataFactory(path=written.path, rows=RUN_2_ROWS)  # the later two are no task of this dump
+    ingest_paths(warehouse_db, [tmp_path / "profiler"])
+    assert [row[2:6] for row in agreement(warehouse_db)] == [
+        (519, 154907919984490, "not a task of the HWTS log", "AssignAdd-op142"),
+        (519, 154907919986940, "not a task of the HWTS log", "TransData-op118")]
 
 
 def test_a_kernel_is_named_and_typed_as_mindspore_reads_its_name(warehouse_db, tmp_path):

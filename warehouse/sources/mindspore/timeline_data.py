@@ -12,7 +12,9 @@ Each line is a ``kernel`` (origin ``mindspore_timeline``): named by the operator
 as MindSpore types it from the name (:func:`~warehouse.sources.mindspore.framework.type_of`), on the
 core the raw HWTS log's named tasks get (AI Core); the file names no task id, block dim or tensors.
 The raw HWTS log with its Framework files answers the kernels of the run and device before it (the
-fact kernel) and the audit ``mindspore_timeline_agrees`` reconciles the two. A line that is not four
+fact kernel). The audit ``mindspore_timeline_agrees`` reconciles the timeline with the device's HWTS tasks
+(the raw log, else its dump) and the raw log's named kernels: MindSpore pairs a task's start only with the
+next named record, so a task another one starts inside is missing from its timeline. A line that is not four
 fields of a name and three numbers, or with a negative duration, fails the file naming the line.
 """
 
