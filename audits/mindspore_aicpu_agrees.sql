@@ -15,7 +15,8 @@ WITH answer AS (
 listed AS (
     SELECT o.*, s.run_id
     FROM mindspore_aicpu_op AS o
-    JOIN source AS s ON s.id = o.source_id AND s.status = 'ok' AND s.kind IN ('mindspore_aicpu_txt', 'mindspore_aicpu_csv')
+    JOIN source AS s ON s.id = o.source_id AND s.status = 'ok'
+        AND s.kind IN ('mindspore_aicpu_txt', 'mindspore_aicpu_csv')
     WHERE o.source_id NOT IN (SELECT source_id FROM answer)
 ),
 compared AS (

@@ -41,7 +41,8 @@ compared AS (
     UNION ALL
     SELECT r.run_id, r.rank_id, r.stream_id, r.ts, NULL, r.name, d.source_id, r.source_id, 'missing from the timeline'
     FROM named AS r
-    JOIN (SELECT DISTINCT source_id, run_id, rank_id FROM timeline) AS d ON d.run_id = r.run_id AND d.rank_id = r.rank_id
+    JOIN (SELECT DISTINCT source_id, run_id, rank_id FROM timeline) AS d
+        ON d.run_id = r.run_id AND d.rank_id = r.rank_id
     WHERE NOT EXISTS (
         SELECT 1 FROM timeline AS k WHERE k.source_id = d.source_id AND k.stream_id = r.stream_id AND k.ts = r.ts
     )

@@ -6,7 +6,9 @@ system counter cycles (100 MHz), one group of three columns per reduce or parall
 last, the average record (``step_num`` ``-``: the mean of the steps after the first, rounded);
 ``aicore_intermediate_{device}_type.csv`` and ``_detail.csv`` with CRLF line ends, times in ms.
 The raw files likewise: ``DATA_PREPROCESS.dev.AICPU`` (NUL-ended text records), the HWTS log
-(64-byte records) and the Framework files beside it (space-separated lines, LF ends).
+(64-byte records) and the Framework files beside it (space-separated lines, LF ends); and the
+intermediates MindSpore writes from them: the AI CPU table and its CSV copy (CRLF, Python's csv
+module), the HWTS log's text dump and the kernel timeline (LF ends).
 Each factory takes ``path`` and returns a :class:`~factories.text_exports.CsvFile` (its ``rows``
 what was written, its ``data`` the bytes).
 """
@@ -261,7 +263,8 @@ def hwts_events(tasks) -> list[tuple[int, int, int, int, int]]:
     counter order (a start before an end of the same cycle)."""
     events = sorted((cycle, kind, task_id, stream_id) for task_id, stream_id, *cycles in tasks
                     for kind, cycle in enumerate(cycles))
-    return [(number, kind, task_id, stream_id, cycle) for number, (cycle, kind, task_id, stream_id) in enumerate(events)]
+    return [(number, kind, task_id, stream_id, cycle)
+            for number, (cycle, kind, task_id, stream_id) in enumerate(events)]
 
 
 def hwts_bytes(tasks) -> bytes:

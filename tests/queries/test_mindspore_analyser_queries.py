@@ -157,7 +157,8 @@ def test_a_folder_of_the_intermediates_alone_answers_its_kernels_and_ai_cpu_task
                           (AicpuIntermediateFactory, "aicpu_intermediate_2.csv")):
         factory(path=folder / name)
     assert {r.status for r in ingest_paths(rows, [folder])} == {"ok"}
-    assert [(r["serial_number"], r["op_type"], r["total_ns"], r["source_kind"]) for r in run("mindspore_aicpu_ops")] == [
+    tasks = run("mindspore_aicpu_ops")
+    assert [(r["serial_number"], r["op_type"], r["total_ns"], r["source_kind"]) for r in tasks] == [
         (1, "InitData", 1567000, "mindspore_aicpu_csv"), (2, "GetNext", 989000, "mindspore_aicpu_csv"),
         (3, "TruncatedNormal", 1566000, "mindspore_aicpu_csv")]
     # the timeline's two MatMul runs (64.22 and 20 us) and its Cast (12.34 us)

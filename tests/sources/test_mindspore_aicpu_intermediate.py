@@ -22,7 +22,8 @@ from tests.sources.mindspore_hostile import assert_fails_naming
 from warehouse.ingest import ingest_file, ingest_paths
 
 NAME = "aicpu_intermediate_0.csv"
-TABLE = "SELECT source_row, rank_id, op_type, total_ns, dispatch_ns, execution_ns, run_start, run_end FROM mindspore_aicpu_op"
+TABLE = ("SELECT source_row, rank_id, op_type, total_ns, dispatch_ns, execution_ns, run_start, run_end "
+         "FROM mindspore_aicpu_op")
 #: run_2's tasks: (type, total us, dispatch us, run start, run end)
 RUN_2 = [("InitData", 7906, 150, 154901853050, 154901853210), ("GetNext", 888, 132, 154907895189, 154907895707),
          ("EndOfSequence", 282, 78, 154907896287, 154907896335), ("GetNext", 293, 73, 154907896880, 154907896958),
@@ -32,7 +33,8 @@ RUN_2_HEADER = ("serial_number", "kernel_type", "total_time", "dispatch_time", "
 
 
 def run_2_tasks() -> list[dict]:
-    return [aicpu_task(0, name, (start, end), (0, 0, 0, 0), dispatch, total) for name, total, dispatch, start, end in RUN_2]
+    return [aicpu_task(0, name, (start, end), (0, 0, 0, 0), dispatch, total)
+            for name, total, dispatch, start, end in RUN_2]
 
 
 def agreement(conn) -> list[tuple]:
@@ -86,7 +88,8 @@ def test_the_raw_file_answers_and_both_tables_are_reconciled_with_it(warehouse_d
 
 @pytest.mark.parametrize(("change", "reason"), [
     (lambda data: data.replace(b"1.567", b"x.567"), "line 2: column 'total_time'"),
-    (lambda data: data.replace(b"2302769980", b"99999999999999999999"), "line 3: column 'run_end': number out of range"),
+    (lambda data: data.replace(b"2302769980", b"99999999999999999999"),
+     "line 3: column 'run_end': number out of range"),
 ])
 def test_a_hostile_csv_fails_naming_the_line(warehouse_db, tmp_path, change, reason):
     written = AicpuIntermediateFactory(path=tmp_path / NAME)

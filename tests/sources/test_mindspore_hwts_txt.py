@@ -93,15 +93,21 @@ def test_a_dump_that_differs_from_the_raw_log_is_listed(warehouse_db, tmp_path):
     assert [row[2:6] for row in agreement(warehouse_db)] == [(3, "missing from the dump", 535, 30109)]
 
 
-def test_task_ids_of_older_and_dynamic_shape_versions(warehouse_db, tmp_path):
-    """MindSpore before 65536 wrote a task id from 25000 on alone; later versions add 65536 to the id each time a
-    dynamic-shape graph's ids start again on its stream: stored as written, the raw log's id modulo 65536."""
+def test_task_ids_of_older_and_dynamic_shape_versions_and_block_records(warehouse_db, tmp_path):
+    """Older versions wrote a task id from 25000 on alone; later ones add 65536 to the id each time a
+    dynamic-shape graph's ids start again on its stream: stored as written, the raw log's id modulo 65536. A
+    block record is counted, a block PMU record's counter may be None."""
     path = tmp_path / NAME
     data = hwts_text([(30109, 535, 100, 200), (3, 519, 300, 400)]).decode()
-    path.write_text(data.replace("535_30109", "30109    ").replace("519_3   ", "519_65539"))
+    blocks = "Start of block 4    0        1         519_3    350             519\n" \
+             "Block PMU      5    0        1         519_3    None            519\n"
+    data = data.replace("535_30109", "30109    ").replace("519_3   ", "519_65539")
+    path.write_text(data.rstrip("\n") + "\n" + blocks)
     assert ingest_file(warehouse_db, path).status == "ok"
     assert warehouse_db.execute("SELECT stream_id, task_id FROM mindspore_hwts_task").fetchall() == [
         (535, 30109), (519, 65539)]
+    detail = warehouse_db.execute("SELECT detail FROM source").fetchone()[0]
+    assert '"records": {"block_pmu": 1, "block_start": 1, "task_end": 2, "task_start": 2}' in detail
 
 
 @pytest.mark.parametrize(("change", "reason"), [

@@ -28,7 +28,8 @@ from tests.sources.test_mindspore_hwts_txt import RUN_2_TASKS
 from warehouse.ingest import ingest_file, ingest_paths
 
 NAME = "output_timeline_data_0.txt"
-KERNELS = "SELECT source_row, origin, rank_id, name, op_type, accelerator_core, stream_id, ts, dur, op_class FROM kernel"
+KERNELS = ("SELECT source_row, origin, rank_id, name, op_type, accelerator_core, stream_id, ts, dur, op_class "
+           "FROM kernel")
 ASSIGN_ADD, TRANS_DATA = "Default/AssignAdd-op142", "Default/TransData-op118"
 #: run_2's two runs of each, grouped by operator as MindSpore gathers them: (name, stream, start, duration cycles)
 RUN_2_ROWS = [(ASSIGN_ADD, 519, 15490789595956, 310), (ASSIGN_ADD, 519, 15490791998449, 128),
@@ -52,7 +53,8 @@ def test_the_factory_writes_run_2_s_lines_and_each_is_a_kernel(warehouse_db, tmp
     assert warehouse_db.execute(KERNELS + " ORDER BY ts LIMIT 1").fetchone() == (
         2, "mindspore_timeline", 1, "AssignAdd-op142", "AssignAdd", "AI_CORE", 519, 154907895959560, 3100, "aic")
     # aicore_intermediate_1_detail.csv: AssignAdd-op142 0.00219 ms, TransData-op118 0.047035 ms, the means
-    assert warehouse_db.execute("SELECT name, avg(dur), count(*) FROM kernel GROUP BY name ORDER BY name").fetchall() == [
+    means = "SELECT name, avg(dur), count(*) FROM kernel GROUP BY name ORDER BY name"
+    assert warehouse_db.execute(means).fetchall() == [
         ("AssignAdd-op142", 2190.0, 2), ("TransData-op118", 47035.0, 2)]
 
 

@@ -5,8 +5,8 @@ log's text dump (:mod:`~warehouse.sources.mindspore.hwts_txt`) and the framework
 ``op_name, stream_id, start_time(ms), duration(ms)``, then per executed task of an operator the
 framework names, sorted by start, its full name (scope included), stream, start and duration in ms
 (system counter cycles / 1e5, as Python prints the float) separated by commas. Its per-operator mean
-is the execution time of ``aicore_intermediate_{device}_detail.csv`` (MindSpore rounds it to 6
-decimals).
+is the execution time of ``aicore_intermediate_{device}_detail.csv`` (for all 105 operators of
+MindInsight's run_2 test resources; MindSpore's pynative parser rounds it to 6 decimals).
 
 Each line is a ``kernel`` (origin ``mindspore_timeline``): named by the operator's own name and typed
 as MindSpore types it from the name (:func:`~warehouse.sources.mindspore.framework.type_of`), on the
