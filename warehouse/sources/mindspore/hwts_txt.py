@@ -7,9 +7,9 @@ data====================``, a header line, then a line per record of the log, bl
 records of an unknown type left out: its type (``Start of task``, ``End of task``, ``Start of
 block``, ``End of block``, ``Block PMU``), the record count, core, block and task id, the system
 counter (cycles of 100 MHz; ``None`` for a block PMU record without one) and the stream, padded with
-spaces (``"%-14s %-4s %-8s %-9s %-8s %-15s %s"``). A task id is written ``{stream}_{task}`` (below
-MindSpore's threshold of the time, or always in later versions, which add 65536 for each time a
-dynamic-shape graph's task ids start again), else as the number alone.
+spaces (``"%-14s %-4s %-8s %-9s %-8s %-15s %s"``). A task id is written ``{stream}_{task}`` (older
+versions did so below 25000 and wrote a larger id alone; later ones always, adding 65536 for each time
+a dynamic-shape graph's task ids start again on the stream).
 
 The tasks are those of the raw log, paired the same way (:func:`~warehouse.sources.mindspore.hwts_raw.pair`),
 and go to ``mindspore_hwts_task`` (source_row the line of the start record; task_id as written after the
