@@ -6,7 +6,9 @@ system counter cycles (100 MHz), one group of three columns per reduce or parall
 last, the average record (``step_num`` ``-``: the mean of the steps after the first, rounded);
 ``aicore_intermediate_{device}_type.csv`` and ``_detail.csv`` with CRLF line ends, times in ms.
 The raw files likewise: ``DATA_PREPROCESS.dev.AICPU`` (NUL-ended text records), the HWTS log
-(64-byte records) and the Framework files beside it (space-separated lines, LF ends).
+(64-byte records) and the Framework files beside it (space-separated lines, LF ends); and the
+intermediates MindSpore writes from them: the AI CPU table and its CSV copy (CRLF, Python's csv
+module), the HWTS log's text dump and the kernel timeline (LF ends).
 Each factory takes ``path`` and returns a :class:`~factories.text_exports.CsvFile` (its ``rows``
 what was written, its ``data`` the bytes).
 """
@@ -193,14 +195,21 @@ def decimal_aligned(cells: list[str]) -> list[str]:
             for cell in cells]
 
 
+def aicpu_table_rows(tasks) -> list[list[str]]:
+    """The AI CPU table's cells of the named ``tasks`` of :func:`aicpu_task`: serial number, operator type,
+    total and dispatch time in ms, run start and end."""
+    named = [task for task in tasks if "name" in task]
+    return [[str(number), task["name"].split("/")[-1].split("-")[0], str(Decimal(task["total_us"]) / 1000),
+             str(Decimal(task["dispatch_us"]) / 1000), str(task["run_start"]), str(task["run_end"])]
+            for number, task in enumerate(named, 1)]
+
+
 def aicpu_table(tasks) -> bytes:
     """MindSpore's AI CPU table (tabulate's simple format, as aicpu_data_parser.py writes it) of the named
     ``tasks`` of :func:`aicpu_task`: a column is as wide as its widest cell or its header and two spaces,
     text left, numbers right on their decimal point, and last the total row (its empty cells cut)."""
     named = [task for task in tasks if "name" in task]
-    rows = [[str(number), task["name"].split("/")[-1].split("-")[0], str(Decimal(task["total_us"]) / 1000),
-             str(Decimal(task["dispatch_us"]) / 1000), str(task["run_start"]), str(task["run_end"])]
-            for number, task in enumerate(named, 1)]
+    rows = aicpu_table_rows(tasks)
     total = f"{sum(Decimal(task['total_us']) for task in named) / 1000:.6f}"
     columns = [[row[at] for row in rows] for at in range(len(AICPU_TABLE_HEADER))]
     columns = columns[:2] + [decimal_aligned(cells) for cells in columns[2:]]
@@ -224,6 +233,19 @@ class AicpuTableFactory(CsvExportFactory):
     data = factory.LazyAttribute(lambda o: aicpu_table(o.rows))
 
 
+#: aicpu_intermediate_{device}.csv's header as MindSpore's integrator wrote it before June 2021 (six columns)
+AICPU_CSV_HEADER = ("serial_number", "op_type", "total_time", "dispatch_time", "run_start", "run_end")
+
+
+class AicpuIntermediateFactory(CsvExportFactory):
+    """aicpu_intermediate_{device}.csv: MindSpore's CSV copy of AicpuTableFactory's table (its integrator
+    writes each task line's fields as they are, with Python's csv module)."""
+
+    header = AICPU_CSV_HEADER
+    rows = factory.LazyFunction(lambda: aicpu_table_rows(job_aicpu_tasks()))
+    data = factory.LazyAttribute(lambda o: csv_module_bytes(o.header, o.rows))
+
+
 #: an HWTS record's bytes 2-3 as the real log writes them (a field MindSpore does not read)
 HWTS_RESERVED = 27603
 
@@ -235,24 +257,54 @@ def hwts_record(number: int, kind: int, task_id: int, stream_id: int, cycle: int
     return head + struct.pack("<QI", cycle, stream_id) + bytes(44)
 
 
-def hwts_bytes(tasks) -> bytes:
-    """The log of ``tasks`` ``(task id, stream, start cycle, end cycle)``: every start and end record in
-    counter order."""
+def hwts_events(tasks) -> list[tuple[int, int, int, int, int]]:
+    """(record number from 0, type, task id, stream, cycle) of every start and end record of ``tasks``
+    ``(task id, stream, start cycle[, end cycle])`` (a task without its end has its start record only), in
+    counter order (a start before an end of the same cycle)."""
     events = sorted((cycle, kind, task_id, stream_id) for task_id, stream_id, *cycles in tasks
                     for kind, cycle in enumerate(cycles))
-    return b"".join(hwts_record(number, kind, task_id, stream_id, cycle)
-                    for number, (cycle, kind, task_id, stream_id) in enumerate(events))
+    return [(number, kind, task_id, stream_id, cycle)
+            for number, (cycle, kind, task_id, stream_id) in enumerate(events)]
+
+
+def hwts_bytes(tasks) -> bytes:
+    """The log of ``tasks`` (:func:`hwts_events`)."""
+    return b"".join(hwts_record(*event) for event in hwts_events(tasks))
+
+
+#: the text dump's banner and header lines (hwts_log_parser.py)
+HWTS_TEXT_HEAD = ("=" * 20 + "45 HWTS data" + "=" * 20,
+                  "Type           cnt  Core_ID  Block_ID  Task_ID  Cycle_counter   Stream_ID")
+
+
+def hwts_text(tasks) -> bytes:
+    """MindSpore's text dump of the log of ``tasks`` (:func:`hwts_events`), as its HWTS parser writes it:
+    the banner and header, a line per record (type, count mod 16, core 0, block 0, task id
+    ``{stream}_{task}``, counter, stream, padded to 14, 4, 8, 9, 8 and 15 characters), and the empty line
+    its writer ends the rows with."""
+    rows = "".join(f"{('Start of task', 'End of task')[kind]:<14} {number % 16:<4} {0:<8} {0:<9} "
+                   f"{f'{stream_id}_{task_id}':<8} {cycle:<15} {stream_id}\n"
+                   for number, kind, task_id, stream_id, cycle in hwts_events(tasks))
+    return ("".join(line + "\n" for line in HWTS_TEXT_HEAD) + rows + "\n").encode()
+
+
+#: HwtsRawFactory's tasks: (task id, stream, start cycle, end cycle)
+HWTS_TASKS = ((30109, 535, 43806833578, 43806840000), (30453, 537, 43806835000, 43806836234),
+              (30109, 535, 43806850000, 43806852000))
 
 
 class HwtsRawFactory(CsvExportFactory):
     """The HWTS log of three tasks on two streams (two overlap): a MatMul run twice and a Cast, with
     the counters and ids of the real log's range."""
 
-    rows = factory.LazyFunction(lambda: [
-        (30109, 535, 43806833578, 43806840000), (30453, 537, 43806835000, 43806836234),
-        (30109, 535, 43806850000, 43806852000),
-    ])
+    rows = factory.LazyFunction(lambda: list(HWTS_TASKS))
     data = factory.LazyAttribute(lambda o: hwts_bytes(o.rows))
+
+
+class HwtsTextFactory(HwtsRawFactory):
+    """output_format_data_hwts_{device}.txt: MindSpore's text dump of HwtsRawFactory's log."""
+
+    data = factory.LazyAttribute(lambda o: hwts_text(o.rows))
 
 
 #: the framework files' factories' two tasks: (full op name, block dim, task id, stream id)
@@ -351,6 +403,35 @@ def hwts_job(folder, device: int = 0) -> dict:
         "task": TaskDescFactory(path=folder / f"Framework.host.vm.task_desc_info.{device}.slice_0"),
         "graph": GraphDescFactory(path=folder / f"Framework.host.vm.graph_desc_info.{device}.slice_0"),
     }
+
+
+TIMELINE_HEADER = "op_name, stream_id, start_time(ms), duration(ms)"
+
+
+def timeline_data(rows) -> bytes:
+    """MindSpore's kernel timeline of ``rows`` ``(full op name, stream, start cycle, duration in cycles)`` as its
+    operator time parser writes it: the header, then the rows sorted by start (ties in the given order), each
+    count of cycles / 1e5 (ms) as Python prints the float, LF ends."""
+    ordered = sorted(rows, key=lambda row: row[2] / 1e5)
+    lines = [TIMELINE_HEADER, *(f"{name},{stream_id},{start / 1e5},{duration / 1e5}"
+                                for name, stream_id, start, duration in ordered)]
+    return "".join(line + "\n" for line in lines).encode()
+
+
+def framework_timeline(tasks, framework_tasks=FRAMEWORK_TASKS) -> list[tuple]:
+    """The timeline rows of the HWTS ``tasks`` (:func:`hwts_events`, each with its end) that the framework's
+    task lines name (by task id alone: these ids are above MindSpore's threshold)."""
+    names = {task_id: name for name, _block_dim, task_id, _stream_id in framework_tasks}
+    return [(names[task_id], stream_id, start, end - start) for task_id, stream_id, start, end in tasks
+            if task_id in names]
+
+
+class TimelineDataFactory(CsvExportFactory):
+    """output_timeline_data_{device}.txt: MindSpore's kernel timeline of the tasks of HwtsRawFactory's log that
+    TaskDescFactory's lines name (every one, the MatMul overlapped by the Cast too)."""
+
+    rows = factory.LazyFunction(lambda: framework_timeline(HWTS_TASKS))
+    data = factory.LazyAttribute(lambda o: timeline_data(o.rows))
 
 
 #: a training trace's tags: a step's start (the job id), forward pass, backward end, step end

@@ -1,5 +1,6 @@
-"""Fuzz MindSpore's intermediates (step trace, AI Core type and detail, framework_raw, the AI CPU table) and raw files (AI CPU
-records, HWTS log, training trace, the Framework host files, TDT records) through the real ingest frame.
+"""Fuzz MindSpore's intermediates (step trace, AI Core type and detail, framework_raw, the AI CPU table and its
+CSV, the HWTS log's text dump, the kernel timeline) and raw files (AI CPU records, HWTS log, training trace, the
+Framework host files, TDT records) through the real ingest frame.
 
 Each starts from the factory's valid file: byte mutations (truncations at every line end or record
 end, flipped bytes, non-UTF-8 and other hostile bytes) and, for the CSVs, the CSV-shaped ones of the
@@ -35,9 +36,15 @@ EXPORTS = [
     (ms.PointFactory, "Framework.host.vm.point.0.slice_0"),
     (ms.AicpuTableFactory, "output_data_preprocess_aicpu_0.txt"),
     (ms.TdtRawFactory, "DATA_PREPROCESS.dev.TDT.0.slice_0"),
+    (ms.HwtsTextFactory, "output_format_data_hwts_0.txt"),
+    (ms.TimelineDataFactory, "output_timeline_data_0.txt"),
+    (ms.AicpuIntermediateFactory, "aicpu_intermediate_0.csv"),
 ]
-#: the AI Core files are read by the text exports' CSV reader (fuzzed with them): a few examples each
-PLAIN_CSV = EXPORTS[1:3]
+#: the AI Core files and the AI CPU CSV are read by the text exports' CSV reader (fuzzed with them): a few
+#: examples each
+PLAIN_CSV = [*EXPORTS[1:3], EXPORTS[14]]
+#: the HWTS log's text dump and the kernel timeline: lines of text
+DUMPS = EXPORTS[12:14]
 #: the raw files: (factory, name, the byte each record ends at)
 #: the Framework host files: lines of text
 FRAMEWORK_HOST = EXPORTS[7:10]
@@ -91,6 +98,14 @@ def test_hostile_ai_cpu_table_ends_cleanly(data):
     _fuzz(*EXPORTS[10], data)
 
 
+@pytest.mark.parametrize(("factory", "name"), DUMPS, ids=[name.split("_")[2] for _, name in DUMPS])
+@examples(5)
+@given(data=st.data())
+def test_hostile_hwts_dump_or_timeline_ends_cleanly(factory, name, data):
+    """A mangled HWTS text dump or kernel timeline ends as a clear failure or a sound ingest."""
+    _fuzz(factory, name, data)
+
+
 @pytest.mark.parametrize(("factory", "name"), FRAMEWORK_HOST, ids=[name.split(".")[3] for _, name in FRAMEWORK_HOST])
 @examples(5)
 @given(data=st.data())
@@ -103,7 +118,7 @@ def test_hostile_framework_host_file_ends_cleanly(factory, name, data):
 @examples(3)
 @given(data=st.data())
 def test_hostile_ai_core_file_ends_cleanly(factory, name, data):
-    """A mangled AI Core type or detail file ends as a clear failure or a sound ingest."""
+    """A mangled AI Core type or detail file or AI CPU CSV ends as a clear failure or a sound ingest."""
     _fuzz(factory, name, data)
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.factories.mindspore import AicpuIntermediateFactory, HwtsTextFactory, TimelineDataFactory
 from tests.factories.mindspore_summaries import ADD_KERNEL
 from tests.sources.test_mindspore_dynamic_shape import MINDINSIGHT_ADD_KERNEL, MINDINSIGHT_GET_NEXT
 from warehouse.ingest import ingest_paths
@@ -144,6 +145,26 @@ def test_the_ai_cpu_table_is_mindspores_from_the_raw_file(run, rows, tmp_path):
                                 int(end)) for n, kind, total, dispatch, start, end in table]
     assert [round(r["share"], 6) for r in mine] == [round(float(t[2]) / total_ms, 6) for t in table]
     assert {r["source_kind"] for r in mine} == {"mindspore_aicpu_raw"}
+
+
+def test_a_folder_of_the_intermediates_alone_answers_its_kernels_and_ai_cpu_tasks(run, rows, tmp_path):
+    """The HWTS dump, the kernel timeline and aicpu_intermediate_{device}.csv alone (factory files): the AI CPU
+    table answers from the CSV, the kernel answers (top_kernels) from the timeline. op_type_statistic and
+    mindspore_aicore_ops read MindSpore's own AI Core tables (aicore_intermediate_*), which the folder lacks."""
+    folder = tmp_path / "profiler"
+    for factory, name in ((HwtsTextFactory, "output_format_data_hwts_2.txt"),
+                          (TimelineDataFactory, "output_timeline_data_2.txt"),
+                          (AicpuIntermediateFactory, "aicpu_intermediate_2.csv")):
+        factory(path=folder / name)
+    assert {r.status for r in ingest_paths(rows, [folder])} == {"ok"}
+    tasks = run("mindspore_aicpu_ops")
+    assert [(r["serial_number"], r["op_type"], r["total_ns"], r["source_kind"]) for r in tasks] == [
+        (1, "InitData", 1567000, "mindspore_aicpu_csv"), (2, "GetNext", 989000, "mindspore_aicpu_csv"),
+        (3, "TruncatedNormal", 1566000, "mindspore_aicpu_csv")]
+    # the timeline's two MatMul runs (64.22 and 20 us) and its Cast (12.34 us)
+    assert [(r["name"], r["op_class"], r["count"], r["total_ns"]) for r in run("top_kernels", rank_id=2)] == [
+        ("MatMul-op38", "aic", 2, 84220), ("Cast-op41", "aic", 1, 12340)]
+    assert run("op_type_statistic") == [] and run("mindspore_aicore_ops") == []
 
 
 def test_the_dynamic_shape_steps_are_mindinsights_filters(run, rows, tmp_path):

@@ -49,7 +49,7 @@ def test_a_table_that_differs_from_the_raw_file_is_listed(warehouse_db, tmp_path
     (tmp_path / "JOB" / NAME).write_bytes(aicpu_table(tasks))
     ingest_paths(warehouse_db, [tmp_path / "JOB"])
     assert [row[2:5] for row in agreement(warehouse_db)] == [
-        (2, "total_ns", "GetNext"), (4, "missing from the raw file", "Fourth")]
+        (2, "total_ns", "GetNext"), (4, "missing from the answer", "Fourth")]
 
 
 @pytest.mark.parametrize(("change", "reason"), [

@@ -33,9 +33,12 @@ from warehouse.sources import (  # text exports (kernel_details.csv and friends)
 from warehouse.sources.mindspore import (  # MindSpore's intermediates
     aicore_detail,
     aicore_type,
+    aicpu_intermediate,
     aicpu_table,
     framework_raw,
+    hwts_txt,
     step_trace_raw,
+    timeline_data,
 )
 from warehouse.sources.mindspore import (  # MindSpore's raw files
     aicpu_raw,
@@ -77,7 +80,8 @@ SOURCES: tuple[ModuleType, ...] = (
     communication_json, communication_matrix, cluster_communication, cluster_communication_matrix,
     communication_group, profiler_info, profiler_metadata,
     # MindSpore's intermediates
-    step_trace_raw, aicore_type, aicore_detail, framework_raw, aicpu_table,
+    step_trace_raw, aicore_type, aicore_detail, framework_raw, aicpu_table, aicpu_intermediate, hwts_txt,
+    timeline_data,
     # MindSpore's raw files
     aicpu_raw, hwts_raw, training_trace_raw, framework_task, framework_graph, framework_point,
     get_next_raw, tdt_raw,

@@ -30,6 +30,7 @@ from warehouse.sources.kit import multirow
 from warehouse.sources.kit.numbers import whole
 from warehouse.sources.kit.text import insert_sql
 from warehouse.sources.mindspore.device import device_of
+from warehouse.sources.mindspore.framework import type_of
 
 KIND = "mindspore_aicpu_raw"
 #: the file name (the device number in it)
@@ -118,7 +119,7 @@ def node(text: str) -> tuple:
     name = head[1]
     if len(fields) == NODE_FIELDS[0]:
         return name, name, values[0], None, None, None, values[1]
-    return (name, name.split("/")[-1].split("-")[0], *values)
+    return (name, type_of(name), *values)
 
 
 def thread(text: str) -> tuple:

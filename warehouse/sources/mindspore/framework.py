@@ -44,6 +44,17 @@ TENSOR_FIELDS = ("format", "data_type", "shape")
 TENSOR_COLUMNS = tuple((side, field) for side in (0, 1) for field in ("shape", "data_type", "format"))
 
 
+def own_name(full_name: str) -> str:
+    """An operator's own name: the last part of its scope (MindSpore's op_name; Default/Cast-op10: Cast-op10)."""
+    return full_name.rsplit("/", 1)[-1]
+
+
+def type_of(full_name: str) -> str:
+    """An operator's type as MindSpore reads it from the name alone: its own name up to the first '-'
+    (Default/Cast-op10: Cast), as its AI CPU parser and its operator type table of a timeline do."""
+    return own_name(full_name).split("-")[0]
+
+
 def host_file(kind: str) -> re.Pattern:
     """The name of a framework file of ``kind`` (task_desc_info, graph_desc_info, point); group 1 the device."""
     return re.compile(rf"Framework\.host\.(?:vm\.)?{kind}\.(\d{{1,9}})\.slice_\d{{1,9}}")
@@ -61,8 +72,8 @@ class Operator:
 
     @property
     def name(self) -> str:
-        """The operator's own name: the last part of its scope (MindSpore's op_name)."""
-        return self.full_name.rsplit("/", 1)[-1]
+        """The operator's own name (:func:`own_name`)."""
+        return own_name(self.full_name)
 
     def described(self, side: int, field: str) -> str | None:
         """The side's tensors' ``field`` joined by ';' (as kernel exports write shapes), None when none."""

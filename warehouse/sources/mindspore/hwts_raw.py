@@ -44,6 +44,8 @@ TASK = struct.Struct("<QI")
 START, END = 0, 1
 TYPES = ("task_start", "task_end", "block_start", "block_end", "block_pmu")
 NS_PER_CYCLE = 10
+#: the last counter whose ns an SQLite INTEGER holds
+MAX_CYCLE = INT64_MAX // NS_PER_CYCLE
 #: the core the framework's task files name the operators of (seed 003)
 CORE = "AI_CORE"
 COLUMNS = ["source_id", "source_row", "origin", "rank_id", "device_id", "task_id", "stream_id", "name", "op_type",
@@ -59,16 +61,15 @@ def detect(path) -> bool:
     return NAME.fullmatch(Path(path).name.removesuffix(".gz")) is not None
 
 
-def tasks(path, data: bytes, counts: Counter) -> list[tuple[int, int, int, int, int]]:
-    """(record number of the start, stream, task id, start cycle, end cycle) of every task of the log, in
-    the order they started; ``counts`` gets the records by type and the ones that pair with none.
+def records(path, data: bytes, counts: Counter):
+    """(record number, type, stream, task id, cycle) of every task start and end record of the log;
+    ``counts`` gets the records by type.
 
-    :raises IngestError: naming the byte offset of a record cut short.
+    :raises IngestError: naming the byte offset of a record cut short, or of a counter past what ns can hold.
     """
     whole = len(data) - len(data) % RECORD_BYTES
     if whole != len(data):
         raise IngestError(f"{path}: byte {whole}: a record cut short ({len(data) - whole} of {RECORD_BYTES} bytes)")
-    started, done = {}, []
     for offset in range(0, whole, RECORD_BYTES):
         record = data[offset:offset + RECORD_BYTES]
         if not record.strip():
@@ -80,23 +81,39 @@ def tasks(path, data: bytes, counts: Counter) -> list[tuple[int, int, int, int, 
         if kind not in (START, END):
             continue
         cycle, stream = TASK.unpack_from(record, 8)
-        if cycle > INT64_MAX // NS_PER_CYCLE:
+        if cycle > MAX_CYCLE:
             raise IngestError(f"{path}: byte {offset + 8}: a counter past what ns can hold: {cycle}")
+        yield offset // RECORD_BYTES + 1, kind, stream, task_id, cycle
+
+
+def pair(found, counts: Counter) -> list[tuple[int, int, int, int, int]]:
+    """(number of the start, stream, task id, start cycle, end cycle) of every task ``found``'s records
+    ``(number, type, stream, task id, cycle)`` make, in the order they started: a start record and the
+    next end record of its stream and task id. ``counts`` gets the records that pair with none and the
+    tasks ending before they start (left out)."""
+    started, done = {}, []
+    for number, kind, stream, task_id, cycle in found:
         if kind == START:
             if (stream, task_id) in started:
                 counts["unpaired"] += 1
-            started[(stream, task_id)] = (offset // RECORD_BYTES + 1, cycle)
+            started[(stream, task_id)] = (number, cycle)
         elif (stream, task_id) in started:
-            number, start = started.pop((stream, task_id))
+            first, start = started.pop((stream, task_id))
             if cycle < start:
                 counts["ends_before_start"] += 1
                 continue
-            done.append((number, stream, task_id, start, cycle))
+            done.append((first, stream, task_id, start, cycle))
         else:
             counts["unpaired"] += 1
     if started:
         counts["unpaired"] += len(started)
     return sorted(done)
+
+
+def insert_tasks(conn, source_id: int, rank: int, found) -> None:
+    """Insert the tasks :func:`pair` gives into ``mindspore_hwts_task``, their cycles as ns."""
+    multirow.insert_rows(conn, TASK_SQL, ((source_id, number, rank, stream_id, task_id, start * NS_PER_CYCLE,
+                                           end * NS_PER_CYCLE) for number, stream_id, task_id, start, end in found))
 
 
 def ingest(conn, path: str | Path, source_id: int) -> Outcome:
@@ -106,7 +123,7 @@ def ingest(conn, path: str | Path, source_id: int) -> Outcome:
     with open_binary(path) as stream:
         data = stream.read()
     counts = Counter()
-    found = tasks(path, data, counts)
+    found = pair(records(path, data, counts), counts)
     operators, files = operators_of(path, device)
     rows = []
     for number, stream_id, task_id, start, end in found:
@@ -117,8 +134,7 @@ def ingest(conn, path: str | Path, source_id: int) -> Outcome:
                      operator.op_type, CORE, start * NS_PER_CYCLE, (end - start) * NS_PER_CYCLE, operator.block_dim,
                      *operator.tensor_columns()))
     multirow.insert_rows(conn, INSERT, rows)
-    multirow.insert_rows(conn, TASK_SQL, ((source_id, number, rank, stream_id, task_id, start * NS_PER_CYCLE,
-                                           end * NS_PER_CYCLE) for number, stream_id, task_id, start, end in found))
+    insert_tasks(conn, source_id, rank, found)
     detail = {"table": "mindspore_hwts_task", "framework_files": files, "tasks": len(found), "named": len(rows),
               "records": dict(sorted(counts.items()))}
     return Outcome(rows=len(rows) + len(found), rank_id=rank, device_id=device, detail=detail)
