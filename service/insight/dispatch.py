@@ -38,6 +38,7 @@ COMMANDS = {
     "tableData/nameList": system_view.name_list,
     "systemView/overall": system_view.overall,
     "summary/queryTopData": summary.query_top_data,
+    "summary/statistic": summary.statistic,
     "communication/duration/iterations": communication.iterations,
     "communication/matrix/bandwidthInfo": communication.matrix,
     "communication/duration/list": communication.duration_list,

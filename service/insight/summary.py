@@ -23,9 +23,11 @@ from pathlib import Path
 from flask import current_app
 
 from service.insight import ranks
-from service.insight.protocol import Params, rows
+from service.insight.protocol import InsightError, Params, rows
 
 NS_PER_MS, NS_PER_US, BYTES_PER_MB = 1_000_000, 1_000, 1024 * 1024
+#: the accelerator cores the compute table lists (GetComputeStatisticsSQL)
+COMPUTE_CORES = ("AI_CPU", "AI_CORE", "AI_VECTOR_CORE", "MIX_AIC", "MIX_AIV", "FFTS_PLUS")
 
 
 def base_info(conn, cluster_path: str) -> dict:
@@ -53,3 +55,34 @@ def empty_base_info() -> dict:
 def query_top_data(conn, params: Params) -> dict:
     """summary/queryTopData: the cluster's base info as ``compare`` (``baseline`` empty)."""
     return {"baseInfo": {"compare": base_info(conn, params.text("clusterPath")), "baseline": empty_base_info()}}
+
+
+def _item(core: str, overlap: str, duration: float, utilization: float = 0) -> dict:
+    return {"acceleratorCore": core, "overlapType": overlap, "duration": duration, "utilization": utilization}
+
+
+def statistic(conn, params: Params) -> dict:
+    """summary/statistic: a rank's kernel time per accelerator core (``timeFlag`` compute) or its communication
+    overlapped and not overlapped (communication), in us, for ``stepId`` or every step."""
+    cards = ranks.of_cluster(conn, params.text("clusterPath"))
+    rank_text, step_text = params.text("rankId"), params.text("stepId", required=False) or ""
+    if not rank_text.isdigit() or not (step_text == "" or step_text.isdigit()):
+        raise InsightError(f"rankId and stepId must be numbers (stepId empty: every step), not {rank_text!r} and "
+                           f"{step_text!r}")
+    asked = {"run_id": cards[0].run_id, "rank_id": int(rank_text)}
+    step = int(step_text) if step_text else None
+    if "compute" in (params.text("timeFlag", required=False) or ""):
+        per_core: dict[str, int] = {}
+        for row in rows(conn, "kernel_core_time", **asked, step_id=step):
+            if row["accelerator_core"] in COMPUTE_CORES:
+                per_core[row["accelerator_core"]] = per_core.get(row["accelerator_core"], 0) + row["total_ns"]
+        # whole us per core, each core's share of their sum (the real server reads its sums as integers)
+        per_core_us = {core: ns // NS_PER_US for core, ns in per_core.items()}
+        total = sum(per_core_us.values())
+        return {"summaryStatisticsItemList": [_item(core, "", us, us / total if total else 0)
+                                              for core, us in per_core_us.items()]}
+    steps = [row for row in rows(conn, "step_trace_summary", **asked) if step is None or row["step_id"] == step]
+    overlapped = sum((row["overlapped_ns"] or 0) for row in steps)
+    alone = sum((row["communication_not_overlapped_ns"] or 0) for row in steps)
+    return {"summaryStatisticsItemList": [_item("", "Communication(Overlapped)", overlapped / NS_PER_US),
+                                          _item("", "Communication(Not Overlapped)", alone / NS_PER_US)]}

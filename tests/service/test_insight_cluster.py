@@ -17,6 +17,7 @@ warehouse's named queries on the same warehouse and the profiler's own files.
 
 from __future__ import annotations
 
+import csv
 import json
 import shutil
 
@@ -146,6 +147,7 @@ def test_a_cluster_shows_its_communication(empty, root, realdata):
                 row["transit_bytes"] / 1e6, row["transit_ns"] / 1e6, (row["bandwidth_bytes_per_s"] or 0) / 1e9)
 
         check_group_and_operator(page, empty, run, asked)
+        check_rank_statistics(page, empty, run)
 
         # a folder that is no cluster: refused, named
         refused = page.send("summary", "summary/queryTopData", {"clusterPath": str(root / "nowhere")})
@@ -291,3 +293,32 @@ def check_rank_operators(page, database, in_group: dict, send: dict) -> None:
                                                         step_id=2, group_name=P2P_GROUP)
                  if row["transport_type"] == "RDMA")
     assert next(item for item in total if item["transportType"] == "RDMA")["transitSize"] == round(summed / 1e6, 4)
+
+
+def check_rank_statistics(page, database, run) -> None:
+    """A rank's compute and communication tables (StatisticsTable.tsx querySummaryStatistics), against rank 0's
+    kernel_details.csv (Accelerator Core, Duration(us)) and step_trace_time.csv (Overlapped, Not Overlapped)."""
+    asked = {"rankId": "0", "dbPath": "", "stepId": "2", "clusterPath": str(run)}
+    compute = page.body("summary", "summary/statistic", {**asked, "timeFlag": "compute"})["summaryStatisticsItemList"]
+    with open(run / "test_rank_0/ASCEND_PROFILER_OUTPUT/kernel_details.csv", newline="") as file:
+        per_core: dict[str, float] = {}
+        for row in csv.DictReader(file):
+            per_core[row["Accelerator Core"]] = per_core.get(row["Accelerator Core"], 0) + float(row["Duration(us)"])
+    listed = {item["acceleratorCore"]: item for item in compute}
+    # the cores the real server lists (GetComputeStatisticsSQL): DSA_SQE and HCCL kernels are not compute
+    assert set(listed) == {"AI_CORE", "AI_CPU", "AI_VECTOR_CORE", "MIX_AIC", "MIX_AIV"} < set(per_core)
+    for core, item in listed.items():
+        assert item["duration"] == pytest.approx(per_core[core], abs=1.0) and item["overlapType"] == ""
+    assert sum(item["utilization"] for item in compute) == pytest.approx(1.0)
+    assert listed["MIX_AIC"]["utilization"] == max(item["utilization"] for item in compute)
+    communication = page.body("summary", "summary/statistic", {**asked, "timeFlag": "communication"})
+    (step,) = named(database, "step_trace_summary", run_id=1, rank_id=0)
+    assert communication["summaryStatisticsItemList"] == [
+        {"acceleratorCore": "", "overlapType": "Communication(Overlapped)", "duration": step["overlapped_ns"] / 1e3,
+         "utilization": 0},
+        {"acceleratorCore": "", "overlapType": "Communication(Not Overlapped)",
+         "duration": step["communication_not_overlapped_ns"] / 1e3, "utilization": 0}]
+    with open(run / "test_rank_0/ASCEND_PROFILER_OUTPUT/step_trace_time.csv", newline="") as file:
+        (written,) = csv.DictReader(file)
+    assert step["communication_not_overlapped_ns"] / 1e3 == pytest.approx(
+        float(written["Communication(Not Overlapped)"]), abs=0.001)
