@@ -37,6 +37,8 @@ from warehouse.sources.mindspore import (  # MindSpore's intermediates
     aicpu_table,
     framework_raw,
     hwts_txt,
+    op_compute_detail,
+    op_compute_time,
     step_trace_raw,
     timeline_data,
 )
@@ -48,6 +50,8 @@ from warehouse.sources.mindspore import (  # MindSpore's raw files
     get_next_raw,
     host_start_log,
     hwts_raw,
+    min_cycle_counter,
+    point_info,
     tdt_raw,
     training_trace_raw,
 )
@@ -81,7 +85,7 @@ SOURCES: tuple[ModuleType, ...] = (
     communication_group, profiler_info, profiler_metadata,
     # MindSpore's intermediates
     step_trace_raw, aicore_type, aicore_detail, framework_raw, aicpu_table, aicpu_intermediate, hwts_txt,
-    timeline_data,
+    timeline_data, op_compute_time, op_compute_detail,
     # MindSpore's raw files
     aicpu_raw, hwts_raw, training_trace_raw, framework_task, framework_graph, framework_point,
     get_next_raw, tdt_raw,
@@ -90,7 +94,7 @@ SOURCES: tuple[ModuleType, ...] = (
     # MindSpore's communication, FLOPs and timeline summaries
     hccl_raw, flops_ops, flops_summary, flops_scope, timeline_summary, dynamic_shape, cluster_analyse,
     # a capture's metadata files
-    info_json, host_start_log, done_mark,
+    info_json, host_start_log, min_cycle_counter, point_info, done_mark,
 )
 
 

@@ -48,10 +48,17 @@ def flattened(value, key: str = ""):
         yield key, None if value is None else str(value) if isinstance(value, (str, int, Decimal)) else repr(value)
 
 
+def insert_values(conn, path, source_id: int, rank_id: int) -> int:
+    """Insert a ``capture_info`` row of ``rank_id`` per value of the JSON object file (:func:`flattened`);
+    returns how many."""
+    values = list(flattened(load_json_object(path)))
+    multirow.insert_rows(conn, INSERT, ((source_id, number, rank_id, key, value)
+                                        for number, (key, value) in enumerate(values, 1)))
+    return len(values)
+
+
 def ingest(conn, path, source_id) -> Outcome:
     """Insert every value of the file (module doc)."""
     layout = rank_or_unknown(path)
-    values = list(flattened(load_json_object(path)))
-    multirow.insert_rows(conn, INSERT, ((source_id, number, layout.rank, key, value)
-                                        for number, (key, value) in enumerate(values, 1)))
-    return Outcome(rows=len(values), rank_id=layout.rank, device_id=layout.device_id, detail={"table": "capture_info"})
+    rows = insert_values(conn, path, source_id, layout.rank)
+    return Outcome(rows=rows, rank_id=layout.rank, device_id=layout.device_id, detail={"table": "capture_info"})

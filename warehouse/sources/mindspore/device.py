@@ -49,6 +49,22 @@ def device_csv_source(spec: CsvTable, pattern: re.Pattern) -> tuple[Callable[[An
     return detect, ingest
 
 
+def device_csv_versions(specs: tuple[CsvTable, ...], pattern: re.Pattern
+                        ) -> tuple[Callable[[Any], bool], Callable[..., Outcome]]:
+    """The ``detect`` and ``ingest`` of a source reading a MindSpore CSV whose versions name their columns
+    apart: ``specs`` holds one declaration per version, and a file is read by the first whose required
+    header names it has (:func:`device_csv_source`)."""
+    versions = [device_csv_source(spec, pattern) for spec in specs]
+
+    def detect(path) -> bool:
+        return any(is_version(path) for is_version, _ in versions)
+
+    def ingest(conn, path, source_id) -> Outcome:
+        return next(read for is_version, read in versions if is_version(path))(conn, path, source_id)
+
+    return detect, ingest
+
+
 def device_records_source(pattern: re.Pattern, table: str, columns: list[str],
                           records: Callable[[Path], Iterable[tuple]]) -> tuple[Callable[[Any], bool], Callable[..., Outcome]]:
     """The ``detect`` and ``ingest`` of a source reading one MindSpore file named by ``pattern`` (a
