@@ -44,6 +44,8 @@ EXPECTED_AUDITS = [
     "hccl_operators_agree",
     "kernel_dur_non_negative",
     "kernel_op_class_allowed",
+    "mindspore_aicore_ops_agree",
+    "mindspore_aicore_types_agree",
     "mindspore_aicpu_agrees",
     "mindspore_flops_agree",
     "mindspore_flops_scope_agrees",
