@@ -2,7 +2,9 @@
 
 As the real files of MindInsight's resources are written: msprof's ``start_info.{N}`` / ``end_info.{N}``
 compact JSON with its numbers as strings, ``{file}.done`` as ``filesize:{bytes}`` and a line end;
-MindSpore's ``host_start.log.{N}`` a ``[Device{N}]`` section and ``key: value`` lines, LF ends. Each
+MindSpore's ``host_start.log.{N}`` a ``[Device{N}]`` section and ``key: value`` lines, LF ends; its older
+profiler's ``min_cycle_counter_{N}.txt`` a float as Python prints it, no line end, and
+``step_trace_point_info.json`` as ``json.dump`` writes a dict. Each
 factory takes ``path`` and returns a :class:`~factories.text_exports.CsvFile` (``rows`` what was
 written, ``data`` the bytes).
 """
@@ -42,3 +44,18 @@ class DoneMarkFactory(CsvExportFactory):
 
     rows = factory.LazyFunction(lambda: [130])
     data = factory.LazyAttribute(lambda o: f"filesize:{o.rows[0]}\n".encode("utf-8"))
+
+
+class MinCycleCounterFactory(CsvExportFactory):
+    """min_cycle_counter: MindInsight's run_1 file (its device's first cycle counter)."""
+
+    rows = factory.LazyFunction(lambda: [43806841592.0])
+    data = factory.LazyAttribute(lambda o: str(o.rows[0]).encode("utf-8"))
+
+
+class PointInfoFactory(CsvExportFactory):
+    """step_trace_point_info: MindInsight's run_1 file (the operators starting the forward and ending the backward
+    pass)."""
+
+    rows = factory.LazyFunction(lambda: [{"fp_start": "Default/Cast-op6", "bp_end": "Default/TransData-op7"}])
+    data = factory.LazyAttribute(lambda o: json.dumps(o.rows[0]).encode("utf-8"))

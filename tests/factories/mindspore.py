@@ -111,6 +111,17 @@ class AicoreTypeFactory(CsvExportFactory):
     ])
     data = factory.LazyAttribute(lambda o: plain_csv(o.header, o.rows, "\r\n"))
 
+    class Params:
+        #: the older version (MindInsight's run_2): per type its operators of OLDER_OPERATORS and the sum of their
+        #: mean times, as MindInsight's integrator wrote them (Decimal sums, the percent rounded to 2 places)
+        older = factory.Trait(
+            header=("op_type", "execution_time", "execution_frequency", "percent"),
+            rows=factory.LazyFunction(lambda: [
+                {"op_type": op_type, "execution_time": str(total), "execution_frequency": count,
+                 "percent": str(round(total / sum(Decimal(ms) for _, _, ms in OLDER_OPERATORS) * 100, 2))}
+                for op_type, total, count in older_types(OLDER_OPERATORS)]),
+        )
+
 
 class AicoreDetailFactory(CsvExportFactory):
     """The AI Core time per operator (the real file's rows of two scopes)."""
@@ -122,6 +133,116 @@ class AicoreDetailFactory(CsvExportFactory):
          "execution_time": "0.370864", "execution_frequency": "1"},
     ])
     data = factory.LazyAttribute(lambda o: plain_csv(o.header, o.rows, "\r\n"))
+
+    class Params:
+        #: run_1's version: the full name under full_kernel_name (the real file's two AssignAdd operators)
+        kernel_name = factory.Trait(
+            header=("full_kernel_name", "execution_time", "execution_frequency"),
+            rows=factory.LazyFunction(lambda: [
+                {"full_kernel_name": "Default/AssignAdd-op203", "execution_time": "0.00179", "execution_frequency": "3"},
+                {"full_kernel_name": "Default/AssignAdd-op206", "execution_time": "0.0012833333333333334",
+                 "execution_frequency": "3"}]),
+        )
+        #: run_2's version: output_op_compute_time's operators and times copied, no count
+        older = factory.Trait(
+            header=("full_op_name", "execution_time"),
+            rows=factory.LazyFunction(lambda: [{"full_op_name": name, "execution_time": ms}
+                                               for name, _, ms in OLDER_OPERATORS]),
+        )
+
+
+#: operators of MindInsight's run_2 (AlexNet): full name, type and mean time in ms as its older profiler
+#: printed them (output_op_compute_time_1.txt's lines 4, 8, 108, 40 and 62; all on stream 519)
+OLDER_OPERATORS = (
+    ("Default/AssignAdd-op142", "AssignAdd", "0.00219"),
+    ("Default/network-TrainOneStepCell/optimizer-Momentum/AssignAdd-op31", "AssignAdd", "0.00125"),
+    ("Default/AssignAdd-op138", "AssignAdd", "0.00148"),
+    ("Default/network-TrainOneStepCell/network-WithLossCell/_backbone-AlexNet/fc3-Dense/MatMul-op19", "MatMul",
+     "9.17408"),
+    ("Gradients/Default/network-TrainOneStepCell/network-WithLossCell/_backbone-AlexNet/fc3-Dense/gradMatMul/"
+     "MatMul-op56", "MatMul", "4.24336"),
+)
+OLDER_STREAM = 519
+OP_COMPUTE_TITLE = "====================op compute time===================="
+
+
+def older_types(operators) -> list[tuple[str, Decimal, int]]:
+    """(type, the sum of its operators' mean times, their number) per type, in order of first operator."""
+    types: dict[str, list] = {}
+    for _, op_type, ms in operators:
+        total = types.setdefault(op_type, [Decimal(0), 0])
+        total[0] += Decimal(ms)
+        total[1] += 1
+    return [(op_type, total, count) for op_type, (total, count) in types.items()]
+
+
+def op_compute_time(operators) -> bytes:
+    """output_op_compute_time as the older profiler's operator time parser wrote it: the title, the header and its
+    dashes, each operator's full name, mean ms (Python's float) and stream, and the total of the means."""
+    total = sum(float(ms) for _, _, ms in operators)
+    lines = [OP_COMPUTE_TITLE, "op_name       compute_time(ms) stream_id", "------------  ---------------  ---------",
+             *(f"{name} {float(ms)}  {OLDER_STREAM}" for name, _, ms in operators), f"total op  {total} 0"]
+    return "".join(line + "\n" for line in lines).encode("utf-8")
+
+
+class OpComputeTimeFactory(CsvExportFactory):
+    """output_op_compute_time_{device}.txt: OLDER_OPERATORS."""
+
+    rows = factory.LazyFunction(lambda: list(OLDER_OPERATORS))
+    data = factory.LazyAttribute(lambda o: op_compute_time(o.rows))
+
+
+def simple_table(header, rows) -> list[str]:
+    """tabulate's simple format (its default) of ``rows`` of text cells: a column as wide as its widest cell or its
+    header and two spaces, text left, numbers (and their header) right on their decimal point, dashes under the
+    header, two spaces between columns, each line's trailing spaces cut."""
+    columns = [list(cells) for cells in zip(*rows)]
+    numeric = [all(cell.replace(".", "", 1).isdigit() for cell in cells) for cells in columns]
+    columns = [decimal_aligned(cells) if number else cells for cells, number in zip(columns, numeric)]
+    widths = [max(len(name) + 2, *(len(cell) for cell in cells)) for name, cells in zip(header, columns)]
+
+    def line(cells) -> str:
+        return "  ".join(cell.rjust(width) if number else cell.ljust(width)
+                         for cell, width, number in zip(cells, widths, numeric)).rstrip()
+
+    return [line(header), line(["-" * width for width in widths]), *(line(cells) for cells in zip(*columns))]
+
+
+def op_compute_detail(operators, layout: str, analyses: int) -> bytes:
+    """output_op_compute_time_detail as the older profiler printed its analysis ``analyses`` times into it: the title,
+    the types (by time, largest first: the sum of their operators' mean ms, their number, the percent of all), a
+    blank line, ``Detail:`` and the operators (in their type's order, slowest first). Layout ``tabulate`` (run_1):
+    tabulate's tables, floats as ``g`` formats them, no full name; ``plain`` (run_2): one space between fields, the
+    times as the type CSV writes them, the percent as Python prints a rounded float, the full name last."""
+    types = sorted(older_types(operators), key=lambda item: -item[1])
+    total = sum(Decimal(ms) for _, _, ms in operators)
+    order = [op_type for op_type, _, _ in types]
+    ranked = sorted(operators, key=lambda op: (order.index(op[1]), -Decimal(op[2])))
+    figure = (lambda number: format(float(number), "g")) if layout == "tabulate" else str
+    type_rows = [[op_type, figure(ms), str(count), figure(round(float(ms / total * 100), 2))]
+                 for op_type, ms, count in types]
+    op_rows = [[name.rsplit("/", 1)[-1], op_type, figure(ms), name.split("/", 1)[0], name]
+               for name, op_type, ms in ranked]
+    type_header = ["optype_name", "compute_time(ms, per-step)", "called_times(per-step)", "percent"]
+    op_header = ["op_name", "op_type", "avg_execution_time", "subgraph", "full_op_name"]
+    if layout == "tabulate":
+        tables = (simple_table(type_header, type_rows), simple_table(op_header[:4], [row[:4] for row in op_rows]))
+    else:
+        tables = ([" ".join(row) for row in [type_header, *type_rows]], [" ".join(row) for row in [op_header, *op_rows]])
+    block = [OP_COMPUTE_TITLE, *tables[0], "", "Detail:", *tables[1]]
+    return "".join(line + "\n" for line in block * analyses).encode("utf-8")
+
+
+class OpComputeDetailFactory(CsvExportFactory):
+    """output_op_compute_time_detail_{device}.txt of OLDER_OPERATORS, run_1's layout and repeats by default."""
+
+    layout = "tabulate"
+    analyses = 3
+    rows = factory.LazyFunction(lambda: list(OLDER_OPERATORS))
+    data = factory.LazyAttribute(lambda o: op_compute_detail(o.rows, o.layout, o.analyses))
+
+    class Meta:
+        exclude = ("layout", "analyses")
 
 
 def aicpu_record(task: dict) -> bytes:

@@ -120,6 +120,16 @@ class ClusterAnalyseFactory(CsvExportFactory):
     data = factory.LazyAttribute(lambda o: "".join(
         ",".join(row) + "\n" for row in [o.header, *o.rows, cluster_mean(o.rows)]).encode("utf-8"))
 
+    class Params:
+        #: the older data-parallel layout of MindInsight's run_2 (its whole file): a step's phases in counter
+        #: cycles, ", " between fields, no mean
+        phases = factory.Trait(
+            header=("iteration_interval", "fp_and_bp", "tail"),
+            rows=factory.LazyFunction(lambda: [["0", "2366808", "4097"]]),
+            data=factory.LazyAttribute(lambda o: "".join(
+                ", ".join(row) + "\n" for row in [o.header, *o.rows]).encode("utf-8")),
+        )
+
 
 def cluster_mean(rows) -> list[str]:
     """Each column's mean over ``rows``, rounded to 4 decimals and written as Python prints a float."""
@@ -217,3 +227,8 @@ class TimelineSummaryFactory(CsvExportFactory):
     rows = factory.LazyFunction(lambda: [{"total_time": 23147.013999999992, "num_of_streams": 2, "num_of_ops": 213,
                                           "op_exe_times": 112, "max_scope_name_num": 0}])
     data = factory.LazyAttribute(lambda o: summary_json(o.rows[0]))
+
+    class Params:
+        #: the older profiler's timeline_summary_{device}.json (MindInsight's run_1, the whole file): four figures
+        older = factory.Trait(rows=factory.LazyFunction(lambda: [
+            {"total_time": 1771382.849999995, "num_of_streams": 11, "num_of_ops": 199, "op_exe_times": 2817}]))
