@@ -1,4 +1,5 @@
-"""Fuzz a capture's metadata files (msprof's start_info and .done marks, MindSpore's host_start.log) through
+"""Fuzz a capture's metadata files (msprof's start_info and .done marks, MindSpore's host_start.log, min_cycle_counter and
+step_trace_point_info) through
 the real ingest frame: byte mutations of the factory's valid file (truncations at every line end or JSON
 comma, flipped bytes, non-UTF-8 and other hostile bytes). :func:`fuzz.harness.ingest_hostile` asserts the
 clean end."""
@@ -18,6 +19,8 @@ EXPORTS = [
     (capture.StartInfoFactory, "start_info.0", b","),
     (capture.HostStartLogFactory, "host_start.log.0", b"\n"),
     (capture.DoneMarkFactory, "start_info.0.done", b":"),
+    (capture.MinCycleCounterFactory, "min_cycle_counter_0.txt", b"."),
+    (capture.PointInfoFactory, "step_trace_point_info.json", b","),
 ]
 
 
@@ -25,7 +28,8 @@ EXPORTS = [
 @examples(5)
 @given(data=st.data())
 def test_hostile_capture_file_ends_cleanly(factory, name, mark, data):
-    """A mangled start_info, host_start.log or done mark ends as a clear failure or a sound ingest."""
+    """A mangled start_info, host_start.log, done mark, min_cycle_counter or point info ends as a clear failure or a
+    sound ingest."""
     original = written(factory, name)
     ends = [at + 1 for at in range(len(original)) if original[at:at + 1] == mark]
     ingest_hostile(name, data.draw(byte_mutations(original, ends)))

@@ -1,6 +1,6 @@
-"""Fuzz MindSpore's intermediates (step trace, AI Core type and detail, framework_raw, the AI CPU table and its
-CSV, the HWTS log's text dump, the kernel timeline) and raw files (AI CPU records, HWTS log, training trace, the
-Framework host files, TDT records) through the real ingest frame.
+"""Fuzz MindSpore's intermediates (step trace, AI Core type and detail in their versions, framework_raw, the AI CPU table
+and its CSV, the HWTS log's text dump, the kernel timeline, the older profiler's compute time tables) and raw files
+(AI CPU records, HWTS log, training trace, the Framework host files, TDT records) through the real ingest frame.
 
 Each starts from the factory's valid file: byte mutations (truncations at every line end or record
 end, flipped bytes, non-UTF-8 and other hostile bytes) and, for the CSVs, the CSV-shaped ones of the
@@ -39,12 +39,16 @@ EXPORTS = [
     (ms.HwtsTextFactory, "output_format_data_hwts_0.txt"),
     (ms.TimelineDataFactory, "output_timeline_data_0.txt"),
     (ms.AicpuIntermediateFactory, "aicpu_intermediate_0.csv"),
+    (ms.OpComputeTimeFactory, "output_op_compute_time_0.txt"),
+    (ms.OpComputeDetailFactory, "output_op_compute_time_detail_0.txt"),
+    (functools.partial(ms.AicoreTypeFactory, older=True), "aicore_intermediate_1_type.csv"),
+    (functools.partial(ms.AicoreDetailFactory, older=True), "aicore_intermediate_1_detail.csv"),
 ]
-#: the AI Core files and the AI CPU CSV are read by the text exports' CSV reader (fuzzed with them): a few
-#: examples each
-PLAIN_CSV = [*EXPORTS[1:3], EXPORTS[14]]
-#: the HWTS log's text dump and the kernel timeline: lines of text
-DUMPS = EXPORTS[12:14]
+#: the AI Core files (today's and older versions) and the AI CPU CSV are read by the text exports' CSV reader
+#: (fuzzed with them): a few examples each
+PLAIN_CSV = [*EXPORTS[1:3], EXPORTS[14], *EXPORTS[17:19]]
+#: the HWTS log's text dump, the kernel timeline and the older profiler's compute time tables: lines of text
+DUMPS = [*EXPORTS[12:14], *EXPORTS[15:17]]
 #: the raw files: (factory, name, the byte each record ends at)
 #: the Framework host files: lines of text
 FRAMEWORK_HOST = EXPORTS[7:10]
@@ -98,11 +102,12 @@ def test_hostile_ai_cpu_table_ends_cleanly(data):
     _fuzz(*EXPORTS[10], data)
 
 
-@pytest.mark.parametrize(("factory", "name"), DUMPS, ids=[name.split("_")[2] for _, name in DUMPS])
+@pytest.mark.parametrize(("factory", "name"), DUMPS, ids=[name for _, name in DUMPS])
 @examples(5)
 @given(data=st.data())
-def test_hostile_hwts_dump_or_timeline_ends_cleanly(factory, name, data):
-    """A mangled HWTS text dump or kernel timeline ends as a clear failure or a sound ingest."""
+def test_hostile_text_table_ends_cleanly(factory, name, data):
+    """A mangled HWTS text dump, kernel timeline, output_op_compute_time or its detail file ends as a clear failure
+    or a sound ingest."""
     _fuzz(factory, name, data)
 
 

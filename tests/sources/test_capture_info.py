@@ -1,5 +1,6 @@
 """A capture's metadata files into ``capture_info``: msprof's start_info / end_info / info.json of a device,
-MindSpore's host_start.log, msprof's .done marks (reconciled with the files they mark: done_marks_agree)."""
+MindSpore's host_start.log, its older profiler's min_cycle_counter and step_trace_point_info, msprof's .done marks
+(reconciled with the files they mark: done_marks_agree)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,13 @@ import json
 
 import pytest
 
-from tests.factories.capture import DoneMarkFactory, HostStartLogFactory, StartInfoFactory
+from tests.factories.capture import (
+    DoneMarkFactory,
+    HostStartLogFactory,
+    MinCycleCounterFactory,
+    PointInfoFactory,
+    StartInfoFactory,
+)
 from tests.factories.cluster_outputs import ProfFolderFactory
 from tests.sources.audit_examples import audit_examples
 from tests.sources.mindspore_hostile import assert_fails_naming
@@ -47,6 +54,29 @@ def test_host_start_log_s_clocks_by_section(warehouse_db, tmp_path):
         (2, 3, "Device3.clock_realtime", "1591183963784568740"), (3, 3, "Device3.clock_monotonic_raw", "261003032627")]
 
 
+def test_the_older_profiler_s_first_cycle_counter_as_written(warehouse_db, tmp_path):
+    """MindInsight's run_1 min_cycle_counter_1.txt (the factory writes it whole): 43806841592.0, no line end."""
+    written = MinCycleCounterFactory(path=tmp_path / "min_cycle_counter_1.txt")
+    assert written.data == b"43806841592.0"
+    result = ingest_file(warehouse_db, written.path)
+    assert (result.status, result.kind, result.rows) == ("ok", "mindspore_min_cycle_counter_txt", 1)
+    assert warehouse_db.execute(VALUES, (result.source_id,)).fetchall() == [(1, 1, "min_cycle_counter", "43806841592.0")]
+    assert warehouse_db.execute("SELECT rank_id, device_id FROM source").fetchone() == (1, 1)
+
+
+@pytest.mark.parametrize(("name", "rank"), [("step_trace_point_info.json", -1), ("step_trace_point_info_3.json", 3)])
+def test_the_step_s_point_operators_as_mindinsight_reads_them(warehouse_db, tmp_path, name, rank):
+    """MindInsight's run_1 step_trace_point_info.json (the factory writes it whole): tests/st/func/profiler/
+    test_analyse.py expects {'fp_start': 'Default/Cast-op6', 'bp_end': 'Default/TransData-op7'}. The older name
+    names no device (the folders' rank: none here), the later one does."""
+    written = PointInfoFactory(path=tmp_path / name)
+    assert written.data == b'{"fp_start": "Default/Cast-op6", "bp_end": "Default/TransData-op7"}'
+    result = ingest_file(warehouse_db, written.path)
+    assert (result.status, result.kind, result.rows) == ("ok", "mindspore_point_info_json", 2)
+    assert warehouse_db.execute(VALUES, (result.source_id,)).fetchall() == [
+        (1, rank, "fp_start", "Default/Cast-op6"), (2, rank, "bp_end", "Default/TransData-op7")]
+
+
 def test_a_done_mark_agrees_with_the_file_it_marks(warehouse_db, tmp_path):
     written = StartInfoFactory(path=tmp_path / "device_0" / "start_info.0")
     DoneMarkFactory(path=tmp_path / "device_0" / "start_info.0.done", rows=[len(written.data)])
@@ -70,6 +100,10 @@ def test_a_done_mark_agrees_with_the_file_it_marks(warehouse_db, tmp_path):
      "capture_info"),
     (DoneMarkFactory, "x.done", b"filesize:12x\n", "byte 0: expected 'filesize:<bytes>'", "capture_info"),
     (DoneMarkFactory, "x.done", b"filesize:9999999999999999999\n", "byte 9: number out of range", "capture_info"),
+    (MinCycleCounterFactory, "min_cycle_counter_0.txt", b"43806841592.0 43806841593.0",
+     "byte 0: expected one cycle counter", "capture_info"),
+    (PointInfoFactory, "step_trace_point_info.json", b'{"fp_start": "Default/Cast-op6"', "byte 31: invalid JSON",
+     "capture_info"),
 ])
 def test_a_hostile_file_fails_naming_the_place(warehouse_db, tmp_path, factory, name, data, reason, table):
     written = factory(path=tmp_path / name)

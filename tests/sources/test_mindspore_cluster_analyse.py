@@ -40,12 +40,29 @@ def test_a_data_parallel_file_has_two_times(warehouse_db, tmp_path):
         (1, 1500000, 2250000, None), (2, 2500000, 750000, None), (None, 2000000, 1500000, None)]
 
 
-@pytest.mark.parametrize(("change", "reason"), [
-    (lambda data: data.replace(b"14.5806", b"fast"), "line 3: "),
-    (lambda data: data.replace(b"14.5806,165.8363,", b""), "line 3: 3 fields for a header of 5"),
+def test_the_older_data_parallel_file_gives_a_step_s_phases(warehouse_db, tmp_path):
+    """MindInsight's run_2 ascend_cluster_analyse_data-parallel_1_1_1.csv (the factory writes it whole): one step's
+    phases in counter cycles, no mean. tests/st/func/profiler/test_cluster_analyser.py expects, for rank 1 and
+    step 1, step_trace_info [0.0, 23.6681, 0.041, 23.7091] (ms to 4 decimals; the step trace's same phases)."""
+    written = ClusterAnalyseFactory(path=tmp_path / "ascend_cluster_analyse_data-parallel_1_1_1.csv", phases=True)
+    assert written.data == b"iteration_interval, fp_and_bp, tail\n0, 2366808, 4097\n"
+    result = ingest_file(warehouse_db, written.path)
+    assert (result.status, result.kind, result.rows) == ("ok", "mindspore_cluster_analyse_csv", 1)
+    row = warehouse_db.execute("SELECT rank_id, parallel_mode, stage_num, rank_size, step_id, computation_ns, "
+                               "iteration_interval_ns, fp_and_bp_ns, tail_ns FROM mindspore_cluster_step").fetchone()
+    assert row == (1, "data-parallel", 1, 1, 1, None, 0, 23_668_080, 40_970)
+    phases = [round(ns / 1e6, 4) for ns in row[6:]]
+    assert phases + [round(sum(phases), 4)] == [0.0, 23.6681, 0.041, 23.7091]
+
+
+@pytest.mark.parametrize(("phases", "change", "reason"), [
+    (False, lambda data: data.replace(b"14.5806", b"fast"), "line 3: "),
+    (False, lambda data: data.replace(b"14.5806,165.8363,", b""), "line 3: 3 fields for a header of 5"),
+    (True, lambda data: data.replace(b"2366808", b"2366808.5.1"), "line 2: not a number"),
+    (True, lambda data: data.replace(b"0, 2366808", b"2366808"), "line 2: 2 fields for a header of 3"),
 ])
-def test_a_hostile_file_fails_naming_the_line(warehouse_db, tmp_path, change, reason):
-    written = ClusterAnalyseFactory(path=tmp_path / NAME)
+def test_a_hostile_file_fails_naming_the_line(warehouse_db, tmp_path, phases, change, reason):
+    written = ClusterAnalyseFactory(path=tmp_path / NAME, phases=phases)
     assert_fails_naming(warehouse_db, written.path, change(written.data), reason, "mindspore_cluster_step")
 
 

@@ -96,6 +96,19 @@ def test_real_flops_files_in_both_layouts(warehouse_db, realdata):
         ("ascend", 23_147_014, 2, 213, 112, 0), ("gpu", 3_875_639, 1, 66, 66, 0)]
 
 
+def test_the_older_timeline_summary_name_is_ascend_s(warehouse_db, tmp_path):
+    """MindInsight's run_1 timeline_summary_1.json (the factory writes it whole), the name before ascend_: its four
+    figures as MindInsight's timeline analyser of then returned them, total_time in us."""
+    written = TimelineSummaryFactory(path=tmp_path / "timeline_summary_1.json", older=True)
+    assert written.data == (b'{"total_time": 1771382.849999995, "num_of_streams": 11, "num_of_ops": 199, '
+                            b'"op_exe_times": 2817}')
+    result = ingest_file(warehouse_db, written.path)
+    assert (result.status, result.kind) == ("ok", "mindspore_timeline_summary_json")
+    assert warehouse_db.execute("SELECT rank_id, device_type, total_ns, streams, operators, operator_runs, "
+                                "max_scope_depth FROM mindspore_timeline_summary").fetchall() == [
+        (1, "ascend", 1_771_382_850, 11, 199, 2817, None)]
+
+
 @pytest.mark.parametrize(("factory", "name", "change", "reason", "table"), (
     (HcclRawFactory, "hccl_raw_0.csv", lambda data: data.replace(b'"{""1-0""', b'"{""1-0', 1),
      "line 2: not JSON", "mindspore_hccl_step"),
