@@ -14,7 +14,12 @@ their intermediate :mod:`~warehouse.sources.mindspore.framework_raw`, the AI CPU
 (:mod:`~warehouse.sources.mindspore.get_next_raw`, :mod:`~warehouse.sources.mindspore.tdt_raw`),
 ``host_start.log`` (:mod:`~warehouse.sources.mindspore.host_start_log`), the FLOPs per scope, dynamic
 shapes and cluster analysis (:mod:`~warehouse.sources.mindspore.flops_scope`,
-:mod:`~warehouse.sources.mindspore.dynamic_shape`, :mod:`~warehouse.sources.mindspore.cluster_analyse`).
+:mod:`~warehouse.sources.mindspore.dynamic_shape`, :mod:`~warehouse.sources.mindspore.cluster_analyse`); the
+older profiler's compute time tables (:mod:`~warehouse.sources.mindspore.op_compute_time`,
+:mod:`~warehouse.sources.mindspore.op_compute_detail`), first cycle counter
+(:mod:`~warehouse.sources.mindspore.min_cycle_counter`) and step point operators
+(:mod:`~warehouse.sources.mindspore.point_info`). A format whose versions differ (the AI Core CSVs' headers,
+the cluster analysis's layouts, the timeline summary's name) is one module reading each version.
 MindSpore names the device in the file name, never in a folder:
 :mod:`~warehouse.sources.mindspore.device` reads it.
 """
