@@ -137,7 +137,7 @@ def test_a_type_csv_of_every_run_is_not_compared_with_one_step(warehouse_db, tmp
     (OpComputeTimeFactory, "output_op_compute_time_0.txt", lambda data: data.replace(b"0.00219  519", b"0.00219"),
      "line 4: 2 fields for a header of 3", "mindspore_aicore_op"),
     (OpComputeTimeFactory, "output_op_compute_time_0.txt", lambda data: data.replace(b"compute_time(ms)", b"time"),
-     "line 2: expected the table's title, header and dashes", "mindspore_aicore_op"),
+     "line 2: expected 'op_name compute_time(ms) stream_id', found 'op_name time stream_id'", "mindspore_aicore_op"),
     (OpComputeTimeFactory, "output_op_compute_time_0.txt", lambda data: data.replace(b"9.17408", b"9,17408"),
      "line 7: not a number: '9,17408'", "mindspore_aicore_op"),
     (OpComputeTimeFactory, "output_op_compute_time_0.txt", lambda data: data + b"Default/X-op1 1.0  519\n",

@@ -15,13 +15,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome
 from warehouse.sources.kit import multirow
 from warehouse.sources.kit.numbers import whole
 from warehouse.sources.kit.text import insert_sql, ms_to_ns
-from warehouse.sources.mindspore.device import device_of, named_text
-from warehouse.sources.mindspore.framework import lines
+from warehouse.sources.mindspore.device import device_of, named_text, table_rows
 
 KIND = "mindspore_aicpu_txt"
 NAME = re.compile(r"output_data_preprocess_aicpu_(\d{1,9})\.txt")
@@ -43,26 +41,8 @@ def read(path: Path) -> tuple[list[tuple], str | None]:
 
     :raises IngestError: naming the line that is not the header, or not a task of its six fields.
     """
-    rows, total = [], None
-    for number, text in lines(path):
-        if number == 1:
-            if text.split() != list(HEADER):
-                raise IngestError(f"{path}: line 1: expected the header {' '.join(HEADER)!r}, found {text[:80]!r}")
-            continue
-        if set(text) <= set("- "):
-            continue
-        if text.startswith(TOTAL):
-            total = text.removeprefix(TOTAL).strip()
-            continue
-        fields = text.split()
-        try:
-            if len(fields) != len(HEADER):
-                raise ValueError(f"{len(fields)} fields for a header of {len(HEADER)}")
-            rows.append((whole(fields[0]), fields[1], ms_to_ns(fields[2]), ms_to_ns(fields[3]), whole(fields[4]),
-                         whole(fields[5])))
-        except ValueError as exc:
-            raise IngestError(f"{path}: line {number}: {exc}") from None
-    return rows, total
+    return table_rows(path, (" ".join(HEADER), None), TOTAL, len(HEADER), lambda fields: (
+        whole(fields[0]), fields[1], ms_to_ns(fields[2]), ms_to_ns(fields[3]), whole(fields[4]), whole(fields[5])))
 
 
 def ingest(conn, path: str | Path, source_id: int) -> Outcome:

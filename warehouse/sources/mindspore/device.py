@@ -112,3 +112,36 @@ def device_json_figures(path: str | Path, keys: tuple[str, ...]) -> list:
             raise IngestError(f"{path}: {key}: expected a number, found {str(value)[:40]!r}")
         figures.append(value)
     return figures
+
+
+def table_rows(path: Path, head: tuple[str | None, ...], total: str, width: int,
+               convert: Callable[[list[str]], tuple]) -> tuple[list[tuple], str | None]:
+    """The rows of a MindSpore text table (its parsers' tables of space-separated fields) and its total: first the
+    lines ``head`` (their words one space apart; None a line of dashes), then a row per line, ``convert`` of its
+    ``width`` fields, and last the line starting ``total``, whose text after it is returned as written (None
+    when the file has none).
+
+    :raises IngestError: naming the line that is not the head's, a row of another width or whose figures do not
+        read, or a line after the total.
+    """
+    rows, figure = [], None
+    for position, (number, text) in enumerate(lines(path)):
+        if position < len(head):
+            expected = head[position]
+            if " ".join(text.split()) != expected if expected is not None else not set(text) <= set("- "):
+                shown = "a line of dashes" if expected is None else repr(expected)
+                raise IngestError(f"{path}: line {number}: expected {shown}, found {text[:80]!r}")
+            continue
+        if figure is not None:
+            raise IngestError(f"{path}: line {number}: a line after the total line")
+        if text.startswith(total):
+            figure = text.removeprefix(total).strip()
+            continue
+        fields = text.split()
+        try:
+            if len(fields) != width:
+                raise ValueError(f"{len(fields)} fields for a header of {width}")
+            rows.append(convert(fields))
+        except ValueError as exc:
+            raise IngestError(f"{path}: line {number}: {exc}") from None
+    return rows, figure

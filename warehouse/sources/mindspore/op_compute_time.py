@@ -8,8 +8,8 @@ its mean time over its runs (ms, as Python prints a float) and its stream, separ
 last ``total op  {sum of the means} 0``. MindInsight's integrator copied the operators and times into
 aicore_intermediate_{device}_detail.csv, which answers where both are (fact aicore_op; the audit
 mindspore_aicore_ops_agree reconciles them): each operator is a row of ``mindspore_aicore_op`` with its
-stream and no count, the total goes to ``source.detail``. A line of other fields fails the file
-naming the line.
+stream and no count, the total goes to ``source.detail``. A line of other fields, or one after the
+total, fails the file naming the line.
 """
 
 from __future__ import annotations
@@ -17,13 +17,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome
 from warehouse.sources.kit import multirow
 from warehouse.sources.kit.numbers import whole
 from warehouse.sources.kit.text import insert_sql, ms_to_ns
-from warehouse.sources.mindspore.device import device_of, named_text
-from warehouse.sources.mindspore.framework import lines
+from warehouse.sources.mindspore.device import device_of, named_text, table_rows
 
 KIND = "mindspore_op_compute_time_txt"
 NAME = re.compile(r"output_op_compute_time_(\d{1,9})\.txt")
@@ -41,33 +39,15 @@ def detect(path) -> bool:
 
 
 def read(path: Path) -> tuple[list[tuple], str | None]:
-    """(full name, mean ns, stream) of every operator, and the total line's figure as written (None when the
-    file has none).
+    """(full name, mean ns, stream) of every operator, and the total line's sum as written (None when the file
+    has none).
 
     :raises IngestError: naming the line that is not the title, the header, the dashes, an operator of its
         three fields or the total.
     """
-    rows, total = [], None
-    for position, (number, text) in enumerate(lines(path)):
-        fields = text.split()
-        if position < 3:
-            expected = (TITLE, " ".join(HEADER), None)[position]
-            if " ".join(fields) != expected if expected else not set(text) <= set("- "):
-                raise IngestError(f"{path}: line {number}: expected the table's title, header and dashes, "
-                                  f"found {text[:80]!r}")
-            continue
-        if total is not None:
-            raise IngestError(f"{path}: line {number}: a line after the total line")
-        if text.startswith(TOTAL) and len(fields) == 4:
-            total = fields[2]
-            continue
-        try:
-            if len(fields) != len(HEADER):
-                raise ValueError(f"{len(fields)} fields for a header of {len(HEADER)}")
-            rows.append((fields[0], ms_to_ns(fields[1]), whole(fields[2])))
-        except ValueError as exc:
-            raise IngestError(f"{path}: line {number}: {exc}") from None
-    return rows, total
+    rows, total = table_rows(path, (TITLE, " ".join(HEADER), None), TOTAL, len(HEADER),
+                             lambda fields: (fields[0], ms_to_ns(fields[1]), whole(fields[2])))
+    return rows, total.split()[0] if total else total
 
 
 def ingest(conn, path: str | Path, source_id: int) -> Outcome:
