@@ -32,6 +32,17 @@ def test_the_table_s_tasks_by_serial_number(warehouse_db, tmp_path):
     assert '"total_ms": "4.122000"' in warehouse_db.execute("SELECT detail FROM source").fetchone()[0]
 
 
+def test_the_plain_layout_without_dashes_reads_alike(warehouse_db, tmp_path):
+    """MindInsight's run_2 output_data_preprocess_aicpu_1.txt: one space between fields, no line of dashes."""
+    written = AicpuTableFactory(path=tmp_path / "output_data_preprocess_aicpu_2.txt")
+    plain = [b" ".join(line.split()) for line in written.data.splitlines()]
+    written.path.write_bytes(b"\n".join(plain[:1] + plain[2:]) + b"\n")
+    assert plain[1].startswith(b"---")
+    result = ingest_file(warehouse_db, written.path)
+    assert (result.status, result.rows) == ("ok", 3)
+    assert [row[3] for row in warehouse_db.execute(TABLE)] == ["InitData", "GetNext", "TruncatedNormal"]
+
+
 def test_the_raw_file_answers_and_the_table_agrees_with_it(warehouse_db, tmp_path):
     AicpuRawFactory(path=tmp_path / "JOB" / "DATA_PREPROCESS.dev.AICPU.0.slice_0")
     AicpuTableFactory(path=tmp_path / "JOB" / NAME)
@@ -56,6 +67,7 @@ def test_a_table_that_differs_from_the_raw_file_is_listed(warehouse_db, tmp_path
     (lambda data: data.replace(b"1.567", b"x.567"), "line 3: "),
     (lambda data: data.replace(b"2302769980", b""), "line 4: 5 fields for a header of 6"),
     (lambda data: data.replace(b"2298200538\n", b"99999999999999999999\n"), "line 3: number out of range"),
+    (lambda data: data + b"4 Fourth 1.0 0.1 1 2\n", "line 7: a line after the total line"),
 ])
 def test_a_hostile_table_fails_naming_the_line(warehouse_db, tmp_path, change, reason):
     written = AicpuTableFactory(path=tmp_path / NAME)

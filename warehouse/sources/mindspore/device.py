@@ -117,20 +117,21 @@ def device_json_figures(path: str | Path, keys: tuple[str, ...]) -> list:
 def table_rows(path: Path, head: tuple[str | None, ...], total: str, width: int,
                convert: Callable[[list[str]], tuple]) -> tuple[list[tuple], str | None]:
     """The rows of a MindSpore text table (its parsers' tables of space-separated fields) and its total: first the
-    lines ``head`` (their words one space apart; None a line of dashes), then a row per line, ``convert`` of its
-    ``width`` fields, and last the line starting ``total``, whose text after it is returned as written (None
-    when the file has none).
+    lines ``head`` (their words one space apart; None a line of dashes, which tabulate writes and the plain
+    layouts do not), then a row per line, ``convert`` of its ``width`` fields, and last the line starting
+    ``total``, whose text after it is returned as written (None when the file has none).
 
     :raises IngestError: naming the line that is not the head's, a row of another width or whose figures do not
         read, or a line after the total.
     """
-    rows, figure = [], None
-    for position, (number, text) in enumerate(lines(path)):
-        if position < len(head):
-            expected = head[position]
-            if " ".join(text.split()) != expected if expected is not None else not set(text) <= set("- "):
-                shown = "a line of dashes" if expected is None else repr(expected)
-                raise IngestError(f"{path}: line {number}: expected {shown}, found {text[:80]!r}")
+    rows, figure, expected = [], None, list(head)
+    for number, text in lines(path):
+        while expected and expected[0] is None and not set(text) <= set("- "):
+            expected.pop(0)  # no dashes under the header
+        if expected:
+            line = expected.pop(0)
+            if line is not None and " ".join(text.split()) != line:
+                raise IngestError(f"{path}: line {number}: expected {line!r}, found {text[:80]!r}")
             continue
         if figure is not None:
             raise IngestError(f"{path}: line {number}: a line after the total line")
