@@ -10,9 +10,9 @@ hccl_raw mean record), rank 1's 0-1 has the lowest bandwidth, 74.26 % under the 
 from __future__ import annotations
 
 import json
-import shutil
 
-from tests.factories.mindspore_summaries import ClusterAnalyseFactory, HcclRawFactory, hccl_step
+from tests.diagnosis.mindspore_cluster import cluster_files, ingest_cluster_propose
+from tests.factories.mindspore_summaries import HcclRawFactory, hccl_step
 from warehouse.analysis import findings
 from warehouse.ingest import ingest_paths
 
@@ -20,8 +20,7 @@ RULE = "mindspore_slow_link"
 
 
 def test_the_real_cluster_gets_mindinsights_link_proposal(warehouse_db, realdata, tmp_path):
-    shutil.copytree(realdata / "mindinsight" / "cluster_propose", tmp_path / "cluster_propose")
-    ingest_paths(warehouse_db, [tmp_path / "cluster_propose"])
+    ingest_cluster_propose(warehouse_db, realdata, tmp_path)
     (finding,) = findings.evaluate(warehouse_db, RULE)
     numbers = json.loads(finding.values["numbers"])
     assert {key: numbers[key] for key in ("src_rank", "dst_rank", "link_type", "bandwidth_kb_per_s", "percent")} == {
@@ -37,9 +36,7 @@ def test_the_real_cluster_gets_mindinsights_link_proposal(warehouse_db, realdata
 def cluster(folder, bandwidths: dict[int, dict], ranks=(0, 1)):
     """A 2-rank data-parallel cluster: each rank's cluster analysis file, and for each rank of ``bandwidths``
     an hccl_raw file of two steps whose links ({"src-dst": {type: KB/s}}) have those bandwidths."""
-    for rank in ranks:
-        ClusterAnalyseFactory(path=folder / f"ascend_cluster_analyse_data-parallel_1_2_{rank}.csv",
-                              header=("computation_time", "communication_alone_time"), rows=[["6.0", "0.1"]])
+    cluster_files(folder, "data-parallel", ranks)
     for rank, links in bandwidths.items():
         figures = {name: {kind: [0.5, 1024.0, rate] for kind, rate in kinds.items()} for name, kinds in links.items()}
         HcclRawFactory(path=folder / f"hccl_raw_{rank}.csv",

@@ -10,10 +10,9 @@ proposal ``"step_interval": {"rank_id": 2, "val": 2.4318, "percent": 22.23}`` (P
 from __future__ import annotations
 
 import json
-import shutil
 
+from tests.diagnosis.mindspore_cluster import cluster_files, ingest_cluster_propose
 from tests.factories.mindspore import StepTraceRawFactory
-from tests.factories.mindspore_summaries import ClusterAnalyseFactory
 from warehouse.analysis import findings
 from warehouse.ingest import ingest_paths
 
@@ -21,8 +20,7 @@ RULE = "mindspore_step_interval_outlier"
 
 
 def test_the_real_cluster_gets_mindinsights_step_interval_proposal(warehouse_db, realdata, tmp_path):
-    shutil.copytree(realdata / "mindinsight" / "cluster_propose", tmp_path / "cluster_propose")
-    ingest_paths(warehouse_db, [tmp_path / "cluster_propose"])
+    ingest_cluster_propose(warehouse_db, realdata, tmp_path)
     (finding,) = findings.evaluate(warehouse_db, RULE)
     numbers = json.loads(finding.values["numbers"])
     assert (finding.values["rank_id"], numbers["step_interval_ms"], numbers["percent"]) == (2, 2.4318, 22.23)
@@ -42,9 +40,7 @@ def test_the_real_cluster_gets_mindinsights_step_interval_proposal(warehouse_db,
 def data_parallel(folder, intervals: dict[int, int], ranks=(0, 1)):
     """A 2-rank data-parallel cluster: each rank's cluster analysis file, and a step trace for each rank of
     ``intervals`` whose steps after the first have that iteration interval (cycles of 10 ns)."""
-    for rank in ranks:
-        ClusterAnalyseFactory(path=folder / f"ascend_cluster_analyse_data-parallel_1_2_{rank}.csv",
-                              header=("computation_time", "communication_alone_time"), rows=[["6.0", "0.1"]])
+    cluster_files(folder, "data-parallel", ranks)
     for rank, interval in intervals.items():
         StepTraceRawFactory(path=folder / f"step_trace_raw_{rank}_detail_time.csv",
                             phases=((0, 1702944, 2300103), (interval, 1714377, 2300344), (interval, 1718895, 2301458)))
