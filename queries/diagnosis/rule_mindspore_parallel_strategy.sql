@@ -36,10 +36,11 @@
 with ranks as (
     select
         s.run_id, c.rank_id, c.source_id, c.source_row, c.parallel_mode, c.stage_num, c.rank_size, c.computation_ns,
-        c.communication_alone_ns, c.receive_alone_ns, c.collective_communication_alone_ns,
-        c.rank_id / (c.rank_size / c.stage_num) + 1 as stage_id
+        c.communication_alone_ns, c.receive_alone_ns, c.collective_communication_alone_ns, p.stage_id
     from mindspore_cluster_step as c
     join source as s on s.id = c.source_id and s.status = 'ok'
+    join mindspore_cluster_rank as p on p.run_id = s.run_id and p.rank_id = c.rank_id
+        and p.parallel_mode = c.parallel_mode and p.stage_num = c.stage_num and p.rank_size = c.rank_size
     where c.step_id is null and (:run_id is null or s.run_id = :run_id)
 ),
 

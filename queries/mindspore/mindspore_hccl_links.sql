@@ -2,7 +2,8 @@
 -- description: Per run, MindSpore device and link (sending and receiving rank, transport), the mean
 --     per step of the link's transfer time, bytes and bandwidth (hccl_raw), the link summary
 --     MindInsight's cluster pages show (its parallel analyser's get_rank_link_summary, the mean record
---     MindSpore writes last), with the step's communication and wait time beside it.
+--     MindSpore writes last: view mindspore_hccl_link_mean), with the step's communication and wait time
+--     beside it.
 -- param run_id (integer, default null): Only this run; every run when null.
 -- param rank_id (integer, default null): Only this device; every device when null.
 -- column run_id: Run.
@@ -17,12 +18,9 @@
 -- column avg_step_communication_ns: Mean communication time of the device's steps in ns.
 -- column avg_step_wait_ns: Mean wait of the device's steps in ns.
 with links as (
-    select s.run_id, l.rank_id, l.src_rank, l.dst_rank, l.link_type, count(*) as steps, avg(l.time_ns) as avg_time_ns,
-        avg(l.size_bytes) as avg_size_bytes, avg(l.bandwidth_bytes_per_s) as avg_bandwidth_bytes_per_s
-    from mindspore_hccl_link as l
-    join source as s on s.id = l.source_id and s.status = 'ok'
-    where (:run_id is null or s.run_id = :run_id) and (:rank_id is null or l.rank_id = :rank_id)
-    group by s.run_id, l.rank_id, l.src_rank, l.dst_rank, l.link_type
+    select run_id, rank_id, src_rank, dst_rank, link_type, steps, avg_time_ns, avg_size_bytes, avg_bandwidth_bytes_per_s
+    from mindspore_hccl_link_mean
+    where (:run_id is null or run_id = :run_id) and (:rank_id is null or rank_id = :rank_id)
 ),
 
 steps as (

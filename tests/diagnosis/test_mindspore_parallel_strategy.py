@@ -9,9 +9,8 @@ real samples hold (4 ranks, 2 pipeline stages), ``pipeline_parallel_between_stag
 from __future__ import annotations
 
 import json
-import shutil
 
-from tests.factories.mindspore_summaries import ClusterAnalyseFactory
+from tests.diagnosis.mindspore_cluster import cluster_files, ingest_cluster_propose
 from warehouse.analysis import findings
 from warehouse.ingest import ingest_paths
 
@@ -19,8 +18,7 @@ RULE = "mindspore_parallel_strategy"
 
 
 def test_the_real_cluster_gets_mindinsights_proposals(warehouse_db, realdata, tmp_path):
-    shutil.copytree(realdata / "mindinsight" / "cluster_propose", tmp_path / "cluster_propose")
-    ingest_paths(warehouse_db, [tmp_path / "cluster_propose"])
+    ingest_cluster_propose(warehouse_db, realdata, tmp_path)
     found = {f.values["subject"]: f for f in findings.evaluate(warehouse_db, RULE)}
     assert sorted(found) == ["between_stage_communication", "stage_flops", "within_stage_communication"]
     numbers = {subject: json.loads(f.values["numbers"]) for subject, f in found.items()}
@@ -37,15 +35,9 @@ def test_the_real_cluster_gets_mindinsights_proposals(warehouse_db, realdata, tm
         "rank 2 (stage 2): 329608.369 MFLOPs", "rank 3 (stage 2): 329612.4 MFLOPs"]
 
 
-def cluster(folder, mode: str, ranks, rows):
-    for rank in ranks:
-        ClusterAnalyseFactory(path=folder / f"ascend_cluster_analyse_{mode}_1_2_{rank}.csv",
-                              header=("computation_time", "communication_alone_time"), rows=rows)
-
-
 def test_a_data_parallel_run_communicating_too_much_and_one_missing_a_rank(warehouse_db, tmp_path):
-    cluster(tmp_path / "dp", "data-parallel", (0, 1), [["6.0", "4.0"], ["6.0", "4.0"]])
-    cluster(tmp_path / "partial", "data-parallel", (0,), [["6.0", "4.0"]])  # rank 1 has no file: not analysed
+    cluster_files(tmp_path / "dp", "data-parallel", (0, 1), [["6.0", "4.0"], ["6.0", "4.0"]])
+    cluster_files(tmp_path / "partial", "data-parallel", (0,), [["6.0", "4.0"]])  # rank 1 has no file: not analysed
     ingest_paths(warehouse_db, [tmp_path / "dp", tmp_path / "partial"])
     (finding,) = findings.evaluate(warehouse_db, RULE)
     assert (finding.values["subject"], finding.values["severity"]) == ("data_parallel_communication", "high")

@@ -2,8 +2,8 @@
 the profiler's own operator type table (queries/mindspore/mindspore_step_phases.sql,
 mindspore_step_phase_summary.sql, mindspore_aicore_ops.sql, mindspore_aicpu_ops.sql,
 mindspore_dynamic_shape.sql, mindspore_cluster_steps.sql, mindspore_step_reduce_ops.sql, mindspore_flops_scopes.sql,
-mindspore_hccl_ops.sql, queries/kernels/op_type_statistic.sql), on the real MindSpore files of MindInsight's test resources
-and a real torch_npu text export.
+mindspore_hccl_ops.sql, mindspore_step_intervals.sql, queries/kernels/op_type_statistic.sql), on the real MindSpore
+files of MindInsight's test resources and a real torch_npu text export.
 
 The figures are MindInsight's for the same files: its step trace summary is the average record
 MindSpore writes last in step_trace_raw_{device}_detail_time.csv (mindinsight/profiler/analyser/
@@ -190,6 +190,22 @@ def test_the_cluster_steps_carry_each_ranks_stage_and_mean(run, rows, tmp_path):
     (rank2,) = [r for r in steps if r["rank_id"] == 2 and r["step_id"] is None]
     assert [rank2[c] for c in ("computation_ns", "communication_alone_ns", "stage_ns", "receive_alone_ns",
                                "collective_communication_alone_ns")] == [round(float(ms) * 1e6) for ms in mean]
+
+
+def test_the_step_intervals_are_mindinsights_get_step_interval(run, rows, tmp_path, profiler):
+    shutil.copytree(MINDINSIGHT / "cluster_propose", tmp_path / "cluster_propose")
+    ingest_paths(rows, [tmp_path / "cluster_propose"])
+    cluster = [r for r in run("mindspore_step_intervals") if r["stage_id"] is not None]
+    # tests/st/func/profiler/test_parallel_proposer.py test_get_step_interval: ms to 4 decimals, each rank's
+    # average record (rank 0's 157225 cycles, though its five steps after the first average 83906.75)
+    assert [(r["rank_id"], r["stage_id"], round(r["step_interval_ms"], 4)) for r in cluster] == [
+        (0, 1, 1.5722), (1, 1, 1.5588), (2, 2, 2.4318), (3, 2, 2.3954)]
+    assert [round(r["excess"] * 100, 2) for r in cluster] == [-20.98, -21.65, 22.23, 20.4]
+    assert {r["ranks_mean_ns"] for r in cluster} == {1989562.5}
+    # the profiler folder's devices 0 and 10, a run without cluster analysis files: no stage; device 10's
+    # average record says 9037347 cycles
+    (device_10,) = run("mindspore_step_intervals", rank_id=10)
+    assert (device_10["stage_id"], device_10["step_interval_ns"]) == (None, 90373470)
 
 
 def test_the_reduce_operators_of_a_step_are_the_files_groups(run, profiler):

@@ -72,7 +72,8 @@ def write_mindspore_profiler(folder: Path) -> None:
     """A MindSpore profiler folder of device 0: its data pipeline (two empty steps of four: the
     minddata rule fires), step trace with MindSpore's phases, AI Core and AI CPU operators, a 4-rank
     pipeline's cluster analysis, dynamic shapes, HCCL, FLOPs (per
-    scope too) and timeline summaries."""
+    scope too) and timeline summaries; and the pipeline's other ranks' step traces and HCCL, their
+    iteration intervals shorter and rank 3's link slower (the step interval and slow link rules fire)."""
     minddata.DeviceQueueFactory(path=folder / "device_queue_profiling_0.txt")
     minddata.PipelineProfilingFactory(path=folder / "pipeline_profiling_0.json")
     minddata.CpuUtilizationFactory(path=folder / "minddata_cpu_utilization_0.json")
@@ -83,6 +84,11 @@ def write_mindspore_profiler(folder: Path) -> None:
         mindspore_summaries.ClusterAnalyseFactory(path=folder / f"ascend_cluster_analyse_pipeline-parallel_2_4_{rank}.csv")
     mindspore_summaries.DynamicShapeFactory(path=folder / "dynamic_shape_info_0.json")
     mindspore_summaries.HcclRawFactory(path=folder / "hccl_raw_0.csv")
+    for rank in range(1, 4):
+        mindspore.StepTraceRawFactory(path=folder / f"step_trace_raw_{rank}_detail_time.csv",
+                                      phases=tuple((interval // 2, *rest) for interval, *rest in mindspore.STEPS["phases"]))
+        mindspore_summaries.HcclRawFactory(path=folder / f"hccl_raw_{rank}.csv", steps=[mindspore_summaries.hccl_step(
+            1, 1.0, 2.0, {"0-1": {"SDMA": [5.0, 95579.136, 900000000.0 / rank]}}, {})])
     mindspore_summaries.FlopsFactory(path=folder / "flops_0.txt")
     mindspore_summaries.FlopsSummaryFactory(path=folder / "flops_summary_0.json")
     mindspore_summaries.FlopsScopeFactory(path=folder / "flops_scope_0.json")

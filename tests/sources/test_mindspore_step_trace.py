@@ -23,7 +23,7 @@ def test_steps_phases_and_operators_in_ns_on_the_device_of_the_file_name(warehou
     path = tmp_path / "profiler" / NAME
     StepTraceRawFactory(path=path)
     result = ingest_file(warehouse_db, path)
-    assert (result.status, result.kind, result.rows) == ("ok", "mindspore_step_trace_csv", 11)
+    assert (result.status, result.kind, result.rows) == ("ok", "mindspore_step_trace_csv", 12)
     # cycles of 100 MHz: 10 ns each; step 1 starts at the forward pass (no interval)
     assert _steps(warehouse_db, result.source_id) == [
         (1, 450000300810, 450040331280, 40030470, 450000300810, 450017330250, 0, 17029440, 23001030),
@@ -31,7 +31,11 @@ def test_steps_phases_and_operators_in_ns_on_the_device_of_the_file_name(warehou
         (3, 450170856580, 450301369660, 130513080, 450261166130, 450278355080, 90309550, 17188950, 23014580),
     ]
     assert warehouse_db.execute("SELECT rank_id, device_id, detail FROM source").fetchone() == (
-        3, 3, '{"table": "mindspore_step_trace", "average_record_line": 5}')
+        3, 3, '{"table": "mindspore_step_trace"}')
+    # the average record (line 5): steps 2 and 3's phases averaged in cycles and rounded, as MindSpore does
+    assert warehouse_db.execute(
+        "SELECT source_row, rank_id, total_ns, iteration_interval_ns, fp_and_bp_ns, tail_ns FROM mindspore_step_average"
+    ).fetchall() == [(4, 3, 130519190, 90343820, 17166360, 23009010)]
     assert warehouse_db.execute("SELECT rank_id, step_id, start_ns, end_ns FROM step ORDER BY step_id").fetchall() == [
         (3, 1, 450000300810, 450040331280), (3, 2, 450040331280, 450170856580), (3, 3, 450170856580, 450301369660)]
     # the second operator wrote zeros in step 3: it did not run there
@@ -70,6 +74,8 @@ def test_a_file_name_without_a_device_leaves_the_rank_unknown(warehouse_db, tmp_
     (lambda lines: [lines[0], "x" + lines[1]] + lines[2:], "line 2: column 'step_num': not a step number: 'x1'"),
     (lambda lines: [lines[0], lines[1].replace(",45000030081,", ",,", 1)] + lines[2:],
      "line 2: a step without its start_point or end_point"),
+    (lambda lines: lines[:4] + [",".join("x" if i == 3 else f for i, f in enumerate(lines[4].split(",")))],
+     "line 5: column 'total':"),
 ])
 def test_a_hostile_step_trace_fails_naming_the_line(warehouse_db, tmp_path, change, reason):
     written = StepTraceRawFactory(path=tmp_path / NAME)
@@ -106,5 +112,11 @@ def test_real_files_give_mindspore_s_steps_and_phases(warehouse_db, realdata):
         "SELECT count(DISTINCT step_id), count(*) FROM mindspore_step_stream WHERE source_id = ?",
         (rank_2,)).fetchone() == (5, 5 * 349)
     assert _steps(warehouse_db, rank_2)[0][6:] == (0, 2156176440, 7671920)
+    # its average record is about the uncut run: an iteration interval of 243180 cycles where steps 2-5
+    # average 206977.5 (MindInsight's test_parallel_proposer.py reads 2.4318 ms from it)
+    assert warehouse_db.execute(
+        "SELECT iteration_interval_ns, total_ns FROM mindspore_step_average WHERE source_id = ?", (rank_2,)
+    ).fetchone() == (2431800, 180271380)
+    assert sum(step[6] for step in _steps(warehouse_db, rank_2)[1:]) / 4 == 2069775
     assert warehouse_db.execute("SELECT rank_id, count(*) FROM step GROUP BY rank_id").fetchall() == [
         (0, 20), (2, 5), (10, 40)]

@@ -7,8 +7,9 @@ MindSpore's hccl parser (mindspore/profiler/parser/hccl_parser.py) writes a reco
 last record ``-``, the mean of the steps. MindInsight's cluster pages show these (its cluster hccl and
 parallel analysers; tests/st/func/profiler/test_parallel_proposer.py expects each rank's link summary,
 the ``-`` record's links). The steps go to ``mindspore_hccl_step``, their links to
-``mindspore_hccl_link``, their operators to ``mindspore_hccl_op``; the mean record is derivable from
-the steps, so it is not stored (its line is noted in ``source.detail``), as step_trace_raw's.
+``mindspore_hccl_link``, their operators to ``mindspore_hccl_op``; the mean record is the mean of
+every step's figures (on MindInsight's cluster_propose sample too, steps 1 to N), derivable from the
+steps, so it is not stored (its line is noted in ``source.detail``).
 """
 
 from __future__ import annotations

@@ -10,9 +10,10 @@ layout ``stream_{s}_{i}_{operator}``, ``..._start_point``, ``..._end_point``; in
 
 Every point and length is in system counter cycles of 100 MHz (MindInsight's ``to_millisecond``
 divides by 100000), so one cycle is 10 ns. The last record, with ``step_num`` ``-``, is MindSpore's
-mean of the steps after the first (``_record_average_info``): it is derivable from the steps and,
-in a file cut to its first steps, about steps the file no longer holds, so it is not stored (its
-line is noted in ``source.detail``).
+mean of the steps after the first (``_record_average_info``), the figure MindInsight reads for the
+device (its step trace summary, its parallel analyser's ``get_step_interval``). In a file cut to
+its first steps it is about steps the file no longer holds, so its phases are kept as written
+(``mindspore_step_average``; its operator groups' means are not).
 
 The steps go to ``step`` (one run of one device, the device from the file name) and to
 ``mindspore_step_trace`` with their phases; the operator groups to ``mindspore_step_stream``.
@@ -66,11 +67,16 @@ STEP_COLUMNS = (
     Column("tail_ns", ("tail",), cycles_to_ns),
 )
 REQUIRED = frozenset({"step_num", *(column.headers[0] for column in STEP_COLUMNS)})
+#: the phases of the average record, in the order of ``mindspore_step_average`` after its first three
+AVERAGE_COLUMNS = tuple(column for column in STEP_COLUMNS
+                        if column.name in ("total_ns", "iteration_interval_ns", "fp_and_bp_ns", "tail_ns"))
 STEP_SQL = insert_sql("mindspore_step_trace", [
     "source_id", "source_row", "rank_id", "step_id", *(column.name for column in STEP_COLUMNS)])
 STREAM_SQL = insert_sql("mindspore_step_stream", [
     "source_id", "source_row", "rank_id", "step_id", "stream_id", "name", "start_ns", "end_ns", "duration_ns"])
 MARKER_SQL = insert_sql("step", ["rank_id", "step_id", "start_ns", "end_ns", "source_id"])
+AVERAGE_SQL = insert_sql("mindspore_step_average", [
+    "source_id", "source_row", "rank_id", *(column.name for column in AVERAGE_COLUMNS)])
 
 
 def detect(path) -> bool:
@@ -109,13 +115,15 @@ def ingest(conn, path: str | Path, source_id: int) -> Outcome:
     multirow.insert_rows(conn, STEP_SQL, steps)
     multirow.insert_rows(conn, STREAM_SQL, streams)
     multirow.insert_rows(conn, MARKER_SQL, ((rank, s[3], s[4], s[5], source_id) for s in steps))
-    detail = {"table": "mindspore_step_trace", "average_record_line": average}
-    return Outcome(rows=2 * len(steps) + len(streams), rank_id=rank, device_id=device, detail=detail)
+    multirow.insert_rows(conn, AVERAGE_SQL, average)
+    detail = {"table": "mindspore_step_trace"}
+    return Outcome(rows=2 * len(steps) + len(streams) + len(average), rank_id=rank, device_id=device,
+                   detail=detail)
 
 
-def _read(path, records, key: tuple[int, int]) -> tuple[list[tuple], list[tuple], int | None]:
-    """The step rows and operator rows of the records (each starting with ``key``, the source and the
-    rank), and the line of the average record (None when the file has none).
+def _read(path, records, key: tuple[int, int]) -> tuple[list[tuple], list[tuple], list[tuple]]:
+    """The step rows, operator rows and average row (none when the file has no average record) of the
+    records, each starting with ``key``, the source and the rank.
 
     :raises IngestError: naming the line of a short record, a record after the average one, or a
         field that does not convert.
@@ -126,15 +134,17 @@ def _read(path, records, key: tuple[int, int]) -> tuple[list[tuple], list[tuple]
         raise IngestError(f"{path}: line 1: {exc}") from None
     step_plan = column_plan(records.header, STEP_COLUMNS)
     group_plans = [(name, stream, column_plan(records.header, columns)) for name, stream, columns in groups]
+    average_plan = column_plan(records.header, AVERAGE_COLUMNS)
     step_at = records.header.index("step_num")
-    steps, streams, average = [], [], None
+    steps, streams, average, average_line = [], [], [], None
     for number, line, row, short in records:
-        if average is not None:
-            raise IngestError(f"{path}: line {line}: a record after the average record (line {average})")
+        if average_line is not None:
+            raise IngestError(f"{path}: line {line}: a record after the average record (line {average_line})")
         if short:
             raise IngestError(f"{path}: line {line}: {len(row)} fields for a header of {len(records.header)}")
         if row[step_at].strip() == AVERAGE:
-            average = line
+            average_line = line
+            average.append((key[0], number, key[1], *convert_row(path, line, row, average_plan)))
             continue
         step = (*key[:1], number, *key[1:], _step(path, line, row[step_at]))
         steps.append((*step, *_step_times(path, line, row, step_plan)))
