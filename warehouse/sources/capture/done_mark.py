@@ -13,7 +13,7 @@ from pathlib import Path
 
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome, read_head
-from warehouse.sources.capture.info_json import INSERT
+from warehouse.sources.kit.capture_info import INSERT
 from warehouse.sources.kit.numbers import whole
 from warehouse.sources.kit.rank_layout import rank_or_unknown
 

@@ -13,48 +13,19 @@ object fails naming the place.
 from __future__ import annotations
 
 import re
-from decimal import Decimal
 from pathlib import Path
 
 from warehouse.sources.base import Outcome
-from warehouse.sources.kit import multirow
+from warehouse.sources.kit.capture_info import insert_values
 from warehouse.sources.kit.rank_layout import rank_or_unknown
-from warehouse.sources.kit.text import insert_sql, load_json_object
 
 KIND = "capture_info_json"
 NAME = re.compile(r"(start_info|end_info|info\.json)\.(\d{1,9})")
-INSERT = insert_sql("capture_info", ["source_id", "source_row", "rank_id", "key", "value"])
 
 
 def detect(path) -> bool:
     """msprof's file name (a ``.gz`` suffix ignored)."""
     return NAME.fullmatch(Path(path).name.removesuffix(".gz")) is not None
-
-
-def flattened(value, key: str = ""):
-    """(key, text) of every value of a JSON document, the key its path (``a.b[0].c``); an empty object or
-    list is one value, ``{}`` or ``[]``."""
-    if isinstance(value, dict) and value:
-        for name, item in value.items():
-            yield from flattened(item, f"{key}.{name}" if key else name)
-    elif isinstance(value, list) and value:
-        for index, item in enumerate(value):
-            yield from flattened(item, f"{key}[{index}]")
-    elif isinstance(value, (dict, list)):
-        yield key, "{}" if isinstance(value, dict) else "[]"
-    elif isinstance(value, bool):
-        yield key, "true" if value else "false"
-    else:
-        yield key, None if value is None else str(value) if isinstance(value, (str, int, Decimal)) else repr(value)
-
-
-def insert_values(conn, path, source_id: int, rank_id: int) -> int:
-    """Insert a ``capture_info`` row of ``rank_id`` per value of the JSON object file (:func:`flattened`);
-    returns how many."""
-    values = list(flattened(load_json_object(path)))
-    multirow.insert_rows(conn, INSERT, ((source_id, number, rank_id, key, value)
-                                        for number, (key, value) in enumerate(values, 1)))
-    return len(values)
 
 
 def ingest(conn, path, source_id) -> Outcome:

@@ -16,7 +16,7 @@ from pathlib import Path
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome
 from warehouse.sources.kit import multirow
-from warehouse.sources.kit.text import insert_sql
+from warehouse.sources.kit.capture_info import INSERT
 from warehouse.sources.mindspore.device import device_of
 from warehouse.sources.mindspore.framework import lines
 
@@ -24,7 +24,6 @@ KIND = "mindspore_host_start_log"
 NAME = re.compile(r"host_start\.log\.(\d{1,9})")
 SECTION = re.compile(r"\[([^\]]{1,100})\]")
 #: the table a capture's metadata files go to (warehouse.sources.capture's)
-INSERT = insert_sql("capture_info", ["source_id", "source_row", "rank_id", "key", "value"])
 
 
 def detect(path) -> bool:

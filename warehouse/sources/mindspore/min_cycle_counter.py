@@ -15,7 +15,7 @@ from pathlib import Path
 
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome, read_head
-from warehouse.sources.capture.info_json import INSERT
+from warehouse.sources.kit.capture_info import INSERT
 from warehouse.sources.mindspore.device import device_of
 
 KIND = "mindspore_min_cycle_counter_txt"

@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 from warehouse.sources.base import Outcome
-from warehouse.sources.capture.info_json import insert_values
+from warehouse.sources.kit.capture_info import insert_values
 from warehouse.sources.mindspore.device import device_of
 
 KIND = "mindspore_point_info_json"
