@@ -164,8 +164,13 @@ def _rank(params: Params) -> int:
 
 
 def _trace_zero(conn, cards: list) -> int:
-    """The cluster's time zero: its ranks' earliest timeline start (the real server's TraceTime start)."""
-    return min((timeline.card_zero(conn, card) for card in cards if card.timeline_ids), default=0)
+    """The cluster's time zero: its ranks' earliest timeline start (the real server's TraceTime start), else,
+    for ranks with no timeline, the run's start (``runs``), so that times stay small numbers for the page."""
+    starts = [timeline.card_zero(conn, card) for card in cards if card.timeline_ids]
+    if starts:
+        return min(starts)
+    run = next((row for row in rows(conn, "runs") if row["run_id"] == cards[0].run_id), None)
+    return (run or {}).get("start_ns") or 0
 
 
 def _ms(ns: float, digits: int = 4) -> float:

@@ -247,6 +247,11 @@ def check_operator_lanes(page, database, in_group: dict) -> None:
         assert lanes["lists"]["baseline"] == [] and lanes["dbPath"]
     ends = [item["startTime"] + item["duration"] for lanes in chart["data"] for item in lanes["lists"]["compare"]]
     assert chart["maxTime"] == max(ends) and chart["minTime"] < chart["maxTime"]
+    # from the trace's start (the ranks have no timeline here: the run's start), small enough for the page's
+    # numbers (JavaScript's exact integers end at 2**53)
+    (run,) = named(database, "runs")
+    first = min(row["ts"] for row in times)
+    assert chart["data"][0]["lists"]["compare"][0]["startTime"] == first - run["start_ns"] < 2 ** 53
     # one operator: its lane on each rank, moved so that it ends with the latest
     one = page.body("communication", "communication/operatorLists", {**in_group, "operatorName": SEND})
     (first,), (second,) = (lanes["lists"]["compare"] for lanes in one["data"])
