@@ -354,6 +354,38 @@ class AicpuTableFactory(CsvExportFactory):
     data = factory.LazyAttribute(lambda o: aicpu_table(o.rows))
 
 
+#: the newer table's header: the execution time after the dispatch time
+AICPU_TABLE_EXECUTION_HEADER = (*AICPU_TABLE_HEADER[:4], "execution_time(ms)", *AICPU_TABLE_HEADER[4:])
+#: AI CPU counters (10 ns cycles) of the run points of job_aicpu_tasks, as newer Node records write them after the
+#: run point (``Run start:{point} {counter}``)
+JOB_AICPU_COUNTERS = ((229820040917, 229820053803), (230276993208, 230276998011), (409820040917, 409820053803))
+
+
+def aicpu_execution_table(tasks, counters=JOB_AICPU_COUNTERS) -> bytes:
+    """MindSpore's newer AI CPU table of the named ``tasks`` of :func:`aicpu_task` with their run ``counters``, as
+    its parser computes and writes it (fwrite_format: each field's ``str`` one space apart, no dashes): the
+    times in ms as Python floats (the raw file's us over 1000; the execution time the run points' difference
+    over 1000), the run points the counter over 100, and the total of the total times to 6 decimals."""
+    named = [task for task in tasks if "name" in task]
+    rows, total = [], 0.0
+    for number, (task, (start, end)) in enumerate(zip(named, counters), 1):
+        total_ms = float(task["total_us"]) / 1000
+        total += total_ms
+        rows.append([number, task["name"].split("/")[-1].split("-")[0], total_ms, float(task["dispatch_us"]) / 1000,
+                     (float(task["run_end"]) - float(task["run_start"])) / 1000, float(start) / 100, float(end) / 100])
+    lines = [" ".join(AICPU_TABLE_EXECUTION_HEADER), *(" ".join(map(str, row)) for row in rows),
+             f"AI CPU Total Time(ms): {total:.6f}"]
+    return "".join(text + "\n" for text in lines).encode()
+
+
+class AicpuExecutionTableFactory(CsvExportFactory):
+    """output_data_preprocess_aicpu_{device}.txt as newer MindSpore versions write it: the table of
+    AicpuRawFactory's tasks with their execution times and run counters."""
+
+    rows = factory.LazyFunction(job_aicpu_tasks)
+    data = factory.LazyAttribute(lambda o: aicpu_execution_table(o.rows))
+
+
 #: aicpu_intermediate_{device}.csv's header as MindSpore's integrator wrote it before June 2021 (six columns)
 AICPU_CSV_HEADER = ("serial_number", "op_type", "total_time", "dispatch_time", "run_start", "run_end")
 

@@ -43,15 +43,18 @@ EXPORTS = [
     (ms.OpComputeDetailFactory, "output_op_compute_time_detail_0.txt"),
     (functools.partial(ms.AicoreTypeFactory, older=True), "aicore_intermediate_1_type.csv"),
     (functools.partial(ms.AicoreDetailFactory, older=True), "aicore_intermediate_1_detail.csv"),
+    (ms.AicpuExecutionTableFactory, "output_data_preprocess_aicpu_0.txt"),
 ]
 #: the AI Core files (today's and older versions) and the AI CPU CSV are read by the text exports' CSV reader
 #: (fuzzed with them): a few examples each
 PLAIN_CSV = [*EXPORTS[1:3], EXPORTS[14], *EXPORTS[17:19]]
 #: the HWTS log's text dump, the kernel timeline and the older profiler's compute time tables: lines of text
 DUMPS = [*EXPORTS[12:14], *EXPORTS[15:17]]
-#: the raw files: (factory, name, the byte each record ends at)
+#: the AI CPU text table, older and newer
+AICPU_TABLES = [EXPORTS[10], EXPORTS[19]]
 #: the Framework host files: lines of text
 FRAMEWORK_HOST = EXPORTS[7:10]
+#: the raw files: (factory, name, the byte each record ends at)
 RAW = [
     (*EXPORTS[3], lambda data: [at + 1 for at in range(len(data)) if data[at] == 0]),
     (*EXPORTS[4], lambda data: list(range(64, len(data) + 1, 64))),
@@ -95,11 +98,12 @@ def test_hostile_framework_csv_ends_cleanly(data):
     _fuzz(*EXPORTS[6], data)
 
 
+@pytest.mark.parametrize(("factory", "name"), AICPU_TABLES, ids=("older", "newer"))
 @examples(5)
 @given(data=st.data())
-def test_hostile_ai_cpu_table_ends_cleanly(data):
-    """A mangled output_data_preprocess_aicpu table ends as a clear failure or a sound ingest."""
-    _fuzz(*EXPORTS[10], data)
+def test_hostile_ai_cpu_table_ends_cleanly(factory, name, data):
+    """A mangled output_data_preprocess_aicpu table (either version) ends as a clear failure or a sound ingest."""
+    _fuzz(factory, name, data)
 
 
 @pytest.mark.parametrize(("factory", "name"), DUMPS, ids=[name for _, name in DUMPS])

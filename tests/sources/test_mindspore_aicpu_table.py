@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories.mindspore import AicpuRawFactory, AicpuTableFactory, aicpu_table, job_aicpu_tasks
+from tests.factories.mindspore import (AicpuExecutionTableFactory, AicpuIntermediateFactory, AicpuRawFactory,
+                                      AicpuTableFactory, aicpu_table, job_aicpu_tasks)
 from tests.sources.audit_examples import audit_examples
 from tests.sources.mindspore_hostile import assert_fails_naming
 from warehouse.ingest import ingest_file, ingest_paths
@@ -61,6 +62,47 @@ def test_a_table_that_differs_from_the_raw_file_is_listed(warehouse_db, tmp_path
     ingest_paths(warehouse_db, [tmp_path / "JOB"])
     assert [row[2:5] for row in agreement(warehouse_db)] == [
         (2, "total_ns", "GetNext"), (4, "missing from the answer", "Fourth")]
+
+
+def test_the_newer_table_gives_execution_times_and_run_points_to_the_us(warehouse_db, tmp_path):
+    """MindSpore's newer table: execution_time(ms) the run points' difference (0.129 ms for InitData's
+    2298200409-2298200538 us), the run points the counter over 100 (229820040917 cycles: 2298200409.17 us)."""
+    written = AicpuExecutionTableFactory(path=tmp_path / "output_data_preprocess_aicpu_2.txt")
+    assert written.data.splitlines()[:2] == [
+        b"serial_number node_type_name total_time(ms) dispatch_time(ms) execution_time(ms) run_start run_end",
+        b"1 InitData 1.567 0.1 0.129 2298200409.17 2298200538.03"]
+    result = ingest_file(warehouse_db, written.path)
+    assert (result.status, result.kind, result.rows) == ("ok", "mindspore_aicpu_txt", 3)
+    assert warehouse_db.execute(TABLE.replace("thread_id", "execution_ns")).fetchall() == [
+        (1, 2, None, "InitData", 1567000, 100000, 2298200409, 2298200538, 129000),
+        (2, 2, None, "GetNext", 989000, 87000, 2302769932, 2302769980, 48000),
+        (3, 2, None, "TruncatedNormal", 1566000, 105000, 4098200409, 4098200538, 129000)]
+    assert '"total_ms": "4.122000"' in warehouse_db.execute("SELECT detail FROM source").fetchone()[0]
+
+
+def test_the_newer_table_answers_and_its_csv_copy_agrees(warehouse_db, tmp_path):
+    """The integrator's CSV copy of the newer table (its task lines' fields as written) holds the same tasks."""
+    table = AicpuExecutionTableFactory(path=tmp_path / "JOB" / NAME)
+    AicpuIntermediateFactory(path=tmp_path / "JOB" / "aicpu_intermediate_0.csv",
+                             header=("serial_number", "op_type", "total_time", "dispatch_time", "execution_time",
+                                     "run_start", "run_end"),
+                             rows=[line.split() for line in table.data.decode().splitlines()[1:-1]])
+    assert {r.status for r in ingest_paths(warehouse_db, [tmp_path / "JOB"])} == {"ok"}
+    assert warehouse_db.execute("SELECT kind FROM answer_source WHERE fact = 'aicpu_op'").fetchall() == [
+        ("mindspore_aicpu_txt",)]
+    assert warehouse_db.execute("SELECT count(DISTINCT source_id), count(execution_ns) FROM mindspore_aicpu_op"
+                                ).fetchone() == (2, 6)
+    assert agreement(warehouse_db) == []
+
+
+@pytest.mark.parametrize(("change", "reason"), [
+    (lambda data: data.replace(b"0.129 2298200409.17", b"2298200409.17"), "line 2: 6 fields for a header of 7"),
+    (lambda data: data.replace(b"2298200538.03", b"2298200538.x"), "line 2: "),
+    (lambda data: data + b"4 Fourth 1.0 0.1 0.1 1 2\n", "line 6: a line after the total line"),
+])
+def test_a_hostile_newer_table_fails_naming_the_line(warehouse_db, tmp_path, change, reason):
+    written = AicpuExecutionTableFactory(path=tmp_path / NAME)
+    assert_fails_naming(warehouse_db, written.path, change(written.data), reason, "mindspore_aicpu_op")
 
 
 @pytest.mark.parametrize(("change", "reason"), [
