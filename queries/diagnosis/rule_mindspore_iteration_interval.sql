@@ -1,8 +1,10 @@
 -- title: Rule mindspore_iteration_interval
 -- description: Per run and MindSpore device, a long iteration interval, as MindInsight's step trace
 --     proposer judges it (mindinsight/profiler/proposer/allproposers/step_trace_proposer.py; its
---     threshold is the default): the mean iteration interval over the steps after the first (MindSpore's
---     average record: view mindspore_step_phase, as mindspore_step_phase_summary) exceeds threshold_ms.
+--     threshold is the default): the mean iteration interval over the steps after the first exceeds
+--     threshold_ms: MindSpore's average record where the answering input has one, over every step even
+--     where the file keeps fewer, else computed from the steps (view mindspore_step_mean, as
+--     mindspore_step_phase_summary; numbers.mean_source says which).
 --     The iteration interval is the time from the previous step's end to the forward pass: outside the
 --     graph, spent on data
 --     processing and the host's work between steps (MindInsight: optimise the path from data
@@ -30,16 +32,15 @@
 -- column evidence_kernel_id: kernel.id of the evidence row, when it is a kernel.
 -- column evidence_note: What the evidence row shows.
 with means as (
-    select run_id, rank_id, device_steps as total_steps, count(*) as averaged_steps, avg(total_ns) as step_ns,
-        avg(iteration_interval_ns) as interval_ns
-    from mindspore_step_phase
-    where averaged = 1 and (:run_id is null or run_id = :run_id)
-    group by run_id, rank_id, device_steps
+    select run_id, rank_id, mean_source, total_steps, averaged_steps, total_ns as step_ns,
+        iteration_interval_ns as interval_ns
+    from mindspore_step_mean
+    where :run_id is null or run_id = :run_id
 ),
 
 findings as (
-    select run_id, rank_id, total_steps, averaged_steps, step_ns, interval_ns,
-        interval_ns / nullif(step_ns, 0) as share
+    select run_id, rank_id, mean_source, total_steps, averaged_steps, step_ns, interval_ns,
+        1.0 * interval_ns / nullif(step_ns, 0) as share
     from means
     where interval_ns > :threshold_ms * 1000000
 ),
@@ -66,8 +67,10 @@ final as (
         'The mean iteration interval is ' || format_ns(f.interval_ns) || ' (over ' || :threshold_ms || ' ms), '
         || cast(round(100 * f.share, 1) as text) || '% of the mean step of ' || format_ns(f.step_ns)
         || ': time between steps outside the graph, on data processing and the host''s work; optimise the path '
-        || 'from data processing to the graph''s execution.' as message,
-        json_object('steps', f.total_steps, 'averaged_steps', f.averaged_steps,
+        || 'from data processing to the graph''s execution. The means are '
+        || case when f.mean_source = 'average_record' then 'the file''s average record.'
+            else 'of the steps after the first.' end as message,
+        json_object('mean_source', f.mean_source, 'steps', f.total_steps, 'averaged_steps', f.averaged_steps,
             'iteration_interval_ns', round(f.interval_ns), 'step_ns', round(f.step_ns), 'share', round(f.share, 4))
             as numbers,
         'mindspore_step_trace' as evidence_table, e.source_id as evidence_source_id,

@@ -2,14 +2,17 @@
 -- description: Per run and MindSpore device, MindInsight's step trace summary
 --     (get_summary_for_step_trace over MindSpore's average record): the mean step and its phases over
 --     the steps after the first (the first, with no iteration interval, only when it is the only one),
---     as MindSpore's step trace parser averages them (_record_average_info), and each phase's share of
---     the mean step, MindInsight's percents (view mindspore_step_phase).
+--     as the answering input's average record states them (MindSpore's _record_average_info in
+--     step_trace_raw_{device}_detail_time.csv, over every step even where the file keeps fewer), else
+--     computed from its steps (the raw training trace writes no average), and each phase's share of the
+--     mean step, MindInsight's percents (view mindspore_step_mean).
 -- param run_id (integer, default null): Only this run; every run when null.
 -- param rank_id (integer, default null): Only this device; every device when null.
 -- column run_id: Run.
 -- column rank_id: Device.
--- column total_steps: Steps of the device.
--- column averaged_steps: Steps the means are over.
+-- column mean_source: Where the means come from: average_record (the file's own) or steps (computed).
+-- column total_steps: Steps of the device the input holds.
+-- column averaged_steps: Of those, the steps MindSpore's average counts (a file cut short averages more).
 -- column total_ns: Mean step time in ns.
 -- column iteration_interval_ns: Mean iteration interval in ns.
 -- column fp_and_bp_ns: Mean forward and backward pass in ns.
@@ -17,26 +20,12 @@
 -- column iteration_interval_share: iteration_interval_ns / total_ns.
 -- column fp_and_bp_share: fp_and_bp_ns / total_ns.
 -- column tail_share: tail_ns / total_ns.
-with means as (
-    select
-        run_id, rank_id, device_steps as total_steps, count(*) as averaged_steps, avg(total_ns) as total_ns,
-        avg(iteration_interval_ns) as iteration_interval_ns, avg(fp_and_bp_ns) as fp_and_bp_ns, avg(tail_ns) as tail_ns
-    from mindspore_step_phase
-    where averaged = 1 and (:run_id is null or run_id = :run_id) and (:rank_id is null or rank_id = :rank_id)
-    group by run_id, rank_id, device_steps
-),
-
-final as (
-    select
-        run_id, rank_id, total_steps, averaged_steps, total_ns, iteration_interval_ns, fp_and_bp_ns, tail_ns,
-        iteration_interval_ns / nullif(total_ns, 0) as iteration_interval_share,
-        fp_and_bp_ns / nullif(total_ns, 0) as fp_and_bp_share,
-        tail_ns / nullif(total_ns, 0) as tail_share
-    from means
-)
-
 select
-    run_id, rank_id, total_steps, averaged_steps, total_ns, iteration_interval_ns, fp_and_bp_ns, tail_ns,
-    iteration_interval_share, fp_and_bp_share, tail_share
-from final
+    run_id, rank_id, mean_source, total_steps, averaged_steps, total_ns, iteration_interval_ns, fp_and_bp_ns,
+    tail_ns,
+    1.0 * iteration_interval_ns / nullif(total_ns, 0) as iteration_interval_share,
+    1.0 * fp_and_bp_ns / nullif(total_ns, 0) as fp_and_bp_share,
+    1.0 * tail_ns / nullif(total_ns, 0) as tail_share
+from mindspore_step_mean
+where (:run_id is null or run_id = :run_id) and (:rank_id is null or rank_id = :rank_id)
 order by run_id, rank_id

@@ -60,13 +60,32 @@ def test_the_summary_is_mindinsights_over_mindspores_average_record(run, profile
     average = steps.pop()
     assert average["step_num"] == "-"
     (summary,) = run("mindspore_step_phase_summary", rank_id=device)
-    assert (summary["rank_id"], summary["total_steps"], summary["averaged_steps"]) == (device, len(steps),
-                                                                                      len(steps) - 1)
+    assert (summary["rank_id"], summary["mean_source"], summary["total_steps"], summary["averaged_steps"]) == (
+        device, "average_record", len(steps), len(steps) - 1)
     for phase in PHASES:  # MindInsight's to_millisecond: ms to 4 decimals
         mine = summary[f"{phase}_ns"] / NS_PER_CYCLE
         assert round(mine / CYCLES_PER_MS, 4) == round(int(average[phase]) / CYCLES_PER_MS, 4), phase
     for phase in PHASES[1:]:  # MindInsight's calculate_percent
         assert round(summary[f"{phase}_share"] * 100, 2) == round(int(average[phase]) / int(average["total"]) * 100, 2)
+
+
+def test_the_summary_of_a_file_cut_short_is_its_average_record(run, rows, tmp_path):
+    """cluster_propose keeps five steps and MindSpore's average record of many more: MindInsight's summary is the
+    record (get_summary_for_step_trace of its last line), whose iteration intervals are
+    tests/st/func/profiler/test_parallel_proposer.py's step intervals (lines 91-103), not the kept steps' mean."""
+    shutil.copytree(MINDINSIGHT / "cluster_propose", tmp_path / "cluster_propose")
+    ingest_paths(rows, [tmp_path / "cluster_propose"])
+    summaries = run("mindspore_step_phase_summary")
+    assert [(r["rank_id"], r["mean_source"], round(r["iteration_interval_ns"] / 1e6, 4)) for r in summaries] == [
+        (0, "average_record", 1.5722), (1, "average_record", 1.5588), (2, "average_record", 2.4318),
+        (3, "average_record", 2.3954)]
+    for summary in summaries:
+        average = records(tmp_path / "cluster_propose" / f"step_trace_raw_{summary['rank_id']}_detail_time.csv")[-1]
+        assert [summary[f"{phase}_ns"] for phase in PHASES] == [int(average[phase]) * NS_PER_CYCLE for phase in PHASES]
+        # MindInsight's calculate_percent: rank 0's iteration interval 0.87 % of its step
+        assert round(summary["iteration_interval_share"] * 100, 2) == round(
+            int(average["iteration_interval"]) / int(average["total"]) * 100, 2)
+    assert round(summaries[0]["iteration_interval_share"] * 100, 2) == 0.87
 
 
 def test_every_step_has_the_files_points_and_phases(run, profiler):
@@ -117,7 +136,7 @@ def test_the_raw_training_trace_answers_the_steps_of_its_device(run, rows, tmp_p
         assert step["start_ns"] == before["end_ns"]
         assert step["iteration_interval_ns"] + step["fp_and_bp_ns"] + step["tail_ns"] == step["total_ns"]
     (summary,) = run("mindspore_step_phase_summary", rank_id=1)
-    assert (summary["total_steps"], summary["averaged_steps"]) == (322, 321)
+    assert (summary["mean_source"], summary["total_steps"], summary["averaged_steps"]) == ("steps", 322, 321)
     assert summary["total_ns"] == pytest.approx(sum(s["total_ns"] for s in steps[1:]) / 321)
 
 
