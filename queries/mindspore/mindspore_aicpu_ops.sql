@@ -2,7 +2,8 @@
 -- description: Per run and MindSpore device, each AI CPU task as MindSpore's AI CPU parser tabulates it
 --     (output_data_preprocess_aicpu_{device}.txt, the table MindInsight's AI CPU detail analyser reads):
 --     numbered from 1 in the order of the records, with its operator type, total and dispatch time and
---     run start and end (the AI CPU's own ticks, as written), from the input that answers (the raw
+--     run start and end (the AI CPU's own ticks as written; the newer text table's decimal points to a
+--     whole number, as its CSV copy's), from the input that answers (the raw
 --     DATA_PREPROCESS.dev.AICPU file, its tasks with a Node record, else the table, else its CSV copy
 --     aicpu_intermediate_{device}.csv: answer_source, fact aicpu_op; warehouse check's mindspore_aicpu_agrees
 --     compares them), and each task's share of the device's AI CPU time.

@@ -216,7 +216,7 @@ def test_the_step_intervals_are_mindinsights_get_step_interval(run, rows, tmp_pa
     ingest_paths(rows, [tmp_path / "cluster_propose"])
     cluster = [r for r in run("mindspore_step_intervals") if r["stage_id"] is not None]
     # tests/st/func/profiler/test_parallel_proposer.py test_get_step_interval: ms to 4 decimals, each rank's
-    # average record (rank 0's 157225 cycles, though its five steps after the first average 83906.75)
+    # average record (rank 0's 157225 cycles, though its four steps after the first average 83906.75)
     assert [(r["rank_id"], r["stage_id"], round(r["step_interval_ms"], 4)) for r in cluster] == [
         (0, 1, 1.5722), (1, 1, 1.5588), (2, 2, 2.4318), (3, 2, 2.3954)]
     assert [round(r["excess"] * 100, 2) for r in cluster] == [-20.98, -21.65, 22.23, 20.4]
