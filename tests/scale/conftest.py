@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from factories import minddata, mindspore, mindspore_summaries, text_exports, warehouse_rows
+from factories import minddata, mindspore, mindspore_parallel, mindspore_summaries, text_exports, warehouse_rows
 from factories.op_profile import OpProfileFactory
 from factories.rank_db import RankDbFactory
 from warehouse import db, export, ingest
@@ -72,7 +72,7 @@ def write_mindspore_profiler(folder: Path) -> None:
     """A MindSpore profiler folder of device 0: its data pipeline (two empty steps of four: the
     minddata rule fires), step trace with MindSpore's phases, AI Core and AI CPU operators, a 4-rank
     pipeline's cluster analysis, dynamic shapes, HCCL, FLOPs (per
-    scope too) and timeline summaries; and the pipeline's other ranks' step traces and HCCL, their
+    scope too) and timeline summaries, its parallel strategy; and the pipeline's other ranks' step traces and HCCL, their
     iteration intervals shorter and rank 3's link slower (the step interval and slow link rules fire)."""
     minddata.DeviceQueueFactory(path=folder / "device_queue_profiling_0.txt")
     minddata.PipelineProfilingFactory(path=folder / "pipeline_profiling_0.json")
@@ -93,6 +93,7 @@ def write_mindspore_profiler(folder: Path) -> None:
     mindspore_summaries.FlopsSummaryFactory(path=folder / "flops_summary_0.json")
     mindspore_summaries.FlopsScopeFactory(path=folder / "flops_scope_0.json")
     mindspore_summaries.TimelineSummaryFactory(path=folder / "ascend_timeline_summary_0.json")
+    mindspore_parallel.ParallelStrategyFactory(path=folder / "parallel_strategy_0.json")
 
 
 def plant_rule_inputs(conn) -> None:

@@ -69,6 +69,7 @@ from warehouse.sources.mindspore import (  # MindSpore's summaries
     flops_scope,
     flops_summary,
     hccl_raw,
+    parallel_strategy,
     timeline_summary,
 )
 
@@ -93,6 +94,7 @@ SOURCES: tuple[ModuleType, ...] = (
     minddata_pipeline_raw, pipeline_profiling, minddata_cpu_utilization, device_queue, get_next,
     # MindSpore's communication, FLOPs and timeline summaries
     hccl_raw, flops_ops, flops_summary, flops_scope, timeline_summary, dynamic_shape, cluster_analyse,
+    parallel_strategy,
     # a capture's metadata files
     info_json, host_start_log, min_cycle_counter, point_info, done_mark,
 )
