@@ -1,6 +1,8 @@
 -- MindSpore's auto-parallel strategy files (issue 37): parallel_strategy_{rank}.json, each rank's graph
 -- with its parallel config and every operator's shard strategy, which MindInsight's parallel strategy
--- analyser reads into its parallel strategy view.
+-- analyser reads into its parallel strategy view; and the marey graph of a pipeline-parallel step
+-- (ascend_marey_timeline_{step}.json, MindInsight's answer its test resources keep) with the operators'
+-- scopes beside it (scope_map_{step}.json).
 
 -- The parallel config of one rank's strategy file (its config object).
 CREATE TABLE mindspore_parallel_config (
@@ -43,3 +45,57 @@ CREATE TABLE mindspore_parallel_operator (
     parallel_group TEXT
 );
 CREATE INDEX mindspore_parallel_operator_source ON mindspore_parallel_operator (source_id);
+
+-- One operator's span on one device in MindInsight's marey graph of a step (maps of
+-- ascend_marey_timeline_{step}.json). Times as written: us on the devices' clocks aligned on their first
+-- AllReduce, so they are positions in the graph, not clock times.
+CREATE TABLE mindspore_marey_span (
+    -- Input the row came from.
+    source_id INTEGER NOT NULL REFERENCES source (id),
+    -- The span's place in the file (device after device), from 1.
+    source_row INTEGER,
+    -- The step (the number in the file name).
+    step INTEGER,
+    -- The device (the number of its deviceN key).
+    rank_id INTEGER,
+    -- The operator (its op-numbered name, e.g. Conv2D-op1547).
+    op_name TEXT NOT NULL,
+    -- The span's start in aligned us (st).
+    start_us REAL,
+    -- The span's end in aligned us (ed).
+    end_us REAL,
+    -- The span's length in us (dur).
+    dur_us REAL
+);
+CREATE INDEX mindspore_marey_span_source ON mindspore_marey_span (source_id);
+
+-- One device of one stage of a marey graph (stage_data's devices: the devices MindInsight's alignment
+-- grouped into a pipeline stage).
+CREATE TABLE mindspore_marey_stage (
+    -- Input the row came from.
+    source_id INTEGER NOT NULL REFERENCES source (id),
+    -- The device's place among the stages' devices, from 1.
+    source_row INTEGER,
+    -- The step (the number in the file name).
+    step INTEGER,
+    -- The stage (the number of its stageN key, from 0).
+    stage_id INTEGER,
+    -- The device (the number of its deviceN name).
+    rank_id INTEGER
+);
+CREATE INDEX mindspore_marey_stage_source ON mindspore_marey_stage (source_id);
+
+-- One operator's scope (scope_map_{step}.json, beside the marey graph of the step).
+CREATE TABLE mindspore_scope_map (
+    -- Input the row came from.
+    source_id INTEGER NOT NULL REFERENCES source (id),
+    -- The entry's place in scope_map, from 1.
+    source_row INTEGER,
+    -- The step (the number in the file name).
+    step INTEGER,
+    -- The operator (its op-numbered name).
+    op_name TEXT NOT NULL,
+    -- Its name scope as written ('' when it has none).
+    scope TEXT
+);
+CREATE INDEX mindspore_scope_map_source ON mindspore_scope_map (source_id);

@@ -1,7 +1,8 @@
 """Fuzz MindSpore's data pipeline files (MindData: the pipeline JSON and CSV, the CPU utilization JSON,
 the device queue and GetNext text files, the AI CPU's raw GetNext records) and its summaries (hccl_raw
 and cluster analyse CSVs, flops text, FLOPs, timeline, FLOPs per scope, dynamic shape and parallel
-strategy JSONs) through the real ingest frame.
+strategy JSONs), and MindInsight's marey graph and scope map JSONs kept beside them, through the real
+ingest frame.
 
 Each starts from the factory's valid file: byte mutations (truncations at every line end, or at every
 comma of a one-line JSON, flipped bytes, non-UTF-8 and other hostile bytes), the text exports' CSV
@@ -38,6 +39,8 @@ JSONS = [
     (summaries.FlopsScopeFactory, "flops_scope_0.json"),
     (summaries.DynamicShapeFactory, "dynamic_shape_info_0.json"),
     (parallel.ParallelStrategyFactory, "parallel_strategy_0.json"),
+    (parallel.MareyTimelineFactory, "ascend_marey_timeline_1.json"),
+    (parallel.ScopeMapFactory, "scope_map_1.json"),
 ]
 LINES = [
     (md.DeviceQueueFactory, "device_queue_profiling_0.txt"),
@@ -74,7 +77,8 @@ RECORDS = ([(factory, name, b"\n") for factory, name in LINES] + [(factory, name
 @given(data=st.data())
 def test_hostile_minddata_file_ends_cleanly(factory, name, mark, data):
     """A mangled device queue, GetNext (text or raw) or FLOPs file, pipeline, CPU utilization, FLOPs, timeline
-    summary, FLOPs scope, dynamic shape or parallel strategy JSON ends as a clear failure or a sound ingest."""
+    summary, FLOPs scope, dynamic shape, parallel strategy, marey graph or scope map JSON ends as a clear failure
+    or a sound ingest."""
     original = written(factory, name)
     ingest_hostile(name, data.draw(byte_mutations(original, _ends(original, mark))))
 

@@ -71,9 +71,9 @@ def write_inputs(folder: Path) -> Path:
 def write_mindspore_profiler(folder: Path) -> None:
     """A MindSpore profiler folder of device 0: its data pipeline (two empty steps of four: the
     minddata rule fires), step trace with MindSpore's phases, AI Core and AI CPU operators, a 4-rank
-    pipeline's cluster analysis, dynamic shapes, HCCL, FLOPs (per
-    scope too) and timeline summaries, its parallel strategy; and the pipeline's other ranks' step traces and HCCL, their
-    iteration intervals shorter and rank 3's link slower (the step interval and slow link rules fire)."""
+    pipeline's cluster analysis, dynamic shapes, HCCL, FLOPs (per scope too) and timeline summaries, its
+    parallel strategy, a marey graph and its scope map; and the pipeline's other ranks' step traces and
+    HCCL, their iteration intervals shorter and rank 3's link slower (the step interval and slow link rules fire)."""
     minddata.DeviceQueueFactory(path=folder / "device_queue_profiling_0.txt")
     minddata.PipelineProfilingFactory(path=folder / "pipeline_profiling_0.json")
     minddata.CpuUtilizationFactory(path=folder / "minddata_cpu_utilization_0.json")
@@ -94,6 +94,8 @@ def write_mindspore_profiler(folder: Path) -> None:
     mindspore_summaries.FlopsScopeFactory(path=folder / "flops_scope_0.json")
     mindspore_summaries.TimelineSummaryFactory(path=folder / "ascend_timeline_summary_0.json")
     mindspore_parallel.ParallelStrategyFactory(path=folder / "parallel_strategy_0.json")
+    mindspore_parallel.MareyTimelineFactory(path=folder / "ascend_marey_timeline_1.json")
+    mindspore_parallel.ScopeMapFactory(path=folder / "scope_map_1.json")
 
 
 def plant_rule_inputs(conn) -> None:

@@ -57,9 +57,11 @@ MINDSPORE_RAW_FILE = re.compile(r"^(hwts\.log\.data\.45|training_trace\.46|DATA_
 MINDSPORE_DATA_FOLDER = "data"
 #: MindSpore's profiler JSONs about one device of the run whose profiler folder holds them (not traces,
 #: which are a run of their own when nothing else says): its data pipeline's, its FLOPs' (in all and per
-#: scope), its dynamic shapes' and its timeline's summaries, and its parallel strategy
+#: scope), its dynamic shapes' and its timeline's summaries, its parallel strategy, and the marey graph of a
+#: step with its operators' scopes (MindInsight's, kept beside them)
 MINDSPORE_DEVICE_JSON = re.compile(
     r"^(pipeline_profiling|minddata_cpu_utilization|flops_summary|flops_scope|dynamic_shape_info|parallel_strategy|"
+    r"ascend_marey_timeline|scope_map|"
     r"(ascend|gpu)_timeline_summary)_\d+\.json$")
 #: how many folders above a file its rank is looked for (rank folder/ASCEND_PROFILER_OUTPUT/file,
 #: PROF_*/device_{N}/summary/file), and one more for the rank folder holding a PROF_* folder

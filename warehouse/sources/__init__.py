@@ -69,7 +69,9 @@ from warehouse.sources.mindspore import (  # MindSpore's summaries
     flops_scope,
     flops_summary,
     hccl_raw,
+    marey_timeline,
     parallel_strategy,
+    scope_map,
     timeline_summary,
 )
 
@@ -94,7 +96,7 @@ SOURCES: tuple[ModuleType, ...] = (
     minddata_pipeline_raw, pipeline_profiling, minddata_cpu_utilization, device_queue, get_next,
     # MindSpore's communication, FLOPs and timeline summaries
     hccl_raw, flops_ops, flops_summary, flops_scope, timeline_summary, dynamic_shape, cluster_analyse,
-    parallel_strategy,
+    parallel_strategy, marey_timeline, scope_map,
     # a capture's metadata files
     info_json, host_start_log, min_cycle_counter, point_info, done_mark,
 )

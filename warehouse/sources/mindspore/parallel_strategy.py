@@ -23,6 +23,7 @@ from pathlib import Path
 from warehouse.errors import IngestError
 from warehouse.sources.base import Outcome
 from warehouse.sources.kit import multirow
+from warehouse.sources.kit.communication import mapping
 from warehouse.sources.kit.numbers import whole
 from warehouse.sources.kit.text import insert_sql, json_head, load_json, to_json
 
@@ -39,12 +40,6 @@ OPERATOR = insert_sql("mindspore_parallel_operator",
 def detect(path) -> bool:
     """MindSpore's file name and an object of its keys."""
     return NAME.fullmatch(Path(path).name.removesuffix(".gz")) is not None and bool(HEAD.match(json_head(path)))
-
-
-def _object(path, place: str, value) -> dict:
-    if not isinstance(value, dict):
-        raise IngestError(f"{path}: {place}: expected an object")
-    return value
 
 
 def _list(path, place: str, value) -> list:
@@ -74,7 +69,7 @@ def _integer(path, place: str, value) -> int:
 def value_of(path, place: str, proto: dict):
     """A ValueProto as a Python value: tuples and lists as lists, ``intVal`` as an integer, and a scalar
     of another kind (``strVal``, ``boolVal``, ``floatVal``...) as written; None for a type (``typeVal``)."""
-    proto = _object(path, place, proto)
+    proto = mapping(path, proto, place)
     if proto.get("dtype") in ("DT_TUPLE", "DT_LIST"):
         return [value_of(path, f"{place}.values[{index}]", item)
                 for index, item in enumerate(_list(path, f"{place}.values", proto.get("values", [])))]
@@ -86,12 +81,13 @@ def value_of(path, place: str, proto: dict):
 
 def config_of(path, document: dict) -> tuple[int, int, str | None, str]:
     """(rank, stage, parallel type, the stage's devices as JSON text) of ``config``."""
-    config = _object(path, "config", document.get("config"))
-    devices = [_integer(path, f"config.stageDevices[{at}].dim[{index}].size", _object(
-                   path, f"config.stageDevices[{at}].dim[{index}]", dim).get("size", 0))
-               for at, shape in enumerate(_list(path, "config.stageDevices", config.get("stageDevices", [])))
-               for index, dim in enumerate(_list(path, f"config.stageDevices[{at}].dim",
-                                                 _object(path, f"config.stageDevices[{at}]", shape).get("dim", [])))]
+    config = mapping(path, document.get("config"), "config")
+    devices = []
+    for at, shape in enumerate(_list(path, "config.stageDevices", config.get("stageDevices", []))):
+        place = f"config.stageDevices[{at}]"
+        for index, dim in enumerate(_list(path, f"{place}.dim", mapping(path, shape, place).get("dim", []))):
+            size = mapping(path, dim, f"{place}.dim[{index}]").get("size", 0)
+            devices.append(_integer(path, f"{place}.dim[{index}].size", size))
     return (_integer(path, "config.rankId", config.get("rankId", 0)),
             _integer(path, "config.stageId", config.get("stageId", 0)),
             _text(path, "config.parallelType", config.get("parallelType")), to_json(devices))
@@ -99,16 +95,16 @@ def config_of(path, document: dict) -> tuple[int, int, str | None, str]:
 
 def operators(path, document: dict) -> list[tuple]:
     """(name, full name, type, scope, instance name, strategy JSON, group) of every named node, in file order."""
-    graph = _object(path, "graph", document.get("graph"))
+    graph = mapping(path, document.get("graph"), "graph")
     rows = []
     for index, node in enumerate(_list(path, "graph.node", graph.get("node", []))):
         place = f"graph.node[{index}]"
-        node = _object(path, place, node)
+        node = mapping(path, node, place)
         name, full_name = _text(path, f"{place}.name", node.get("name")), _text(path, f"{place}.fullName",
                                                                               node.get("fullName"))
         attributes = {}
         for at, attribute in enumerate(_list(path, f"{place}.attribute", node.get("attribute", []))):
-            attribute = _object(path, f"{place}.attribute[{at}]", attribute)
+            attribute = mapping(path, attribute, f"{place}.attribute[{at}]")
             key = _text(path, f"{place}.attribute[{at}].name", attribute.get("name"), "")
             attributes[key] = value_of(path, f"{place}.attribute[{at}].value", attribute.get("value"))
         if not name or not full_name:
@@ -124,7 +120,7 @@ def operators(path, document: dict) -> list[tuple]:
 
 def ingest(conn, path, source_id) -> Outcome:
     """Insert the file's config and operators (module doc)."""
-    document = _object(path, "top level", load_json(path))
+    document = mapping(path, load_json(path), "top level")
     rank, stage, parallel_type, devices = config_of(path, document)
     rows = operators(path, document)
     conn.execute(CONFIG, (source_id, 1, rank, stage, parallel_type, devices))
