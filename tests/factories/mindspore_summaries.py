@@ -129,6 +129,15 @@ class ClusterAnalyseFactory(CsvExportFactory):
             data=factory.LazyAttribute(lambda o: "".join(
                 ", ".join(row) + "\n" for row in [o.header, *o.rows]).encode("utf-8")),
         )
+        #: the older pipeline-parallel layout of MindInsight's run_4 (its whole file): ``computation`` and
+        #: ``collective_communication_time`` in the header, one step in ms, no mean
+        older = factory.Trait(
+            header=("computation", "communication_alone_time", "stage_time", "receive_alone_time",
+                    "collective_communication_time"),
+            rows=factory.LazyFunction(lambda: [["651.9051", "1293.1231", "1577.1234", "368.7766", "227.1234"]]),
+            data=factory.LazyAttribute(lambda o: "".join(
+                ",".join(row) + "\n" for row in [o.header, *o.rows]).encode("utf-8")),
+        )
 
 
 def cluster_mean(rows) -> list[str]:
