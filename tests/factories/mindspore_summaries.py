@@ -4,7 +4,8 @@ As MindSpore writes them (the real files of MindInsight's test resources, tests/
 ``hccl_raw_{device}.csv`` through Python's csv writer with LF line ends, its JSON cells as
 ``json.dumps`` writes them, the steps then the ``-`` record of their means; ``flops_{device}.txt``
 with ``", "`` between fields and no line end after the last; ``flops_summary_{device}.json``, ``flops_scope_{device}.json`` and
-the timeline summaries as ``json.dump`` writes a dict, ``dynamic_shape_info_{device}.json`` indented. Each factory takes ``path`` and returns a
+the timeline summaries as ``json.dump`` writes a dict, ``dynamic_shape_info_{device}.json`` indented, the older
+``profiler_info_{rank}.json`` as ``json.dumps`` writes it. Each factory takes ``path`` and returns a
 :class:`~factories.text_exports.CsvFile` (``rows`` what was written, ``data`` the bytes).
 """
 
@@ -102,6 +103,15 @@ class FlopsSummaryFactory(CsvExportFactory):
     rows = factory.LazyFunction(lambda: [{"FLOPs": 30.5, "FLOPS": 4.0, "FLOPS_Utilization": 1.783}])
     data = factory.LazyAttribute(lambda o: summary_json(o.rows[0]))
 
+
+class ProfilerInfoFactory(CsvExportFactory):
+    """profiler_info_{rank}.json as MindSpore 2.0-2.2 writes it (``json.dumps`` of a flat dict, no line end):
+    MindInsight's parallel_strategy/profiler_info_0.json whole, rank 0 of two in one stage."""
+
+    rows = factory.LazyFunction(lambda: [{
+        "context_mode": "graph", "rank_id": "0", "rank_size": 2, "parallel_mode": "auto_parallel", "stage_num": 1,
+        "profiling_stop_time": "2023-05-16 17:17:17", "graph_ids": [0], "analyse_end_time": "2023-05-16 17:27:17"}])
+    data = factory.LazyAttribute(lambda o: summary_json(o.rows[0]))
 
 CLUSTER_HEADER = ("computation_time", "communication_alone_time", "stage_time", "receive_alone_time",
                   "collective_communication_alone_time")

@@ -38,6 +38,7 @@ JSONS = [
     (functools.partial(summaries.TimelineSummaryFactory, older=True), "timeline_summary_0.json"),
     (summaries.FlopsScopeFactory, "flops_scope_0.json"),
     (summaries.DynamicShapeFactory, "dynamic_shape_info_0.json"),
+    (summaries.ProfilerInfoFactory, "profiler_info_0.json"),
 ]
 LINES = [
     (md.DeviceQueueFactory, "device_queue_profiling_0.txt"),
