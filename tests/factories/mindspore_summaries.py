@@ -105,7 +105,7 @@ class FlopsSummaryFactory(CsvExportFactory):
 
 
 class ProfilerInfoFactory(CsvExportFactory):
-    """profiler_info_{rank}.json as MindSpore 2.0-2.2 writes it (``json.dumps`` of a flat dict, no line end):
+    """profiler_info_{rank}.json in MindSpore's older, flat layout (``json.dumps`` of a flat dict, no line end):
     MindInsight's parallel_strategy/profiler_info_0.json whole, rank 0 of two in one stage."""
 
     rows = factory.LazyFunction(lambda: [{

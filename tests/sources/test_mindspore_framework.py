@@ -151,8 +151,8 @@ def test_a_csv_that_differs_from_the_host_files_is_listed(warehouse_db, tmp_path
      "line 4: invalid literal", "mindspore_framework_op"),
     (FrameworkRawFactory, "framework_raw_0.csv", b"1,2,3,a\r\n", "line 4: 4 fields for a header of 9",
      "mindspore_framework_op"),
-], ids=["task-not-a-number", "task-too-large", "graph-no-name", "graph-job-named-tensor-id", "graph-field-before-id", "point", "csv-op-info",
-        "csv-number", "csv-short"])
+], ids=["task-not-a-number", "task-too-large", "graph-no-name", "graph-job-named-tensor-id", "graph-field-before-id",
+        "point", "csv-op-info", "csv-number", "csv-short"])
 def test_a_hostile_file_fails_naming_its_line(warehouse_db, tmp_path, factory, name, data, reason, table):
     written = factory(path=tmp_path / name)
     assert_fails_naming(warehouse_db, written.path, written.data + data, reason, table)

@@ -1,4 +1,4 @@
-"""profiler_info_{rank}.json as MindSpore 2.0-2.2 wrote it into ``run_metadata``, its rank size and stages the run's
+"""profiler_info_{rank}.json in MindSpore's older, flat layout into ``run_metadata``, its rank size and stages the run's
 shape (parallel_size, run_shape, rank_place)."""
 
 from __future__ import annotations

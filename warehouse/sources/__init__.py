@@ -94,7 +94,7 @@ SOURCES: tuple[ModuleType, ...] = (
     minddata_pipeline_raw, pipeline_profiling, minddata_cpu_utilization, device_queue, get_next,
     # MindSpore's communication, FLOPs and timeline summaries
     hccl_raw, flops_ops, flops_summary, flops_scope, timeline_summary, dynamic_shape, cluster_analyse,
-    # MindSpore 2.0-2.2's profiler_info (the rank's place in its parallel run)
+    # MindSpore's older, flat profiler_info (the rank's place in its parallel run)
     mindspore_profiler_info,
     # a capture's metadata files
     info_json, host_start_log, min_cycle_counter, point_info, done_mark,

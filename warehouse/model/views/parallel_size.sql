@@ -2,8 +2,8 @@
 --     profiler_metadata.json (or rank db META_DATA, or cluster_analysis.db ClusterBaseInfo, which
 --     msprof-analyze copies from a rank's profiler_metadata.json) holds Megatron's distributed_args: its
 --     data-, tensor-, pipeline-, context- and expert-parallel sizes and the world size; and one per
---     MindSpore 2.0-2.2 profiler_info_{rank}.json: its rank_size (the world size) and stage_num (the
---     pipeline size). Row by row over the inputs' JSON and keys: run_shape reads no JSON.
+--     MindSpore profiler_info_{rank}.json of the older, flat layout: its rank_size (the world size) and
+--     stage_num (the pipeline size). Row by row over the inputs' JSON and keys: run_shape reads no JSON.
 -- column run_id: Run of the input.
 -- column source_id: Input that states the sizes.
 -- column rank_id: The rank that wrote them (distributed_args' rank, profiler_info's rank_id), when given

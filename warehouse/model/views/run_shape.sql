@@ -78,7 +78,8 @@ SELECT
         WHEN 'communication_group' THEN 'the parallel groups of communication_group.json (comm_group_parallel_info)'
         WHEN 'cluster_analysis_db' THEN 'the parallel groups of cluster_analysis.db (CommunicationGroupMapping)'
         WHEN 'distributed_args' THEN 'the sizes of profiler_metadata.json (distributed_args), in Megatron''s rank order'
-        WHEN 'mindspore_profiler_info' THEN 'the rank size and pipeline stages of MindSpore''s profiler_info (rank_size, stage_num)'
+        WHEN 'mindspore_profiler_info'
+            THEN 'the rank size and pipeline stages of MindSpore''s profiler_info (rank_size, stage_num)'
         ELSE 'the run does not say its parallel groups'
     END AS note
 FROM shapes

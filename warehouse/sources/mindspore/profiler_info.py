@@ -1,4 +1,4 @@
-"""profiler_info_{rank}.json as MindSpore 2.0-2.2 wrote it: one rank's place in its parallel run.
+"""profiler_info_{rank}.json as MindSpore's profiler wrote it before its profiler_parameters layout: a rank's place.
 
 MindSpore's profiler (its ``ProfilerInfo``) writes a flat object beside the rank's profiler files:
 ``context_mode`` (graph or pynative), ``rank_id`` (a string), ``rank_size``, ``parallel_mode``
