@@ -27,7 +27,9 @@ from fuzz.test_fuzz_mindspore import shaped, written
 #: every MindData file and MindSpore summary the warehouse reads, by shape: (factory, file name)
 CSVS = [(md.PipelineCsvFactory, "minddata_pipeline_raw_0.csv"), (summaries.HcclRawFactory, "hccl_raw_0.csv"),
         (summaries.ClusterAnalyseFactory, "ascend_cluster_analyse_pipeline-parallel_2_4_0.csv"),
-        (functools.partial(summaries.ClusterAnalyseFactory, phases=True), "ascend_cluster_analyse_data-parallel_1_1_1.csv")]
+        (functools.partial(summaries.ClusterAnalyseFactory, phases=True), "ascend_cluster_analyse_data-parallel_1_1_1.csv"),
+        (functools.partial(summaries.ClusterAnalyseFactory, older=True),
+         "ascend_cluster_analyse_pipeline-parallel_1_2_1.csv")]
 JSONS = [
     (md.PipelineProfilingFactory, "pipeline_profiling_0.json"),
     (md.CpuUtilizationFactory, "minddata_cpu_utilization_0.json"),
@@ -36,6 +38,7 @@ JSONS = [
     (functools.partial(summaries.TimelineSummaryFactory, older=True), "timeline_summary_0.json"),
     (summaries.FlopsScopeFactory, "flops_scope_0.json"),
     (summaries.DynamicShapeFactory, "dynamic_shape_info_0.json"),
+    (summaries.ProfilerInfoFactory, "profiler_info_0.json"),
 ]
 LINES = [
     (md.DeviceQueueFactory, "device_queue_profiling_0.txt"),
