@@ -474,6 +474,22 @@ GRAPH_OPERATORS = (
 )
 
 
+#: MindInsight's JOB1 (and container/0/data's JOB2-named) task file, whole: the ResNet's first four tasks
+RESNET_TASKS = (
+    ("Default/Cast-op6", 32, 51517, 0), ("Default/TransData-op7", 32, 51518, 0),
+    ("Default/network-WithLossCell/_backbone-ResNet/conv1-Conv2d/Cast-op5", 32, 51519, 0),
+    ("Default/network-WithLossCell/_backbone-ResNet/layer1-SequentialCell/0-ResidualBlock/conv1-Conv2d/Cast-op28", 4,
+     51522, 0),
+)
+#: the same job's graph file, whole, as graph_line's arguments (vm data types 40 FLOAT32, 39 FLOAT16)
+RESNET_OPERATORS = (
+    ("Default/Cast-op6", "Cast", [("DefaultFormat", 40, "32,3,224,224")], [("DefaultFormat", 39, "32,3,224,224")]),
+    ("Default/TransData-op7", "TransData", [("DefaultFormat", 39, "32,3,224,224")],
+     [("NC1HWC0", 39, "32,1,224,224,16")]),
+    (RESNET_TASKS[2][0], "Cast", [("FracZ", 40, "49,4,16,16")], [("FracZ", 39, "49,4,16,16")]),
+    (RESNET_TASKS[3][0], "Cast", [("FracZ", 40, "4,4,16,16")], [("FracZ", 39, "4,4,16,16")]),
+)
+
 class TaskDescFactory(CsvExportFactory):
     """Framework.host.vm.task_desc_info: ``{full op name} {block dim} {task id} {stream id}`` lines."""
 

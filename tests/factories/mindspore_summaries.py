@@ -4,7 +4,8 @@ As MindSpore writes them (the real files of MindInsight's test resources, tests/
 ``hccl_raw_{device}.csv`` through Python's csv writer with LF line ends, its JSON cells as
 ``json.dumps`` writes them, the steps then the ``-`` record of their means; ``flops_{device}.txt``
 with ``", "`` between fields and no line end after the last; ``flops_summary_{device}.json``, ``flops_scope_{device}.json`` and
-the timeline summaries as ``json.dump`` writes a dict, ``dynamic_shape_info_{device}.json`` indented. Each factory takes ``path`` and returns a
+the timeline summaries as ``json.dump`` writes a dict, ``dynamic_shape_info_{device}.json`` indented, the older
+``profiler_info_{rank}.json`` as ``json.dumps`` writes it. Each factory takes ``path`` and returns a
 :class:`~factories.text_exports.CsvFile` (``rows`` what was written, ``data`` the bytes).
 """
 
@@ -103,6 +104,15 @@ class FlopsSummaryFactory(CsvExportFactory):
     data = factory.LazyAttribute(lambda o: summary_json(o.rows[0]))
 
 
+class ProfilerInfoFactory(CsvExportFactory):
+    """profiler_info_{rank}.json in MindSpore's older, flat layout (``json.dumps`` of a flat dict, no line end):
+    MindInsight's parallel_strategy/profiler_info_0.json whole, rank 0 of two in one stage."""
+
+    rows = factory.LazyFunction(lambda: [{
+        "context_mode": "graph", "rank_id": "0", "rank_size": 2, "parallel_mode": "auto_parallel", "stage_num": 1,
+        "profiling_stop_time": "2023-05-16 17:17:17", "graph_ids": [0], "analyse_end_time": "2023-05-16 17:27:17"}])
+    data = factory.LazyAttribute(lambda o: summary_json(o.rows[0]))
+
 CLUSTER_HEADER = ("computation_time", "communication_alone_time", "stage_time", "receive_alone_time",
                   "collective_communication_alone_time")
 
@@ -128,6 +138,15 @@ class ClusterAnalyseFactory(CsvExportFactory):
             rows=factory.LazyFunction(lambda: [["0", "2366808", "4097"]]),
             data=factory.LazyAttribute(lambda o: "".join(
                 ", ".join(row) + "\n" for row in [o.header, *o.rows]).encode("utf-8")),
+        )
+        #: the older pipeline-parallel layout of MindInsight's run_4 (its whole file): ``computation`` and
+        #: ``collective_communication_time`` in the header, one step in ms, no mean
+        older = factory.Trait(
+            header=("computation", "communication_alone_time", "stage_time", "receive_alone_time",
+                    "collective_communication_time"),
+            rows=factory.LazyFunction(lambda: [["651.9051", "1293.1231", "1577.1234", "368.7766", "227.1234"]]),
+            data=factory.LazyAttribute(lambda o: "".join(
+                ",".join(row) + "\n" for row in [o.header, *o.rows]).encode("utf-8")),
         )
 
 

@@ -19,6 +19,7 @@ EXPORTS = [
     (capture.StartInfoFactory, "start_info.0", b","),
     (capture.HostStartLogFactory, "host_start.log.0", b"\n"),
     (capture.DoneMarkFactory, "start_info.0.done", b":"),
+    (capture.DoneMarkFactory, "Framework.host.vm.graph_desc_info.0.slice_0.done", b":"),
     (capture.MinCycleCounterFactory, "min_cycle_counter_0.txt", b"."),
     (capture.PointInfoFactory, "step_trace_point_info.json", b","),
 ]

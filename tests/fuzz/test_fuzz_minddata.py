@@ -29,7 +29,9 @@ from fuzz.test_fuzz_mindspore import shaped, written
 #: every MindData file and MindSpore summary the warehouse reads, by shape: (factory, file name)
 CSVS = [(md.PipelineCsvFactory, "minddata_pipeline_raw_0.csv"), (summaries.HcclRawFactory, "hccl_raw_0.csv"),
         (summaries.ClusterAnalyseFactory, "ascend_cluster_analyse_pipeline-parallel_2_4_0.csv"),
-        (functools.partial(summaries.ClusterAnalyseFactory, phases=True), "ascend_cluster_analyse_data-parallel_1_1_1.csv")]
+        (functools.partial(summaries.ClusterAnalyseFactory, phases=True), "ascend_cluster_analyse_data-parallel_1_1_1.csv"),
+        (functools.partial(summaries.ClusterAnalyseFactory, older=True),
+         "ascend_cluster_analyse_pipeline-parallel_1_2_1.csv")]
 JSONS = [
     (md.PipelineProfilingFactory, "pipeline_profiling_0.json"),
     (md.CpuUtilizationFactory, "minddata_cpu_utilization_0.json"),
@@ -41,6 +43,7 @@ JSONS = [
     (parallel.ParallelStrategyFactory, "parallel_strategy_0.json"),
     (parallel.MareyTimelineFactory, "ascend_marey_timeline_1.json"),
     (parallel.ScopeMapFactory, "scope_map_1.json"),
+    (summaries.ProfilerInfoFactory, "profiler_info_0.json"),
 ]
 LINES = [
     (md.DeviceQueueFactory, "device_queue_profiling_0.txt"),

@@ -94,11 +94,27 @@ def test_a_done_mark_agrees_with_the_file_it_marks(warehouse_db, tmp_path):
         (str(tmp_path / "device_0" / "end_info.0"), 126, 25)]
 
 
+def test_an_empty_mark_of_a_framework_file_is_read_and_keeps_no_row(warehouse_db, tmp_path):
+    """MindInsight's JOB1/Framework.host.vm.graph_desc_info.0.slice_0.done: zero bytes beside the 946-byte file it
+    marks; its framework parser passes over the .done names. Only a Framework file's mark may be empty."""
+    folder = tmp_path / "JOB1"
+    mark = DoneMarkFactory(path=folder / "Framework.host.vm.graph_desc_info.0.slice_0.done", data=b"")
+    other = DoneMarkFactory(path=folder / "start_info.0.done", data=b"")
+    assert mark.path.stat().st_size == 0
+    result = ingest_file(warehouse_db, mark.path)
+    assert (result.status, result.kind, result.rows) == ("ok", "done_mark", 0)
+    assert warehouse_db.execute("SELECT count(*) FROM capture_info").fetchone() == (0,)
+    assert audit_examples(warehouse_db, "done_marks_agree") == []
+    assert ingest_file(warehouse_db, other.path).status != "ok"
+
+
 @pytest.mark.parametrize(("factory", "name", "data", "reason", "table"), [
     (StartInfoFactory, "start_info.0", b"[1, 2]", "top level: expected an object", "capture_info"),
     (HostStartLogFactory, "host_start.log.0", b"[Device0]\nclock_realtime 1\n", "line 2: expected '[<section>]'",
      "capture_info"),
     (DoneMarkFactory, "x.done", b"filesize:12x\n", "byte 0: expected 'filesize:<bytes>'", "capture_info"),
+    (DoneMarkFactory, "Framework.host.vm.point.0.slice_0.done", b"filesize:\n", "byte 0: expected 'filesize:<bytes>'",
+     "capture_info"),
     (DoneMarkFactory, "x.done", b"filesize:9999999999999999999\n", "byte 9: number out of range", "capture_info"),
     (MinCycleCounterFactory, "min_cycle_counter_0.txt", b"43806841592.0 43806841593.0",
      "byte 0: expected one cycle counter", "capture_info"),

@@ -55,14 +55,40 @@ def test_the_older_data_parallel_file_gives_a_step_s_phases(warehouse_db, tmp_pa
     assert phases + [round(sum(phases), 4)] == [0.0, 23.6681, 0.041, 23.7091]
 
 
+@pytest.mark.parametrize(("name", "keep", "tail"), [
+    ("ascend_cluster_analyse_pipeline-parallel_1_2_1.csv", 5, b""),
+    ("ascend_cluster_analyse_model-parallel_1_2_1.csv", 2, b"\n"),
+], ids=["run_4-pipeline", "run_3-model"])
+def test_the_older_model_and_pipeline_files_give_one_step(warehouse_db, tmp_path, name, keep, tail):
+    """MindInsight's run_4 and run_3 files (the factory writes them whole; run_3's has the first two columns and
+    a blank last line): tests/st/func/profiler/test_cluster_analyser.py expects, for rank 1 and step 1,
+    step_bottleneck_info [0.0, 651.9051, 1293.1231, 1577.1234, 368.7766, 227.1234] in the pipeline-parallel run
+    and [0.0, 651.9051, 1293.1231] in the model-parallel one (the first the step trace's iteration interval),
+    stage_num 1."""
+    older = ClusterAnalyseFactory.build(older=True)
+    written = ClusterAnalyseFactory(path=tmp_path / name, older=True, header=older.header[:keep],
+                                    rows=[row[:keep] for row in older.rows])
+    written.path.write_bytes(written.data + tail)
+    if keep == 2:
+        assert written.path.read_bytes() == b"computation,communication_alone_time\n651.9051,1293.1231\n\n"
+    result = ingest_file(warehouse_db, written.path)
+    assert (result.status, result.kind, result.rows) == ("ok", "mindspore_cluster_analyse_csv", 1)
+    row = warehouse_db.execute(ROWS).fetchone()
+    assert row[1:6] == (1, name.split("_")[3], 1, 2, 1)
+    assert [None if ns is None else ns / 1e6 for ns in row[6:]] == (
+        [651.9051, 1293.1231, 1577.1234, 368.7766, 227.1234][:keep] + [None] * (5 - keep))
+
 @pytest.mark.parametrize(("phases", "change", "reason"), [
     (False, lambda data: data.replace(b"14.5806", b"fast"), "line 3: "),
     (False, lambda data: data.replace(b"14.5806,165.8363,", b""), "line 3: 3 fields for a header of 5"),
     (True, lambda data: data.replace(b"2366808", b"2366808.5.1"), "line 2: not a number"),
     (True, lambda data: data.replace(b"0, 2366808", b"2366808"), "line 2: 2 fields for a header of 3"),
+    ("older", lambda data: data.replace(b"1577.1234", b"1577.1234.5"), "line 2: not a number"),
+    ("older", lambda data: data.replace(b",227.1234", b""), "line 2: 4 fields for a header of 5"),
 ])
 def test_a_hostile_file_fails_naming_the_line(warehouse_db, tmp_path, phases, change, reason):
-    written = ClusterAnalyseFactory(path=tmp_path / NAME, phases=phases)
+    written = ClusterAnalyseFactory(path=tmp_path / NAME, **({"older": True} if phases == "older" else
+                                                             {"phases": phases}))
     assert_fails_naming(warehouse_db, written.path, change(written.data), reason, "mindspore_cluster_step")
 
 

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from tests.factories.mindspore import (FrameworkRawFactory, GraphDescFactory, PointFactory, TaskDescFactory,
-                                       csv_module_bytes)
+from tests.factories.mindspore import (RESNET_OPERATORS, RESNET_TASKS, FrameworkRawFactory, GraphDescFactory,
+                                       PointFactory, TaskDescFactory, csv_module_bytes, graph_line)
 from tests.sources.audit_examples import audit_examples
 from tests.sources.mindspore_hostile import assert_fails_naming
 from warehouse.ingest import ingest_file, ingest_paths
@@ -54,6 +54,29 @@ def test_the_point_file_gives_each_tag_s_operator(warehouse_db, tmp_path):
         (tag, 1, name) for tag, name in written.rows]
     assert written.rows[3][1].endswith("/AllGather-op136")
 
+
+def test_the_job_s_id_in_a_container_s_data_folder(warehouse_db, tmp_path):
+    """MindInsight's container/0/data/Framework.host.vm.{task,graph}_desc_info.0.JOB2.slice_0 (the same bytes as
+    its JOB1 files, 257 and 946 bytes): the job's id after the device, where MindSpore's framework parser looks
+    for a job's files in a container (_regex_framework_in_data); its profiling test expects the forward pass to
+    start at Default/Cast-op6 and the backward to end at Default/TransData-op7 (tests/st/func/profiler/
+    test_analyse.py), the first two tasks here."""
+    folder = tmp_path / "container" / "0" / "data"
+    folder.mkdir(parents=True)
+    task = TaskDescFactory(path=folder / "Framework.host.vm.task_desc_info.0.JOB2.slice_0", rows=list(RESNET_TASKS))
+    graph = GraphDescFactory(path=folder / "Framework.host.vm.graph_desc_info.0.JOB2.slice_0",
+                             rows=[graph_line(*operator) for operator in RESNET_OPERATORS])
+    assert (len(task.data), len(graph.data)) == (257, 946)
+    results = ingest_paths(warehouse_db, [task.path, graph.path])
+    assert [(r.status, r.kind, r.rows) for r in results] == [
+        ("ok", "mindspore_framework_task_desc", 4), ("ok", "mindspore_framework_graph_desc", 4)]
+    assert warehouse_db.execute("SELECT DISTINCT rank_id, device_id FROM source").fetchall() == [(0, 0)]
+    assert warehouse_db.execute(TASKS, (results[0].source_id,)).fetchall()[:2] == [
+        (1, 0, 51517, 0, 32, "Default/Cast-op6"), (2, 0, 51518, 0, 32, "Default/TransData-op7")]
+    assert warehouse_db.execute(OPS, (results[1].source_id,)).fetchall()[1] == (
+        2, 0, "Default/TransData-op7", "TransData", "32,3,224,224", "FLOAT16", "DefaultFormat", "32,1,224,224,16",
+        "FLOAT16", "NC1HWC0")
+    assert warehouse_db.execute("SELECT sum(block_dim) FROM mindspore_framework_task").fetchone() == (100,)
 
 def test_the_csv_gives_the_tasks_and_operators_with_mindspore_s_names(warehouse_db, tmp_path):
     written = FrameworkRawFactory(path=tmp_path / "framework_raw_2.csv")
@@ -116,6 +139,8 @@ def test_a_csv_that_differs_from_the_host_files_is_listed(warehouse_db, tmp_path
      "line 3: number out of range", "mindspore_framework_task"),
     (GraphDescFactory, "Framework.host.vm.graph_desc_info.0.slice_0", b"op_type:Mul\n",
      "line 3: no 'op_name:' field", "mindspore_framework_op"),
+    (GraphDescFactory, "Framework.host.vm.graph_desc_info.0.JOB2.slice_0", b"op_name:a input_id:x\n",
+     "line 3: a tensor id that is not a number", "mindspore_framework_op"),
     (GraphDescFactory, "Framework.host.vm.graph_desc_info.0.slice_0", b"op_name:a input_shape:\"1\"\n",
      "line 3: 'input_shape' before its tensor's id", "mindspore_framework_op"),
     (PointFactory, "Framework.host.vm.point.0.slice_0", b"x Default/Mul-op1\n",
@@ -126,8 +151,8 @@ def test_a_csv_that_differs_from_the_host_files_is_listed(warehouse_db, tmp_path
      "line 4: invalid literal", "mindspore_framework_op"),
     (FrameworkRawFactory, "framework_raw_0.csv", b"1,2,3,a\r\n", "line 4: 4 fields for a header of 9",
      "mindspore_framework_op"),
-], ids=["task-not-a-number", "task-too-large", "graph-no-name", "graph-field-before-id", "point", "csv-op-info",
-        "csv-number", "csv-short"])
+], ids=["task-not-a-number", "task-too-large", "graph-no-name", "graph-job-named-tensor-id", "graph-field-before-id",
+        "point", "csv-op-info", "csv-number", "csv-short"])
 def test_a_hostile_file_fails_naming_its_line(warehouse_db, tmp_path, factory, name, data, reason, table):
     written = factory(path=tmp_path / name)
     assert_fails_naming(warehouse_db, written.path, written.data + data, reason, table)

@@ -74,6 +74,7 @@ from warehouse.sources.mindspore import (  # MindSpore's summaries
     scope_map,
     timeline_summary,
 )
+from warehouse.sources.mindspore import profiler_info as mindspore_profiler_info  # a rank's place in its run
 
 SOURCES: tuple[ModuleType, ...] = (
     # msprof_timeline before trace_json: a PROF folder's timeline JSONs are traces too
@@ -97,6 +98,8 @@ SOURCES: tuple[ModuleType, ...] = (
     # MindSpore's communication, FLOPs and timeline summaries
     hccl_raw, flops_ops, flops_summary, flops_scope, timeline_summary, dynamic_shape, cluster_analyse,
     parallel_strategy, marey_timeline, scope_map,
+    # MindSpore's older, flat profiler_info (the rank's place in its parallel run)
+    mindspore_profiler_info,
     # a capture's metadata files
     info_json, host_start_log, min_cycle_counter, point_info, done_mark,
 )

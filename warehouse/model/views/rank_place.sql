@@ -17,7 +17,7 @@
 -- column peer_key: The set the cross-rank rules compare the rank within: 'stage N', 'unplaced'
 --     (the shape is known but does not place the rank) or 'every rank' (the shape is unknown).
 -- column said_by: What says the place: parallel_group_info, communication_group, cluster_analysis_db,
---     distributed_args or nothing.
+--     distributed_args, mindspore_profiler_info or nothing.
 WITH ranks AS (
     SELECT run_id, rank_id FROM rank WHERE rank_id >= 0
     UNION

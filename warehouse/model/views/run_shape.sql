@@ -1,9 +1,9 @@
 -- description: Each run's cluster shape, one row per run: whether the run says it and the sizes
 --     of its data-, tensor-, pipeline-, context- and expert-parallel groups. The sizes come from
 --     the parallel groups the run names (rank_group: the largest group of each kind), else
---     from its profiler_metadata.json distributed_args (parallel_size). A run that names a
---     group of a kind, or whose distributed_args give the pipeline size, knows its shape; in
---     one that names groups but no pipeline group the pipeline size is 1. Where nothing says
+--     from its profiler_metadata.json distributed_args or MindSpore's profiler_info (parallel_size). A run
+--     that names a group of a kind, or whose distributed_args or profiler_info give the pipeline size, knows
+--     its shape; in one that names groups but no pipeline group the pipeline size is 1. Where nothing says
 --     the shape, note says so and the cross-rank rules compare every rank with every other.
 -- column run_id: Run.
 -- column shape_known: 1 when the run says its parallel groups or its pipeline size, else 0.
@@ -17,7 +17,7 @@
 -- column cp_size: Context-parallel size, when known.
 -- column ep_size: Expert-parallel size, when known.
 -- column said_by: What says the shape: parallel_group_info, communication_group, cluster_analysis_db,
---     distributed_args or nothing.
+--     distributed_args, mindspore_profiler_info or nothing.
 -- column note: What the shape is read from, for a person.
 WITH group_sizes AS (
     SELECT
@@ -37,7 +37,9 @@ WITH group_sizes AS (
 args AS (
     SELECT
         run_id, max(dp_size) AS dp_size, max(tp_size) AS tp_size, max(pp_size) AS pp_size, max(cp_size) AS cp_size,
-        max(ep_size) AS ep_size, max(world_size) AS world_size
+        max(ep_size) AS ep_size, max(world_size) AS world_size,
+        -- the sizes Megatron's arguments state before MindSpore's profiler_info's
+        min(said_by) AS said_by
     FROM parallel_size
     GROUP BY run_id
 ),
@@ -59,7 +61,7 @@ shapes AS (
         coalesce(g.pp_size, a.pp_size, CASE WHEN g.kind_groups > 0 THEN 1 END) AS pp_size,
         coalesce(g.cp_size, a.cp_size) AS cp_size,
         coalesce(g.ep_size, a.ep_size) AS ep_size,
-        coalesce(g.said_by, CASE WHEN a.pp_size IS NOT NULL THEN 'distributed_args' END) AS said_by
+        coalesce(g.said_by, CASE WHEN a.pp_size IS NOT NULL THEN a.said_by END) AS said_by
     FROM run AS u
     LEFT JOIN group_sizes AS g ON g.run_id = u.run_id AND g.kind_groups > 0
     LEFT JOIN args AS a ON a.run_id = u.run_id
@@ -76,6 +78,8 @@ SELECT
         WHEN 'communication_group' THEN 'the parallel groups of communication_group.json (comm_group_parallel_info)'
         WHEN 'cluster_analysis_db' THEN 'the parallel groups of cluster_analysis.db (CommunicationGroupMapping)'
         WHEN 'distributed_args' THEN 'the sizes of profiler_metadata.json (distributed_args), in Megatron''s rank order'
+        WHEN 'mindspore_profiler_info'
+            THEN 'the rank size and pipeline stages of MindSpore''s profiler_info (rank_size, stage_num)'
         ELSE 'the run does not say its parallel groups'
     END AS note
 FROM shapes

@@ -16,6 +16,11 @@ in counter cycles of 100 MHz (its one record is step 1 of run_2's step_trace_raw
 and no mean: what MindInsight's cluster analyser shows of a data-parallel run (its step_trace_info:
 iteration interval, forward and backward, tail; cluster_analyser.py reads them from the step trace).
 Its records go to the same table's phase columns, every one a step.
+
+The older model- and pipeline-parallel layout (MindInsight's run_3 and run_4 resources) names the first
+column ``computation`` and the last ``collective_communication_time`` (no ``_alone``; MindInsight's cluster
+analyser shows it as collective_communication_alone) and writes no mean: its one record is the step
+MindInsight's test asks for, step 1. Its times are ms too, into the same columns, every record a step.
 """
 
 from __future__ import annotations
@@ -38,11 +43,17 @@ RANK = re.compile(r"(?:ascend|gpu)_cluster_analyse_[a-z]{1,20}-parallel_\d{1,9}_
 TIMES = {"computation_time": "computation_ns", "communication_alone_time": "communication_alone_ns",
          "stage_time": "stage_ns", "receive_alone_time": "receive_alone_ns",
          "collective_communication_alone_time": "collective_communication_alone_ns"}
+#: the older model- and pipeline-parallel layout's header names and the columns they fill
+OLDER_TIMES = {"computation": "computation_ns", "communication_alone_time": "communication_alone_ns",
+               "stage_time": "stage_ns", "receive_alone_time": "receive_alone_ns",
+               "collective_communication_time": "collective_communication_alone_ns"}
 #: the older data-parallel layout's header names (counter cycles) and the columns they fill
 PHASES = {"iteration_interval": "iteration_interval_ns", "fp_and_bp": "fp_and_bp_ns", "tail": "tail_ns"}
 #: each layout: the header names every file of it has, its names and columns, how a time converts, whether
 #: its last record is the mean
-LAYOUTS = ((frozenset(list(TIMES)[:2]), TIMES, ms_to_ns, True), (frozenset(PHASES), PHASES, cycles_to_ns, False))
+LAYOUTS = ((frozenset(list(TIMES)[:2]), TIMES, ms_to_ns, True),
+           (frozenset(list(OLDER_TIMES)[:2]), OLDER_TIMES, ms_to_ns, False),
+           (frozenset(PHASES), PHASES, cycles_to_ns, False))
 
 
 def insert(columns) -> str:
@@ -65,8 +76,9 @@ def layout_of(path, header: list[str]) -> tuple[dict, object, bool]:
     for required, names, convert, mean_last in LAYOUTS:
         if required <= set(header):
             return names, convert, mean_last
-    raise IngestError(f"{path}: line 1: expected the header of computation_time, communication_alone_time, ... "
-                      f"or of iteration_interval, fp_and_bp, tail, found {','.join(header)[:80]!r}")
+    raise IngestError(f"{path}: line 1: expected the header of computation_time (or computation), "
+                      f"communication_alone_time, ... or of iteration_interval, fp_and_bp, tail, "
+                      f"found {','.join(header)[:80]!r}")
 
 
 def ingest(conn, path: str | Path, source_id: int) -> Outcome:

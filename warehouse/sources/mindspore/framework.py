@@ -11,6 +11,10 @@ framework_parser.py, looks in the job folder, then in its ``data`` folder):
   ``input_id`` (``output_id``), ``_format``, ``_data_type`` (a number: MindSpore's own type
   enumeration when the file name says ``vm``, GE's otherwise), ``_shape`` (quoted).
 
+In the ``data`` folder of ``container/{device}`` the host names them with the profiling job's id after
+the device (``Framework.host.vm.task_desc_info.0.JOB2.slice_0``: MindSpore's framework parser's
+``_regex_framework_in_data``, ``[a-zA-Z0-9]+``); the content is the same.
+
 A task is the operator's when its task id is; below 25000, MindSpore's threshold, task ids
 repeat across streams, so the stream must match too.
 """
@@ -25,8 +29,10 @@ from warehouse.errors import IngestError
 from warehouse.sources.base import open_binary
 from warehouse.sources.kit.numbers import whole
 
+#: the profiling job's id a host file in a container's data folder has after its device (module doc)
+JOB = r"(?:[a-zA-Z0-9]{1,64}\.)?"
 #: a framework file of one device: (backend ``vm.`` or none, kind, device)
-FILE = re.compile(r"Framework\.host\.(vm\.)?(task_desc_info|graph_desc_info)\.(\d{1,9})\.slice_\d{1,9}")
+FILE = re.compile(rf"Framework\.host\.(vm\.)?(task_desc_info|graph_desc_info)\.(\d{{1,9}})\.{JOB}slice_\d{{1,9}}")
 #: below this task id, a task is keyed by its stream too (MindSpore's _task_id_threshold)
 TASK_ID_THRESHOLD = 25000
 #: MindSpore's data type numbers (VmDataType, the vm backend)
@@ -57,7 +63,7 @@ def type_of(full_name: str) -> str:
 
 def host_file(kind: str) -> re.Pattern:
     """The name of a framework file of ``kind`` (task_desc_info, graph_desc_info, point); group 1 the device."""
-    return re.compile(rf"Framework\.host\.(?:vm\.)?{kind}\.(\d{{1,9}})\.slice_\d{{1,9}}")
+    return re.compile(rf"Framework\.host\.(?:vm\.)?{kind}\.(\d{{1,9}})\.{JOB}slice_\d{{1,9}}")
 
 
 @dataclass
