@@ -39,7 +39,7 @@ from __future__ import annotations
 import json
 
 from service.insight import communication_lanes, paging, ranks, timeline
-from service.insight.protocol import InsightError, Params, rows
+from service.insight.protocol import Params, rows
 
 TOTAL_OP = "Total Op Info"
 NS_PER_MS, BYTES_PER_MB, BYTES_PER_S_PER_GB_S = 1e6, 1e6, 1e9
@@ -47,28 +47,18 @@ DURATION_KEYS = ("startTime", "elapseTime", "transitTime", "synchronizationTime"
                  "synchronizationTimeRatio", "waitTimeRatio", "sdmaBw", "rdmaBw")
 MATRIX_KEYS = ("transportType", "transitSize", "transitTime", "bandwidth", "opName")
 #: communication/operatorDetails' sortable columns (VirtualClusterDatabase.cpp ExecuteQueryAllOperators) -> key
-DETAIL_COLUMNS = {"operatorName": "operatorName", "startTime": "startTime", "elapseTime": "elapseTime",
-                  "synchronizationTime": "synchronizationTime", "waitTime": "waitTime", "idleTime": "idleTime",
-                  "transitTime": "transitTime", "sdmaBw": "sdmaBw", "rdmaBw": "rdmaBw",
-                  "synchronizationTimeRatio": "synchronizationTimeRatio", "waitTimeRatio": "waitTimeRatio"}
+DETAIL_COLUMNS = {key: key for key in ("operatorName", "startTime", "elapseTime", "synchronizationTime", "waitTime",
+                                        "idleTime", "transitTime", "sdmaBw", "rdmaBw", "synchronizationTimeRatio",
+                                        "waitTimeRatio")}
 
 
 def _run(conn, params: Params) -> int:
     return ranks.of_cluster(conn, params.text("clusterPath"))[0].run_id
 
 
-def _number(params: Params, name: str, what: str) -> int:
-    """The number ``name`` holds, given as a number or its text."""
-    given = params.text(name)
-    try:
-        return int(given)
-    except ValueError:
-        raise InsightError(f"{name} must be a {what} number, not {given!r}") from None
-
-
 def _step(params: Params) -> int:
     """The step asked (``iterationId``, a step number as a string)."""
-    return _number(params, "iterationId", "step")
+    return params.integer("iterationId")
 
 
 def _operator(params: Params) -> str | None:
@@ -160,7 +150,7 @@ def matrix_operator_names(conn, params: Params) -> dict:
 
 def _rank(params: Params) -> int:
     """The rank asked (``rankId``, a number or its text)."""
-    return _number(params, "rankId", "rank")
+    return params.integer("rankId")
 
 
 def _trace_zero(conn, cards: list) -> int:
@@ -222,9 +212,9 @@ def _transports(conn, params: Params) -> dict[str, dict]:
 def bandwidth(conn, params: Params) -> dict:
     """communication/bandwidth: per transport, the operator's MB, ms, GB/s and large packet share on the rank
     (DbClusterDataBase.cpp QueryBandwidthData; one operator's bandwidth as the summary states it)."""
-    items = []
+    items, one_operator = [], _operator(params) is not None
     for transport, figures in _transports(conn, params).items():
-        stated = figures["stated"] if _operator(params) is not None else None
+        stated = figures["stated"] if one_operator else None
         speed = stated if stated is not None else 1e9 * figures["bytes"] / figures["ns"] if figures["ns"] else 0
         items.append({"transportType": transport, "transitSize": round(figures["bytes"] / BYTES_PER_MB, 4),
                       "transitTime": _ms(figures["ns"]), "bandwidth": round(speed / BYTES_PER_S_PER_GB_S, 4),
@@ -256,7 +246,8 @@ def slow_ranks(conn, params: Params) -> dict:
     against the same operators of the rank that waited longest, biggest loss first, times in us
     (ClusterService.cpp AnalyzeCommunicationSlowRanks, DbClusterDataBase.cpp QuerySlowOpByCommDuration). No
     advice for one operator, a pipeline group, or a group whose ranks need not wait alike."""
-    found = rows(conn, "communication_group_slow_ranks", run_id=_run(conn, params), step_id=_step(params),
+    cards = ranks.of_cluster(conn, params.text("clusterPath"))
+    found = rows(conn, "communication_group_slow_ranks", run_id=cards[0].run_id, step_id=_step(params),
                  group_name=_group(params))
     no_advice = {"hasAdvice": False, "fastRankId": "", "fastTotalElapseTime": 0, "data": []}
     if _operator(params) is not None or params.text("pgName", required=False) == PIPELINE_GROUP:
@@ -266,9 +257,9 @@ def slow_ranks(conn, params: Params) -> dict:
     if len(found) < 2:
         return {**no_advice, "hasAdvice": True}
     waiting = found[0]["waiting_rank_id"]
-    zero = _trace_zero(conn, ranks.of_cluster(conn, params.text("clusterPath")))
+    zero = _trace_zero(conn, cards)
     times = {row["rank_id"]: {} for row in found}
-    for row in rows(conn, "communication_op_times", run_id=found[0]["run_id"], step_id=_step(params),
+    for row in rows(conn, "communication_op_times", run_id=cards[0].run_id, step_id=_step(params),
                     group_name=_group(params)):
         times.setdefault(row["rank_id"], {})[row["op_name"]] = row
     return {"hasAdvice": True, "fastRankId": str(waiting), "fastTotalElapseTime": _us(found[0]["waiting_comm_ns"]),

@@ -23,7 +23,7 @@ from pathlib import Path
 from flask import current_app
 
 from service.insight import ranks
-from service.insight.protocol import InsightError, Params, rows
+from service.insight.protocol import Params, rows
 
 NS_PER_MS, NS_PER_US, BYTES_PER_MB = 1_000_000, 1_000, 1024 * 1024
 #: the accelerator cores the compute table lists (GetComputeStatisticsSQL)
@@ -65,12 +65,8 @@ def statistic(conn, params: Params) -> dict:
     """summary/statistic: a rank's kernel time per accelerator core (``timeFlag`` compute) or its communication
     overlapped and not overlapped (communication), in us, for ``stepId`` or every step."""
     cards = ranks.of_cluster(conn, params.text("clusterPath"))
-    rank_text, step_text = params.text("rankId"), params.text("stepId", required=False) or ""
-    if not rank_text.isdigit() or not (step_text == "" or step_text.isdigit()):
-        raise InsightError(f"rankId and stepId must be numbers (stepId empty: every step), not {rank_text!r} and "
-                           f"{step_text!r}")
-    asked = {"run_id": cards[0].run_id, "rank_id": int(rank_text)}
-    step = int(step_text) if step_text else None
+    asked = {"run_id": cards[0].run_id, "rank_id": params.integer("rankId")}
+    step = params.integer("stepId", required=False)  # empty: every step
     if "compute" in (params.text("timeFlag", required=False) or ""):
         per_core: dict[str, int] = {}
         for row in rows(conn, "kernel_core_time", **asked, step_id=step):
