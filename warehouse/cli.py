@@ -101,7 +101,7 @@ def cli():
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="With --engine spark: the dataset folder (new, or one this ingest wrote: new ranks are added).")
 @click.option("--master", default=None, metavar="URL",
-              help="With --engine spark: Spark's master URL (default: SPARK_MASTER, else local[*]).")
+              help="With --engine spark: Spark's master URL (default: SPARK_MASTER, else local[*,4]).")
 @click.option("--answers-first", is_flag=True,
               help="Stage the rank dbs first: step_time, communication_ops, top_kernels and slow_ranks answer "
                    "within seconds, then the full ingest follows (query meanwhile from another shell); "
@@ -430,7 +430,7 @@ def _param_usage(param: dict) -> str:
               help="duckdb/spark: run the query, transpiled, over a Parquet export (--data).")
 @click.option("--data", "data_dir", type=click.Path(exists=True, file_okay=False), default=None,
               help="The folder `warehouse export` wrote (with --engine duckdb|spark).")
-@click.option("--master", default=None, help="Spark master URL (default: $SPARK_MASTER, else local[*]).")
+@click.option("--master", default=None, help="Spark master URL (default: $SPARK_MASTER, else local[*,4]).")
 @bounds_options
 def query(name, db_path, params, fmt, engine, data_dir, master, time_limit, max_rows):
     """Run a named query with its parameters (see `warehouse queries`).
@@ -652,7 +652,7 @@ def report(db_path, out, run):
               help="duckdb/spark: compare on a Parquet dataset (--data), the same answers as on SQLite.")
 @click.option("--data", "data_dir", type=click.Path(exists=True, file_okay=False), default=None,
               help="The folder `warehouse export` or `warehouse ingest --engine spark` wrote (with --engine duckdb|spark).")
-@click.option("--master", default=None, help="Spark master URL (default: $SPARK_MASTER, else local[*]).")
+@click.option("--master", default=None, help="Spark master URL (default: $SPARK_MASTER, else local[*,4]).")
 def compare_command(db_path, base, run, fmt, out, top, engine, data_dir, master):
     """Compare two runs (names or ids): what differs, step time, kernels, communication, memory.
 

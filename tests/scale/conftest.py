@@ -4,8 +4,10 @@ The warehouse is built once per test session: the diagnosis tests' synthetic clu
 problems planted (tests/diagnosis/cluster.py, so the diagnosis rules find something), then
 the input factories (two rank dbs, an operator profile, a trace JSON, every text export of a
 rank and the cluster analysis files) ingested as a user would, a few rows for the rules the
-cluster cannot plant, then a diagnosis run (``findings.analyze``): every table the named queries read has rows. Spark starts once per
-session (local[2], two shuffle partitions, the JVM options of short jobs).
+cluster cannot plant, then a diagnosis run (``findings.analyze``): every table the named queries
+read has rows. Spark starts once per session (local[2,4]: two cores, a failed task tried up to 4
+times as the product's default and a cluster do; two shuffle partitions, the JVM options of short
+jobs).
 """
 
 from __future__ import annotations
@@ -186,9 +188,9 @@ def spark_session():
     options of short jobs (tests/scale/spark_jvm.py)."""
     from warehouse.engines import spark
 
-    session = spark.session("local[2]", {"spark.sql.shuffle.partitions": "2",
-                                         "spark.default.parallelism": "2",
-                                         "spark.driver.extraJavaOptions": JVM_OPTIONS})
+    session = spark.session("local[2,4]", {"spark.sql.shuffle.partitions": "2",
+                                           "spark.default.parallelism": "2",
+                                           "spark.driver.extraJavaOptions": JVM_OPTIONS})
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()

@@ -8,7 +8,7 @@ and strings included; only the clock's columns differ), and every named query an
 twice, as a grown run is: first with a failing rank, recorded with the local ingest's reason while
 the others land; then fixed and with a rank added, the second ingest retries it and adds the new
 one without touching the files of the ranks it had, and ends equal to the local ingest of the same
-two steps. One Spark session (conftest's, local[2]) serves the module.
+two steps. One Spark session (conftest's) serves the module.
 """
 
 from __future__ import annotations

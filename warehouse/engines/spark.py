@@ -1,11 +1,12 @@
 """The Spark engine: named queries on Apache Spark over an export's Parquet files.
 
-Runs in local mode by default (``local[*]``) and on any cluster given its master URL
-(``--master spark://host:7077``, or the ``SPARK_MASTER`` environment variable); the export
-folder must then be readable at the same path on the driver and on every executor (a shared
-file system mounted alike everywhere), and executors need a Python 3 for the one UDF. Each exported table is a temporary view with the schema
-the manifest records (partition folders give back ``rank_id``). Parameters bind as Spark's
-named parameter markers (``spark.sql(sql, args=...)``), typed values, never spliced text.
+Runs in local mode by default (``local[*,4]``: every core, and a failed task tried up to 4 times,
+as a cluster does) and on any cluster given its master URL (``--master spark://host:7077``, or the
+``SPARK_MASTER`` environment variable); the export folder must then be readable at the same path on
+the driver and on every executor (a shared file system mounted alike everywhere), and executors
+need a Python 3 for the one UDF. Each exported table is a temporary view with the schema the
+manifest records (partition folders give back ``rank_id``). Parameters bind as Spark's named
+parameter markers (``spark.sql(sql, args=...)``), typed values, never spliced text.
 
 The session is configured for SQLite's meaning: ANSI mode off (a division by zero is NULL,
 not an error) and UTC as the session time zone. Needs the ``scale`` extra (pyspark >= 3.4).
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from sqlglot import exp
@@ -22,11 +25,15 @@ from sqlglot import exp
 from warehouse import units
 from warehouse.engines import functions, spark_ctes
 from warehouse.engines.base import REAL_TEXT, WAREHOUSE_FUNCTION_PREFIX, Engine
+from warehouse.errors import WarehouseError
 from warehouse.export import PARTITION_COLUMN
 
 #: Arrow type of an exported column -> Spark SQL type
 SPARK_TYPES = {"int64": "BIGINT", "float64": "DOUBLE", "string": "STRING", "binary": "BINARY"}
-DEFAULT_MASTER = "local[*]"
+#: every core; a failed task is tried up to 4 times, as on a cluster (spark.task.maxFailures)
+DEFAULT_MASTER = "local[*,4]"
+#: most Java causes :func:`failures_said` names, and most characters it keeps of each
+MAX_CAUSES, MAX_CAUSE_CHARS = 6, 400
 #: settings every session gets (a cluster's own defaults apply to everything else)
 SETTINGS = {
     "spark.sql.ansi.enabled": "false",
@@ -40,7 +47,7 @@ SETTINGS = {
 
 
 def session(master: str | None = None, settings: dict | None = None):
-    """The Spark session for ``master`` (argument, else ``SPARK_MASTER``, else ``local[*]``).
+    """The Spark session for ``master`` (argument, else ``SPARK_MASTER``, else ``local[*,4]``).
 
     ``getOrCreate`` returns a session already running in this process, so tests and the CLI
     start the JVM once.
@@ -56,6 +63,34 @@ def session(master: str | None = None, settings: dict | None = None):
     for key, value in {**SETTINGS, **(settings or {})}.items():
         builder = builder.config(key, value)
     return builder.getOrCreate()
+
+
+@contextmanager
+def failures_said(place: str | Path) -> Iterator[None]:
+    """A Spark call that fails in the JVM becomes one :class:`WarehouseError` naming ``place`` and
+    the Java exception with each of its causes, a line each cut to its first line (PySpark's own
+    text is the JVM's whole stack, and the cause that says what happened is at its end)."""
+    try:
+        yield
+    except Exception as exc:  # noqa: BLE001 - only what came from the JVM is said anew; the rest is raised
+        causes = _java_causes(exc)
+        if not causes:
+            raise
+        raise WarehouseError(f"{place}: the Spark job failed: {' <- '.join(causes)}") from None
+
+
+def _java_causes(exc: Exception) -> list[str]:
+    """The first line of the Java exception behind ``exc`` and of each of its causes (none when
+    ``exc`` did not come from the JVM: py4j's error holds it, PySpark's captured errors too)."""
+    java = getattr(exc, "java_exception", None) or getattr(exc, "_origin", None)
+    causes: list[str] = []
+    try:
+        while java is not None and len(causes) < MAX_CAUSES:
+            causes.append(str(java.toString()).split("\n", 1)[0][:MAX_CAUSE_CHARS])
+            java = java.getCause()
+    except Exception:  # noqa: BLE001 - the JVM no longer answers: what was read is what can be said
+        causes.append("(the JVM did not answer)")
+    return causes
 
 
 class SparkEngine(Engine):

@@ -58,6 +58,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from warehouse import db, export, ingest
+from warehouse.engines import spark as spark_engine
 from warehouse.engines import spark_parts, spark_views
 from warehouse.errors import IngestError, WarehouseError, require_extra
 from warehouse.model.classify import load_rules
@@ -126,7 +127,7 @@ def spark_ingest(paths, out: str | Path, *, master: str | None = None, spark=Non
     new = [group for group in wanted if json.dumps(group["files"]) not in landed]
     _drop_replaced(state, new)
     views_in = state["views"] and not new
-    with tempfile.TemporaryDirectory(prefix="warehouse-catalog-") as scratch:
+    with spark_engine.failures_said(out), tempfile.TemporaryDirectory(prefix="warehouse-catalog-") as scratch:
         catalog = db.connect(Path(scratch) / "catalog.db")
         try:
             if manifest is None:  # the folder is this ingest's from now on
@@ -136,9 +137,7 @@ def spark_ingest(paths, out: str | Path, *, master: str | None = None, spark=Non
             (out / PARTS_FOLDER).mkdir(exist_ok=True)
             strings = _restore(catalog, out, state)
             if spark is None and not views_in:
-                from warehouse.engines.spark import session
-
-                spark = session(master)
+                spark = spark_engine.session(master)
                 spark.sparkContext.setLogLevel("ERROR")  # Spark's warnings are not the ingest's news
             if new:
                 _ingest_groups(spark, out, catalog, state, new, strings, RunNamer(catalog, files, run_name))
@@ -180,9 +179,7 @@ def _run_wide(spark, out: Path, catalog, previous: dict | None) -> dict[str, dic
     names = _classified(catalog)[1]
     if previous is not None:
         return {name: previous["tables"][name] for name in names if name in previous["tables"]}
-    from warehouse.engines.spark import SparkEngine
-
-    return spark_views.compute(SparkEngine(out, spark=spark), out, catalog, names)
+    return spark_views.compute(spark_engine.SparkEngine(out, spark=spark), out, catalog, names)
 
 
 def _open(out: Path) -> dict | None:

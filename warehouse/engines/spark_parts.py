@@ -61,6 +61,7 @@ def ingest_group(task: dict) -> dict:
     """
     report = {"group": task["group"], "status": "ok", "files": [], "errors": []}
     try:
+        _remove_part(Path(task["part"]))  # a task Spark retries starts from a new part, not the failed try's
         conn = db.connect(task["part"])
         try:
             conn.execute("PRAGMA journal_mode = MEMORY")
@@ -78,6 +79,13 @@ def ingest_group(task: dict) -> dict:
     if report["errors"]:
         report["status"] = "failed"
     return report
+
+
+def _remove_part(part: Path) -> None:
+    """Delete a part and its journal, left by an earlier attempt of the same task."""
+    for path in (part, part.with_name(part.name + "-journal"), part.with_name(part.name + "-wal"),
+                 part.with_name(part.name + "-shm")):
+        path.unlink(missing_ok=True)
 
 
 def _numbering(conn: sqlite3.Connection) -> dict:
