@@ -102,29 +102,30 @@ WITH steps AS (
     WHERE is_begin OR level_before > 0
 )
 SELECT b.tid_id, e.idx AS at_idx, b.idx AS source_row, b.ts, greatest(0, e.ts - b.ts) AS dur,
-       b.cname, b.name, b.cat,
        CASE WHEN e.args IS NOT NULL AND e.args <> '{}' THEN json_merge_patch(coalesce(b.args, '{}'), e.args)
-            ELSE b.args END AS args
+            END AS args
 FROM kept AS b
 JOIN kept AS e ON e.tid_id = b.tid_id AND e.level = b.level AND e.k = b.k AND NOT e.is_begin
 WHERE b.is_begin;
 
 -- Every slice, numbered in the order the loader appends them (an X at its index, a B/E pair at
 -- its E's), with its place in its thread's nesting order (ts, longest first, first read first).
+-- Only numbers are sorted: the name, category, cname and args are the event's at source_row (a
+-- pair's B), joined when the rows are written, but for a pair's merged args.
 CREATE OR REPLACE TABLE sl AS
 WITH rows AS (
     SELECT t.id AS thread_id, e.idx AS at_idx, e.idx AS source_row, e.ts,
-           CASE WHEN e.ph = 'X' THEN e.dur ELSE 0 END AS dur, e.name, e.cat, e.cname, e.args
+           CASE WHEN e.ph = 'X' THEN e.dur ELSE 0 END AS dur, NULL::JSON AS args
     FROM ev AS e
     JOIN thr AS t ON t.pid = e.pid AND t.tid = e.tid
     WHERE e.ph IN ('X', 'i', 'I')
     UNION ALL
-    SELECT t.id, e.idx, e.idx, e.ts, 0, e.name, e.cat, e.cname, e.args
+    SELECT t.id, e.idx, e.idx, e.ts, 0, NULL
     FROM ev AS e
     JOIN thr AS t ON t.pid = e.pid AND t.tid = 'async:' || coalesce(e.cat, '') || ':' || coalesce(e.flow_key, '')
     WHERE e.ph = 'n'
     UNION ALL
-    SELECT tid_id, at_idx, source_row, ts, dur, name, cat, cname, args FROM paired
+    SELECT tid_id, at_idx, source_row, ts, dur, args FROM paired
 )
 SELECT $first_slice - 1 + row_number() OVER (ORDER BY at_idx) AS id, *,
        row_number() OVER (PARTITION BY thread_id ORDER BY ts, dur DESC, at_idx) AS ord
@@ -221,12 +222,16 @@ GROUP BY pid, tid, name;
 
 -- Names, categories and cnames in the order the loader interns them.
 CREATE OR REPLACE TABLE names AS
+WITH used AS (
+    SELECT s.id, s.at_idx <> s.source_row AS paired, e.name, e.cat, e.cname
+    FROM sl AS s JOIN ev AS e ON e.idx = s.source_row
+)
 SELECT value, min(id * 4 + pos) AS first_use
 FROM (
-    SELECT id, 0 AS pos, cname AS value FROM sl WHERE at_idx <> source_row
-    UNION ALL SELECT id, 1, name FROM sl
-    UNION ALL SELECT id, 2, cat FROM sl
-    UNION ALL SELECT id, 3, cname FROM sl WHERE at_idx = source_row
+    SELECT id, 0 AS pos, cname AS value FROM used WHERE paired
+    UNION ALL SELECT id, 1, name FROM used
+    UNION ALL SELECT id, 2, cat FROM used
+    UNION ALL SELECT id, 3, cname FROM used WHERE NOT paired
 )
 WHERE value IS NOT NULL
 GROUP BY value;
