@@ -9,7 +9,7 @@
 -- slow), an integer times 1000, anything else through a double rounded half to even (Python's round).
 CREATE OR REPLACE MACRO ns(t) AS CASE
     WHEN t IS NULL THEN NULL
-    WHEN strpos(t, '.') = length(t) - 3 THEN TRY_CAST(replace(t, '.', '') AS BIGINT)
+    WHEN strpos(t, '.') > 0 AND strpos(t, '.') = length(t) - 3 THEN TRY_CAST(replace(t, '.', '') AS BIGINT)
     WHEN strpos(t, '.') = 0 AND strpos(lower(t), 'e') = 0 THEN TRY_CAST(t AS BIGINT) * 1000
     ELSE CAST(round_even(TRY_CAST(t AS DOUBLE) * 1000, 0) AS BIGINT)
 END;
