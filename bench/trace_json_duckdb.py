@@ -5,8 +5,8 @@ Runs, each in a child process of its own (so that peak RSS is the child's), on t
 (:func:`warehouse.sources.kit.duck.engine`: 256 MB, one thread): the events read with
 ``read_json``, ts/dur converted to exact integer ns (the string split at the point, read as an
 integer), phases classified, B/E pairs matched per thread as window functions, nesting depth and
-parent over numpy columns (:func:`nesting`), flow events bound (ASOF joins) and paired, counters,
-metadata, the names in interning order; then the warehouse's rows (slices, counters, flows,
+parent over numpy columns (:func:`nesting`), flow events bound (ASOF joins, then :func:`climbed`)
+and paired, counters, metadata, the names in interning order; then the warehouse's rows (slices, counters, flows,
 threads, processes, counter tracks) written into a scratch SQLite file through the sqlite
 extension, and copied from there into a fresh warehouse in one transaction, as an ingest would.
 Prints each child's CPU seconds, the ratio, the CPU of each statement, and peak RSS.
@@ -129,6 +129,30 @@ def nesting(ends, strict, first) -> tuple:
     return candidate, depth
 
 
+def climbed(con) -> dict:
+    """source_row and slice_id of each enclosing flow event (table ``latest``): the latest slice of its
+    thread starting at or before its ts, or the nearest of that slice's parents that covers ts (ends
+    after it, or starts at it); NULL when none does. All events climb one level at a time together."""
+    import numpy as np
+    import pyarrow
+
+    slices = con.execute("SELECT sl.id, sl.ts, sl.ts + sl.dur AS end_ts, coalesce(n.parent_id, -1) AS parent "
+                         "FROM sl JOIN nest AS n USING (id) ORDER BY sl.id").fetchnumpy()
+    events = con.execute("SELECT source_row, ts, coalesce(last_id, -1) AS last_id FROM latest").fetchnumpy()
+    first = slices["id"][0] if len(slices["id"]) else 0  # ids are dense from the first
+    at = np.where(events["last_id"] >= 0, events["last_id"] - first, -1)
+    parent = np.where(slices["parent"] >= 0, slices["parent"] - first, -1)
+    active = np.flatnonzero(at >= 0)
+    while len(active):
+        here = at[active]
+        covers = (slices["end_ts"][here] > events["ts"][active]) | (slices["ts"][here] == events["ts"][active])
+        active = active[~covers]
+        at[active] = parent[at[active]]
+        active = active[at[active] >= 0]
+    found = pyarrow.array(np.where(at >= 0, at + first, 0), mask=at < 0)
+    return {"source_row": events["source_row"], "slice_id": found}
+
+
 def convert(path: str, scratch: str) -> dict:
     """The whole conversion in this process's bounded DuckDB; its CPU seconds by statement and peak RSS."""
     import resource
@@ -154,6 +178,8 @@ def convert(path: str, scratch: str) -> dict:
             parent, depth = nesting(order["end_ts"], order["strict"], order["first"])
             parent_id = pyarrow.array(order["id"][np.maximum(parent, 0)], mask=parent < 0)
             con.register("nest_columns", pyarrow.table({"id": order["id"], "depth": depth, "parent_id": parent_id}))
+        if "JOIN climbed_columns" in statement:
+            con.register("climbed_columns", pyarrow.table(climbed(con)))
         con.execute(statement, {key: value for key, value in ids.items() if "$" + key in statement})
         name = statement.split(" AS")[0].split()[-1]
         stages[name] = round(time.process_time() - at, 2)

@@ -140,8 +140,8 @@ CREATE OR REPLACE TABLE nest AS
 SELECT id, depth, parent_id FROM nest_columns;
 
 -- Flow events bound to their slices: s/t and f with bp "e" to the deepest slice enclosing ts
--- (the latest starting at or before ts, climbing while it has ended), other f to the first slice
--- starting at or after ts.
+-- (the latest starting at or before ts, climbing its parents while it has ended), other f to the
+-- first slice starting at or after ts.
 CREATE OR REPLACE TABLE fe AS
 SELECT coalesce(e.cat, '') AS category, e.flow_key, CASE e.ph WHEN 's' THEN 0 WHEN 't' THEN 1 ELSE 2 END AS phase,
        e.idx AS source_row, t.id AS thread_id, e.ts, NOT (e.ph = 'f' AND coalesce(e.bp, '') <> 'e') AS enclosing, e.name
@@ -154,30 +154,20 @@ SELECT thread_id, ts, arg_max(id, ord) AS last_id, arg_min(id, ord) AS first_id
 FROM sl
 GROUP BY thread_id, ts;
 
+CREATE OR REPLACE TABLE latest AS
+SELECT f.source_row, f.ts, a.last_id
+FROM (SELECT * FROM fe WHERE enclosing) AS f
+ASOF LEFT JOIN sl_at AS a ON a.thread_id = f.thread_id AND a.ts <= f.ts;
+
+-- The climb from the latest slice up its parents until one covers ts runs over numpy columns
+-- (bench/trace_json_duckdb.py registers its result as climbed_columns: source_row, slice_id).
 CREATE OR REPLACE TABLE bound AS
-WITH RECURSIVE latest AS (
-    SELECT f.*, a.last_id
-    FROM (SELECT * FROM fe WHERE enclosing) AS f
-    ASOF LEFT JOIN sl_at AS a ON a.thread_id = f.thread_id AND a.ts <= f.ts
-), climb AS (
-    SELECT l.source_row, s.id, s.ts, s.dur, n.parent_id, l.ts AS at_ts
-    FROM latest AS l JOIN sl AS s ON s.id = l.last_id JOIN nest AS n ON n.id = s.id
-    UNION ALL
-    SELECT c.source_row, s.id, s.ts, s.dur, n.parent_id, c.at_ts
-    FROM climb AS c JOIN sl AS s ON s.id = c.parent_id JOIN nest AS n ON n.id = s.id
-    WHERE NOT (c.ts + c.dur > c.at_ts OR c.ts = c.at_ts)
-), climbed AS (
-    SELECT l.*, c.id AS slice_id
-    FROM latest AS l
-    LEFT JOIN climb AS c ON c.source_row = l.source_row AND (c.ts + c.dur > c.at_ts OR c.ts = c.at_ts)
-), following AS (
-    SELECT f.*, a.first_id AS slice_id
-    FROM (SELECT * FROM fe WHERE NOT enclosing) AS f
-    ASOF LEFT JOIN sl_at AS a ON a.thread_id = f.thread_id AND a.ts >= f.ts
-)
-SELECT category, flow_key, phase, name, ts, slice_id, source_row FROM climbed
+SELECT f.category, f.flow_key, f.phase, f.name, f.ts, c.slice_id, f.source_row
+FROM fe AS f JOIN climbed_columns AS c USING (source_row)
 UNION ALL
-SELECT category, flow_key, phase, name, ts, slice_id, source_row FROM following;
+SELECT f.category, f.flow_key, f.phase, f.name, f.ts, a.first_id, f.source_row
+FROM (SELECT * FROM fe WHERE NOT enclosing) AS f
+ASOF LEFT JOIN sl_at AS a ON a.thread_id = f.thread_id AND a.ts >= f.ts;
 
 -- Pairing, as pair_flows.sql does in SQLite.
 CREATE OR REPLACE TABLE fl AS
