@@ -15,7 +15,10 @@ With ``--compare WAREHOUSE`` (a fresh warehouse into which today's ingest read t
 it also says which of the prototype's rows differ from the warehouse's: slices (ts, dur, thread,
 depth, parent, names, args), flows and counters.
 
-    .venv/bin/python bench/trace_json_duckdb.py [--events 1000000] [--file F] [--repeat 3] [--compare W.db]
+    .venv/bin/python bench/trace_json_duckdb.py [--events 1000000] [--file F] [--repeat 3] [--compare W.db] [--loader]
+
+``--loader`` also runs today's ingest of the trace (``trace_json.ingest`` and its commit, the Python
+loader) in the same alternation, and says how much of it is the work the prototype does.
 
 What it leaves out (bench/RESULTS.md, "Trace JSON through DuckDB": it costs more CPU than the
 Python loader, so the ingest keeps the loader): the object and truncated shapes, ``.gz``, the
@@ -42,6 +45,38 @@ cpu = time.process_time()
 with open(sys.argv[1], "rb") as stream:
     events = json.load(stream)
 print(json.dumps({"cpu_seconds": time.process_time() - cpu,
+                  "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+LOADER = """
+import json, resource, sys, time
+from pathlib import Path
+from warehouse import db
+from warehouse.sources import trace_json
+from warehouse.sources.trace_json import flows, loader
+spent = {"flows": 0.0, "finish": 0.0}
+def timed(owner, name, label):
+    original = getattr(owner, name)
+    def wrapper(*args, **kwargs):
+        cpu = time.process_time()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            spent[label] += time.process_time() - cpu
+    setattr(owner, name, wrapper)
+timed(flows, "insert_flows", "flows")
+timed(loader.Loader, "_finish", "finish")
+warehouse = Path(sys.argv[2])
+for stale in warehouse.parent.glob(warehouse.name + "*"):
+    stale.unlink()
+conn = db.connect(str(warehouse))
+conn.execute("PRAGMA foreign_keys = OFF")
+conn.execute("BEGIN IMMEDIATE")
+cpu = time.process_time()
+trace_json.ingest(conn, sys.argv[1], 1)
+conn.execute("COMMIT")
+total = time.process_time() - cpu
+print(json.dumps({"cpu_seconds": total, "same_work": total - spent["finish"] + spent["flows"],
                   "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
@@ -252,6 +287,8 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()) / "bench_trace_json")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--compare", type=Path, help="a fresh warehouse today's ingest wrote from the same file")
+    parser.add_argument("--loader", action="store_true",
+                        help="also run today's trace_json.ingest (the Python loader) on the same file, alternated")
     parser.add_argument("--convert", nargs=2, metavar=("TRACE", "SCRATCH"), help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.convert:  # the child process of one conversion
@@ -266,11 +303,13 @@ def main() -> None:
         if not trace.exists():
             write_trace(trace, options.events, seed=0)
     scratch = options.dir / "trace_json_duckdb_rows.db"
-    duck_runs, load_runs = [], []
+    duck_runs, load_runs, loader_runs = [], [], []
     for _ in range(options.repeat):  # alternated, the fastest of each kept
         scratch.unlink(missing_ok=True)
         duck_runs.append(child("--convert", "--convert", str(trace), str(scratch)))
         load_runs.append(child(JSON_LOAD, str(trace)))
+        if options.loader:
+            loader_runs.append(child(LOADER, str(trace), str(options.dir / "trace_json_loader_warehouse.db")))
     duck_best = min(duck_runs, key=lambda run: run["cpu_seconds"])
     load_best = min(load_runs, key=lambda run: run["cpu_seconds"])
     print(f"{trace} ({trace.stat().st_size / 1e6:.0f} MB), best of {options.repeat}:")
@@ -282,6 +321,12 @@ def main() -> None:
     with_copy = duck_best["cpu_seconds"] + duck_best["copy_cpu_seconds"]
     print(f"  with the copy into a warehouse ({duck_best['copy_cpu_seconds']:.2f} CPU-s, migration apart): "
           f"{with_copy:.2f} CPU-s = {with_copy / load_best['cpu_seconds']:.2f}x json.load")
+    if loader_runs:
+        best = min(loader_runs, key=lambda run: run["cpu_seconds"])
+        print(f"  today's loader (trace_json.ingest and commit): {best['cpu_seconds']:.2f} CPU-s = "
+              f"{best['cpu_seconds'] / load_best['cpu_seconds']:.2f}x json.load, peak RSS {best['peak_rss_mb']:.0f} MB; "
+              f"the prototype's work alone (no steps, host API calls, name use, run metadata): "
+              f"{best['same_work']:.2f} CPU-s = {best['same_work'] / load_best['cpu_seconds']:.2f}x")
     print("  CPU-s per statement: " + ", ".join(f"{name} {cpu}" for name, cpu in duck_best["stages"].items()))
     if options.compare:
         for line in compare(options.compare, scratch):
