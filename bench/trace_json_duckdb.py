@@ -228,8 +228,8 @@ def convert(path: str, scratch: str) -> dict:
     total = time.process_time() - cpu
     rss_converted = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     stages["copy into the warehouse"] = copy(scratch, str(Path(scratch).with_name("trace_json_duckdb_warehouse.db")))
-    return {"cpu_seconds": total, "copy_cpu_seconds": stages["copy into the warehouse"], "convert_cpu_seconds": converted, "engine_setup": setup,
-            "stages": stages, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    return {"cpu_seconds": total, "copy_cpu_seconds": stages["copy into the warehouse"],
+            "convert_cpu_seconds": converted, "engine_setup": setup, "stages": stages, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "converted_rss_mb": rss_converted}
 
 
@@ -276,7 +276,8 @@ def compare(warehouse: Path, scratch: Path) -> list[str]:
         rows = (old.execute(f"SELECT count(*) FROM ({before})").fetchone()[0],
                 new.execute(f"SELECT count(*) FROM ({after})").fetchone()[0])
         state = "equal" if not differ and rows[0] == rows[1] else f"DIFF {differ} of {count} rows"
-        lines.append(f"{label}: {rows[0]} vs {rows[1]} rows, {state}" + (f"; first: {first[0]} | {first[1]}" if first else ""))
+        shown = f"; first: {first[0]} | {first[1]}" if first else ""
+        lines.append(f"{label}: {rows[0]} vs {rows[1]} rows, {state}{shown}")
     return lines
 
 
