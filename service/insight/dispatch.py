@@ -14,8 +14,8 @@ import itertools
 import threading
 
 from service.db import get_db
-from service.insight import (baseline, communication, details, hotspot, importer, memory, operator, project, selection,
-                             source, summary, system_view, timeline, views)
+from service.insight import (arrangement, baseline, communication, details, hotspot, importer, memory, operator,
+                             parallelism, project, selection, source, strategy, summary, system_view, timeline, views)
 from service.insight.protocol import InsightError, Params
 from service.insight.session import Session
 from warehouse.errors import WarehouseError
@@ -39,6 +39,10 @@ COMMANDS = {
     "systemView/overall": system_view.overall,
     "summary/queryTopData": summary.query_top_data,
     "summary/statistic": summary.statistic,
+    "summary/query/parallelStrategy": strategy.query,
+    "summary/set/parallelStrategy": strategy.choose,
+    "parallelism/arrangement/all": arrangement.arrangement,
+    "parallelism/performance/data": parallelism.performance,
     "communication/duration/iterations": communication.iterations,
     "communication/matrix/bandwidthInfo": communication.matrix,
     "communication/duration/list": communication.duration_list,
