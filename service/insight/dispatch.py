@@ -15,7 +15,8 @@ import threading
 
 from service.db import get_db
 from service.insight import (arrangement, baseline, communication, details, hotspot, importer, memory, operator,
-                             parallelism, project, selection, source, strategy, summary, system_view, timeline, views)
+                             parallelism, project, rank_details, selection, source, strategy, summary, system_view,
+                             timeline, views)
 from service.insight.protocol import InsightError, Params
 from service.insight.session import Session
 from warehouse.errors import WarehouseError
@@ -39,6 +40,8 @@ COMMANDS = {
     "systemView/overall": system_view.overall,
     "summary/queryTopData": summary.query_top_data,
     "summary/statistic": summary.statistic,
+    "summary/queryComputeDetail": rank_details.compute_detail,
+    "summary/queryCommunicationDetail": rank_details.communication_detail,
     "summary/query/parallelStrategy": strategy.query,
     "summary/set/parallelStrategy": strategy.choose,
     "parallelism/arrangement/all": arrangement.arrangement,
