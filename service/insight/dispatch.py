@@ -15,8 +15,8 @@ import threading
 
 from service.db import get_db
 from service.insight import (arrangement, baseline, communication, details, hotspot, importer, memory, operator,
-                             parallelism, project, rank_details, selection, source, strategy, summary, system_view,
-                             timeline, views)
+                             parallelism, project, rank_details, selection, slow_rank_advice, source, strategy, summary,
+                             system_view, timeline, views)
 from service.insight.protocol import InsightError, Params
 from service.insight.session import Session
 from warehouse.errors import WarehouseError
@@ -46,6 +46,7 @@ COMMANDS = {
     "summary/set/parallelStrategy": strategy.choose,
     "parallelism/arrangement/all": arrangement.arrangement,
     "parallelism/performance/data": parallelism.performance,
+    "summary/slowRank/advisor": slow_rank_advice.advisor,
     "communication/duration/iterations": communication.iterations,
     "communication/matrix/bandwidthInfo": communication.matrix,
     "communication/duration/list": communication.duration_list,

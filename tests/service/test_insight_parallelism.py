@@ -3,11 +3,12 @@
 The page (modules/cluster ``components/communicatorContainer/CommunicatorContainer.tsx``,
 ``ParallelismGraph.tsx``, ``components/summary/Index.tsx``; ``utils/RequestUtils.ts``) asks the
 strategy (``summary/query/parallelStrategy``), may set its own (``summary/set/parallelStrategy``),
-then asks the arrangement of a dimension (``parallelism/arrangement/all``) and its figures
-(``parallelism/performance/data``), each with the strategy and ``clusterPath``. Answers are in the
+then asks the arrangement of a dimension (``parallelism/arrangement/all``), its figures
+(``parallelism/performance/data``) and its slow ranks (``summary/slowRank/advisor``), each with the
+strategy and ``clusterPath``. Answers are in the
 shapes of ``server/src/modules/summary/protocol/SummaryProtocolUtil.cpp``; strategies equal the named
 query ``parallel_strategy``, groups the parallel groups the profiler's metadata names
-(``cluster_shape``), figures the named query ``parallel_rank_time``.
+(``cluster_shape``), figures the named query ``parallel_rank_time``, slow ranks the waits of ``parallel_group_comm_time``.
 
 Two clusters: the real two-rank sample (it says no parallel shape: level "undefined" until the user
 sets one) over a real import, and a factory cluster of known shape (tensor 2 x data 2 x pipeline 2,
@@ -86,6 +87,28 @@ def check_rank_figures(found: dict[int, dict], times: list[dict]) -> None:
         assert rank["communicationRatio"] == pytest.approx(row["communication_us"] / end_to_end * 100, abs=1e-3)
 
 
+def check_slow_ranks(page: Page, database, asked: dict, stages: list[dict]) -> None:
+    """summary/slowRank/advisor: in each stage, a replica (its tensor pair's mean data-parallel communication,
+    parallel_group_comm_time) waiting more than 5 % less than the longest is slow, by how much less."""
+    comm = {row["rank_id"]: row["comm_us"] for row in named(database, "parallel_group_comm_time", run_id=1)
+            if row["group_kind"] == "dp"}
+    assert len(comm) == 8
+    means = {e["name"]: (e["position"]["y"], sum(comm[r] for r in e["ranks"]) / 2) for e in stages}
+    longest = {stage: max(mean for y, mean in means.values() if y == stage) for stage in (0, 1)}
+    waits = {name: round(longest[y] - mean, 3) for name, (y, mean) in means.items()}
+    slow = sorted(((wait, name) for name, wait in waits.items() if wait / longest[means[name][0]] > 0.05), reverse=True)
+    assert slow  # the planted slower ranks arrive late at their replicas' allreduce
+    body = page.body("summary", "summary/slowRank/advisor", {**asked, "dimension": "ep-dp-pp"})
+    assert body == {"topNElements": [
+        {"index": next(e["index"] for e in stages if e["name"] == name), "name": name, "dpSynchronizeTime": wait}
+        for wait, name in slow[:3]], "hasSlowRank": True, "matchSuccess": True}
+    # the replicas' view gives no advice; the ranks' view finds no tensor-parallel communication to compare
+    assert page.body("summary", "summary/slowRank/advisor", {**asked, "dimension": "ep-dp"}) == {
+        "topNElements": [], "hasSlowRank": False, "matchSuccess": True}
+    assert page.body("summary", "summary/slowRank/advisor", {**asked, "dimension": "ep-dp-pp-cp-tp"}) == {
+        "topNElements": [], "hasSlowRank": True, "matchSuccess": False}
+
+
 def test_the_real_two_rank_sample_has_no_strategy_until_the_user_sets_one(empty, root, realdata):
     run = root / "level0"
     shutil.copytree(realdata / DB_RUN, run)
@@ -133,6 +156,10 @@ def test_the_real_two_rank_sample_has_no_strategy_until_the_user_sets_one(empty,
             "Sum of Max computing": row["computing_us"], "Sum of Max communication": row["communication_us"],
             "Sum of Max overlapped": row["communication_not_overlapped_us"], "Sum of Max free": row["free_us"]}
             for row in times}
+
+        # the sample names no parallel group: its communication cannot be split by the user's strategy
+        assert page.body("summary", "summary/slowRank/advisor", {**chosen, **cluster, "dimension": "ep-dp-pp"}) == {
+            "topNElements": [], "hasSlowRank": True, "matchSuccess": False}
 
         # a strategy the real server's checks refuse, and an algorithm not laid out here
         for wrong, words in (({"epSize": 3}, "DP size must be evenly divided by EP size"),
@@ -206,6 +233,7 @@ def test_a_cluster_of_known_shape_is_laid_out_by_its_groups(shaped, root):
             assert got["computingRange"] == pytest.approx(max(pair) - min(pair), abs=1e-3)
         # the context-parallel view folds the same pairs (no context parallelism)
         assert figures(page, asked, "ep-dp-pp-cp") == folded
+        check_slow_ranks(page, shaped, asked, stages["arrangements"])
 
         # the replicas' view: per replica, the sum over its stages of each stage's slowest rank
         replicas = page.body("summary", "parallelism/arrangement/all", {**asked, "dimension": "ep-dp"})
