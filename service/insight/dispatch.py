@@ -14,9 +14,9 @@ import itertools
 import threading
 
 from service.db import get_db
-from service.insight import (arrangement, baseline, communication, details, hotspot, importer, memory, operator,
-                             parallelism, project, rank_details, selection, slow_rank_advice, source, strategy, summary,
-                             system_view, timeline, views)
+from service.insight import (arrangement, baseline, communication, communication_advice, details, hotspot, importer,
+                             memory, operator, parallelism, project, rank_details, selection, slow_rank_advice, source,
+                             strategy, summary, system_view, timeline, views)
 from service.insight.protocol import InsightError, Params
 from service.insight.session import Session
 from warehouse.errors import WarehouseError
@@ -58,6 +58,7 @@ COMMANDS = {
     "communication/distribution": communication.distribution,
     "communication/duration/slow-rank/list": communication.slow_ranks,
     "communication/operatorLists": communication.operator_lists,
+    "communication/advisor": communication_advice.advisor,
     "operator/category": operator.category,
     "operator/compute_unit": operator.compute_unit,
     "operator/statistic": operator.statistic,

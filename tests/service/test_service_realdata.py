@@ -68,7 +68,7 @@ def test_every_query_answers(real_client):
     for name in library:
         if queries.get(name).view == "operator" and name != "op_runs":
             required[name] = {"source_id": profile["source_id"]}
-    assert len(library) == 53
+    assert len(library) == 54
     empty = []
     for name in library:
         if not rows_of(real_client, name, **required.get(name, {})):
