@@ -5,17 +5,26 @@
 --     ranks' communication time by process-group name. An operator's group is of a kind where the
 --     run's parallel groups say it (hccl_operator_group.group_kind), or where the ranks that call in
 --     its named group are exactly the members of one of the run's parallel groups (rank_group);
---     operators of a group no stated group matches are left out.
+--     operators of a group no stated group matches are left out. Of one step: the operators that start
+--     in the rank's window of that step (step_window).
 -- param run_id (integer, default null): Only this run; every run when null.
+-- param step_id (integer, default null): Only this step; every step when null.
 -- column run_id: Run.
 -- column rank_id: Rank.
 -- column group_kind: dp, tp, pp, cp or ep.
 -- column operators: Number of the rank's HCCL operators in groups of that kind.
 -- column comm_us: Their summed duration in us, rounded to 3 decimals.
 with operators as (
-    select run_id, rank_id, instance_group, group_kind, dur
-    from hccl_operator_group
-    where rank_id >= 0 and dur is not null and (:run_id is null or run_id = :run_id)
+    select o.run_id, o.rank_id, o.instance_group, o.group_kind, o.dur
+    from hccl_operator_group as o
+    where
+        o.rank_id >= 0 and o.dur is not null and (:run_id is null or o.run_id = :run_id)
+        and (:step_id is null or exists (
+            select 1 from step_window as w
+            where
+                w.run_id = o.run_id and w.rank_id = o.rank_id and w.step_id = :step_id and o.ts >= w.start_ns
+                and o.ts < w.end_ns
+        ))
 ),
 
 callers as (

@@ -15,9 +15,12 @@ each pipeline stage per data-parallel replica. The answer is shaped as
 ``summary/protocol/SummaryProtocolUtil.cpp`` ToResponseJson<ParallelismPerformanceResponse>.
 
 Each rank's step time is the named query ``parallel_rank_time`` (step_answer: the profiler's own
-summary, else derived from the kernels and HCCL operators) in us. Not given: a baseline (a cluster
-baseline is not kept: ``baseline`` is empty and ``diff`` equals ``compare``), the communication
-time per parallel group (``commTimeIndicator`` empty) and the real server's advice (``advice`` empty).
+summary, else derived from the kernels and HCCL operators) in us; its communication per kind of
+parallel group (dp, tp, ...) the named query ``parallel_group_comm_time``, each element's the mean of
+its ranks' as the real server's (SummaryService.cpp QueryParallelismCommTime, ReduceCommDefaultFunc;
+none in the replicas' view, which the real server does not split either). Not given: a baseline (a
+cluster baseline is not kept: ``baseline`` is empty and ``diff`` equals ``compare``) and the real
+server's advice on the spread of the figures (``advice`` empty).
 """
 
 from __future__ import annotations
@@ -28,6 +31,34 @@ from service.insight.protocol import InsightError, Params, rows
 
 #: the figures folded per group, under the real server's StepStatistic names
 FOLDED = ("computing", "communication", "overlapped", "free", "npuTime")
+
+
+def group_means(per_rank: dict[int, float], width: int) -> dict[int, float]:
+    """Each run of ``width`` consecutive ranks' mean, by rank // width: a folded element's (ReduceCommDefaultFunc)."""
+    sums: dict[int, list[float]] = {}
+    for rank, value in per_rank.items():
+        sums.setdefault(rank // width, []).append(value)
+    return {index: round(sum(values) / len(values), 3) for index, values in sums.items()}
+
+
+def per_kind(comm: list[dict]) -> dict[str, dict[int, float]]:
+    """parallel_group_comm_time's rows as {kind: {rank: us}}."""
+    found: dict[str, dict[int, float]] = {}
+    for row in comm:
+        found.setdefault(row["group_kind"], {})[row["rank_id"]] = row["comm_us"]
+    return found
+
+
+def communication(view: Layout, comm: list[dict]) -> dict[int, dict[str, float]]:
+    """Each element's communication time per kind of group (none in the replicas' view)."""
+    width = {RANKS_VIEW: 1, "ep-dp-pp-cp": view.strategy.tp, "ep-dp-pp": view.strategy.tp * view.strategy.cp}
+    if view.dimension not in width:
+        return {}
+    found: dict[int, dict[str, float]] = {}
+    for kind, ranks_time in per_kind(comm).items():
+        for index, mean in group_means(ranks_time, width[view.dimension]).items():
+            found.setdefault(index, {})[kind] = mean
+    return found
 
 
 def _round(value: float) -> float:
@@ -125,11 +156,13 @@ def performance(conn, params: Params) -> dict:
     run_id = ranks.of_cluster(conn, params.text("clusterPath"))[0].run_id
     view = layout(params)
     found = figures(view, rows(conn, "parallel_rank_time", run_id=run_id, step_id=step_of(params)))
+    comm = communication(view, rows(conn, "parallel_group_comm_time", run_id=run_id, step_id=step_of(params)))
     if not found:
         # the real server's refusal (SummaryService.cpp QueryParallelismPerformanceInfo)
         raise InsightError("Fail to query parallelism performance info: the cluster has no step time"
                            + ("" if step_of(params) is None else f" for step {step_of(params)}"))
-    empty = {"compare": {}, "baseline": {}, "diff": {}}
     return {"performance": [{"index": index, "indicators": {"compare": shown, "baseline": {}, "diff": shown},
-                             "commTimeIndicator": empty} for index, shown in sorted(found.items())],
+                             "commTimeIndicator": {"compare": comm.get(index, {}), "baseline": {},
+                                                   "diff": comm.get(index, {})}}
+                            for index, shown in sorted(found.items())],
             "advice": []}

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from service.insight import ranks
 from service.insight.arrangement import layout
+from service.insight.parallelism import group_means, per_kind
 from service.insight.protocol import Params, rows
 from service.insight.strategy import Strategy
 
@@ -51,14 +52,6 @@ def _index(place: dict[str, int], sizes: dict[str, int], dp_last: bool) -> int:
     inner = tp_cp * sizes["pp"] * place["dp"] + tp_cp * place["pp"] if dp_last else \
         tp_cp * sizes["dp"] * place["pp"] + tp_cp * place["dp"]
     return inner + sizes["tp"] * place["cp"] + place["tp"]
-
-
-def _means(per_rank: dict[int, float], width: int) -> dict[int, float]:
-    """Each run of ``width`` consecutive ranks' mean (ReduceCommDefaultFunc), by rank // width."""
-    sums: dict[int, list[float]] = {}
-    for rank, value in per_rank.items():
-        sums.setdefault(rank // width, []).append(value)
-    return {index: round(sum(values) / len(values), 3) for index, values in sums.items()}
 
 
 class _Advice:
@@ -100,7 +93,7 @@ def _level(kind: str, strategy: Strategy, per_rank: dict[int, float], above: lis
     """One level's advice and whether the ranks hold time in groups of its kind."""
     advice = _Advice()
     width = {"dp": strategy.tp * strategy.cp, "cp": strategy.tp, "tp": 1}[kind]
-    times = _means(per_rank, width)
+    times = group_means(per_rank, width)
     if not times:
         return advice, False
     if above:
@@ -123,9 +116,7 @@ def _grid(strategy: Strategy, kinds: list[str]) -> list[dict[str, int]]:
 
 def advise(strategy: Strategy, dimension: str, comm: list[dict]) -> tuple[list[dict], bool]:
     """The slowest elements of the view and whether the communication matched the strategy."""
-    per_kind: dict[str, dict[int, float]] = {}
-    for row in comm:
-        per_kind.setdefault(row["group_kind"], {})[row["rank_id"]] = row["comm_us"]
+    kinds = per_kind(comm)
     slowest: list[dict] = []
     matched = True
     for level_dimension, kind in LEVELS:
@@ -133,7 +124,7 @@ def advise(strategy: Strategy, dimension: str, comm: list[dict]) -> tuple[list[d
             break
         if getattr(strategy, kind) > 1:
             # a level that finds no time in its kind's groups leaves the next to look into every group
-            advice, matched = _level(kind, strategy, per_kind.get(kind, {}), slowest)
+            advice, matched = _level(kind, strategy, kinds.get(kind, {}), slowest)
             slowest = advice.slowest()
         if level_dimension == dimension:
             break
@@ -144,7 +135,8 @@ def advisor(conn, params: Params) -> dict:
     """summary/slowRank/advisor: the view's slowest elements by their synchronize times."""
     run_id = ranks.of_cluster(conn, params.text("clusterPath"))[0].run_id
     view = layout(params)
-    slowest, matched = advise(view.strategy, view.dimension, rows(conn, "parallel_group_comm_time", run_id=run_id))
+    comm = rows(conn, "parallel_group_comm_time", run_id=run_id, step_id=None)
+    slowest, matched = advise(view.strategy, view.dimension, comm)
     return {"topNElements": [{"index": item["index"], "name": item["name"],
                               **{f"{kind}SynchronizeTime": item["times"][kind]
                                  for kind in ("tp", "cp", "dp") if kind in item["times"]}} for item in slowest],

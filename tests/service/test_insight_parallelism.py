@@ -58,17 +58,23 @@ def check_shapes(arrangement: dict) -> None:
     assert all(set(indicator) == INDICATOR_KEYS for indicator in arrangement["indicators"])
 
 
-def figures(page: Page, asked: dict, dimension: str, step="All") -> dict[int, dict]:
-    """Each element's figures; baseline empty, diff equal to compare, no communication split."""
+def performance(page: Page, asked: dict, dimension: str, step="All") -> tuple[dict[int, dict], dict[int, dict]]:
+    """Each element's figures and its communication per kind of group; baselines empty, diffs equal to compares."""
     body = page.body("summary", "parallelism/performance/data",
                      {**asked, "dimension": dimension, "step": step, "isCompare": False})
     assert set(body) == {"performance", "advice"} and body["advice"] == []
-    found = {}
+    found, comm = {}, {}
     for item in body["performance"]:
-        assert item["indicators"]["baseline"] == {} and item["indicators"]["diff"] == item["indicators"]["compare"]
-        assert item["commTimeIndicator"] == {"compare": {}, "baseline": {}, "diff": {}}
+        for part in ("indicators", "commTimeIndicator"):
+            assert item[part]["baseline"] == {} and item[part]["diff"] == item[part]["compare"]
         found[item["index"]] = item["indicators"]["compare"]
-    return found
+        comm[item["index"]] = item["commTimeIndicator"]["compare"]
+    return found, comm
+
+
+def figures(page: Page, asked: dict, dimension: str, step="All") -> dict[int, dict]:
+    """Each element's figures."""
+    return performance(page, asked, dimension, step)[0]
 
 
 def check_rank_figures(found: dict[int, dict], times: list[dict]) -> None:
@@ -130,7 +136,10 @@ def test_the_real_two_rank_sample_has_no_strategy_until_the_user_sets_one(empty,
         assert (whole["size"], whole["connections"], whole["arrangements"][0]["ranks"]) == (1, [], [])
         assert {item["rankId"] for item in whole["rankDbPathList"]} == {"0", "1"}
         assert all(item["dbPath"].startswith(str(run)) for item in whole["rankDbPathList"])
-        check_rank_figures(figures(page, asked, "ep-dp-pp-cp-tp"), times)
+        found, comm = performance(page, asked, "ep-dp-pp-cp-tp")
+        check_rank_figures(found, times)
+        # the sample names no parallel group: its communication is not split by kind
+        assert comm == {0: {}, 1: {}}
         # one step: the sample's only step, 50; a step it does not hold is refused
         check_rank_figures(figures(page, asked, "ep-dp-pp-cp-tp", step="50"),
                            named(empty, "parallel_rank_time", run_id=1, step_id=50))
@@ -215,8 +224,20 @@ def test_a_cluster_of_known_shape_is_laid_out_by_its_groups(shaped, root):
 
         times = named(shaped, "parallel_rank_time", run_id=1)
         assert [row["steps"] for row in times] == [2] * 8
-        check_rank_figures(figures(page, asked, "ep-dp-pp-cp-tp"), times)
+        found, comm = performance(page, asked, "ep-dp-pp-cp-tp")
+        check_rank_figures(found, times)
         by_rank = {row["rank_id"]: row for row in times}
+        # each rank's communication in its data-parallel group (the only collectives the cluster runs)
+        dp_time = {row["rank_id"]: row["comm_us"] for row in named(shaped, "parallel_group_comm_time", run_id=1)}
+        assert comm == {rank: {"dp": dp_time[rank]} for rank in range(8)}
+        # of step 2 only: the operators in each rank's step-2 window
+        step_two = {row["rank_id"]: row["comm_us"]
+                    for row in named(shaped, "parallel_group_comm_time", run_id=1, step_id=2)}
+        assert sorted(step_two) == list(range(8)) and step_two != dp_time
+        assert performance(page, asked, "ep-dp-pp-cp-tp", step="2")[1] == {
+            rank: {"dp": step_two[rank]} for rank in range(8)}
+        check_rank_figures(figures(page, asked, "ep-dp-pp-cp-tp", step="2"),
+                           named(shaped, "parallel_rank_time", run_id=1, step_id=2))
 
         # the stages' view: one element per replica and stage holding its tensor-parallel pair, whose
         # figures are the pair's max, min and range
@@ -225,9 +246,11 @@ def test_a_cluster_of_known_shape_is_laid_out_by_its_groups(shaped, root):
         assert [(e["name"], e["formattedRanks"]) for e in stages["arrangements"]] == [
             ("dp0-pp0", "0,1"), ("dp1-pp0", "2,3"), ("dp0-pp1", "4,5"), ("dp1-pp1", "6,7")]
         assert sorted(c["list"] for c in stages["connections"] if c["type"] == "pp") == [[0, 2], [1, 3]]
-        folded = figures(page, asked, "ep-dp-pp")
+        folded, folded_comm = performance(page, asked, "ep-dp-pp")
         for element in stages["arrangements"]:
             pair = [by_rank[rank]["computing_us"] for rank in element["ranks"]]
+            assert folded_comm[element["index"]] == {
+                "dp": round(sum(dp_time[rank] for rank in element["ranks"]) / 2, 3)}
             got = folded[element["index"]]
             assert (got["computingMax"], got["computingMin"]) == (max(pair), min(pair))
             assert got["computingRange"] == pytest.approx(max(pair) - min(pair), abs=1e-3)
@@ -239,7 +262,8 @@ def test_a_cluster_of_known_shape_is_laid_out_by_its_groups(shaped, root):
         replicas = page.body("summary", "parallelism/arrangement/all", {**asked, "dimension": "ep-dp"})
         assert [(e["name"], e["formattedRanks"]) for e in replicas["arrangements"]] == [
             ("dp0", "0,1,4,5"), ("dp1", "2,3,6,7")]
-        summed = figures(page, asked, "ep-dp")
+        summed, summed_comm = performance(page, asked, "ep-dp")
+        assert summed_comm == {0: {}, 1: {}}  # the replicas' view splits no communication (the real server's)
         for element in replicas["arrangements"]:
             stage_max = [max(by_rank[r]["computing_us"] for r in pair)
                          for pair in (element["ranks"][:2], element["ranks"][2:])]
