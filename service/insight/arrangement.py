@@ -39,6 +39,9 @@ TOKENS = (("dp", "dp"), ("cp", "cp"), ("tp", "tp"), ("pp", "pp"), ("dp-cp", "dp-
 EP_TOKENS = (("ep", "exp"), ("tp-ep", "tp_exp"), ("dp", "dp_modulo_exp"), ("dp-cp", "dp_modulo_exp_cp"),
              ("tp-ep-pp", "mp_exp"))
 NPU_TIME = "Computing + Communication(Not Overlapped) + Free"
+#: the most ranks a view lays out (the real server takes a million; every view lists each rank once, the
+#: ranks' view some ten groups through each: a million is more than a page draws or a frame should carry)
+MAX_RANKS = 65_536
 
 
 def _indicator(key: str, name: str, heat: bool, chart: bool, visible: bool, kind: str = "bar", stack: str = "",
@@ -212,7 +215,11 @@ def layout(params: Params) -> Layout:
     dimension = params.text("dimension")
     if dimension not in UNFOLDS:
         raise InsightError(f"dimension must be one of {', '.join(UNFOLDS)}, not {dimension!r}")
-    return Layout(from_params(params), dimension)
+    view = Layout(from_params(params), dimension)
+    if view.strategy.world_size > MAX_RANKS:
+        raise InsightError(f"the strategy lays out {view.strategy.world_size} ranks, more than the {MAX_RANKS} "
+                           "a view answers")
+    return view
 
 
 def arrangement(conn, params: Params) -> dict:

@@ -179,6 +179,13 @@ def test_the_real_two_rank_sample_has_no_strategy_until_the_user_sets_one(empty,
             assert refused["result"] is False and words in refused["error"]["message"]
         refused = page.send("summary", "parallelism/arrangement/all", {**chosen, **cluster, "dimension": "dp"})
         assert refused["result"] is False and "dimension must be one of" in refused["error"]["message"]
+        # a million ranks is more than a view answers; 4096 are laid out
+        huge = {**chosen, **cluster, "tpSize": 100, "dpSize": 100, "ppSize": 100}
+        refused = page.send("summary", "parallelism/arrangement/all", {**huge, "dimension": "ep-dp"})
+        assert refused["result"] is False and "1000000 ranks, more than the 65536" in refused["error"]["message"]
+        large = page.body("summary", "parallelism/arrangement/all",
+                          {**huge, "tpSize": 8, "dpSize": 16, "ppSize": 32, "dimension": "ep-dp"})
+        assert large["size"] == 16 and sum(len(e["ranks"]) for e in large["arrangements"]) == 4096
 
 
 @pytest.fixture
