@@ -19,8 +19,9 @@ summary, else derived from the kernels and HCCL operators) in us; its communicat
 parallel group (dp, tp, ...) the named query ``parallel_group_comm_time``, each element's the mean of
 its ranks' as the real server's (SummaryService.cpp QueryParallelismCommTime, ReduceCommDefaultFunc;
 none in the replicas' view, which the real server does not split either). Not given: a baseline (a
-cluster baseline is not kept: ``baseline`` is empty and ``diff`` equals ``compare``) and the real
-server's advice on the spread of the figures (``advice`` empty).
+cluster baseline is not kept: ``baseline`` is empty and ``diff`` equals ``compare``). The ``advice``
+is the real server's in the ranks' view (CalAdviceInfo, AnalyzePerformanceAdviceWithDpCpPpTpDimension):
+a figure whose spread over the ranks passes 5 % of their mean end-to-end time has an issue.
 """
 
 from __future__ import annotations
@@ -143,6 +144,32 @@ def figures(view: Layout, per_rank: list[dict]) -> dict[int, dict]:
     return replicas(view, highs)
 
 
+#: the figures the advice weighs: (key in the ranks' view, the name the advice gives it, its subject)
+ADVISED = (("computing", "Computing", "Computing"), ("overlapped", "Communication(Not Overlapped)", "Communication"),
+           ("free", "Free", "Free"))
+#: a spread above this share of the mean end-to-end time is an issue
+ADVICE_SHARE = 0.05
+
+
+def advice(view: Layout, found: dict[int, dict]) -> list[str]:
+    """The ranks' view's advice: each figure whose max - min over the ranks passes 5 % of their mean
+    computing + communication not overlapped + free + preparing, in the real server's words."""
+    if view.dimension != RANKS_VIEW or not found:
+        return []
+    ranks_figures = list(found.values())
+    mean = sum(f["computing"] + f["overlapped"] + f["free"] + max(0.0, f["preparing"])
+               for f in ranks_figures) / len(ranks_figures)
+    if mean == 0:
+        return []
+    said = []
+    for key, name, subject in ADVISED:
+        spread = max(f[key] for f in ranks_figures) - min(f[key] for f in ranks_figures)
+        if spread / mean > ADVICE_SHARE:
+            said.append(f'{subject} has some issues, because the max difference of "{name}" has reached '
+                        f"{_round(spread):.6f}us.")
+    return said
+
+
 def step_of(params: Params) -> int | None:
     """The step asked: None for every step ("All" or empty)."""
     step = params.text("step", required=False)
@@ -165,4 +192,5 @@ def performance(conn, params: Params) -> dict:
                              "commTimeIndicator": {"compare": comm.get(index, {}), "baseline": {},
                                                    "diff": comm.get(index, {})}}
                             for index, shown in sorted(found.items())],
-            "advice": []}
+            # the real server advises only outside compare mode, which a cluster here never is
+            "advice": advice(view, found)}

@@ -62,7 +62,8 @@ def performance(page: Page, asked: dict, dimension: str, step="All") -> tuple[di
     """Each element's figures and its communication per kind of group; baselines empty, diffs equal to compares."""
     body = page.body("summary", "parallelism/performance/data",
                      {**asked, "dimension": dimension, "step": step, "isCompare": False})
-    assert set(body) == {"performance", "advice"} and body["advice"] == []
+    assert set(body) == {"performance", "advice"}
+    assert body["advice"] == [] or dimension == "ep-dp-pp-cp-tp"  # advice in the ranks' view only
     found, comm = {}, {}
     for item in body["performance"]:
         for part in ("indicators", "commTimeIndicator"):
@@ -91,6 +92,26 @@ def check_rank_figures(found: dict[int, dict], times: list[dict]) -> None:
         end_to_end = row["computing_us"] + row["communication_not_overlapped_us"] + row["free_us"] + row["preparing_us"]
         assert rank["computingRatio"] == pytest.approx(row["computing_us"] / end_to_end * 100, abs=1e-3)
         assert rank["communicationRatio"] == pytest.approx(row["communication_us"] / end_to_end * 100, abs=1e-3)
+
+
+def check_advice(page: Page, asked: dict, times: list[dict]) -> None:
+    """The ranks' view's advice: a figure whose spread over the ranks passes 5 % of their mean end-to-end
+    time (computing + communication not overlapped + free + preparing) has an issue."""
+    body = page.body("summary", "parallelism/performance/data",
+                     {**asked, "dimension": "ep-dp-pp-cp-tp", "step": "All", "isCompare": False})
+    mean = sum(row["computing_us"] + row["communication_not_overlapped_us"] + row["free_us"] + row["preparing_us"]
+               for row in times) / len(times)
+    expected = []
+    for column, name, subject in (("computing_us", "Computing", "Computing"),
+                                  ("communication_not_overlapped_us", "Communication(Not Overlapped)", "Communication"),
+                                  ("free_us", "Free", "Free")):
+        spread = max(row[column] for row in times) - min(row[column] for row in times)
+        if spread / mean > 0.05:
+            expected.append(f'{subject} has some issues, because the max difference of "{name}" has reached '
+                            f"{round(spread, 3):.6f}us.")
+    # the slower ranks' computing spreads by 40 %
+    assert expected and expected[0].startswith("Computing has some issues")
+    assert body["advice"] == expected
 
 
 def check_slow_ranks(page: Page, database, asked: dict, stages: list[dict]) -> None:
@@ -245,6 +266,7 @@ def test_a_cluster_of_known_shape_is_laid_out_by_its_groups(shaped, root):
             rank: {"dp": step_two[rank]} for rank in range(8)}
         check_rank_figures(figures(page, asked, "ep-dp-pp-cp-tp", step="2"),
                            named(shaped, "parallel_rank_time", run_id=1, step_id=2))
+        check_advice(page, asked, times)
 
         # the stages' view: one element per replica and stage holding its tensor-parallel pair, whose
         # figures are the pair's max, min and range
