@@ -22,7 +22,7 @@ Each rank's time per kind of group is the named query ``parallel_group_comm_time
 from __future__ import annotations
 
 from service.insight import ranks
-from service.insight.arrangement import layout
+from service.insight.arrangement import NAME_ORDER, layout
 from service.insight.parallelism import group_means, per_kind
 from service.insight.protocol import Params, rows
 from service.insight.strategy import Strategy
@@ -32,8 +32,6 @@ from service.insight.strategy import Strategy
 THRESHOLD, KEPT, SHOWN = 0.05, 10, 3
 #: the levels below the data-parallel one: the dimension that unfolds each and its kind
 LEVELS = (("ep-dp-pp", "dp"), ("ep-dp-pp-cp", "cp"), ("ep-dp-pp-cp-tp", "tp"))
-#: an element's name order (LAYOUT)
-NAME_ORDER = ("dp", "pp", "cp", "tp")
 
 
 def _sizes(strategy: Strategy, kind: str) -> dict[str, int]:
@@ -55,7 +53,8 @@ def _index(place: dict[str, int], sizes: dict[str, int], dp_last: bool) -> int:
 
 
 class _Advice:
-    """The slowest elements of one level: (total synchronize time, name, index, times per kind)."""
+    """The slowest elements of one level (TopNAdviceMaintainer): the ten with the most synchronize time in
+    all, each kept as (that total, the element: index, name, place, times per kind)."""
 
     def __init__(self):
         self.kept: list[tuple[float, dict]] = []
