@@ -14,8 +14,9 @@ import itertools
 import threading
 
 from service.db import get_db
-from service.insight import (baseline, communication, details, hotspot, importer, memory, operator, project, selection,
-                             source, summary, system_view, timeline, views)
+from service.insight import (arrangement, baseline, communication, communication_advice, details, hotspot, importer,
+                             memory, operator, parallelism, project, rank_details, selection, slow_rank_advice, source,
+                             strategy, summary, system_view, timeline, views)
 from service.insight.protocol import InsightError, Params
 from service.insight.session import Session
 from warehouse.errors import WarehouseError
@@ -39,6 +40,13 @@ COMMANDS = {
     "systemView/overall": system_view.overall,
     "summary/queryTopData": summary.query_top_data,
     "summary/statistic": summary.statistic,
+    "summary/queryComputeDetail": rank_details.compute_detail,
+    "summary/queryCommunicationDetail": rank_details.communication_detail,
+    "summary/query/parallelStrategy": strategy.query,
+    "summary/set/parallelStrategy": strategy.choose,
+    "parallelism/arrangement/all": arrangement.arrangement,
+    "parallelism/performance/data": parallelism.performance,
+    "summary/slowRank/advisor": slow_rank_advice.advisor,
     "communication/duration/iterations": communication.iterations,
     "communication/matrix/bandwidthInfo": communication.matrix,
     "communication/duration/list": communication.duration_list,
@@ -50,6 +58,7 @@ COMMANDS = {
     "communication/distribution": communication.distribution,
     "communication/duration/slow-rank/list": communication.slow_ranks,
     "communication/operatorLists": communication.operator_lists,
+    "communication/advisor": communication_advice.advisor,
     "operator/category": operator.category,
     "operator/compute_unit": operator.compute_unit,
     "operator/statistic": operator.statistic,

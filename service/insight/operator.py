@@ -91,7 +91,7 @@ def _groups(conn, card: ranks.RankCard, group_by: str) -> list[dict]:
     return timeline.warehouse_cache().summary(("operator groups", card.run_id, card.rank_id, group_by), compute)
 
 
-def _operators(conn, card: ranks.RankCard, communication: bool, top_k: int = -1, **only) -> list[dict]:
+def operators(conn, card: ranks.RankCard, communication: bool, top_k: int = -1, **only) -> list[dict]:
     """The rank's kernels (or HCCL operators), longest first, the ``top_k`` of them; ``only``: of one
     group (``op_type``, ``op_name``, ``input_shapes``, ``acc_core``)."""
     return rows(conn, "insight_operators", run_id=card.run_id, rank_id=card.rank_id, communication=communication,
@@ -123,7 +123,7 @@ def category(conn, params: Params) -> dict:
     """operator/category: the time of the topK groups (or operators), as a pie."""
     card, group_by, communication, top_k = _asked(conn, params)
     if group_by is None:
-        found = _operators(conn, card, communication, top_k)
+        found = operators(conn, card, communication, top_k)
         return _pie([(row["name"] or "", _us(row["dur"], 2)) for row in found])
     found = _top(_groups(conn, card, group_by), top_k)
     return _pie([(_slice_name(row), _us(row["total_ns"], 2)) for row in found])
@@ -135,7 +135,7 @@ def compute_unit(conn, params: Params) -> dict:
     if communication:
         return {"data": []}
     if group_by is None:
-        found = [(row["acc_core"], _us(row["dur"], 2)) for row in _operators(conn, card, False, top_k)]
+        found = [(row["acc_core"], _us(row["dur"], 2)) for row in operators(conn, card, False, top_k)]
     else:
         found = [(row["acc_core"], _us(row["total_ns"], 2)) for row in _top(_groups(conn, card, group_by), top_k)]
     cores: dict[str, float] = {}
@@ -234,7 +234,7 @@ def details(conn, params: Params) -> dict:
     card, group_by, communication, top_k = _asked(conn, params)
     if group_by is not None:
         raise InsightError("operator/details lists operators: group must be Operator or Communication Operator")
-    found = _kept(_operators(conn, card, communication, top_k), _filters(params, DETAIL_FILTERS), DETAIL_COLUMNS)
+    found = _kept(operators(conn, card, communication, top_k), _filters(params, DETAIL_FILTERS), DETAIL_COLUMNS)
     page = paging.page(paging.ordered(found, params, DETAIL_COLUMNS), params)
     listed, headers = _detail_rows(conn, page, timeline.card_zero(conn, card))
     return {"total": len(found), "level": _level(page), "pmuHeaders": headers, "data": [
@@ -259,7 +259,7 @@ def more_info(conn, params: Params) -> dict:
     if group_by is None:
         raise InsightError("operator/more_info opens a group: group must be Operator Type, Input Shape or "
                            "Communication Operator Type")
-    members = _operators(conn, card, communication, **_group_of(group_by, params))
+    members = operators(conn, card, communication, **_group_of(group_by, params))
     found = _kept(members, _filters(params, DETAIL_FILTERS), DETAIL_COLUMNS)
     page = paging.page(paging.ordered(found, params, DETAIL_COLUMNS), params)
     listed, headers = _detail_rows(conn, page, timeline.card_zero(conn, card))

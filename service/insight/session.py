@@ -4,7 +4,8 @@ MindStudio Insight's frontend names no card in its operator views (modules/compu
 ``RequestUtils.ts`` sends only each view's own parameters, and ``isCompared``): the real server
 answers about the file set made current when it was imported (``ProjectParserBin.cpp``
 SetFilePath, ``SourceFileParser.cpp``) and compares with the baseline ``global/setBaseline`` chose
-(``SetBaselineHandler.cpp``) until ``global/cancelBaseline``. The WebSocket keeps one
+(``SetBaselineHandler.cpp``) until ``global/cancelBaseline``; the Summary page's parallel view lays out a cluster by the
+strategy ``summary/set/parallelStrategy`` chose (``SetParallelStrategyConfigHandler.cpp``). The WebSocket keeps one
 :class:`Session` per connection, so two pages on one warehouse each see their own choice;
 ``POST /insight`` is stateless (a new session per request: a card is named with ``cardId`` where
 the warehouse holds several, the baseline with ``baselineRankId``).
@@ -27,5 +28,7 @@ class Session:
     operator: int | None = None
     #: the operator profile global/setBaseline chose to compare with
     baseline: int | None = None
+    #: the parallel strategy summary/set/parallelStrategy chose, per cluster folder (:mod:`strategy`)
+    strategies: dict[str, dict] = field(default_factory=dict)
     #: events to send the client after the answer to its current request
     events: list[dict] = field(default_factory=list)
