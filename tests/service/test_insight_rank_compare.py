@@ -1,0 +1,138 @@
+"""Compare mode for two ranks of a training run, through ``warehouse serve --insight-port`` (issue 38).
+
+A two-rank run is imported over a real WebSocket, then MindStudio Insight's frontend's sequence is
+driven: "Set as Baseline Data" on rank 0's card in the project tree (Ascend/msinsight
+``modules/framework/src/utils/Compare.tsx`` setBaselineData: ``global/setBaseline`` with the tree
+node's ``filePath`` and ``rankId``, ``utils/Request.ts`` setBaseline; the params of
+``components/RemoteManager/ProjectContents/ContextMenu.tsx``), "Set as Comparison Data" on rank 1
+(setCompareData: the Operator page's condition then names rank 1 with ``isCompare`` true,
+``modules/operator/src/components/operator/Filter.tsx``), the Operator page's table in compare mode
+(``operator/DetailTable.tsx`` queryOperatorData: ``operator/statistic`` for a grouping,
+``operator/details`` for "Communication Operator"; the pies and "Operator" grouping are hidden,
+``Operator.tsx``, ``Filter.tsx``), then "Cancel Baseline" (cancelBaselineData). Answers are in the
+real server's shapes (``server/src/modules/global/protocol/GlobalProtocolUtil.cpp``
+ToResponseJson<BaselineSettingResponse>; ``server/src/modules/operator/protocol/OperatorProtocolUtil.cpp``),
+paired as its handlers pair them (``handler/QueryOpStatisticInfoHandler.cpp``,
+``QueryOpDetailInfoHandler.cpp``); each rank's values equal the warehouse's named queries
+(``insight_operator_groups``, ``insight_operators``) for that rank.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from service.insight.compare import fixed_minus
+from service.insight.protocol import rows
+from test_insight_operator import DB_RUN, DETAIL_KEYS, STATISTIC_KEYS, condition, ranks_of, table, us
+from test_insight_timeline import opened, sql
+from test_insight_ws import empty, root  # noqa: F401 - fixtures
+from warehouse import db
+
+# each test runs `warehouse serve` in a child process and imports a run: seconds each
+pytestmark = pytest.mark.slow
+
+
+def named(database, name: str, path: str, **params) -> list[dict]:
+    """A named query's rows for the rank whose card is the input at ``path``."""
+    ((run_id, rank_id),) = sql(database, "SELECT run_id, rank_id FROM source WHERE path = ?", path)
+    conn = db.connect_readonly(database)
+    try:
+        return rows(conn, name, run_id=run_id, rank_id=rank_id, **params)
+    finally:
+        conn.close()
+
+
+def tree_node(page, path: str) -> dict:
+    """The project tree's node of the rank card at ``path`` (what the context menu acts on)."""
+    (project,) = page.body("global", "files/getProjectExplorer", {})["projectDirectoryList"]
+    return next(node for node in project["children"] if node["filePath"] == path)
+
+
+def set_baseline(page, node: dict) -> dict:
+    """Compare.tsx setBaselineData's request for a rank node of the tree."""
+    return page.body("global", "global/setBaseline", {
+        "projectName": "warehouse", "fileType": node["type"], "filePath": node["filePath"], "rankId": node["rankId"],
+        "baselineClusterPath": node["clusterPath"], "currentClusterPath": node["clusterPath"]})
+
+
+def groups_by_type(database, path: str) -> dict[tuple[str, str], dict]:
+    """The rank's kernels by (type, core) as insight_operator_groups answers them."""
+    return {(row["op_type"], row["acc_core"] or ""): row
+            for row in named(database, "insight_operator_groups", path, group_by="op_type")}
+
+
+def test_two_ranks_of_a_run_compare_their_operators(empty, root, realdata):
+    run = root / "level1"
+    shutil.copytree(realdata / DB_RUN, run)
+    with opened(empty, root, run) as (page, _):
+        base_rank, mine_rank = ranks_of(page)
+        base_path, mine_path = base_rank["dbPath"], mine_rank["dbPath"]
+        answer = set_baseline(page, tree_node(page, base_path))
+        assert answer == {"rankId": base_path, "host": "", "cardName": "Baseline_0", "isCluster": False,
+                          "errorMessage": "", "dbPath": base_path, "isFtrace": False}
+
+        # Operator Type: every group of both ranks matched on type and core, the diff's total time first
+        shown = {**condition(mine_rank, top_k=-1), "isCompare": True}
+        body = page.body("operator", "operator/statistic", table(shown, page_size=100, field="totalTime"))
+        mine, base = groups_by_type(empty, mine_path), groups_by_type(empty, base_path)
+        assert body["total"] == len(mine.keys() | base.keys()) == len(body["data"])
+        for item in body["data"]:
+            assert set(item) == {"diff", "baseline", "compare"}
+            assert all(set(item[side]) == set(STATISTIC_KEYS) for side in item)
+            key = (item["diff"]["opType"], item["diff"]["accCore"])
+            for side, groups in (("compare", mine), ("baseline", base)):
+                group = groups.get(key)
+                shown_side = item[side]
+                if group is None:  # the server's empty row: its count "0"
+                    assert shown_side == {**dict.fromkeys(STATISTIC_KEYS, ""), "count": "0"}
+                    continue
+                assert (shown_side["opType"], shown_side["accCore"], shown_side["count"], shown_side["totalTime"],
+                        shown_side["maxTime"], shown_side["minTime"]) == (
+                    group["op_type"], group["acc_core"], str(group["count"]), us(group["total_ns"]),
+                    us(group["max_ns"]), us(group["min_ns"]))
+            mine_total = us(mine[key]["total_ns"]) if key in mine else ""
+            base_total = us(base[key]["total_ns"]) if key in base else ""
+            assert item["diff"]["totalTime"] == fixed_minus(mine_total, base_total)
+            counts = (mine.get(key, {}).get("count", 0), base.get(key, {}).get("count", 0))
+            assert item["diff"]["count"] == str(counts[0] - counts[1])
+            assert item["diff"]["opName"] == "->" and item["diff"]["inputShape"] == "->"
+        totals = [float(item["diff"]["totalTime"]) for item in body["data"]]
+        assert totals == sorted(totals, reverse=True)
+
+        # topK and a page: the 15 largest differences, the second page of 10 is their last 5
+        shown = {**condition(mine_rank), "isCompare": True}
+        second = page.body("operator", "operator/statistic", table(shown, current=2, field="totalTime"))
+        assert second["total"] == 15 and second["data"] == body["data"][10:15]
+
+        # Communication Operator: each rank's HCCL operators, paired by name in start order
+        shown = {**condition(mine_rank, "Communication Operator", top_k=-1), "isCompare": True}
+        details = page.body("operator", "operator/details", table(shown, field="duration", order="descend"))
+        mine_ops, base_ops = (named(empty, "insight_operators", path, communication=True)
+                              for path in (mine_path, base_path))
+        assert len(mine_ops) == len(base_ops) == 4
+        assert details["total"] == 4 and details["pmuHeaders"] == [] and details["level"] == "l0"
+        for item in details["data"]:
+            assert set(item["compare"]) == set(item["baseline"]) == set(item["diff"]) == set(DETAIL_KEYS)
+            assert item["diff"]["name"] == item["compare"]["name"] == item["baseline"]["name"]
+            assert item["diff"]["duration"] == fixed_minus(item["compare"]["duration"], item["baseline"]["duration"])
+            assert item["diff"]["type"] == f"{item['compare']['type']}->{item['baseline']['type']}"
+        for side, found in (("compare", mine_ops), ("baseline", base_ops)):
+            assert sorted((row[side]["name"], row[side]["duration"]) for row in details["data"]) == sorted(
+                (op["name"], us(op["dur"], 3)) for op in found)
+        durations = [float(item["diff"]["duration"]) for item in details["data"]]
+        assert durations == sorted(durations, reverse=True)
+
+        # the pies, which the page hides in compare mode, answer for the rank alone, as without a baseline
+        chart = {**condition(mine_rank), "isCompare": True}
+        assert page.body("operator", "operator/category", chart) == page.body(
+            "operator", "operator/category", condition(mine_rank))
+
+        # Cancel Baseline: compare mode has no baseline any more (the real server's GET_BASELINE_ID_FAILED)
+        assert page.body("global", "global/cancelBaseline", {"projectName": "warehouse", "filePath": base_path}) == {}
+        refused = page.send("operator", "operator/statistic", table({**condition(mine_rank), "isCompare": True}))
+        assert refused["result"] is False and "baseline" in refused["error"]["message"]
+        # out of compare mode the table is the rank's alone again
+        alone = page.body("operator", "operator/statistic", table(condition(mine_rank)))
+        assert {item["baseline"]["count"] for item in alone["data"]} == {""}
