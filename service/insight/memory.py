@@ -16,14 +16,17 @@ in ms after the card's time zero (its first slice, the Timeline's zero: ``rankOf
 in MB, operator sizes in KB; the curve's points as the server's CurveContainer thins them (1,000
 buckets, each column's minimum and maximum kept). The rows come from the warehouse's tables through
 named queries (``insight_memory_*``); what they hold is laid out here as the server lays it out.
-No comparison: the warehouse's baseline is an operator profile's, so ``isCompare`` is refused.
+In compare mode (``isCompare``, a rank set as baseline with global/setBaseline) the curve and the
+operator size bounds pair the rank with the baseline rank (:mod:`memory_compare`); the operator and
+component tables and the static graphs are not compared (``isCompare`` is refused there).
 """
 
 from __future__ import annotations
 
 import math
 
-from service.insight import parse_events, ranks, timeline
+from service.insight import memory_compare, parse_events, ranks, timeline
+from service.insight.baseline import rank_baseline
 from service.insight.protocol import InsightError, Params, one, rows
 
 MEMORY_COMPLETED = "parse/memoryCompleted"
@@ -99,8 +102,13 @@ def _card(conn, params: Params) -> ranks.RankCard:
     """The rank card the request names (:func:`ranks.asked`), not in comparison mode."""
     card = ranks.asked(conn, params)
     if params.values.get("isCompare") is True:
-        raise InsightError("memory comparison is not answered: the warehouse's baseline is an operator profile's")
+        raise InsightError("memory comparison is answered for the curve and the operator size bounds only")
     return card
+
+
+def _compared(conn, params: Params) -> tuple[ranks.RankCard, ranks.RankCard | None]:
+    """(the rank card the request names, the baseline rank in compare mode, else None)."""
+    return ranks.asked(conn, params), rank_baseline(conn, params)
 
 
 def _zero(conn, card: ranks.RankCard) -> int:
@@ -142,9 +150,21 @@ def memory_usage(conn, params: Params) -> dict:
     """The memory curve of a rank grouped ``Overall``, by ``Stream`` or by ``Component``, between
     ``start`` and ``end`` (ms; the whole curve when both are 0 or absent), as
     QueryMemoryViewHandler answers: legends, points as text (``NULL`` where a series has none),
-    the peaks as the title."""
-    card = _card(conn, params)
+    the peaks as the title; in compare mode both ranks' series, no title (:mod:`memory_compare`)."""
+    card, baseline = _compared(conn, params)
     group = _group(params, (OVERALL, STREAM, COMPONENT))
+    legends, points, title = _curve(conn, card, group)
+    if baseline is not None:
+        base_legends, base_points, _ = _curve(conn, baseline, group)
+        points = memory_compare.curve_points(points, len(legends), base_points, len(base_legends))
+        legends, title = memory_compare.curve_legends(legends, base_legends), ""
+    return {"legends": legends, "lines": _thinned(points, len(legends), _number(params, "start"),
+                                                  _number(params, "end")),
+            "title": title, "rankOffsetNs": 0}
+
+
+def _curve(conn, card: ranks.RankCard, group: str) -> tuple[list[str], list[tuple], str]:
+    """A rank's curve grouped by ``group``: (legends, points of floats, the title)."""
     records = _records(conn, card)
     if group == OVERALL:
         records = [r for r in records if r["component"] != PTA]
@@ -152,10 +172,7 @@ def memory_usage(conn, params: Params) -> dict:
         records = [r for r in records if r["stream"] and r["component"] == PTA_AND_GE]
     streams = list(dict.fromkeys(r["stream"] for r in records if r["stream"]))
     build = {OVERALL: _overall, STREAM: _by_stream, COMPONENT: _by_component}[group]
-    legends, points, title = build(records, streams)
-    return {"legends": legends, "lines": _thinned(points, len(legends), _number(params, "start"),
-                                                  _number(params, "end")),
-            "title": title, "rankOffsetNs": 0}
+    return build(records, streams)
 
 
 def _number(params: Params, name: str) -> float:
@@ -301,11 +318,20 @@ def _operators(conn, card: ranks.RankCard) -> list[dict]:
 
 
 def operator_size(conn, params: Params) -> dict:
-    """The smallest and largest operator block in KB (QueryOperatorSize), 0 and 0 with none."""
-    card = _card(conn, params)
+    """The smallest and largest operator block in KB (QueryOperatorSize), 0 and 0 with none; in
+    compare mode the smallest and largest difference (:func:`memory_compare.size_bounds`); the smallest
+    rounded down and the largest up, as QueryMemoryOperatorSizeHandler answers both."""
+    card, baseline = _compared(conn, params)
     _group(params, (OVERALL, STREAM))
+    low, high = _size_bounds(conn, card)
+    if baseline is not None:
+        low, high = memory_compare.size_bounds((low, high), _size_bounds(conn, baseline))
+    return {"minSize": float(math.floor(low)), "maxSize": float(math.ceil(high))}
+
+
+def _size_bounds(conn, card: ranks.RankCard) -> tuple[float, float]:
     sizes = [row["size"] for row in _operators(conn, card) if row["size"] is not None]
-    return {"minSize": min(sizes, default=0.0), "maxSize": max(sizes, default=0.0)}
+    return min(sizes, default=0.0), max(sizes, default=0.0)
 
 
 def operators(conn, params: Params) -> dict:

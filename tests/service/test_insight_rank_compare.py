@@ -19,6 +19,7 @@ paired as its handlers pair them (``handler/QueryOpStatisticInfoHandler.cpp``,
 
 from __future__ import annotations
 
+import math
 import shutil
 
 import pytest
@@ -26,7 +27,7 @@ import pytest
 from service.insight.compare import fixed_minus
 from service.insight.protocol import rows
 from test_insight_operator import DB_RUN, DETAIL_KEYS, STATISTIC_KEYS, condition, ranks_of, table, us
-from test_insight_timeline import opened, sql
+from test_insight_timeline import extent_in_sql, opened, sql
 from test_insight_ws import empty, root  # noqa: F401 - fixtures
 from warehouse import db
 
@@ -128,6 +129,41 @@ def test_two_ranks_of_a_run_compare_their_operators(empty, root, realdata):
         chart = {**condition(mine_rank), "isCompare": True}
         assert page.body("operator", "operator/category", chart) == page.body(
             "operator", "operator/category", condition(mine_rank))
+
+        # the Memory page: the curve of both ranks, each on its own time zero, over a window neither thins
+        # (DynamicLineChart.tsx memoryCurveGet), and the size slider's bounds (buildSearchSizeParam)
+        zeros = {path: extent_in_sql(empty, path)[0] for path in (mine_path, base_path)}
+        records = {path: [row for row in named(empty, "insight_memory_records", path, zero_ns=zeros[path])
+                          if row["component"] != "PTA"] for path in (mine_path, base_path)}
+        window = (0.0, records[mine_path][300]["time_ms"])
+
+        def curve(path: str, compare: bool) -> dict:
+            return page.body("memory", "Memory/view/memoryUsage", {
+                "rankId": path, "dbPath": path, "type": "Overall", "isCompare": compare,
+                "start": str(window[0]), "end": str(window[1])})
+
+        own = {path: curve(path, False) for path in (mine_path, base_path)}
+        for path, alone in own.items():  # each rank's own points: its memory records' times (APP, PTA+GE, ...)
+            shown = {row["time_ms"] for row in records[path] if window[0] <= row["time_ms"] <= window[1]}
+            assert {float(line[0]) for line in alone["lines"]} <= shown and len(alone["lines"]) > 100
+        assert sum(len(alone["lines"]) for alone in own.values()) < 1000
+        both = curve(mine_path, True)
+        mine_legends, base_legends = own[mine_path]["legends"], own[base_path]["legends"]
+        assert both["legends"] == [mine_legends[0], *(f"{legend} of Compare" for legend in mine_legends[1:]),
+                                   *(f"{legend} of Baseline" for legend in base_legends[1:])]
+        assert both["title"] == "" and both["rankOffsetNs"] == 0
+        width = len(mine_legends)
+        assert [line[:width] for line in both["lines"] if set(line[1:width]) != {"NULL"}] == own[mine_path]["lines"]
+        assert [line[:1] + line[width:] for line in both["lines"]
+                if set(line[width:]) != {"NULL"}] == own[base_path]["lines"]
+        times = [float(line[0]) for line in both["lines"]]
+        assert times == sorted(times)
+        sizes = {path: [row["size"] for row in named(empty, "insight_memory_operators", path, zero_ns=zeros[path])]
+                 for path in (mine_path, base_path)}
+        bounds = page.body("memory", "Memory/view/operatorSize", {"rankId": mine_path, "dbPath": mine_path,
+                                                                  "type": "Overall", "isCompare": True})
+        assert bounds == {"minSize": math.floor(min(sizes[mine_path]) - max(sizes[base_path])),
+                          "maxSize": math.ceil(max(sizes[mine_path]) - min(sizes[base_path]))}
 
         # Cancel Baseline: compare mode has no baseline any more (the real server's GET_BASELINE_ID_FAILED)
         assert page.body("global", "global/cancelBaseline", {"projectName": "warehouse", "filePath": base_path}) == {}
