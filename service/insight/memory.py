@@ -16,9 +16,10 @@ in ms after the card's time zero (its first slice, the Timeline's zero: ``rankOf
 in MB, operator sizes in KB; the curve's points as the server's CurveContainer thins them (1,000
 buckets, each column's minimum and maximum kept). The rows come from the warehouse's tables through
 named queries (``insight_memory_*``); what they hold is laid out here as the server lays it out.
-In compare mode (``isCompare``, a rank set as baseline with global/setBaseline) the curve and the
-operator size bounds pair the rank with the baseline rank (:mod:`memory_compare`); the operator and
-component tables and the static graphs are not compared (``isCompare`` is refused there).
+In compare mode (``isCompare``, a rank set as baseline with global/setBaseline) the curve, the
+operator size bounds and the operator table pair the rank with the baseline rank
+(:mod:`memory_compare`); the component table and the static graphs are not compared (``isCompare``
+is refused there).
 """
 
 from __future__ import annotations
@@ -102,7 +103,8 @@ def _card(conn, params: Params) -> ranks.RankCard:
     """The rank card the request names (:func:`ranks.asked`), not in comparison mode."""
     card = ranks.asked(conn, params)
     if params.values.get("isCompare") is True:
-        raise InsightError("memory comparison is answered for the curve and the operator size bounds only")
+        raise InsightError("memory comparison is answered for the curve, the operator size bounds and the "
+                           "operator table only")
     return card
 
 
@@ -341,9 +343,12 @@ def operators(conn, params: Params) -> dict:
     (a searchable column containing a text, case-insensitive) and ``rangeFilters`` (a column between
     two numbers); sorted by ``orderBy`` (``order`` ascend/descend); paged by ``currentPage`` and
     ``pageSize``. ``totalNum`` is the rows matching, 0 when the page asked holds none (the server
-    counts the rows it returns with COUNT(*) OVER())."""
-    card = _card(conn, params)
+    counts the rows it returns with COUNT(*) OVER()). In compare mode the blocks of both ranks paired
+    (:func:`memory_compare.operator_table`)."""
+    card, baseline = _compared(conn, params)
     group = _group(params, (OVERALL, STREAM))
+    if baseline is not None:
+        return _compared_operators(conn, card, baseline, params)
     found = _operators(conn, card)
     if group == STREAM:
         found = [row for row in found if row["stream"]]
@@ -366,8 +371,33 @@ def operators(conn, params: Params) -> dict:
              "allocationTotalActive": 0.0, "releaseTotalActive": 0.0, "streamPtr": "", "id": ""}
     return {"totalNum": len(found) if page else 0,
             "operatorDetail": [{"compare": _operator_json(row), "baseline": empty, "diff": empty} for row in page],
-            "columnAttr": [_operator_header(name, key, sortable, searchable, ranged)
-                           for name, key, sortable, searchable, ranged, _ in OPERATOR_COLUMNS]}
+            "columnAttr": _operator_headers()}
+
+
+def _compared_operators(conn, card: ranks.RankCard, baseline: ranks.RankCard, params: Params) -> dict:
+    """Memory/view/operator in compare mode: the terms the real server reads then (MemoryProtocol.cpp
+    ToMemoryOperatorRequest: ``searchName``, ``minSize``/``maxSize`` when given, ``startTime`` and
+    ``endTime``, the order, the page)."""
+    window = None
+    if params.values.get("startTime") is not None and params.values.get("endTime") is not None:
+        window = (_number(params, "startTime"), _number(params, "endTime"))
+    sizes = tuple(None if params.values.get(name) is None else _number(params, name) for name in ("minSize", "maxSize"))
+    selection = {"search": params.text("searchName", required=False) or "", "sizes": sizes, "window": window,
+                 "only_within": params.values.get("isOnlyShowAllocatedOrReleasedWithinInterval") is True}
+    order_by = params.values.get("orderBy") or ""
+    if order_by and not any(key == order_by and sortable for _, key, sortable, _, _, _ in OPERATOR_COLUMNS):
+        raise InsightError(f"Failed to set orderBy param from param json object: Non-exist column {order_by}")
+    size = params.integer("pageSize", required=False) or 0
+    page = (params.integer("currentPage", required=False) or 0, DEFAULT_PAGE_SIZE if size <= 0 else size)
+    total, shown = memory_compare.operator_table(
+        *([_operator_json(row) for row in _operators(conn, rank)] for rank in (card, baseline)), selection,
+        (order_by, _descending(params)), page)
+    return {"totalNum": total, "operatorDetail": shown, "columnAttr": _operator_headers()}
+
+
+def _operator_headers() -> list[dict]:
+    return [_operator_header(name, key, sortable, searchable, ranged)
+            for name, key, sortable, searchable, ranged, _ in OPERATOR_COLUMNS]
 
 
 def _header(name: str, key: str, sortable: bool, searchable: bool, ranged: bool) -> dict:
@@ -419,8 +449,7 @@ def _sorted(found: list[dict], params: Params) -> list[dict]:
     column = next((c for _, k, sortable, _, _, c in OPERATOR_COLUMNS if k == key and sortable), None)
     if column is None:
         raise InsightError(f"Failed to set orderBy param from param json object: Non-exist column {key}")
-    descending = params.values.get("order") == "descend" if params.values.get("order") else \
-        params.values.get("desc") is True
+    descending = _descending(params)
     unknown_last = column in ("release_time", "active_release_time")
 
     def rank(row):
@@ -430,6 +459,13 @@ def _sorted(found: list[dict], params: Params) -> list[dict]:
         return first, (value is not None, value if value is not None else 0)
 
     return sorted(found, key=rank, reverse=descending)
+
+
+def _descending(params: Params) -> bool:
+    """``order`` "descend", else ``desc`` true (SetOrderFromJson)."""
+    if params.values.get("order"):
+        return params.values.get("order") == "descend"
+    return params.values.get("desc") is True
 
 
 def _page(found: list, params: Params, default_when) -> list:

@@ -10,12 +10,21 @@ its own time zero and merges them (``server/src/modules/memory/handler/``):
   time order, a time both have on one row, a side with no point at a time NaN (``NULL``); no title;
 - the bounds (QueryMemoryOperatorSizeHandler.cpp ExecuteComparisonAlgorithm): the smallest
   difference a pair of blocks can show (the rank's smallest less the baseline's largest) and the
-  largest (the rank's largest less the baseline's smallest).
+  largest (the rank's largest less the baseline's smallest);
+- the operator table (QueryMemoryOperatorHandler.cpp GetOperatorDiff, VectorMerge, Subtract,
+  IsSelected, SortResult, SelectDiffResult): every block of both ranks, those of one name paired in
+  the order the ranks list them (names in order), a block without a counterpart beside the server's
+  empty one (times "NA", figures 0); the diff's figures subtracted and rounded to 3 decimals, its times
+  as NumberUtil::StringDoubleMinus writes them; then kept by the diff's name (``searchName``) and
+  size (``minSize``..``maxSize``) and, given a window, by both blocks' times; sorted on the diff's
+  ``orderBy`` column; paged (past the end: none, and a total of 0).
 """
 
 from __future__ import annotations
 
 import math
+
+from service.insight.compare import fixed_minus
 
 COMPARE, BASELINE = " of Compare", " of Baseline"
 
@@ -45,3 +54,101 @@ def curve_points(compare: list[tuple], compare_width: int, baseline: list[tuple]
 def size_bounds(compare: tuple[float, float], baseline: tuple[float, float]) -> tuple[float, float]:
     """ExecuteComparisonAlgorithm: (smallest, largest) difference of a block's size between the ranks."""
     return compare[0] - baseline[1], compare[1] - baseline[0]
+
+
+#: the server's empty block (QueryMemoryOperatorHandler::VectorMerge emptyOperator), in the protocol's keys
+EMPTY_BLOCK = {"id": "", "name": "", "size": 0.0, "allocationTime": "NA", "releaseTime": "NA", "duration": 0.0,
+               "allocationTotalAllocated": 0.0, "allocationTotalReserved": 0.0, "releaseTotalAllocated": 0.0,
+               "releaseTotalReserved": 0.0, "activeReleaseTime": "NA", "activeDuration": 0.0,
+               "allocationTotalActive": 0.0, "releaseTotalActive": 0.0, "streamPtr": ""}
+BLOCK_TIMES = ("allocationTime", "releaseTime", "activeReleaseTime")
+BLOCK_FIGURES = ("size", "duration", "activeDuration", "allocationTotalAllocated", "allocationTotalReserved",
+                 "allocationTotalActive", "releaseTotalAllocated", "releaseTotalReserved", "releaseTotalActive")
+#: release times: a block never released ("N/A") sorts after every other (DefaultReleaseTimeComparator)
+RELEASE_TIMES = ("releaseTime", "activeReleaseTime")
+
+
+def _rounded(value: float) -> float:
+    """NumberUtil::DoubleReservedNDigits(value, 3): half away from zero."""
+    return math.copysign(math.floor(abs(value) * 1000 + 0.5) / 1000, value)
+
+
+def _leading_number(text: str) -> float:
+    """NumberUtil::StringToDouble as the table reads a time: its number, 0 when it is none ("NA", "N/A")."""
+    try:
+        return float(text)
+    except ValueError:
+        return 0.0
+
+
+def _block_diff(compare: dict, baseline: dict) -> dict:
+    """Subtract: the name of either, figures subtracted, times as text; no stream, no id."""
+    diff = {**EMPTY_BLOCK, "name": compare["name"] or baseline["name"]}
+    diff.update({key: _rounded(compare[key] - baseline[key]) for key in BLOCK_FIGURES})
+    diff.update({key: fixed_minus(compare[key], baseline[key]) for key in BLOCK_TIMES})
+    return diff
+
+
+def _paired(compare: list[dict], baseline: list[dict]) -> list[dict]:
+    """GetOperatorDiff: per name, in name order, the n-th block of one rank with the other's n-th."""
+    by_name: dict[str, tuple[list, list]] = {}
+    for side, blocks in enumerate((compare, baseline)):
+        for block in blocks:
+            by_name.setdefault(block["name"], ([], []))[side].append(block)
+    pairs = []
+    for name in sorted(by_name):
+        mine, theirs = by_name[name]
+        for index in range(max(len(mine), len(theirs))):
+            one = mine[index] if index < len(mine) else EMPTY_BLOCK
+            other = theirs[index] if index < len(theirs) else EMPTY_BLOCK
+            pairs.append({"compare": one, "baseline": other, "diff": _block_diff(one, other)})
+    return pairs
+
+
+def _sort_key(column: str):
+    if column in RELEASE_TIMES:
+        return lambda item: math.inf if item["diff"][column] == "N/A" else _leading_number(item["diff"][column])
+    if column == "allocationTime":
+        return lambda item: _leading_number(item["diff"][column])
+    if column in BLOCK_FIGURES:
+        return lambda item: item["diff"][column]
+    return lambda item: item["diff"]["name"]
+
+
+def _within(value: float, window: tuple[float, float]) -> bool:
+    return window[0] <= value <= window[1]
+
+
+def _selected(pair: dict, search: str, sizes: tuple[float | None, float | None],
+              window: tuple[float, float] | None, only_within: bool) -> bool:
+    """IsSelected: the diff's name holds ``search``, its size is within the bounds given, and with a
+    window both blocks were allocated or released in it (``only_within``) or lived in it."""
+    diff = pair["diff"]
+    if search not in diff["name"] or (sizes[0] is not None and diff["size"] < sizes[0]) or (
+            sizes[1] is not None and diff["size"] > sizes[1]):
+        return False
+    if window is None:
+        return True
+    for block in (pair["compare"], pair["baseline"]):
+        allocated, released = (_leading_number(block[key]) for key in ("allocationTime", "releaseTime"))
+        if only_within and not (_within(allocated, window) or _within(released, window)):
+            return False
+        if not only_within and not ((released == 0 or released >= window[0]) and allocated <= window[1]):
+            return False
+    return True
+
+
+def operator_table(compare: list[dict], baseline: list[dict], selection: dict, order: tuple[str, bool],
+                   page: tuple[int, int]) -> tuple[int, list[dict]]:
+    """(the rows kept, the page asked) of the operator table in compare mode: ``compare`` and
+    ``baseline`` are the ranks' blocks as protocol rows; ``selection`` IsSelected's terms (``search``,
+    ``sizes``, ``window``, ``only_within``); ``order`` (orderBy, descending); ``page`` (from 1, size)."""
+    kept = [pair for pair in _paired(compare, baseline) if _selected(pair, **selection)]
+    if order[0]:
+        kept.sort(key=_sort_key(order[0]), reverse=order[1])
+    offset = max(page[0] - 1, 0) * page[1]
+    if offset and offset >= len(kept):
+        return 0, []
+    shown = kept[offset:offset + page[1]]
+    return len(kept), [{side: {**pair[side], "name": pair[side]["name"] or "Unknown"}
+                        for side in ("compare", "baseline", "diff")} for pair in shown]

@@ -216,7 +216,8 @@ def test_a_text_rank_shows_its_memory(empty, root, realdata):
                 ("Memory/view/operator", {**rank, "type": "Component"},
                  "Group By parameter should be Overall or Stream"),
                 ("Memory/view/memoryUsage", {**rank, "type": "Overall", "isCompare": True}, "needs a baseline rank"),
-                ("Memory/view/operator", {**rank, "type": "Overall", "isCompare": True}, "memory comparison"),
+                ("Memory/view/component", {**rank, "currentPage": 1, "pageSize": 10, "isCompare": True},
+                 "memory comparison"),
                 ("Memory/view/operator", {**rank, "type": "Overall", "orderBy": "deviceId"},
                  "Non-exist column deviceId")):
             refused = page.send("memory", command, params)

@@ -165,6 +165,31 @@ def test_two_ranks_of_a_run_compare_their_operators(empty, root, realdata):
         assert bounds == {"minSize": math.floor(min(sizes[mine_path]) - max(sizes[base_path])),
                           "maxSize": math.ceil(max(sizes[mine_path]) - min(sizes[base_path]))}
 
+        # the operator table (buildDynamicSearchParam, the slider at the bounds): every block of both ranks,
+        # one name's blocks paired in the ranks' order, the diff's size the difference, largest first
+        blocks = {path: named(empty, "insight_memory_operators", path, zero_ns=zeros[path])
+                  for path in (mine_path, base_path)}
+        expected = []
+        for name in sorted({row["name"] or "Unknown" for rows_ in blocks.values() for row in rows_}):
+            mine_blocks, base_blocks = ([row for row in blocks[path] if (row["name"] or "Unknown") == name]
+                                        for path in (mine_path, base_path))
+            expected += [(name, mine_blocks[i]["size"] if i < len(mine_blocks) else 0.0,
+                          base_blocks[i]["size"] if i < len(base_blocks) else 0.0)
+                         for i in range(max(len(mine_blocks), len(base_blocks)))]
+        table_ = page.body("memory", "Memory/view/operator", {
+            "rankId": mine_path, "dbPath": mine_path, "type": "Overall", "currentPage": 1, "pageSize": 1000,
+            "searchName": "", "minSize": bounds["minSize"], "maxSize": bounds["maxSize"], "filters": {},
+            "rangeFilters": {}, "isOnlyShowAllocatedOrReleasedWithinInterval": False, "isCompare": True,
+            "orderBy": "size", "order": "descend"})
+        assert table_["totalNum"] == len(expected) == len(table_["operatorDetail"]) >= len(blocks[mine_path])
+        shown = sorted((item["diff"]["name"], item["compare"]["size"], item["baseline"]["size"])
+                       for item in table_["operatorDetail"])
+        assert shown == sorted(expected)
+        for item in table_["operatorDetail"]:
+            assert item["diff"]["size"] == pytest.approx(item["compare"]["size"] - item["baseline"]["size"], abs=5e-4)
+        sizes_shown = [item["diff"]["size"] for item in table_["operatorDetail"]]
+        assert sizes_shown == sorted(sizes_shown, reverse=True)
+
         # Cancel Baseline: compare mode has no baseline any more (the real server's GET_BASELINE_ID_FAILED)
         assert page.body("global", "global/cancelBaseline", {"projectName": "warehouse", "filePath": base_path}) == {}
         refused = page.send("operator", "operator/statistic", table({**condition(mine_rank), "isCompare": True}))
