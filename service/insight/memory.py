@@ -17,9 +17,8 @@ in MB, operator sizes in KB; the curve's points as the server's CurveContainer t
 buckets, each column's minimum and maximum kept). The rows come from the warehouse's tables through
 named queries (``insight_memory_*``); what they hold is laid out here as the server lays it out.
 In compare mode (``isCompare``, a rank set as baseline with global/setBaseline) the curve, the
-operator size bounds and the operator table pair the rank with the baseline rank
-(:mod:`memory_compare`); the component table and the static graphs are not compared (``isCompare``
-is refused there).
+operator size bounds and the operator and component tables pair the rank with the baseline rank
+(:mod:`memory_compare`); the static graphs are not compared (``isCompare`` is refused there).
 """
 
 from __future__ import annotations
@@ -103,8 +102,7 @@ def _card(conn, params: Params) -> ranks.RankCard:
     """The rank card the request names (:func:`ranks.asked`), not in comparison mode."""
     card = ranks.asked(conn, params)
     if params.values.get("isCompare") is True:
-        raise InsightError("memory comparison is answered for the curve, the operator size bounds and the "
-                           "operator table only")
+        raise InsightError("memory comparison is not answered for static graphs")
     return card
 
 
@@ -502,10 +500,10 @@ def _operator_json(row: dict) -> dict:
 def components(conn, params: Params) -> dict:
     """The rank's CANN components whose reserved memory peaked at 100 MB or more, paged and sorted by
     ``orderBy`` with ``order`` (QueryComponentDetail, QueryComponentsTotalNum): the peak in MB and when
-    it was first reached (ms, as text)."""
-    card = _card(conn, params)
-    found = rows(conn, "insight_memory_components", run_id=card.run_id, rank_id=card.rank_id,
-                 zero_ns=_zero(conn, card))
+    it was first reached (ms, as text). In compare mode both ranks' components paired
+    (:func:`memory_compare.component_table`)."""
+    card, baseline = _compared(conn, params)
+    found = _components(conn, card)
     key, order = params.values.get("orderBy"), params.values.get("order")
     if key is not None and not isinstance(key, str):
         raise InsightError(f"parameter orderBy: {key!r} is not a column name")
@@ -514,14 +512,32 @@ def components(conn, params: Params) -> dict:
     if key and key not in COMPONENT_SORT:
         raise InsightError(f"Order By parameter is not legal: Order By parameter is {key}, "
                            f"it should be one of the column names")
+    if baseline is not None:
+        size = params.integer("pageSize", required=False) or 0
+        total, shown = memory_compare.component_table(
+            *([_component_json(row) for row in _components(conn, rank)] for rank in (card, baseline)),
+            (key or "", order or ""), (params.integer("currentPage", required=False) or 0,
+                                       DEFAULT_PAGE_SIZE if size <= 0 else size))
+        return {"totalNum": total, "componentDetail": shown,
+                "columnAttr": memory_compare.with_source(list(COMPONENT_COLUMNS))}
     if key and order:
         found = sorted(found, key=lambda row: row[COMPONENT_SORT[key]], reverse=order == "descend")
     page = _page(found, params, lambda size: size == 0)
     empty = {"component": "Unknown", "timestamp": "", "totalReserved": 0.0, "device": ""}
     return {"totalNum": len(found), "componentDetail": [
-        {"compare": {"component": row["component"] or "Unknown", "timestamp": repr(float(row["time_ms"])),
-                     "totalReserved": row["total_reserved"], "device": ""}, "baseline": empty, "diff": empty}
-        for row in page], "columnAttr": list(COMPONENT_COLUMNS)}
+        {"compare": {**_component_json(row), "component": row["component"] or "Unknown"}, "baseline": empty,
+         "diff": empty} for row in page], "columnAttr": list(COMPONENT_COLUMNS)}
+
+
+def _components(conn, card: ranks.RankCard) -> list[dict]:
+    return rows(conn, "insight_memory_components", run_id=card.run_id, rank_id=card.rank_id,
+                zero_ns=_zero(conn, card))
+
+
+def _component_json(row: dict) -> dict:
+    """A component's peak as the server writes it (its name "" when it has none)."""
+    return {"component": row["component"] or "", "timestamp": repr(float(row["time_ms"])),
+            "totalReserved": row["total_reserved"], "device": ""}
 
 
 # --- static graphs -------------------------------------------------------------------------------

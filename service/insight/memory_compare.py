@@ -17,7 +17,12 @@ its own time zero and merges them (``server/src/modules/memory/handler/``):
   empty one (times "NA", figures 0); the diff's figures subtracted and rounded to 3 decimals, its times
   as NumberUtil::StringDoubleMinus writes them; then kept by the diff's name (``searchName``) and
   size (``minSize``..``maxSize``) and, given a window, by both blocks' times; sorted on the diff's
-  ``orderBy`` column; paged (past the end: none, and a total of 0).
+  ``orderBy`` column; paged (past the end: none, and a total of 0);
+- the component table (QueryMemoryComponentHandler.cpp GetComponentDiff, Merge, SelectResult): the
+  components of both ranks by name, in name order, one without a counterpart beside the server's
+  empty one (time "NA", 0 MB); the diff's peak subtracted and rounded to 3 decimals, its time as
+  text; sorted on the diff's column when ``orderBy`` and ``order`` are given; paged (past the end:
+  none); ``totalNum`` every component; a "Source" column after "Component".
 """
 
 from __future__ import annotations
@@ -89,6 +94,17 @@ def _block_diff(compare: dict, baseline: dict) -> dict:
     return diff
 
 
+def _page(items: list, page: tuple[int, int]) -> list:
+    """SelectDiffResult's page (from 1; before the first: the first): none past the end."""
+    offset = max(page[0] - 1, 0) * page[1]
+    return [] if offset and offset >= len(items) else items[offset:offset + page[1]]
+
+
+def _named(pair: dict, key: str) -> dict:
+    """A pair as the server writes it: an empty name is "Unknown" (ToMemoryOperatorJson and its component twin)."""
+    return {side: {**pair[side], key: pair[side][key] or "Unknown"} for side in ("compare", "baseline", "diff")}
+
+
 def _paired(compare: list[dict], baseline: list[dict]) -> list[dict]:
     """GetOperatorDiff: per name, in name order, the n-th block of one rank with the other's n-th."""
     by_name: dict[str, tuple[list, list]] = {}
@@ -146,9 +162,37 @@ def operator_table(compare: list[dict], baseline: list[dict], selection: dict, o
     kept = [pair for pair in _paired(compare, baseline) if _selected(pair, **selection)]
     if order[0]:
         kept.sort(key=_sort_key(order[0]), reverse=order[1])
-    offset = max(page[0] - 1, 0) * page[1]
-    if offset and offset >= len(kept):
-        return 0, []
-    shown = kept[offset:offset + page[1]]
-    return len(kept), [{side: {**pair[side], "name": pair[side]["name"] or "Unknown"}
-                        for side in ("compare", "baseline", "diff")} for pair in shown]
+    shown = _page(kept, page)
+    return (len(kept) if shown else 0), [_named(pair, "name") for pair in shown]
+
+
+#: the server's empty component (QueryMemoryComponentHandler::GetComponentDiff)
+EMPTY_COMPONENT = {"component": "", "timestamp": "NA", "totalReserved": 0.0, "device": ""}
+#: the component table's sort keys: the diff's value each compares (SortAscend, SortDescend)
+COMPONENT_ORDER = {"component": lambda diff: diff["component"],
+                   "timestamp": lambda diff: _leading_number(diff["timestamp"]),
+                   "totalReserved": lambda diff: diff["totalReserved"]}
+SOURCE_COLUMN = {"name": "Source", "type": "string", "key": "source"}
+
+
+def component_table(compare: list[dict], baseline: list[dict], order: tuple[str, str],
+                    page: tuple[int, int]) -> tuple[int, list[dict]]:
+    """(every component, the page asked) of the component table in compare mode: ``compare`` and
+    ``baseline`` the ranks' components as protocol rows (an unnamed one ""); ``order`` (orderBy, order)."""
+    sides = [{row["component"]: row for row in rows} for rows in (compare, baseline)]
+    pairs = []
+    for name in sorted(sides[0].keys() | sides[1].keys()):
+        mine, theirs = (side.get(name, EMPTY_COMPONENT) for side in sides)
+        pairs.append({"compare": mine, "baseline": theirs, "diff": {
+            "component": mine["component"] or theirs["component"],
+            "timestamp": fixed_minus(mine["timestamp"], theirs["timestamp"]),
+            "totalReserved": _rounded(mine["totalReserved"] - theirs["totalReserved"]), "device": ""}})
+    if order[0] in COMPONENT_ORDER and order[1]:
+        pairs.sort(key=lambda pair: COMPONENT_ORDER[order[0]](pair["diff"]), reverse=order[1] != "ascend")
+    return len(pairs), [_named(pair, "component") for pair in _page(pairs, page)]
+
+
+def with_source(columns: list[dict]) -> list[dict]:
+    """The component table's columns in compare mode: "Source" after "Component"."""
+    return [shown for column in columns for shown in ([column, SOURCE_COLUMN] if column["name"] == "Component"
+                                                       else [column])]

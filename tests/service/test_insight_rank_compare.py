@@ -190,6 +190,28 @@ def test_two_ranks_of_a_run_compare_their_operators(empty, root, realdata):
         sizes_shown = [item["diff"]["size"] for item in table_["operatorDetail"]]
         assert sizes_shown == sorted(sizes_shown, reverse=True)
 
+        # the component table (AntTableChart.tsx): both ranks' components by name, "Source" after "Component"
+        peaks = {path: {row["component"]: row for row in named(empty, "insight_memory_components", path,
+                                                                  zero_ns=zeros[path])}
+                 for path in (mine_path, base_path)}
+        components = page.body("memory", "Memory/view/component", {
+            "rankId": mine_path, "dbPath": mine_path, "currentPage": 1, "pageSize": 100, "orderBy": "totalReserved",
+            "order": "descend", "isCompare": True})
+        assert [column["key"] for column in components["columnAttr"]] == [
+            "component", "source", "totalReserved", "timestamp"]
+        names = peaks[mine_path].keys() | peaks[base_path].keys()
+        assert components["totalNum"] == len(names) == len(components["componentDetail"]) > 0
+        for item in components["componentDetail"]:
+            name = item["diff"]["component"]
+            for side, path in (("compare", mine_path), ("baseline", base_path)):
+                peak = peaks[path].get(name)
+                assert item[side]["totalReserved"] == (peak["total_reserved"] if peak else 0.0)
+                assert item[side]["timestamp"] == (repr(float(peak["time_ms"])) if peak else "NA")
+            assert item["diff"]["totalReserved"] == pytest.approx(
+                item["compare"]["totalReserved"] - item["baseline"]["totalReserved"], abs=5e-4)
+        reserved = [item["diff"]["totalReserved"] for item in components["componentDetail"]]
+        assert reserved == sorted(reserved, reverse=True)
+
         # Cancel Baseline: compare mode has no baseline any more (the real server's GET_BASELINE_ID_FAILED)
         assert page.body("global", "global/cancelBaseline", {"projectName": "warehouse", "filePath": base_path}) == {}
         refused = page.send("operator", "operator/statistic", table({**condition(mine_rank), "isCompare": True}))
