@@ -24,8 +24,10 @@ import shutil
 
 import pytest
 
+from service import create_app
 from service.insight.compare import fixed_minus
 from service.insight.protocol import rows
+from test_insight_compare import ask, body, build
 from test_insight_operator import DB_RUN, DETAIL_KEYS, STATISTIC_KEYS, condition, ranks_of, table, us
 from test_insight_timeline import extent_in_sql, opened, sql
 from test_insight_ws import empty, root  # noqa: F401 - fixtures
@@ -219,3 +221,27 @@ def test_two_ranks_of_a_run_compare_their_operators(empty, root, realdata):
         # out of compare mode the table is the rank's alone again
         alone = page.body("operator", "operator/statistic", table(condition(mine_rank)))
         assert {item["baseline"]["count"] for item in alone["data"]} == {""}
+
+
+def test_post_insight_names_the_baseline_rank(tmp_path, realdata):
+    """``POST /api/v1/insight`` keeps no session: ``baselineRankId`` names the baseline rank."""
+    run = tmp_path / "level0"
+    shutil.copytree(realdata / "msinsight/pytorch/db/level0", run)
+    paths = [str(run / f"rank{r}_ascend_pt" / "ASCEND_PROFILER_OUTPUT" / f"ascend_pytorch_profiler_{r}.db")
+             for r in (0, 1)]
+    database = tmp_path / "w.db"
+    build(database, paths)
+    client = create_app({"TESTING": True, "DATABASE": str(database)}).test_client()
+    base_path, mine_path = paths
+    asked = {"rankId": mine_path, "group": "Communication Operator Type", "topK": 15, "current": 1, "pageSize": 10,
+             "orderBy": "", "order": "", "filters": [], "isCompare": True}
+    (item,) = body(client, "operator/statistic", {**asked, "baselineRankId": base_path})["data"]
+    for side, path in (("compare", mine_path), ("baseline", base_path)):
+        (group,) = named(database, "insight_operator_groups", path, group_by="communication_type")
+        assert (item[side]["opType"], item[side]["count"], item[side]["totalTime"]) == (
+            group["op_type"], str(group["count"]), us(group["total_ns"]))
+    assert item["diff"]["totalTime"] == fixed_minus(item["compare"]["totalTime"], item["baseline"]["totalTime"])
+    refused = ask(client, "operator/statistic", asked)
+    assert refused["result"] is False and "baseline rank" in refused["error"]["message"]
+    unknown = ask(client, "operator/statistic", {**asked, "baselineRankId": "nowhere"})
+    assert unknown["result"] is False and unknown["body"]["cards"] == paths
