@@ -17,8 +17,8 @@ in MB, operator sizes in KB; the curve's points as the server's CurveContainer t
 buckets, each column's minimum and maximum kept). The rows come from the warehouse's tables through
 named queries (``insight_memory_*``); what they hold is laid out here as the server lays it out.
 In compare mode (``isCompare``, a rank set as baseline with global/setBaseline) the curve, the
-operator size bounds and the operator and component tables pair the rank with the baseline rank
-(:mod:`memory_compare`); the static graphs are not compared (``isCompare`` is refused there).
+operator size bounds, the operator and component tables and a static graph's curve, bounds and
+table pair the rank with the baseline rank (:mod:`memory_compare`).
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ def _card(conn, params: Params) -> ranks.RankCard:
     """The rank card the request names (:func:`ranks.asked`), not in comparison mode."""
     card = ranks.asked(conn, params)
     if params.values.get("isCompare") is True:
-        raise InsightError("memory comparison is not answered for static graphs")
+        raise InsightError("this memory view has no compare mode")
     return card
 
 
@@ -156,7 +156,7 @@ def memory_usage(conn, params: Params) -> dict:
     legends, points, title = _curve(conn, card, group)
     if baseline is not None:
         base_legends, base_points, _ = _curve(conn, baseline, group)
-        points = memory_compare.curve_points(points, len(legends), base_points, len(base_legends))
+        points = memory_compare.merged_lines(points, len(legends), base_points, len(base_legends), NAN, float)
         legends, title = memory_compare.curve_legends(legends, base_legends), ""
     return {"legends": legends, "lines": _thinned(points, len(legends), _number(params, "start"),
                                                   _number(params, "end")),
@@ -549,16 +549,39 @@ def _of_graph(found: list[dict], params: Params) -> list[dict]:
 
 
 def static_size(conn, params: Params) -> dict:
-    """The smallest and largest static operator of a graph in KB (QueryStaticOperatorSize)."""
-    sizes = [row["size_kb"] for row in _of_graph(_static_ops(conn, _card(conn, params)), params)]
-    return {"minSize": min(sizes, default=0.0), "maxSize": max(sizes, default=0.0)}
+    """The smallest and largest static operator of a graph in KB (QueryStaticOperatorSize); in compare
+    mode the smallest and largest difference (:func:`memory_compare.size_bounds`)."""
+    card, baseline = _compared(conn, params)
+    low, high = _static_bounds(conn, card, params)
+    if baseline is not None:
+        low, high = memory_compare.size_bounds((low, high), _static_bounds(conn, baseline, params))
+    return {"minSize": low, "maxSize": high}
+
+
+def _static_bounds(conn, card: ranks.RankCard, params: Params) -> tuple[float, float]:
+    sizes = [row["size_kb"] for row in _of_graph(_static_ops(conn, card), params)]
+    return min(sizes, default=0.0), max(sizes, default=0.0)
+
+
+def _static_json(row: dict) -> dict:
+    """A static operator as the table shows it (size in MB)."""
+    return {"deviceId": row["device"] or "", "opName": row["op_name"], "nodeIndexStart": row["node_index_start"],
+            "nodeIndexEnd": row["node_index_end"], "size": round(row["size_kb"] / 1024, 2)}
+
+
+def _static_headers() -> list[dict]:
+    return [_header(name, key, True, False, False) for name, key, _ in STATIC_COLUMNS]
 
 
 def static_list(conn, params: Params) -> dict:
     """A page of a graph's static operators (QueryStaticOperatorList, AddStableOperatorSql): named
     like ``searchName``, holding memory at a node between ``startNodeIndex`` and ``endNodeIndex``,
-    of ``minSize``..``maxSize`` KB, sorted by ``orderBy``; sizes shown in MB."""
-    found = _of_graph(_static_ops(conn, _card(conn, params)), params)
+    of ``minSize``..``maxSize`` KB, sorted by ``orderBy``; sizes shown in MB. In compare mode both
+    ranks' operators paired (:func:`memory_compare.static_table`)."""
+    card, baseline = _compared(conn, params)
+    if baseline is not None:
+        return _compared_static(conn, card, baseline, params)
+    found = _of_graph(_static_ops(conn, card), params)
     search = (params.text("searchName", required=False) or "").lower()
     found = [row for row in found if search in (row["op_name"] or "").lower()]
     first, last = params.integer("startNodeIndex", required=False), params.integer("endNodeIndex", required=False)
@@ -582,10 +605,26 @@ def static_list(conn, params: Params) -> dict:
     page = _page(found, params, lambda size: size == 0)
     empty = {"deviceId": "", "opName": "", "nodeIndexStart": 0, "nodeIndexEnd": 0, "size": 0.0}
     return {"totalNum": len(found) if page else 0, "operatorDetail": [
-        {"compare": {"deviceId": row["device"] or "", "opName": row["op_name"],
-                     "nodeIndexStart": row["node_index_start"], "nodeIndexEnd": row["node_index_end"],
-                     "size": round(row["size_kb"] / 1024, 2)}, "baseline": empty, "diff": empty} for row in page],
-        "columnAttr": [_header(name, key, True, False, False) for name, key, _ in STATIC_COLUMNS]}
+        {"compare": _static_json(row), "baseline": empty, "diff": empty} for row in page],
+        "columnAttr": _static_headers()}
+
+
+def _compared_static(conn, card: ranks.RankCard, baseline: ranks.RankCard, params: Params) -> dict:
+    """staticOpMemoryList in compare mode: the terms the real server reads then (``searchName``,
+    ``minSize``/``maxSize`` and the node window when given, the order, the page)."""
+    first, last = params.integer("startNodeIndex", required=False), params.integer("endNodeIndex", required=False)
+    nodes = (first, last) if first is not None and last is not None and -1 not in (first, last) else None
+    sizes = tuple(None if params.values.get(name) is None else _number(params, name) for name in ("minSize", "maxSize"))
+    selection = {"search": params.text("searchName", required=False) or "", "sizes": sizes, "nodes": nodes}
+    order_by = params.values.get("orderBy") or ""
+    if order_by and not any(key == order_by for _, key, _ in STATIC_COLUMNS):
+        raise InsightError(f"Failed to set orderBy param from param json object: Non-exist column {order_by}")
+    size = params.integer("pageSize", required=False) or 0
+    total, shown = memory_compare.static_table(
+        *([_static_json(row) for row in _of_graph(_static_ops(conn, rank), params)] for rank in (card, baseline)),
+        selection, (order_by, _descending(params)),
+        (params.integer("currentPage", required=False) or 0, DEFAULT_PAGE_SIZE if size <= 0 else size))
+    return {"totalNum": total, "operatorDetail": shown, "columnAttr": _static_headers()}
 
 
 def static_graph(conn, params: Params) -> dict:
@@ -593,8 +632,20 @@ def static_graph(conn, params: Params) -> dict:
     starts or ends at, the memory held (MB, the operators' sizes summed from their start to their
     end) and the graph's TOTAL; an index "to the end" (4294967295) is shown one past the largest.
 
+    In compare mode both ranks' graphs, their lines merged by node index (:mod:`memory_compare`).
+
     :raises InsightError: if the graph has no TOTAL row (the server fails so)."""
-    card = _card(conn, params)
+    card, baseline = _compared(conn, params)
+    legends, lines = _graph(conn, card, params)
+    if baseline is not None:
+        base_legends, base_lines = _graph(conn, baseline, params)
+        lines = memory_compare.merged_lines(lines, len(legends), base_lines, len(base_legends), "NULL", int)
+        legends = memory_compare.curve_legends(legends, base_legends)
+    return {"legends": legends, "lines": lines}
+
+
+def _graph(conn, card: ranks.RankCard, params: Params) -> tuple[list[str], list[list[str]]]:
+    """A rank's static graph ``graphId``: (legends, lines)."""
     graph, model = params.text("graphId", required=False) or "", params.text("modelName", required=False) or ""
     found = [row for row in _static_ops(conn, card)
              if str(row["graph_id"]) == graph and (not model or row["model_name"] == model)]
@@ -613,7 +664,7 @@ def static_graph(conn, params: Params) -> dict:
     for index in sorted(held):
         size += held[index]
         lines.append([str(index if index < TO_THE_END else largest + 1), f"{size / 1024:.2f}", f"{total / 1024:.2f}"])
-    return {"legends": list(STATIC_GRAPH_LEGENDS) if held else [], "lines": lines}
+    return list(STATIC_GRAPH_LEGENDS) if held else [], lines
 
 
 # --- to the Timeline -----------------------------------------------------------------------------

@@ -22,7 +22,10 @@ its own time zero and merges them (``server/src/modules/memory/handler/``):
   components of both ranks by name, in name order, one without a counterpart beside the server's
   empty one (time "NA", 0 MB); the diff's peak subtracted and rounded to 3 decimals, its time as
   text; sorted on the diff's column when ``orderBy`` and ``order`` are given; paged (past the end:
-  none); ``totalNum`` every component; a "Source" column after "Component".
+  none); ``totalNum`` every component; a "Source" column after "Component";
+- a static graph (QueryMemoryStaticOperatorGraphHandler.cpp, ...SizeHandler.cpp, ...ListHandler.cpp):
+  its curve as the dynamic one (legends by side, lines merged by node index), its size bounds as the
+  operators', its operator table as theirs, paired by name (node indexes and sizes subtracted).
 """
 
 from __future__ import annotations
@@ -39,19 +42,20 @@ def curve_legends(compare: list[str], baseline: list[str]) -> list[str]:
     return compare[:1] + [legend + COMPARE for legend in compare[1:]] + [legend + BASELINE for legend in baseline[1:]]
 
 
-def curve_points(compare: list[tuple], compare_width: int, baseline: list[tuple], baseline_width: int) -> list[tuple]:
-    """GetCompareGraphLines: rows of (time, the rank's series, the baseline's series), by time."""
-    mine_gap, base_gap = (math.nan,) * max(compare_width - 1, 0), (math.nan,) * max(baseline_width - 1, 0)
+def merged_lines(compare: list, compare_width: int, baseline: list, baseline_width: int, gap, key) -> list[list]:
+    """GetCompareGraphLines (the curve's and a static graph's): rows of (x, the rank's series, the
+    baseline's series) by ``key`` of x (time, node index), a side with no row at an x ``gap``."""
+    mine_gap, base_gap = [gap] * max(compare_width - 1, 0), [gap] * max(baseline_width - 1, 0)
     merged, i, j = [], 0, 0
     while i < len(compare) or j < len(baseline):
-        if j >= len(baseline) or (i < len(compare) and compare[i][0] < baseline[j][0]):
-            merged.append((*compare[i], *base_gap))
+        if j >= len(baseline) or (i < len(compare) and key(compare[i][0]) < key(baseline[j][0])):
+            merged.append([*compare[i], *base_gap])
             i += 1
-        elif i >= len(compare) or compare[i][0] > baseline[j][0]:
-            merged.append((baseline[j][0], *mine_gap, *baseline[j][1:]))
+        elif i >= len(compare) or key(compare[i][0]) > key(baseline[j][0]):
+            merged.append([baseline[j][0], *mine_gap, *baseline[j][1:]])
             j += 1
         else:
-            merged.append((*compare[i], *baseline[j][1:]))
+            merged.append([*compare[i], *baseline[j][1:]])
             i, j = i + 1, j + 1
     return merged
 
@@ -105,19 +109,21 @@ def _named(pair: dict, key: str) -> dict:
     return {side: {**pair[side], key: pair[side][key] or "Unknown"} for side in ("compare", "baseline", "diff")}
 
 
-def _paired(compare: list[dict], baseline: list[dict]) -> list[dict]:
-    """GetOperatorDiff: per name, in name order, the n-th block of one rank with the other's n-th."""
+def _paired(compare: list[dict], baseline: list[dict], key: str, empty: dict, subtract) -> list[dict]:
+    """GetOperatorDiff, VectorMerge (both tables): per name (``key``), in name order, the n-th row of
+    one rank with the other's n-th, a row without a counterpart beside ``empty``; ``subtract`` gives
+    the diff."""
     by_name: dict[str, tuple[list, list]] = {}
-    for side, blocks in enumerate((compare, baseline)):
-        for block in blocks:
-            by_name.setdefault(block["name"], ([], []))[side].append(block)
+    for side, found in enumerate((compare, baseline)):
+        for row in found:
+            by_name.setdefault(row[key], ([], []))[side].append(row)
     pairs = []
     for name in sorted(by_name):
         mine, theirs = by_name[name]
         for index in range(max(len(mine), len(theirs))):
-            one = mine[index] if index < len(mine) else EMPTY_BLOCK
-            other = theirs[index] if index < len(theirs) else EMPTY_BLOCK
-            pairs.append({"compare": one, "baseline": other, "diff": _block_diff(one, other)})
+            one = mine[index] if index < len(mine) else empty
+            other = theirs[index] if index < len(theirs) else empty
+            pairs.append({"compare": one, "baseline": other, "diff": subtract(one, other)})
     return pairs
 
 
@@ -159,7 +165,8 @@ def operator_table(compare: list[dict], baseline: list[dict], selection: dict, o
     """(the rows kept, the page asked) of the operator table in compare mode: ``compare`` and
     ``baseline`` are the ranks' blocks as protocol rows; ``selection`` IsSelected's terms (``search``,
     ``sizes``, ``window``, ``only_within``); ``order`` (orderBy, descending); ``page`` (from 1, size)."""
-    kept = [pair for pair in _paired(compare, baseline) if _selected(pair, **selection)]
+    kept = [pair for pair in _paired(compare, baseline, "name", EMPTY_BLOCK, _block_diff)
+            if _selected(pair, **selection)]
     if order[0]:
         kept.sort(key=_sort_key(order[0]), reverse=order[1])
     shown = _page(kept, page)
@@ -196,3 +203,43 @@ def with_source(columns: list[dict]) -> list[dict]:
     """The component table's columns in compare mode: "Source" after "Component"."""
     return [shown for column in columns for shown in ([column, SOURCE_COLUMN] if column["name"] == "Component"
                                                        else [column])]
+
+
+#: the server's empty static operator (QueryMemoryStaticOperatorListHandler::VectorMerge emptyStaticOp)
+EMPTY_STATIC = {"deviceId": "", "opName": "", "nodeIndexStart": 0, "nodeIndexEnd": 0, "size": 0.0}
+STATIC_TEXT, STATIC_NUMBERS = ("deviceId", "opName"), ("nodeIndexStart", "nodeIndexEnd", "size")
+
+
+def _static_diff(compare: dict, baseline: dict) -> dict:
+    """QueryMemoryStaticOperatorListHandler::Subtract: the compare rank's device, the name of either,
+    node indexes subtracted, the size subtracted and rounded to 3 decimals."""
+    return {"deviceId": compare["deviceId"], "opName": compare["opName"] or baseline["opName"],
+            "nodeIndexStart": compare["nodeIndexStart"] - baseline["nodeIndexStart"],
+            "nodeIndexEnd": compare["nodeIndexEnd"] - baseline["nodeIndexEnd"],
+            "size": _rounded(compare["size"] - baseline["size"])}
+
+
+def _static_selected(pair: dict, search: str, sizes: tuple[float | None, float | None],
+                     nodes: tuple[int, int] | None) -> bool:
+    """IsSelected: the diff's name holds ``search``, its size is within the bounds given, and with a
+    node window both operators start or end in it."""
+    diff = pair["diff"]
+    if search not in diff["opName"] or (sizes[0] is not None and diff["size"] < sizes[0]) or (
+            sizes[1] is not None and diff["size"] > sizes[1]):
+        return False
+    return nodes is None or all(
+        nodes[0] <= pair[side]["nodeIndexStart"] <= nodes[1] or nodes[0] <= pair[side]["nodeIndexEnd"] <= nodes[1]
+        for side in ("compare", "baseline"))
+
+
+def static_table(compare: list[dict], baseline: list[dict], selection: dict, order: tuple[str, bool],
+                 page: tuple[int, int]) -> tuple[int, list[dict]]:
+    """(the rows kept, the page asked) of a static graph's operator table in compare mode
+    (QueryMemoryStaticOperatorListHandler GetOperatorDiff, SelectDiffResult): as
+    :func:`operator_table`, paired by ``opName``; ``selection``: ``search``, ``sizes``, ``nodes``."""
+    kept = [pair for pair in _paired(compare, baseline, "opName", EMPTY_STATIC, _static_diff)
+            if _static_selected(pair, **selection)]
+    if order[0] in STATIC_TEXT + STATIC_NUMBERS:
+        kept.sort(key=lambda pair: pair["diff"][order[0]], reverse=order[1])
+    shown = _page(kept, page)
+    return (len(kept) if shown else 0), shown

@@ -210,14 +210,13 @@ def test_a_text_rank_shows_its_memory(empty, root, realdata):
             "totalNum": 0, "operatorDetail": [], "columnAttr": []}
 
         # a mistake is one sentence, the socket stays open: an unknown card, a group the table has not,
-        # a comparison with no baseline rank set or of a static graph, a column that does not sort
+        # a comparison with no baseline rank set or of a view that has none, a column that does not sort
         for command, params, words in (
                 ("Memory/view/type", {"rankId": "nowhere"}, "unknown card 'nowhere'"),
                 ("Memory/view/operator", {**rank, "type": "Component"},
                  "Group By parameter should be Overall or Stream"),
                 ("Memory/view/memoryUsage", {**rank, "type": "Overall", "isCompare": True}, "needs a baseline rank"),
-                ("Memory/view/staticOpMemoryList", {**rank, "graphId": "1", "isCompare": True},
-                 "memory comparison"),
+                ("Memory/view/type", {**rank, "isCompare": True}, "no compare mode"),
                 ("Memory/view/operator", {**rank, "type": "Overall", "orderBy": "deviceId"},
                  "Non-exist column deviceId")):
             refused = page.send("memory", command, params)

@@ -29,7 +29,7 @@ from service.insight.compare import fixed_minus
 from service.insight.protocol import rows
 from test_insight_compare import ask, body, build
 from test_insight_operator import DB_RUN, DETAIL_KEYS, STATISTIC_KEYS, condition, ranks_of, table, us
-from test_insight_timeline import extent_in_sql, opened, sql
+from test_insight_timeline import extent_in_sql, imported, opened, sql
 from test_insight_ws import empty, root  # noqa: F401 - fixtures
 from warehouse import db
 
@@ -245,3 +245,53 @@ def test_post_insight_names_the_baseline_rank(tmp_path, realdata):
     assert refused["result"] is False and "baseline rank" in refused["error"]["message"]
     unknown = ask(client, "operator/statistic", {**asked, "baselineRankId": "nowhere"})
     assert unknown["result"] is False and unknown["body"]["cards"] == paths
+
+
+STATIC_RANK = "msinsight/server_test_data/test_rank_1"
+
+
+def test_two_ranks_compare_a_static_graph(empty, root, realdata):
+    """The Memory page of a static graph in compare mode (StaticLineChart.tsx staticOpMemoryGraphGet,
+    MemoryDetailTable.tsx buildStaticSearchParam and buildSearchSizeParam): the real rank, and as baseline
+    a copy whose graph 0 lacks its largest operator (``sqrt_01``)."""
+    mine_folder, base_folder = root / "mine" / "test_rank_1", root / "base" / "test_rank_1"
+    shutil.copytree(realdata / STATIC_RANK, mine_folder)
+    shutil.copytree(realdata / STATIC_RANK, base_folder)
+    static = base_folder / "ASCEND_PROFILER_OUTPUT" / "static_op_mem.csv"
+    lines = static.read_text().splitlines(keepends=True)
+    static.write_text("".join(line for line in lines if not line.startswith("host,sqrt_01,0,0,")))
+    with opened(empty, root, mine_folder) as (page, mine_body):
+        base_body = imported(page, base_folder)
+        (mine_card,), (base_card,) = mine_body["result"], base_body["result"]
+        mine_path, base_path = mine_card["rankId"], base_card["rankId"]
+        set_baseline(page, tree_node(page, base_path))
+        rank = {"rankId": mine_path, "dbPath": mine_path, "graphId": "0"}
+
+        own = {path: page.body("memory", "Memory/view/staticOpMemoryGraph",
+                               {**rank, "rankId": path, "dbPath": path, "isCompare": False})
+               for path in (mine_path, base_path)}
+        both = page.body("memory", "Memory/view/staticOpMemoryGraph", {**rank, "isCompare": True})
+        assert both["legends"] == ["Node Index", "Size of Compare", "Total Size of Compare", "Size of Baseline",
+                                   "Total Size of Baseline"]
+        assert [line[:3] for line in both["lines"] if line[1] != "NULL"] == own[mine_path]["lines"]
+        assert [line[:1] + line[3:] for line in both["lines"] if line[3] != "NULL"] == own[base_path]["lines"]
+        indexes = [int(line[0]) for line in both["lines"]]
+        assert indexes == sorted(set(indexes))
+
+        ops = {path: [row for row in named(empty, "insight_memory_static_ops", path)
+                      if row["graph_id"] == 0 and row["op_name"] != "TOTAL"] for path in (mine_path, base_path)}
+        assert len(ops[mine_path]) == len(ops[base_path]) + 1
+        sizes = page.body("memory", "Memory/view/staticOpMemorySize", {**rank, "isCompare": True})
+        assert sizes == {"minSize": min(r["size_kb"] for r in ops[mine_path]) - max(r["size_kb"] for r in ops[base_path]),
+                         "maxSize": max(r["size_kb"] for r in ops[mine_path]) - min(r["size_kb"] for r in ops[base_path])}
+        listed = page.body("memory", "Memory/view/staticOpMemoryList", {
+            **rank, "currentPage": 1, "pageSize": 100, "searchName": "", "isCompare": True, "order": "descend",
+            "orderBy": "size"})
+        assert listed["totalNum"] == len(ops[mine_path]) == len(listed["operatorDetail"])
+        # every operator paired with its copy (no difference) but sqrt_01, beside the server's empty operator
+        (alone,) = [item for item in listed["operatorDetail"] if item["baseline"]["opName"] == ""]
+        assert alone["diff"]["opName"] == alone["compare"]["opName"] == "sqrt_01"
+        assert alone["diff"]["size"] == alone["compare"]["size"] == listed["operatorDetail"][0]["diff"]["size"] > 0
+        assert alone["baseline"] == {"deviceId": "", "opName": "", "nodeIndexStart": 0, "nodeIndexEnd": 0, "size": 0.0}
+        assert all(item["diff"]["size"] == 0 and item["diff"]["nodeIndexStart"] == 0
+                   for item in listed["operatorDetail"] if item is not alone)
