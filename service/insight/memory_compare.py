@@ -1,8 +1,10 @@
-"""Compare mode of the Memory module: a rank's memory curve and operator size bounds beside the baseline rank's.
+"""Compare mode of the Memory module: a rank's memory views paired with the baseline rank's.
 
-With a rank set as baseline the Memory page asks its curve and its size slider's bounds with
-``isCompare`` (Ascend/msinsight ``modules/memory/src/components/DynamicLineChart.tsx``,
-``MemoryDetailTable.tsx`` buildSearchSizeParam). The real server reads both ranks' memory each on
+With a rank set as baseline the Memory page asks every view with ``isCompare`` (Ascend/msinsight
+``modules/memory/src/components/DynamicLineChart.tsx``, ``StaticLineChart.tsx``,
+``MemoryDetailTable.tsx`` buildDynamicSearchParam, buildStaticSearchParam, buildSearchSizeParam,
+``AntTableChart.tsx``) and reads each table row as ``{compare, baseline, diff}``
+(handleOperatorDetails). The real server reads both ranks' memory each on
 its own time zero and merges them (``server/src/modules/memory/handler/``):
 
 - the curve (QueryMemoryViewHandler.cpp GetCompareGraphLegends, GetCompareGraphLines): the rank's

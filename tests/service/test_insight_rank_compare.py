@@ -109,6 +109,21 @@ def test_two_ranks_of_a_run_compare_their_operators(empty, root, realdata):
         second = page.body("operator", "operator/statistic", table(shown, current=2, field="totalTime"))
         assert second["total"] == 15 and second["data"] == body["data"][10:15]
 
+        # Input Shape: groups matched on name, shapes and core; the diff's type is the compare rank's twice
+        # (CalDiffDataByGroup, SetOpInputShapeGroupData)
+        shown = {**condition(mine_rank, "Input Shape", top_k=-1), "isCompare": True}
+        body = page.body("operator", "operator/statistic", table(shown, page_size=1000))
+        shaped = {path: {(row["op_name"], row["input_shape"] or "", row["acc_core"] or ""): row
+                         for row in named(empty, "insight_operator_groups", path, group_by="name_shape")}
+                  for path in (mine_path, base_path)}
+        assert body["total"] == len(shaped[mine_path].keys() | shaped[base_path].keys()) == len(body["data"])
+        for item in body["data"]:
+            key = (item["diff"]["opName"], item["diff"]["inputShape"], item["diff"]["accCore"])
+            assert item["diff"]["opType"] == f"{item['compare']['opType']} -> {item['compare']['opType']}"
+            for side, path in (("compare", mine_path), ("baseline", base_path)):
+                group = shaped[path].get(key)
+                assert item[side]["totalTime"] == (us(group["total_ns"]) if group else "")
+
         # Communication Operator: each rank's HCCL operators, paired by name in start order
         shown = {**condition(mine_rank, "Communication Operator", top_k=-1), "isCompare": True}
         details = page.body("operator", "operator/details", table(shown, field="duration", order="descend"))
