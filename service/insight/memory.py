@@ -379,18 +379,28 @@ def _compared_operators(conn, card: ranks.RankCard, baseline: ranks.RankCard, pa
     window = None
     if params.values.get("startTime") is not None and params.values.get("endTime") is not None:
         window = (_number(params, "startTime"), _number(params, "endTime"))
-    sizes = tuple(None if params.values.get(name) is None else _number(params, name) for name in ("minSize", "maxSize"))
+    sizes = _sizes_given(params)
     selection = {"search": params.text("searchName", required=False) or "", "sizes": sizes, "window": window,
                  "only_within": params.values.get("isOnlyShowAllocatedOrReleasedWithinInterval") is True}
     order_by = params.values.get("orderBy") or ""
     if order_by and not any(key == order_by and sortable for _, key, sortable, _, _, _ in OPERATOR_COLUMNS):
         raise InsightError(f"Failed to set orderBy param from param json object: Non-exist column {order_by}")
-    size = params.integer("pageSize", required=False) or 0
-    page = (params.integer("currentPage", required=False) or 0, DEFAULT_PAGE_SIZE if size <= 0 else size)
     total, shown = memory_compare.operator_table(
         *([_operator_json(row) for row in _operators(conn, rank)] for rank in (card, baseline)), selection,
-        (order_by, _descending(params)), page)
+        (order_by, _descending(params)), _compared_page(params))
     return {"totalNum": total, "operatorDetail": shown, "columnAttr": _operator_headers()}
+
+
+def _sizes_given(params: Params) -> tuple[float | None, float | None]:
+    """(``minSize``, ``maxSize``), each None when not given (the server then bounds nothing)."""
+    low, high = (None if params.values.get(name) is None else _number(params, name) for name in ("minSize", "maxSize"))
+    return low, high
+
+
+def _compared_page(params: Params) -> tuple[int, int]:
+    """(``currentPage``, ``pageSize``) as the compare handlers read them: 10 a page when not above 0."""
+    size = params.integer("pageSize", required=False) or 0
+    return params.integer("currentPage", required=False) or 0, DEFAULT_PAGE_SIZE if size <= 0 else size
 
 
 def _operator_headers() -> list[dict]:
@@ -513,11 +523,9 @@ def components(conn, params: Params) -> dict:
         raise InsightError(f"Order By parameter is not legal: Order By parameter is {key}, "
                            f"it should be one of the column names")
     if baseline is not None:
-        size = params.integer("pageSize", required=False) or 0
         total, shown = memory_compare.component_table(
             *([_component_json(row) for row in _components(conn, rank)] for rank in (card, baseline)),
-            (key or "", order or ""), (params.integer("currentPage", required=False) or 0,
-                                       DEFAULT_PAGE_SIZE if size <= 0 else size))
+            (key or "", order or ""), _compared_page(params))
         return {"totalNum": total, "componentDetail": shown,
                 "columnAttr": memory_compare.with_source(list(COMPONENT_COLUMNS))}
     if key and order:
@@ -590,8 +598,7 @@ def static_list(conn, params: Params) -> dict:
                  or first <= row["node_index_end"] <= last]
     # sizes in KB, fractional as staticOpMemorySize answers them (the server's int64 parameters drop a
     # fractional size, which then bounds the sizes to 0..0: the warehouse takes the number as given)
-    low, high = (_number(params, name) if params.values.get(name) is not None else None
-                 for name in ("minSize", "maxSize"))
+    low, high = _sizes_given(params)
     if low is not None and high is not None and low > high:
         raise InsightError("Min Size should be smaller or equal to Max Size.")
     found = [row for row in found
@@ -614,16 +621,14 @@ def _compared_static(conn, card: ranks.RankCard, baseline: ranks.RankCard, param
     ``minSize``/``maxSize`` and the node window when given, the order, the page)."""
     first, last = params.integer("startNodeIndex", required=False), params.integer("endNodeIndex", required=False)
     nodes = (first, last) if first is not None and last is not None and -1 not in (first, last) else None
-    sizes = tuple(None if params.values.get(name) is None else _number(params, name) for name in ("minSize", "maxSize"))
+    sizes = _sizes_given(params)
     selection = {"search": params.text("searchName", required=False) or "", "sizes": sizes, "nodes": nodes}
     order_by = params.values.get("orderBy") or ""
     if order_by and not any(key == order_by for _, key, _ in STATIC_COLUMNS):
         raise InsightError(f"Failed to set orderBy param from param json object: Non-exist column {order_by}")
-    size = params.integer("pageSize", required=False) or 0
     total, shown = memory_compare.static_table(
         *([_static_json(row) for row in _of_graph(_static_ops(conn, rank), params)] for rank in (card, baseline)),
-        selection, (order_by, _descending(params)),
-        (params.integer("currentPage", required=False) or 0, DEFAULT_PAGE_SIZE if size <= 0 else size))
+        selection, (order_by, _descending(params)), _compared_page(params))
     return {"totalNum": total, "operatorDetail": shown, "columnAttr": _static_headers()}
 
 

@@ -36,9 +36,10 @@ DETAIL_KEYS = ("name", "type", "accCore", "startTime", "duration", "waitTime", "
 DETAIL_FIGURES = ("startTime", "duration", "waitTime", "blockNum")
 DETAIL_ARROWS = ("type", "accCore", "inputShape", "inputType", "inputFormat", "outputShape", "outputType",
                  "outputFormat")
-#: the columns each handler sorts as text / as numbers (its Desc/AsceCompareFunctions), and its default
-STATISTIC_ORDER = (("opType", "opName", "inputShape", "accCore"), STATISTIC_FIGURES, "totalTime")
-DETAIL_ORDER = (("name", "type", "accCore"), ("startTime", "duration", "waitTime"), "duration")
+#: the columns each handler sorts as text / as numbers (its Desc/AsceCompareFunctions), its default
+#: column (compared as text), and whether the default ascends when asked (the details' never does)
+STATISTIC_ORDER = (("opType", "opName", "inputShape", "accCore"), STATISTIC_FIGURES, "totalTime", True)
+DETAIL_ORDER = (("name", "type", "accCore"), ("startTime", "duration", "waitTime"), "duration", False)
 #: the grouping key of each statistic grouping (QueryOpStatisticInfoHandler::GetGroup)
 GROUP_KEYS = {"Operator Type": ("opType", "accCore"), "Communication Operator Type": ("opType",),
               "Input Shape": ("opName", "inputShape", "accCore")}
@@ -54,9 +55,9 @@ def _numbers_first(first: str, second: str, ascending: bool) -> bool:
 
 def _ordered(items: list[dict], order_rules: tuple, order_by: str, order: str) -> list[dict]:
     """The items in the handler's order of their diffs (StaticCmp): ``order_rules`` is (text columns,
-    number columns, default column); the default compares as text, descending for the details whatever
-    ``order`` (DetailAsceCmp's default is DetailDescCmp's)."""
-    texts, numbers, default = order_rules
+    number columns, default column, whether it ascends when asked); the default compares as text,
+    descending for the details whatever ``order`` (DetailAsceCmp's default is DetailDescCmp's)."""
+    texts, numbers, default, default_ascends = order_rules
     ascending = order == "ascend"
 
     def before(first: dict, second: dict) -> bool:
@@ -65,7 +66,7 @@ def _ordered(items: list[dict], order_rules: tuple, order_by: str, order: str) -
             return _numbers_first(one[order_by], two[order_by], ascending)
         if order_by in texts:
             return one[order_by] < two[order_by] if ascending else one[order_by] > two[order_by]
-        if ascending and order_rules is STATISTIC_ORDER:
+        if ascending and default_ascends:
             return one[default] < two[default]
         return one[default] > two[default]
 

@@ -297,8 +297,8 @@ def test_two_ranks_compare_a_static_graph(empty, root, realdata):
                       if row["graph_id"] == 0 and row["op_name"] != "TOTAL"] for path in (mine_path, base_path)}
         assert len(ops[mine_path]) == len(ops[base_path]) + 1
         sizes = page.body("memory", "Memory/view/staticOpMemorySize", {**rank, "isCompare": True})
-        assert sizes == {"minSize": min(r["size_kb"] for r in ops[mine_path]) - max(r["size_kb"] for r in ops[base_path]),
-                         "maxSize": max(r["size_kb"] for r in ops[mine_path]) - min(r["size_kb"] for r in ops[base_path])}
+        mine_kb, base_kb = ([row["size_kb"] for row in ops[path]] for path in (mine_path, base_path))
+        assert sizes == {"minSize": min(mine_kb) - max(base_kb), "maxSize": max(mine_kb) - min(base_kb)}
         listed = page.body("memory", "Memory/view/staticOpMemoryList", {
             **rank, "currentPage": 1, "pageSize": 100, "searchName": "", "isCompare": True, "order": "descend",
             "orderBy": "size"})
