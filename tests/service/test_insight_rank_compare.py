@@ -142,6 +142,16 @@ def test_two_ranks_of_a_run_compare_their_operators(empty, root, realdata):
         durations = [float(item["diff"]["duration"]) for item in details["data"]]
         assert durations == sorted(durations, reverse=True)
 
+        # "Operator" (hidden by the page in compare mode, answered by the server): kernels with their PMU
+        # figures, each figure of both ranks subtracted; topK after sorting on the diff's duration
+        shown = {**condition(mine_rank, "Operator", top_k=5), "isCompare": True}
+        kernels = page.body("operator", "operator/details", table(shown, field="duration", order="descend"))
+        assert kernels["total"] == 5 and kernels["level"] == "l1" and "aic_mac_time" in kernels["pmuHeaders"]
+        assert all(set(item["diff"]) == set(DETAIL_KEYS) | set(kernels["pmuHeaders"]) for item in kernels["data"])
+        paired = [(item["diff"]["aic_mac_time"], item["compare"]["aic_mac_time"], item["baseline"]["aic_mac_time"])
+                  for item in kernels["data"] if item["compare"]["aic_mac_time"] and item["baseline"]["aic_mac_time"]]
+        assert paired and all(diff == fixed_minus(mine, base) for diff, mine, base in paired)
+
         # the pies, which the page hides in compare mode, answer for the rank alone, as without a baseline
         chart = {**condition(mine_rank), "isCompare": True}
         assert page.body("operator", "operator/category", chart) == page.body(
