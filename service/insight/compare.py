@@ -107,6 +107,28 @@ def minus(first: str, second: str, max_precision: int = 3) -> str:
     return _strip_zeros(f"{difference:.{precision}f}")
 
 
+def fixed_minus(first: str, second: str, precision: int = 3) -> str:
+    """NumberUtil::StringDoubleMinus: ``first - second`` as text with ``precision`` decimals (a text
+    that is not a number, "" too, counts as its numeric prefix or 0)."""
+    return f"{_long_double(first) - _long_double(second):.{precision}f}"
+
+
+_DOUBLE = re.compile(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)")
+
+
+def is_double(text: str) -> bool:
+    """NumberUtil::IsDouble: the whole text reads as a number (leading blanks allowed, "" is not one)."""
+    return _DOUBLE.fullmatch(text) is not None
+
+
+def truncated(text: str) -> str:
+    """NumberUtil::TruncateNumberString: a decimal's integer part, "0" for any other text."""
+    if not _DECIMAL.fullmatch(text.strip()):
+        return "0"
+    return str(min(max(int(_long_double(text)), INT64_MIN), INT64_MAX))
+
+
 def _unsigned(text: str) -> int:
     """std::stoull as NumberUtil reads a request count: its integer prefix (a minus wraps), 0 if none."""
     found = _INT_PREFIX.match(text)

@@ -16,14 +16,17 @@ in ms after the card's time zero (its first slice, the Timeline's zero: ``rankOf
 in MB, operator sizes in KB; the curve's points as the server's CurveContainer thins them (1,000
 buckets, each column's minimum and maximum kept). The rows come from the warehouse's tables through
 named queries (``insight_memory_*``); what they hold is laid out here as the server lays it out.
-No comparison: the warehouse's baseline is an operator profile's, so ``isCompare`` is refused.
+In compare mode (``isCompare``, a rank set as baseline with global/setBaseline) the curve, the
+operator size bounds, the operator and component tables and a static graph's curve, bounds and
+table pair the rank with the baseline rank (:mod:`memory_compare`).
 """
 
 from __future__ import annotations
 
 import math
 
-from service.insight import parse_events, ranks, timeline
+from service.insight import memory_compare, parse_events, ranks, timeline
+from service.insight.baseline import rank_baseline
 from service.insight.protocol import InsightError, Params, one, rows
 
 MEMORY_COMPLETED = "parse/memoryCompleted"
@@ -99,8 +102,13 @@ def _card(conn, params: Params) -> ranks.RankCard:
     """The rank card the request names (:func:`ranks.asked`), not in comparison mode."""
     card = ranks.asked(conn, params)
     if params.values.get("isCompare") is True:
-        raise InsightError("memory comparison is not answered: the warehouse's baseline is an operator profile's")
+        raise InsightError("this memory view has no compare mode")
     return card
+
+
+def _compared(conn, params: Params) -> tuple[ranks.RankCard, ranks.RankCard | None]:
+    """(the rank card the request names, the baseline rank in compare mode, else None)."""
+    return ranks.asked(conn, params), rank_baseline(conn, params)
 
 
 def _zero(conn, card: ranks.RankCard) -> int:
@@ -142,9 +150,21 @@ def memory_usage(conn, params: Params) -> dict:
     """The memory curve of a rank grouped ``Overall``, by ``Stream`` or by ``Component``, between
     ``start`` and ``end`` (ms; the whole curve when both are 0 or absent), as
     QueryMemoryViewHandler answers: legends, points as text (``NULL`` where a series has none),
-    the peaks as the title."""
-    card = _card(conn, params)
+    the peaks as the title; in compare mode both ranks' series, no title (:mod:`memory_compare`)."""
+    card, baseline = _compared(conn, params)
     group = _group(params, (OVERALL, STREAM, COMPONENT))
+    legends, points, title = _curve(conn, card, group)
+    if baseline is not None:
+        base_legends, base_points, _ = _curve(conn, baseline, group)
+        points = memory_compare.merged_lines(points, len(legends), base_points, len(base_legends), NAN, float)
+        legends, title = memory_compare.curve_legends(legends, base_legends), ""
+    return {"legends": legends, "lines": _thinned(points, len(legends), _number(params, "start"),
+                                                  _number(params, "end")),
+            "title": title, "rankOffsetNs": 0}
+
+
+def _curve(conn, card: ranks.RankCard, group: str) -> tuple[list[str], list[tuple], str]:
+    """A rank's curve grouped by ``group``: (legends, points of floats, the title)."""
     records = _records(conn, card)
     if group == OVERALL:
         records = [r for r in records if r["component"] != PTA]
@@ -152,10 +172,7 @@ def memory_usage(conn, params: Params) -> dict:
         records = [r for r in records if r["stream"] and r["component"] == PTA_AND_GE]
     streams = list(dict.fromkeys(r["stream"] for r in records if r["stream"]))
     build = {OVERALL: _overall, STREAM: _by_stream, COMPONENT: _by_component}[group]
-    legends, points, title = build(records, streams)
-    return {"legends": legends, "lines": _thinned(points, len(legends), _number(params, "start"),
-                                                  _number(params, "end")),
-            "title": title, "rankOffsetNs": 0}
+    return build(records, streams)
 
 
 def _number(params: Params, name: str) -> float:
@@ -301,11 +318,20 @@ def _operators(conn, card: ranks.RankCard) -> list[dict]:
 
 
 def operator_size(conn, params: Params) -> dict:
-    """The smallest and largest operator block in KB (QueryOperatorSize), 0 and 0 with none."""
-    card = _card(conn, params)
+    """The smallest and largest operator block in KB (QueryOperatorSize), 0 and 0 with none; in
+    compare mode the smallest and largest difference (:func:`memory_compare.size_bounds`); the smallest
+    rounded down and the largest up, as QueryMemoryOperatorSizeHandler answers both."""
+    card, baseline = _compared(conn, params)
     _group(params, (OVERALL, STREAM))
+    low, high = _size_bounds(conn, card)
+    if baseline is not None:
+        low, high = memory_compare.size_bounds((low, high), _size_bounds(conn, baseline))
+    return {"minSize": float(math.floor(low)), "maxSize": float(math.ceil(high))}
+
+
+def _size_bounds(conn, card: ranks.RankCard) -> tuple[float, float]:
     sizes = [row["size"] for row in _operators(conn, card) if row["size"] is not None]
-    return {"minSize": min(sizes, default=0.0), "maxSize": max(sizes, default=0.0)}
+    return min(sizes, default=0.0), max(sizes, default=0.0)
 
 
 def operators(conn, params: Params) -> dict:
@@ -315,9 +341,12 @@ def operators(conn, params: Params) -> dict:
     (a searchable column containing a text, case-insensitive) and ``rangeFilters`` (a column between
     two numbers); sorted by ``orderBy`` (``order`` ascend/descend); paged by ``currentPage`` and
     ``pageSize``. ``totalNum`` is the rows matching, 0 when the page asked holds none (the server
-    counts the rows it returns with COUNT(*) OVER())."""
-    card = _card(conn, params)
+    counts the rows it returns with COUNT(*) OVER()). In compare mode the blocks of both ranks paired
+    (:func:`memory_compare.operator_table`)."""
+    card, baseline = _compared(conn, params)
     group = _group(params, (OVERALL, STREAM))
+    if baseline is not None:
+        return _compared_operators(conn, card, baseline, params)
     found = _operators(conn, card)
     if group == STREAM:
         found = [row for row in found if row["stream"]]
@@ -340,8 +369,43 @@ def operators(conn, params: Params) -> dict:
              "allocationTotalActive": 0.0, "releaseTotalActive": 0.0, "streamPtr": "", "id": ""}
     return {"totalNum": len(found) if page else 0,
             "operatorDetail": [{"compare": _operator_json(row), "baseline": empty, "diff": empty} for row in page],
-            "columnAttr": [_operator_header(name, key, sortable, searchable, ranged)
-                           for name, key, sortable, searchable, ranged, _ in OPERATOR_COLUMNS]}
+            "columnAttr": _operator_headers()}
+
+
+def _compared_operators(conn, card: ranks.RankCard, baseline: ranks.RankCard, params: Params) -> dict:
+    """Memory/view/operator in compare mode: the terms the real server reads then (MemoryProtocol.cpp
+    ToMemoryOperatorRequest: ``searchName``, ``minSize``/``maxSize`` when given, ``startTime`` and
+    ``endTime``, the order, the page)."""
+    window = None
+    if params.values.get("startTime") is not None and params.values.get("endTime") is not None:
+        window = (_number(params, "startTime"), _number(params, "endTime"))
+    sizes = _sizes_given(params)
+    selection = {"search": params.text("searchName", required=False) or "", "sizes": sizes, "window": window,
+                 "only_within": params.values.get("isOnlyShowAllocatedOrReleasedWithinInterval") is True}
+    order_by = params.values.get("orderBy") or ""
+    if order_by and not any(key == order_by and sortable for _, key, sortable, _, _, _ in OPERATOR_COLUMNS):
+        raise InsightError(f"Failed to set orderBy param from param json object: Non-exist column {order_by}")
+    total, shown = memory_compare.operator_table(
+        *([_operator_json(row) for row in _operators(conn, rank)] for rank in (card, baseline)), selection,
+        (order_by, _descending(params)), _compared_page(params))
+    return {"totalNum": total, "operatorDetail": shown, "columnAttr": _operator_headers()}
+
+
+def _sizes_given(params: Params) -> tuple[float | None, float | None]:
+    """(``minSize``, ``maxSize``), each None when not given (the server then bounds nothing)."""
+    low, high = (None if params.values.get(name) is None else _number(params, name) for name in ("minSize", "maxSize"))
+    return low, high
+
+
+def _compared_page(params: Params) -> tuple[int, int]:
+    """(``currentPage``, ``pageSize``) as the compare handlers read them: 10 a page when not above 0."""
+    size = params.integer("pageSize", required=False) or 0
+    return params.integer("currentPage", required=False) or 0, DEFAULT_PAGE_SIZE if size <= 0 else size
+
+
+def _operator_headers() -> list[dict]:
+    return [_operator_header(name, key, sortable, searchable, ranged)
+            for name, key, sortable, searchable, ranged, _ in OPERATOR_COLUMNS]
 
 
 def _header(name: str, key: str, sortable: bool, searchable: bool, ranged: bool) -> dict:
@@ -393,8 +457,7 @@ def _sorted(found: list[dict], params: Params) -> list[dict]:
     column = next((c for _, k, sortable, _, _, c in OPERATOR_COLUMNS if k == key and sortable), None)
     if column is None:
         raise InsightError(f"Failed to set orderBy param from param json object: Non-exist column {key}")
-    descending = params.values.get("order") == "descend" if params.values.get("order") else \
-        params.values.get("desc") is True
+    descending = _descending(params)
     unknown_last = column in ("release_time", "active_release_time")
 
     def rank(row):
@@ -404,6 +467,13 @@ def _sorted(found: list[dict], params: Params) -> list[dict]:
         return first, (value is not None, value if value is not None else 0)
 
     return sorted(found, key=rank, reverse=descending)
+
+
+def _descending(params: Params) -> bool:
+    """``order`` "descend", else ``desc`` true (SetOrderFromJson)."""
+    if params.values.get("order"):
+        return params.values.get("order") == "descend"
+    return params.values.get("desc") is True
 
 
 def _page(found: list, params: Params, default_when) -> list:
@@ -440,10 +510,10 @@ def _operator_json(row: dict) -> dict:
 def components(conn, params: Params) -> dict:
     """The rank's CANN components whose reserved memory peaked at 100 MB or more, paged and sorted by
     ``orderBy`` with ``order`` (QueryComponentDetail, QueryComponentsTotalNum): the peak in MB and when
-    it was first reached (ms, as text)."""
-    card = _card(conn, params)
-    found = rows(conn, "insight_memory_components", run_id=card.run_id, rank_id=card.rank_id,
-                 zero_ns=_zero(conn, card))
+    it was first reached (ms, as text). In compare mode both ranks' components paired
+    (:func:`memory_compare.component_table`)."""
+    card, baseline = _compared(conn, params)
+    found = _components(conn, card)
     key, order = params.values.get("orderBy"), params.values.get("order")
     if key is not None and not isinstance(key, str):
         raise InsightError(f"parameter orderBy: {key!r} is not a column name")
@@ -452,14 +522,30 @@ def components(conn, params: Params) -> dict:
     if key and key not in COMPONENT_SORT:
         raise InsightError(f"Order By parameter is not legal: Order By parameter is {key}, "
                            f"it should be one of the column names")
+    if baseline is not None:
+        total, shown = memory_compare.component_table(
+            *([_component_json(row) for row in _components(conn, rank)] for rank in (card, baseline)),
+            (key or "", order or ""), _compared_page(params))
+        return {"totalNum": total, "componentDetail": shown,
+                "columnAttr": memory_compare.with_source(list(COMPONENT_COLUMNS))}
     if key and order:
         found = sorted(found, key=lambda row: row[COMPONENT_SORT[key]], reverse=order == "descend")
     page = _page(found, params, lambda size: size == 0)
     empty = {"component": "Unknown", "timestamp": "", "totalReserved": 0.0, "device": ""}
     return {"totalNum": len(found), "componentDetail": [
-        {"compare": {"component": row["component"] or "Unknown", "timestamp": repr(float(row["time_ms"])),
-                     "totalReserved": row["total_reserved"], "device": ""}, "baseline": empty, "diff": empty}
-        for row in page], "columnAttr": list(COMPONENT_COLUMNS)}
+        {"compare": {**_component_json(row), "component": row["component"] or "Unknown"}, "baseline": empty,
+         "diff": empty} for row in page], "columnAttr": list(COMPONENT_COLUMNS)}
+
+
+def _components(conn, card: ranks.RankCard) -> list[dict]:
+    return rows(conn, "insight_memory_components", run_id=card.run_id, rank_id=card.rank_id,
+                zero_ns=_zero(conn, card))
+
+
+def _component_json(row: dict) -> dict:
+    """A component's peak as the server writes it (its name "" when it has none)."""
+    return {"component": row["component"] or "", "timestamp": repr(float(row["time_ms"])),
+            "totalReserved": row["total_reserved"], "device": ""}
 
 
 # --- static graphs -------------------------------------------------------------------------------
@@ -471,16 +557,39 @@ def _of_graph(found: list[dict], params: Params) -> list[dict]:
 
 
 def static_size(conn, params: Params) -> dict:
-    """The smallest and largest static operator of a graph in KB (QueryStaticOperatorSize)."""
-    sizes = [row["size_kb"] for row in _of_graph(_static_ops(conn, _card(conn, params)), params)]
-    return {"minSize": min(sizes, default=0.0), "maxSize": max(sizes, default=0.0)}
+    """The smallest and largest static operator of a graph in KB (QueryStaticOperatorSize); in compare
+    mode the smallest and largest difference (:func:`memory_compare.size_bounds`)."""
+    card, baseline = _compared(conn, params)
+    low, high = _static_bounds(conn, card, params)
+    if baseline is not None:
+        low, high = memory_compare.size_bounds((low, high), _static_bounds(conn, baseline, params))
+    return {"minSize": low, "maxSize": high}
+
+
+def _static_bounds(conn, card: ranks.RankCard, params: Params) -> tuple[float, float]:
+    sizes = [row["size_kb"] for row in _of_graph(_static_ops(conn, card), params)]
+    return min(sizes, default=0.0), max(sizes, default=0.0)
+
+
+def _static_json(row: dict) -> dict:
+    """A static operator as the table shows it (size in MB)."""
+    return {"deviceId": row["device"] or "", "opName": row["op_name"], "nodeIndexStart": row["node_index_start"],
+            "nodeIndexEnd": row["node_index_end"], "size": round(row["size_kb"] / 1024, 2)}
+
+
+def _static_headers() -> list[dict]:
+    return [_header(name, key, True, False, False) for name, key, _ in STATIC_COLUMNS]
 
 
 def static_list(conn, params: Params) -> dict:
     """A page of a graph's static operators (QueryStaticOperatorList, AddStableOperatorSql): named
     like ``searchName``, holding memory at a node between ``startNodeIndex`` and ``endNodeIndex``,
-    of ``minSize``..``maxSize`` KB, sorted by ``orderBy``; sizes shown in MB."""
-    found = _of_graph(_static_ops(conn, _card(conn, params)), params)
+    of ``minSize``..``maxSize`` KB, sorted by ``orderBy``; sizes shown in MB. In compare mode both
+    ranks' operators paired (:func:`memory_compare.static_table`)."""
+    card, baseline = _compared(conn, params)
+    if baseline is not None:
+        return _compared_static(conn, card, baseline, params)
+    found = _of_graph(_static_ops(conn, card), params)
     search = (params.text("searchName", required=False) or "").lower()
     found = [row for row in found if search in (row["op_name"] or "").lower()]
     first, last = params.integer("startNodeIndex", required=False), params.integer("endNodeIndex", required=False)
@@ -489,8 +598,7 @@ def static_list(conn, params: Params) -> dict:
                  or first <= row["node_index_end"] <= last]
     # sizes in KB, fractional as staticOpMemorySize answers them (the server's int64 parameters drop a
     # fractional size, which then bounds the sizes to 0..0: the warehouse takes the number as given)
-    low, high = (_number(params, name) if params.values.get(name) is not None else None
-                 for name in ("minSize", "maxSize"))
+    low, high = _sizes_given(params)
     if low is not None and high is not None and low > high:
         raise InsightError("Min Size should be smaller or equal to Max Size.")
     found = [row for row in found
@@ -504,10 +612,24 @@ def static_list(conn, params: Params) -> dict:
     page = _page(found, params, lambda size: size == 0)
     empty = {"deviceId": "", "opName": "", "nodeIndexStart": 0, "nodeIndexEnd": 0, "size": 0.0}
     return {"totalNum": len(found) if page else 0, "operatorDetail": [
-        {"compare": {"deviceId": row["device"] or "", "opName": row["op_name"],
-                     "nodeIndexStart": row["node_index_start"], "nodeIndexEnd": row["node_index_end"],
-                     "size": round(row["size_kb"] / 1024, 2)}, "baseline": empty, "diff": empty} for row in page],
-        "columnAttr": [_header(name, key, True, False, False) for name, key, _ in STATIC_COLUMNS]}
+        {"compare": _static_json(row), "baseline": empty, "diff": empty} for row in page],
+        "columnAttr": _static_headers()}
+
+
+def _compared_static(conn, card: ranks.RankCard, baseline: ranks.RankCard, params: Params) -> dict:
+    """staticOpMemoryList in compare mode: the terms the real server reads then (``searchName``,
+    ``minSize``/``maxSize`` and the node window when given, the order, the page)."""
+    first, last = params.integer("startNodeIndex", required=False), params.integer("endNodeIndex", required=False)
+    nodes = (first, last) if first is not None and last is not None and -1 not in (first, last) else None
+    sizes = _sizes_given(params)
+    selection = {"search": params.text("searchName", required=False) or "", "sizes": sizes, "nodes": nodes}
+    order_by = params.values.get("orderBy") or ""
+    if order_by and not any(key == order_by for _, key, _ in STATIC_COLUMNS):
+        raise InsightError(f"Failed to set orderBy param from param json object: Non-exist column {order_by}")
+    total, shown = memory_compare.static_table(
+        *([_static_json(row) for row in _of_graph(_static_ops(conn, rank), params)] for rank in (card, baseline)),
+        selection, (order_by, _descending(params)), _compared_page(params))
+    return {"totalNum": total, "operatorDetail": shown, "columnAttr": _static_headers()}
 
 
 def static_graph(conn, params: Params) -> dict:
@@ -515,8 +637,20 @@ def static_graph(conn, params: Params) -> dict:
     starts or ends at, the memory held (MB, the operators' sizes summed from their start to their
     end) and the graph's TOTAL; an index "to the end" (4294967295) is shown one past the largest.
 
+    In compare mode both ranks' graphs, their lines merged by node index (:mod:`memory_compare`).
+
     :raises InsightError: if the graph has no TOTAL row (the server fails so)."""
-    card = _card(conn, params)
+    card, baseline = _compared(conn, params)
+    legends, lines = _graph(conn, card, params)
+    if baseline is not None:
+        base_legends, base_lines = _graph(conn, baseline, params)
+        lines = memory_compare.merged_lines(lines, len(legends), base_lines, len(base_legends), "NULL", int)
+        legends = memory_compare.curve_legends(legends, base_legends)
+    return {"legends": legends, "lines": lines}
+
+
+def _graph(conn, card: ranks.RankCard, params: Params) -> tuple[list[str], list[list[str]]]:
+    """A rank's static graph ``graphId``: (legends, lines)."""
     graph, model = params.text("graphId", required=False) or "", params.text("modelName", required=False) or ""
     found = [row for row in _static_ops(conn, card)
              if str(row["graph_id"]) == graph and (not model or row["model_name"] == model)]
@@ -535,7 +669,7 @@ def static_graph(conn, params: Params) -> dict:
     for index in sorted(held):
         size += held[index]
         lines.append([str(index if index < TO_THE_END else largest + 1), f"{size / 1024:.2f}", f"{total / 1024:.2f}"])
-    return {"legends": list(STATIC_GRAPH_LEGENDS) if held else [], "lines": lines}
+    return list(STATIC_GRAPH_LEGENDS) if held else [], lines
 
 
 # --- to the Timeline -----------------------------------------------------------------------------

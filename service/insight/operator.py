@@ -23,8 +23,10 @@ time zero (its first slice, as the Timeline's), rounded to 0.01 ms.
 
 A kernel's PMU figures (a level-1 export's) are columns of its row, named as its export names
 them (:mod:`pmu`), those of the page's kernels in ``pmuHeaders``; ``level`` says whether the kernels give
-input shapes. Not kept: compare mode (``isCompare``: the baseline of the warehouse's
-protocol is an operator profile, not a rank); ``operator/exportDetails`` (it writes a file beside
+input shapes. In compare mode (``isCompare``, a rank set as baseline with global/setBaseline)
+``operator/statistic`` and ``operator/details`` pair the rank's rows with the baseline rank's
+(:mod:`operator_compare`); the pies and ``operator/more_info``, which the page does not ask then,
+answer for the rank alone, as the real server's. Not kept: ``operator/exportDetails`` (it writes a file beside
 the input, the warehouse serves reads only); the compute-unit pie of a communication grouping (the
 frontend hides it; the answer is empty). An HCCL operator's wait is empty where the input keeps
 none (a rank db's COMMUNICATION_OP), where the real server answers "Loading".
@@ -34,7 +36,8 @@ from __future__ import annotations
 
 import json
 
-from service.insight import paging, pmu, ranks, timeline
+from service.insight import operator_compare, paging, pmu, ranks, timeline
+from service.insight.baseline import rank_baseline
 from service.insight.protocol import InsightError, Params, one, rows
 
 NS_PER_US, NS_PER_MS = 1000.0, 1_000_000.0
@@ -65,9 +68,7 @@ def _group(params: Params) -> tuple[str | None, bool]:
 
 
 def _asked(conn, params: Params) -> tuple[ranks.RankCard, str | None, bool, int]:
-    """(the rank card, its grouping, whether of HCCL operators, topK) of a request, not in compare mode."""
-    if params.values.get("isCompare") is True:
-        raise InsightError("compare mode is not answered for a rank's operators: the baseline is an operator profile")
+    """(the rank card, its grouping, whether of HCCL operators, topK) of a request."""
     card = ranks.asked(conn, params)
     group_by, communication = _group(params)
     top_k = params.integer("topK", required=False) or 0
@@ -191,7 +192,12 @@ def statistic(conn, params: Params) -> dict:
     if group_by is None or top_k == 0:
         raise InsightError("operator/statistic needs a grouping (Operator Type, Input Shape, Communication Operator "
                            "Type) and a topK other than 0")
-    found = _kept(_top(_groups(conn, card, group_by), top_k), _filters(params, STATISTIC_FILTERS), STATISTIC_COLUMNS)
+    filters, baseline = _filters(params, STATISTIC_FILTERS), rank_baseline(conn, params)
+    if baseline is not None:
+        sides = [[_statistic_row(row) for row in _kept(_groups(conn, rank, group_by), filters, STATISTIC_COLUMNS)]
+                 for rank in (baseline, card)]
+        return operator_compare.statistic(params.text("group"), *sides, paging.asked(params), _order(params), top_k)
+    found = _kept(_top(_groups(conn, card, group_by), top_k), filters, STATISTIC_COLUMNS)
     page = paging.page(paging.ordered(found, params, STATISTIC_COLUMNS), params)
     return {"total": len(found), "data": [
         {"diff": _empty(STATISTIC_COLUMNS), "baseline": _empty(STATISTIC_COLUMNS), "compare": _statistic_row(row)}
@@ -234,11 +240,22 @@ def details(conn, params: Params) -> dict:
     card, group_by, communication, top_k = _asked(conn, params)
     if group_by is not None:
         raise InsightError("operator/details lists operators: group must be Operator or Communication Operator")
-    found = _kept(operators(conn, card, communication, top_k), _filters(params, DETAIL_FILTERS), DETAIL_COLUMNS)
+    filters, baseline = _filters(params, DETAIL_FILTERS), rank_baseline(conn, params)
+    if baseline is not None:
+        sides = [(rank, _kept(operators(conn, rank, communication), filters, DETAIL_COLUMNS))
+                 for rank in (baseline, card)]
+        listed = [_detail_rows(conn, found, timeline.card_zero(conn, rank)) for rank, found in sides]
+        return operator_compare.details(*listed, paging.asked(params), _order(params), top_k, _level(sides[0][1]))
+    found = _kept(operators(conn, card, communication, top_k), filters, DETAIL_COLUMNS)
     page = paging.page(paging.ordered(found, params, DETAIL_COLUMNS), params)
     listed, headers = _detail_rows(conn, page, timeline.card_zero(conn, card))
     return {"total": len(found), "level": _level(page), "pmuHeaders": headers, "data": [
         {"diff": _empty(DETAIL_COLUMNS), "baseline": _empty(DETAIL_COLUMNS), "compare": row} for row in listed]}
+
+
+def _order(params: Params) -> tuple[str, str]:
+    """(``orderBy``, ``order``) as asked ("" when not)."""
+    return params.text("orderBy", required=False) or "", params.text("order", required=False) or ""
 
 
 def _group_of(group_by: str, params: Params) -> dict:

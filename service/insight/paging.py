@@ -31,10 +31,16 @@ def ordered(items: list[dict], params: Params, columns: dict[str, str], default:
     return sorted(items, key=value, reverse=order != "ascend")
 
 
-def page(items: list, params: Params, current: str = "current") -> list:
-    """The page ``params[current]`` (from 1) of ``pageSize`` items (10 when not asked)."""
+def asked(params: Params, current: str = "current") -> tuple[int, int]:
+    """(the page ``params[current]``, from 1; ``pageSize``, 10 when not asked)."""
     number = params.integer(current, required=False) or 1
     page_size = params.integer("pageSize", required=False) or 10
     if number < 1 or page_size < 1:
         raise InsightError(f"{current} and pageSize must be at least 1, not {number} and {page_size}")
+    return number, page_size
+
+
+def page(items: list, params: Params, current: str = "current") -> list:
+    """The page ``params[current]`` (from 1) of ``pageSize`` items (10 when not asked)."""
+    number, page_size = asked(params, current)
     return items[(number - 1) * page_size:number * page_size]

@@ -1,11 +1,14 @@
-"""What one client of the protocol has chosen: the operator profile its views are about, and its baseline.
+"""What one client of the protocol has chosen: the operator profile its views are about, and its baseline
+(an operator profile, or a rank of a training run).
 
 MindStudio Insight's frontend names no card in its operator views (modules/compute
 ``RequestUtils.ts`` sends only each view's own parameters, and ``isCompared``): the real server
 answers about the file set made current when it was imported (``ProjectParserBin.cpp``
 SetFilePath, ``SourceFileParser.cpp``) and compares with the baseline ``global/setBaseline`` chose
-(``SetBaselineHandler.cpp``) until ``global/cancelBaseline``; the Summary page's parallel view lays out a cluster by the
-strategy ``summary/set/parallelStrategy`` chose (``SetParallelStrategyConfigHandler.cpp``). The WebSocket keeps one
+(``SetBaselineHandler.cpp``) until ``global/cancelBaseline``; a rank's views asked ``isCompare``
+compare with the rank chosen so (:func:`~service.insight.baseline.rank_baseline`); the Summary page's
+parallel view lays out a cluster by the strategy ``summary/set/parallelStrategy`` chose
+(``SetParallelStrategyConfigHandler.cpp``). The WebSocket keeps one
 :class:`Session` per connection, so two pages on one warehouse each see their own choice;
 ``POST /insight`` is stateless (a new session per request: a card is named with ``cardId`` where
 the warehouse holds several, the baseline with ``baselineRankId``).
@@ -22,7 +25,7 @@ from dataclasses import dataclass, field
 
 @dataclass
 class Session:
-    """One client's choices, as source ids of operator profiles (None: not chosen)."""
+    """One client's choices: operator profiles by source id, a rank by its card id (None: not chosen)."""
 
     #: the operator profile the last import/action made current
     operator: int | None = None
@@ -30,5 +33,7 @@ class Session:
     baseline: int | None = None
     #: the parallel strategy summary/set/parallelStrategy chose, per cluster folder (:mod:`strategy`)
     strategies: dict[str, dict] = field(default_factory=dict)
+    #: the rank card global/setBaseline chose to compare a rank with (at most one of the two baselines is set)
+    baseline_rank: str | None = None
     #: events to send the client after the answer to its current request
     events: list[dict] = field(default_factory=list)
