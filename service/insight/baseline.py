@@ -1,4 +1,4 @@
-"""global/setBaseline and global/cancelBaseline: the operator profile or the rank a client compares with.
+"""global/setBaseline and global/cancelBaseline: the operator profile, rank or cluster a client compares with.
 
 Shapes from the real server (Ascend/msinsight ``server/src/modules/global/``:
 ``handler/SetBaselineHandler.cpp``, ``handler/CancelBaselineHandler.cpp``,
@@ -16,6 +16,13 @@ ParserBaseline): the card's ``rankId`` (host and rank: the warehouse's card id, 
 ``cardName`` "Baseline_" and the rank's name, ``dbPath`` the rank's file, ``isCluster`` false (a rank,
 not a cluster folder). Compare.tsx then adds the baseline card to the Timeline
 (``modules/timeline/src/connection/baseline.ts`` buildBaselineCardMetadata).
+
+A cluster: the context menu of a cluster (``RemoteManager/ProjectContents/ContextMenu.tsx``) sends its folder as
+``filePath`` (the ``clusterPath`` of parse/clusterCompleted; a rank's ``filePath`` is its file, never a folder). As the real server (``core/BaselineManagerService.cpp`` IsClusterBaseline: a folder of a
+cluster of the project; ``ProjectParserDb.cpp`` ParseBaselineClusterInfo) the answer says ``isCluster`` true and
+names no card (``rankId``, ``cardName``, ``dbPath`` empty); Compare.tsx handleClusterCompare then puts the
+Summary and Communication pages in compare mode: their requests carry ``isCompare`` true and the answers pair
+the open cluster with this one (:func:`cluster_baseline`; :mod:`summary`, :mod:`communication`).
 """
 
 from __future__ import annotations
@@ -28,25 +35,65 @@ EMPTY_REQUEST = "Set baseline failed, project name or filepath can't be empty!"
 
 
 def set_baseline(conn, params: Params) -> dict:
-    """Make the rank card or operator profile at ``filePath`` (a card's path, or ``rankId``) the session's baseline."""
+    """Make the cluster folder, rank card or operator profile at ``filePath`` (a cluster's folder, a card's path, or
+    ``rankId``) the session's baseline."""
     card_id = params.text("filePath", required=False, aliases=("rankId",))
     if not params.text("projectName", required=False) or card_id is None:
         raise InsightError(EMPTY_REQUEST)
+    if any(card.run_ranks > 1 for card in ranks.listing(conn) if card.run_root == card_id):
+        _choose(params, cluster=card_id)
+        return {"rankId": "", "host": "", "cardName": "", "isCluster": True, "errorMessage": "", "dbPath": "",
+                "isFtrace": False}
     rank = ranks.named(conn, card_id)
     if rank is not None:
-        params.session.baseline, params.session.baseline_rank = None, rank.card_id
+        _choose(params, rank=rank.card_id)
         return {"rankId": rank.card_id, "host": "", "cardName": f"Baseline_{rank.name}", "isCluster": False,
                 "errorMessage": "", "dbPath": rank.path, "isFtrace": False}
     card = cards.named(conn, card_id, kind=cards.OPERATOR_KIND)
-    params.session.baseline, params.session.baseline_rank = card["sourceId"], None
+    _choose(params, operator=card["sourceId"])
     return {"rankId": card["rankId"], "host": "", "cardName": card["cardName"], "isCluster": False,
             "errorMessage": "", "dbPath": card["cardPath"], "isFtrace": False}
 
 
+def _choose(params: Params, *, operator: int | None = None, rank: str | None = None,
+            cluster: str | None = None) -> None:
+    """Make one baseline the session's, forgetting any other (the real server keeps one)."""
+    session = params.session
+    session.baseline, session.baseline_rank, session.baseline_cluster = operator, rank, cluster
+
+
 def cancel_baseline(conn, params: Params) -> dict:
     """Leave compare mode: the session has no baseline any more (an empty body, as the real server's)."""
-    params.session.baseline = params.session.baseline_rank = None
+    _choose(params)
     return {}
+
+
+def _compare_mode(params: Params) -> bool:
+    """The request's ``isCompare`` (absent: false).
+
+    :raises InsightError: if it is not a boolean.
+    """
+    flag = params.values.get("isCompare", False)
+    if not isinstance(flag, bool):
+        raise InsightError(f"parameter isCompare: {flag!r} is not a boolean")
+    return flag
+
+
+def cluster_baseline(conn, params: Params) -> list[ranks.RankCard] | None:
+    """The rank cards of the cluster to pair a cluster's answer with when the request is in compare mode
+    (``isCompare`` true), else None: the folder ``baselineClusterPath`` names (``POST /insight`` keeps no
+    session), else the one the client's global/setBaseline chose (the real server's
+    BaselineManager::GetBaseLineClusterPath).
+
+    :raises InsightError: on an ``isCompare`` that is not a boolean, or in compare mode with no cluster
+        baseline or a folder that is no cluster.
+    """
+    if not _compare_mode(params):
+        return None
+    folder = params.text("baselineClusterPath", required=False) or params.session.baseline_cluster
+    if folder is None:
+        raise InsightError("compare mode needs a baseline cluster: set one with global/setBaseline (a cluster)")
+    return ranks.of_cluster(conn, folder)
 
 
 def rank_baseline(conn, params: Params) -> ranks.RankCard | None:
@@ -57,10 +104,7 @@ def rank_baseline(conn, params: Params) -> ranks.RankCard | None:
     :raises InsightError: on an ``isCompare`` that is not a boolean, or in compare mode with no rank
         baseline (the real server's GET_BASELINE_ID_FAILED) or an unknown one.
     """
-    flag = params.values.get("isCompare", False)
-    if not isinstance(flag, bool):
-        raise InsightError(f"parameter isCompare: {flag!r} is not a boolean")
-    if not flag:
+    if not _compare_mode(params):
         return None
     card_id = params.text("baselineRankId", required=False) or params.session.baseline_rank
     if card_id is None:

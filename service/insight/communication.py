@@ -30,15 +30,24 @@ A rank's bar opens its operators: ``communication/operatorDetails``
 ``communication/duration/slow-rank/list`` names the step's likely slow ranks of the group
 (``communication_group_slow_ranks``: the rank with the most communication time waited for the others;
 a rank 10 % short of it arrived late), with the operators where each lost most against it.
-Not kept: a cluster baseline (``baseline`` and ``diff`` are
-zeros) and the bandwidth advice (``advice`` is empty).
+
+Compare mode (``isCompare`` true, the cluster global/setBaseline chose: :func:`~service.insight.baseline.cluster_baseline`)
+pairs the cluster with the baseline cluster as ClusterService.cpp does: the steps of both (QueryIterations);
+the groups of both matched on process-group name and ranks when both clusters name their groups, else on their
+ranks alone (MergeGroupInfo; the real server adds the groups' operator types to that key, not kept here), each
+with ``groupIdHash`` ``{compare, baseline}``; the durations per rank (MergeDurationData) and the matrix per
+sending and receiving rank (MergeMatrixInfo), the baseline's for ``baselineIterationId`` and
+``baselineGroupIdHash``, each ``{compare, baseline, diff}`` with the diff rounded to 4 digits
+(CommunicationProtocolResponse.h DurationData and MatrixData operator-) and zeros for the side that lacks it.
+Without a baseline, ``baseline`` holds those zeros too. Not kept: the baseline's lanes in
+``communication/operatorLists`` (``baseline`` is empty) and the bandwidth advice (``advice`` is empty).
 """
 
 from __future__ import annotations
 
 import json
 
-from service.insight import communication_lanes, paging, ranks, timeline
+from service.insight import baseline, communication_lanes, paging, ranks, timeline
 from service.insight.protocol import Params, rows
 
 TOTAL_OP = "Total Op Info"
@@ -56,9 +65,9 @@ def _run(conn, params: Params) -> int:
     return ranks.of_cluster(conn, params.text("clusterPath"))[0].run_id
 
 
-def _step(params: Params) -> int:
-    """The step asked (``iterationId``, a step number as a string)."""
-    return params.integer("iterationId")
+def _step(params: Params, name: str = "iterationId") -> int:
+    """The step asked (``iterationId``, or the baseline's ``baselineIterationId``: a step number as a string)."""
+    return params.integer(name)
 
 
 def _operator(params: Params) -> str | None:
@@ -67,68 +76,146 @@ def _operator(params: Params) -> str | None:
     return None if name == TOTAL_OP else name
 
 
-def _group(params: Params) -> str | None:
-    """The communication group asked (``groupIdHash``, the group's name in the summary); None for every group."""
-    return params.text("groupIdHash", required=False) or None
+def _group(params: Params, name: str = "groupIdHash") -> str | None:
+    """The communication group asked (``groupIdHash``, or the baseline's ``baselineGroupIdHash``: the group's name
+    in the summary); None for every group."""
+    return params.text(name, required=False) or None
 
 
-def _compared(compare: dict, keys: tuple[str, ...]) -> dict:
-    """``{compare, baseline, diff}`` with no baseline: baseline zeros, diff the compare's figures."""
-    zeros = {key: "" if isinstance(compare[key], str) else 0 for key in keys}
-    return {"compare": compare, "baseline": zeros, "diff": dict(compare)}
+#: DurationData and MatrixData operator- round each difference to this many digits
+DIFF_DIGITS = 4
+
+
+def _zeros(keys: tuple[str, ...], like: dict) -> dict:
+    """The figures of a side that has none: "" for a text, 0 for a number (a default DurationData, MatrixData)."""
+    return {key: "" if isinstance(like[key], str) else 0 for key in keys}
+
+
+def _paired(compare: dict | None, other: dict | None, keys: tuple[str, ...]) -> dict:
+    """``{compare, baseline, diff}`` of two sides' figures (at least one given): each number's difference to
+    4 digits, each text "" (CompareData with DurationData or MatrixData operator-)."""
+    like = compare if compare is not None else other
+    compare, other = compare or _zeros(keys, like), other or _zeros(keys, like)
+    diff = {key: "" if isinstance(like[key], str) else round(compare[key] - other[key], DIFF_DIGITS) for key in keys}
+    return {"compare": compare, "baseline": other, "diff": diff}
+
+
+def _step_ids(conn, run_id: int) -> list[str]:
+    """The steps whose communication a run holds (QueryIterations)."""
+    steps = rows(conn, "communication_time_summary", run_id=run_id)
+    return list(dict.fromkeys(str(row["step_id"]) for row in steps if row["step_id"] is not None))
 
 
 def iterations(conn, params: Params) -> dict:
-    """communication/duration/iterations: the steps whose communication the cluster's run holds."""
-    steps = rows(conn, "communication_time_summary", run_id=_run(conn, params))
-    found = list(dict.fromkeys(str(row["step_id"]) for row in steps if row["step_id"] is not None))
-    return {"iterationOrRankId": {"compare": found, "baseline": []}}
+    """communication/duration/iterations: the steps whose communication the cluster's run holds, and the baseline
+    cluster's in compare mode."""
+    other = baseline.cluster_baseline(conn, params)
+    return {"iterationOrRankId": {"compare": _step_ids(conn, _run(conn, params)),
+                                  "baseline": [] if other is None else _step_ids(conn, other[0].run_id)}}
+
+
+def _matrix(conn, run_id: int, step_id: int, group: str | None, name: str | None) -> dict[tuple[int, ...], dict]:
+    """One cluster's matrix of a step in the page's units, per (sending rank, receiving rank, n): the n-th
+    transport the summary gives between the two ranks (the real server's matrix has one per pair)."""
+    found: dict[tuple[int, ...], dict] = {}
+    seen: dict[tuple[int, int], int] = {}
+    for row in rows(conn, "communication_matrix_summary", run_id=run_id, step_id=step_id, group_name=group,
+                    op_name=name):
+        pair = row["src_rank"], row["dst_rank"]
+        seen[pair] = seen.get(pair, -1) + 1
+        found[(*pair, seen[pair])] = {
+            "transportType": row["transport_type"], "transitSize": row["transit_bytes"] / BYTES_PER_MB,
+            "transitTime": row["transit_ns"] / NS_PER_MS,
+            "bandwidth": (row["bandwidth_bytes_per_s"] or 0) / BYTES_PER_S_PER_GB_S, "opName": name or TOTAL_OP}
+    return found
 
 
 def matrix(conn, params: Params) -> dict:
-    """communication/matrix/bandwidthInfo: per sending rank, receiving rank and transport, a step's traffic."""
-    run_id, step_id, name = _run(conn, params), _step(params), _operator(params)
-    asked = rows(conn, "communication_matrix_summary", run_id=run_id, step_id=step_id, group_name=_group(params),
-                 op_name=name)
-    return {"matrixList": [
-        {"srcRank": row["src_rank"], "dstRank": row["dst_rank"], "matrixData": _compared({
-            "transportType": row["transport_type"], "transitSize": row["transit_bytes"] / BYTES_PER_MB,
-            "transitTime": row["transit_ns"] / NS_PER_MS,
-            "bandwidth": (row["bandwidth_bytes_per_s"] or 0) / BYTES_PER_S_PER_GB_S, "opName": name or TOTAL_OP},
-            MATRIX_KEYS)}
-        for row in asked]}
+    """communication/matrix/bandwidthInfo: per sending rank, receiving rank and transport, a step's traffic; in
+    compare mode paired with the baseline cluster's in its step and group, by sending and receiving rank, in
+    MergeMatrixInfo's order (the text "src_dst")."""
+    name, other = _operator(params), baseline.cluster_baseline(conn, params)
+    mine = _matrix(conn, _run(conn, params), _step(params), _group(params), name)
+    if other is None:
+        pairs, theirs = list(mine), {}
+    else:
+        theirs = _matrix(conn, other[0].run_id, _step(params, "baselineIterationId"),
+                         _group(params, "baselineGroupIdHash"), name)
+        pairs = sorted(mine.keys() | theirs.keys(), key=lambda key: (f"{key[0]}_{key[1]}", key[2]))
+    return {"matrixList": [{"srcRank": key[0], "dstRank": key[1],
+                            "matrixData": _paired(mine.get(key), theirs.get(key), MATRIX_KEYS)} for key in pairs]}
+
+
+def _durations(conn, run_id: int, step_id: int, group: str | None, name: str | None) -> dict[int, dict]:
+    """One cluster's communication time split and SDMA/RDMA bandwidth of a step, per rank, in the page's units."""
+    chosen = {"run_id": run_id, "group_name": group, "op_name": name}
+    bandwidth = {(row["rank_id"], row["transport_type"]): row["bandwidth_bytes_per_s"] or 0
+                 for row in rows(conn, "communication_bandwidth_summary", **chosen) if row["step_id"] == step_id}
+    return {row["rank_id"]: {
+        "startTime": 0, "elapseTime": row["elapse_ns"] / NS_PER_MS, "transitTime": row["transit_ns"] / NS_PER_MS,
+        "synchronizationTime": row["synchronization_ns"] / NS_PER_MS, "waitTime": row["wait_ns"] / NS_PER_MS,
+        "idleTime": row["idle_ns"] / NS_PER_MS,
+        "synchronizationTimeRatio": row["synchronization_ratio"] or 0, "waitTimeRatio": row["wait_ratio"] or 0,
+        "sdmaBw": bandwidth.get((row["rank_id"], "SDMA"), 0) / BYTES_PER_S_PER_GB_S,
+        "rdmaBw": bandwidth.get((row["rank_id"], "RDMA"), 0) / BYTES_PER_S_PER_GB_S}
+        for row in rows(conn, "communication_time_summary", **chosen) if row["step_id"] == step_id}
 
 
 def duration_list(conn, params: Params) -> dict:
-    """communication/duration/list: per rank, a step's communication time split and its SDMA/RDMA bandwidth."""
-    cards = ranks.of_cluster(conn, params.text("clusterPath"))
-    run_id, step_id = cards[0].run_id, _step(params)
-    chosen = {"run_id": run_id, "group_name": _group(params), "op_name": _operator(params)}
-    paths = {card.rank_id: card.path for card in cards}
-    bandwidth = {(row["rank_id"], row["transport_type"]): row["bandwidth_bytes_per_s"] or 0
-                 for row in rows(conn, "communication_bandwidth_summary", **chosen) if row["step_id"] == step_id}
-    items = []
-    for row in rows(conn, "communication_time_summary", **chosen):
-        if row["step_id"] != step_id:
-            continue
-        rank = row["rank_id"]
-        items.append({"rankId": str(rank), "dbPath": paths.get(rank, ""), "compareData": _compared({
-            "startTime": 0, "elapseTime": row["elapse_ns"] / NS_PER_MS, "transitTime": row["transit_ns"] / NS_PER_MS,
-            "synchronizationTime": row["synchronization_ns"] / NS_PER_MS, "waitTime": row["wait_ns"] / NS_PER_MS,
-            "idleTime": row["idle_ns"] / NS_PER_MS,
-            "synchronizationTimeRatio": row["synchronization_ratio"] or 0, "waitTimeRatio": row["wait_ratio"] or 0,
-            "sdmaBw": bandwidth.get((rank, "SDMA"), 0) / BYTES_PER_S_PER_GB_S,
-            "rdmaBw": bandwidth.get((rank, "RDMA"), 0) / BYTES_PER_S_PER_GB_S}, DURATION_KEYS)})
-    return {"items": items, "advice": []}
+    """communication/duration/list: per rank, a step's communication time split and its SDMA/RDMA bandwidth; in
+    compare mode paired with the baseline cluster's in its step and group, by rank number (``dbPath``: the open
+    cluster's rank file, "" for a rank only the baseline has)."""
+    cards, other = ranks.of_cluster(conn, params.text("clusterPath")), baseline.cluster_baseline(conn, params)
+    name, paths = _operator(params), {card.rank_id: card.path for card in cards}
+    mine = _durations(conn, cards[0].run_id, _step(params), _group(params), name)
+    if other is None:
+        listed, theirs = list(mine), {}
+    else:
+        theirs = _durations(conn, other[0].run_id, _step(params, "baselineIterationId"),
+                            _group(params, "baselineGroupIdHash"), name)
+        listed = sorted(mine.keys() | theirs.keys(), key=str)  # MergeDurationData's order: rank ids as text
+    return {"items": [{"rankId": str(rank), "dbPath": paths.get(rank, ""),
+                       "compareData": _paired(mine.get(rank), theirs.get(rank), DURATION_KEYS)} for rank in listed],
+            "advice": []}
+
+
+def _groups(conn, run_id: int, step_id: int) -> list[dict]:
+    """One cluster's communication groups of a step, each with its ranks as StringUtil::
+    JoinNumberStrWithParenthesesByOrder writes a rank set, ``(0, 1)``."""
+    return [{**row, "rank_set": f"({row['group_ranks'].replace(',', ', ')})"}
+            for row in rows(conn, "communication_groups", run_id=run_id, step_id=step_id)]
+
+
+def _named_groups(found: list[dict]) -> bool:
+    """ClusterService::IsHavePgName: the first group that is not point-to-point has a process-group name (no
+    group: true)."""
+    return next((bool(row["pg_name"]) for row in found if row["group_ranks"] != "p2p"), not found)
 
 
 def groups(conn, params: Params) -> dict:
-    """communication/matrix/group: the step's communication groups, each as its ranks ``(0, 1)`` (as
-    StringUtil::JoinNumberStrWithParenthesesByOrder writes a rank set), its process-group name and its name
-    in the summary (ClusterService.cpp MergeGroupInfoWithPgName)."""
-    found = rows(conn, "communication_groups", run_id=_run(conn, params), step_id=_step(params))
-    return {"data": [{"group": f"({row['group_ranks'].replace(',', ', ')})", "parallelStrategy": row["pg_name"] or "",
-                      "type": "", "groupIdHash": {"compare": row["group_name"], "baseline": ""}} for row in found]}
+    """communication/matrix/group: the step's communication groups, each as its ranks, its process-group name and
+    its name in the summary (ClusterService.cpp MergeGroupInfoWithPgName); in compare mode the groups of both
+    clusters, matched (MergeGroupInfo) on process-group name and ranks when both name their groups, else on ranks,
+    in the order of that key, the baseline's name under ``baseline``."""
+    mine, other = _groups(conn, _run(conn, params), _step(params)), baseline.cluster_baseline(conn, params)
+    if other is None:
+        return {"data": [{"group": row["rank_set"], "parallelStrategy": row["pg_name"] or "", "type": "",
+                          "groupIdHash": {"compare": row["group_name"], "baseline": ""}} for row in mine]}
+    theirs = _groups(conn, other[0].run_id, _step(params, "baselineIterationId"))
+    named = _named_groups(mine) and _named_groups(theirs)
+
+    def keyed(found: list[dict]) -> dict[str, dict]:
+        return {f"{row['pg_name'] or ''}_{row['rank_set']}" if named else row["rank_set"]: row for row in found}
+
+    sides = keyed(mine), keyed(theirs)
+    merged = []
+    for key in sorted(sides[0].keys() | sides[1].keys()):
+        compare, base = (side.get(key) for side in sides)
+        shown = base or compare
+        merged.append({"group": shown["rank_set"], "parallelStrategy": shown["pg_name"] or "", "type": "",
+                       "groupIdHash": {"compare": compare["group_name"] if compare else "",
+                                       "baseline": base["group_name"] if base else ""}})
+    return {"data": merged}
 
 
 def _operator_names(conn, params: Params, counted: str) -> dict:

@@ -1,12 +1,13 @@
 """What one client of the protocol has chosen: the operator profile its views are about, and its baseline
-(an operator profile, or a rank of a training run).
+(an operator profile, a rank of a training run, or a cluster).
 
 MindStudio Insight's frontend names no card in its operator views (modules/compute
 ``RequestUtils.ts`` sends only each view's own parameters, and ``isCompared``): the real server
 answers about the file set made current when it was imported (``ProjectParserBin.cpp``
 SetFilePath, ``SourceFileParser.cpp``) and compares with the baseline ``global/setBaseline`` chose
 (``SetBaselineHandler.cpp``) until ``global/cancelBaseline``; a rank's views asked ``isCompare``
-compare with the rank chosen so (:func:`~service.insight.baseline.rank_baseline`); the Summary page's
+compare with the rank chosen so (:func:`~service.insight.baseline.rank_baseline`), a cluster's Summary and
+Communication pages with the cluster chosen so (:func:`~service.insight.baseline.cluster_baseline`); the Summary page's
 parallel view lays out a cluster by the strategy ``summary/set/parallelStrategy`` chose
 (``SetParallelStrategyConfigHandler.cpp``). The WebSocket keeps one
 :class:`Session` per connection, so two pages on one warehouse each see their own choice;
@@ -33,7 +34,9 @@ class Session:
     baseline: int | None = None
     #: the parallel strategy summary/set/parallelStrategy chose, per cluster folder (:mod:`strategy`)
     strategies: dict[str, dict] = field(default_factory=dict)
-    #: the rank card global/setBaseline chose to compare a rank with (at most one of the two baselines is set)
+    #: the rank card global/setBaseline chose to compare a rank with (at most one of the baselines is set)
     baseline_rank: str | None = None
+    #: the cluster folder global/setBaseline chose to compare a cluster's Summary and Communication with
+    baseline_cluster: str | None = None
     #: events to send the client after the answer to its current request
     events: list[dict] = field(default_factory=list)

@@ -13,7 +13,9 @@ Here the steps and ranks are those of the named query ``step_trace_summary`` on 
 (the profiler's own step_trace_time.csv, cluster_step_trace_time.csv or analysis.db), the start is
 the run's (``runs``); as the real server: ``collectStartTime`` in ms, ``collectDuration`` in us (the
 longest rank's summed step time, its npuTotalTime), ``dataSize`` in MB of the database answering (the
-warehouse), ``filePath`` the cluster's folder. ``baseline`` is empty: a cluster baseline is not kept.
+warehouse), ``filePath`` the cluster's folder. ``baseline`` is the base info of the baseline cluster when the
+request is in compare mode (``isCompare``, the cluster global/setBaseline chose:
+:func:`~service.insight.baseline.cluster_baseline`), else empty, as QueryCompareSummaryBaseInfo answers.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pathlib import Path
 
 from flask import current_app
 
-from service.insight import ranks
+from service.insight import baseline, ranks
 from service.insight.protocol import Params, rows
 
 NS_PER_MS, NS_PER_US, BYTES_PER_MB = 1_000_000, 1_000, 1024 * 1024
@@ -30,9 +32,9 @@ NS_PER_MS, NS_PER_US, BYTES_PER_MB = 1_000_000, 1_000, 1024 * 1024
 COMPUTE_CORES = ("AI_CPU", "AI_CORE", "AI_VECTOR_CORE", "MIX_AIC", "MIX_AIV", "FFTS_PLUS")
 
 
-def base_info(conn, cluster_path: str) -> dict:
-    """BaseInfoToJson's keys for the run of several ranks at ``cluster_path``."""
-    run_id = ranks.of_cluster(conn, cluster_path)[0].run_id
+def base_info(conn, cluster: list[ranks.RankCard]) -> dict:
+    """BaseInfoToJson's keys for the run of several ranks whose cards are ``cluster``."""
+    run_id, cluster_path = cluster[0].run_id, cluster[0].run_root
     steps = rows(conn, "step_trace_summary", run_id=run_id)
     step_ids = list(dict.fromkeys(str(row["step_id"]) for row in steps if row["step_id"] is not None))
     rank_ids = sorted({row["rank_id"] for row in steps})
@@ -53,8 +55,11 @@ def empty_base_info() -> dict:
 
 
 def query_top_data(conn, params: Params) -> dict:
-    """summary/queryTopData: the cluster's base info as ``compare`` (``baseline`` empty)."""
-    return {"baseInfo": {"compare": base_info(conn, params.text("clusterPath")), "baseline": empty_base_info()}}
+    """summary/queryTopData: the cluster's base info as ``compare``, the baseline cluster's as ``baseline`` in
+    compare mode (else empty)."""
+    compare = base_info(conn, ranks.of_cluster(conn, params.text("clusterPath")))
+    other = baseline.cluster_baseline(conn, params)
+    return {"baseInfo": {"compare": compare, "baseline": empty_base_info() if other is None else base_info(conn, other)}}
 
 
 def _item(core: str, overlap: str, duration: float, utilization: float = 0) -> dict:
