@@ -34,7 +34,7 @@ a rank 10 % short of it arrived late), with the operators where each lost most a
 Compare mode (``isCompare`` true, the cluster global/setBaseline chose: :func:`~service.insight.baseline.cluster_baseline`)
 pairs the cluster with the baseline cluster as ClusterService.cpp does: the steps of both (QueryIterations);
 the groups of both matched on process-group name and ranks when both clusters name their groups, else on their
-ranks alone (MergeGroupInfo; the real server adds the groups' operator types to that key, not kept here), each
+ranks and operator types (MergeGroupInfo), each
 with ``groupIdHash`` ``{compare, baseline}``; the durations per rank (MergeDurationData) and the matrix per
 sending and receiving rank (MergeMatrixInfo), the baseline's for ``baselineIterationId`` and
 ``baselineGroupIdHash``, each ``{compare, baseline, diff}`` with the diff rounded to 4 digits
@@ -46,6 +46,7 @@ Without a baseline, ``baseline`` holds those zeros too. Not kept: the baseline's
 from __future__ import annotations
 
 import json
+import re
 
 from service.insight import baseline, communication_lanes, paging, ranks, timeline
 from service.insight.protocol import Params, rows
@@ -179,38 +180,53 @@ def duration_list(conn, params: Params) -> dict:
             "advice": []}
 
 
-def _groups(conn, run_id: int, step_id: int) -> list[dict]:
+def _op_types(conn, run_id: int, step_id: int) -> dict[str, str]:
+    """Per group of a step, its operators' types (VirtualClusterDatabase.cpp NormalizeOpName: the name without
+    digits and "_", hcom_allGather_612_0_1 -> hcomallGather) as MergeGroupInfo joins them: distinct, sorted,
+    "_" between."""
+    types: dict[str, set[str]] = {}
+    for row in rows(conn, "communication_group_operators", run_id=run_id, step_id=step_id, group_name=None):
+        if row["timed_ranks"]:
+            types.setdefault(row["group_name"], set()).add(re.sub(r"[0-9_]", "", row["op_name"]))
+    return {group: "_".join(sorted(found)) for group, found in types.items()}
+
+
+def _groups(conn, run_id: int, step_id: int, named: bool) -> dict[str, dict]:
     """One cluster's communication groups of a step, each with its ranks as StringUtil::
-    JoinNumberStrWithParenthesesByOrder writes a rank set, ``(0, 1)``."""
-    return [{**row, "rank_set": f"({row['group_ranks'].replace(',', ', ')})"}
-            for row in rows(conn, "communication_groups", run_id=run_id, step_id=step_id)]
+    JoinNumberStrWithParenthesesByOrder writes a rank set, ``(0, 1)``, by MergeGroupInfo's key: its process-group
+    name and ranks when ``named``, else its ranks and operator types (GetRankSetAndOpTypeToGroupInfoMap)."""
+    found = [{**row, "rank_set": f"({row['group_ranks'].replace(',', ', ')})"}
+             for row in rows(conn, "communication_groups", run_id=run_id, step_id=step_id)]
+    if named:
+        return {f"{row['pg_name'] or ''}_{row['rank_set']}": row for row in found}
+    types = _op_types(conn, run_id, step_id)
+    return {f"{row['rank_set']}#{types[row['group_name']]}" if row["group_name"] in types else row["rank_set"]: row
+            for row in found}
 
 
-def _named_groups(found: list[dict]) -> bool:
+def _named_groups(conn, run_id: int, step_id: int) -> bool:
     """ClusterService::IsHavePgName: the first group that is not point-to-point has a process-group name (no
     group: true)."""
+    found = rows(conn, "communication_groups", run_id=run_id, step_id=step_id)
     return next((bool(row["pg_name"]) for row in found if row["group_ranks"] != "p2p"), not found)
 
 
 def groups(conn, params: Params) -> dict:
     """communication/matrix/group: the step's communication groups, each as its ranks, its process-group name and
     its name in the summary (ClusterService.cpp MergeGroupInfoWithPgName); in compare mode the groups of both
-    clusters, matched (MergeGroupInfo) on process-group name and ranks when both name their groups, else on ranks,
-    in the order of that key, the baseline's name under ``baseline``."""
-    mine, other = _groups(conn, _run(conn, params), _step(params)), baseline.cluster_baseline(conn, params)
+    clusters, matched as MergeGroupInfo matches them, in the order of that key, the baseline's name under
+    ``baseline`` (the group's ranks and process-group name: the baseline's when it has the group)."""
+    run_id, step_id, other = _run(conn, params), _step(params), baseline.cluster_baseline(conn, params)
     if other is None:
-        return {"data": [{"group": row["rank_set"], "parallelStrategy": row["pg_name"] or "", "type": "",
-                          "groupIdHash": {"compare": row["group_name"], "baseline": ""}} for row in mine]}
-    theirs = _groups(conn, other[0].run_id, _step(params, "baselineIterationId"))
-    named = _named_groups(mine) and _named_groups(theirs)
-
-    def keyed(found: list[dict]) -> dict[str, dict]:
-        return {f"{row['pg_name'] or ''}_{row['rank_set']}" if named else row["rank_set"]: row for row in found}
-
-    sides = keyed(mine), keyed(theirs)
+        return {"data": [{"group": f"({row['group_ranks'].replace(',', ', ')})", "parallelStrategy": row["pg_name"]
+                          or "", "type": "", "groupIdHash": {"compare": row["group_name"], "baseline": ""}}
+                         for row in rows(conn, "communication_groups", run_id=run_id, step_id=step_id)]}
+    base_run, base_step = other[0].run_id, _step(params, "baselineIterationId")
+    named = _named_groups(conn, run_id, step_id) and _named_groups(conn, base_run, base_step)
+    mine, theirs = _groups(conn, run_id, step_id, named), _groups(conn, base_run, base_step, named)
     merged = []
-    for key in sorted(sides[0].keys() | sides[1].keys()):
-        compare, base = (side.get(key) for side in sides)
+    for key in sorted(mine.keys() | theirs.keys()):
+        compare, base = mine.get(key), theirs.get(key)
         shown = base or compare
         merged.append({"group": shown["rank_set"], "parallelStrategy": shown["pg_name"] or "", "type": "",
                        "groupIdHash": {"compare": compare["group_name"] if compare else "",
