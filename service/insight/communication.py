@@ -39,8 +39,8 @@ with ``groupIdHash`` ``{compare, baseline}``; the durations per rank (MergeDurat
 sending and receiving rank (MergeMatrixInfo), the baseline's for ``baselineIterationId`` and
 ``baselineGroupIdHash``, each ``{compare, baseline, diff}`` with the diff rounded to 4 digits
 (CommunicationProtocolResponse.h DurationData and MatrixData operator-) and zeros for the side that lacks it.
-Without a baseline, ``baseline`` holds those zeros too. Not kept: the baseline's lanes in
-``communication/operatorLists`` (``baseline`` is empty) and the bandwidth advice (``advice`` is empty).
+Without a baseline, ``baseline`` holds those zeros too. ``communication/operatorLists`` gives each rank's lane of
+both clusters (MergeOperatorList), moved together. Not kept: the bandwidth advice (``advice`` is empty).
 """
 
 from __future__ import annotations
@@ -384,21 +384,30 @@ def _lost_by_operator(waited: dict, late: dict, zero: int) -> list[dict]:
     return sorted(paired, key=lambda op: op["diffTime"], reverse=True)
 
 
-def operator_lists(conn, params: Params) -> dict:
-    """communication/operatorLists: per rank (by number) its operators of the group in the step, by start, in ns
-    from the trace's start, for one operator only that one (DbClusterDataBase.cpp QueryOperatorList), with
-    the chart's first start and last end (ClusterService.cpp MergeOperatorList)."""
-    cards = ranks.of_cluster(conn, params.text("clusterPath"))
-    zero, name = _trace_zero(conn, cards), _operator(params)
-    paths = {card.rank_id: card.path for card in cards}
-    lanes: dict[int, list[dict]] = {}
-    for row in rows(conn, "communication_op_times", run_id=cards[0].run_id, step_id=_step(params),
-                    group_name=_group(params)):
+def _lanes(conn, cards: list, step_id: int, group: str | None, name: str | None) -> dict[int, list[dict]]:
+    """One cluster's operators of the group in the step per rank, by start, in ns from its trace's start; for one
+    operator only that one (DbClusterDataBase.cpp QueryOperatorList)."""
+    zero, lanes = _trace_zero(conn, cards), {}
+    for row in rows(conn, "communication_op_times", run_id=cards[0].run_id, step_id=step_id, group_name=group):
         if name is None or row["op_name"] == name:
             lanes.setdefault(row["rank_id"], []).append({
                 "operatorName": row["op_name"], "startTime": max(int((row["ts"] or zero) - zero), 0),
                 "duration": max(int(row["elapse_ns"] or 0), 0)})
-    ordered = [sorted(lanes[rank], key=lambda item: item["startTime"]) for rank in sorted(lanes)]
-    first, last = communication_lanes.aligned(ordered, name)
-    return {"data": [{"rankId": str(rank), "dbPath": paths.get(rank, ""), "lists": {"compare": lane, "baseline": []}}
-                     for rank, lane in zip(sorted(lanes), ordered)], "minTime": first, "maxTime": last}
+    return {rank: sorted(lane, key=lambda item: item["startTime"]) for rank, lane in lanes.items()}
+
+
+def operator_lists(conn, params: Params) -> dict:
+    """communication/operatorLists: per rank (by number) its operators of the group in the step, with the chart's
+    first start and last end (ClusterService.cpp MergeOperatorList); in compare mode each rank's lane of the
+    baseline cluster too (its step and group, from its own trace's start), both moved as one set of lanes."""
+    cards, other, name = ranks.of_cluster(conn, params.text("clusterPath")), baseline.cluster_baseline(conn, params), \
+        _operator(params)
+    mine = _lanes(conn, cards, _step(params), _group(params), name)
+    theirs = {} if other is None else _lanes(conn, other, _step(params, "baselineIterationId"),
+                                             _group(params, "baselineGroupIdHash"), name)
+    listed = sorted(mine.keys() | theirs.keys())
+    lists = [{"compare": mine.get(rank, []), "baseline": theirs.get(rank, [])} for rank in listed]
+    first, last = communication_lanes.aligned([lane for pair in lists for lane in pair.values()], name)
+    paths = {card.rank_id: card.path for card in cards}
+    return {"data": [{"rankId": str(rank), "dbPath": paths.get(rank, ""), "lists": pair}
+                     for rank, pair in zip(listed, lists)], "minTime": first, "maxTime": last}

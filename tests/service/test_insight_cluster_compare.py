@@ -6,12 +6,12 @@ what the frontend sends on "Set as Baseline Data" of a cluster (modules/framewor
 ``src/components/RemoteManager/ProjectContents/ContextMenu.tsx`` and ``src/utils/Compare.tsx``
 setBaselineData) and, in compare mode (``isCompare`` true), the cluster module's requests
 (modules/cluster ``src/utils/RequestUtils.ts``: queryTopSummary from ``components/summary/BaseInfo.tsx``,
-queryIterations, queryStages, queryCommunication and queryCommunicationMatrix from
+queryIterations, queryStages, queryCommunication, queryCommunicationOperatorLists and queryCommunicationMatrix from
 ``components/communication/Filter.tsx``, ``CommunicationAnalysis.tsx`` and ``CommunicationMatrix.tsx``, with
 ``baselineIterationId`` and ``baselineGroupIdHash``). The answers pair each cluster's figures as the real server
 does (``server/src/modules/global/core/BaselineManagerService.cpp``, ``summary/core/SummaryService.cpp``
 QueryCompareSummaryBaseInfo, ``communication/core/ClusterService.cpp`` QueryIterations, MergeGroupInfo,
-MergeDurationData, MergeMatrixInfo); each side equals the warehouse's named queries on its own run.
+MergeDurationData, MergeMatrixInfo, MergeOperatorList); each side equals the warehouse's named queries on its own run.
 """
 
 from __future__ import annotations
@@ -150,6 +150,22 @@ def test_a_cluster_compares_with_a_baseline_cluster(empty, root, realdata):
                 key: round(paired["compare"][key] - paired["baseline"][key], 4) for key in MATRIX_KEYS}}
         assert [f"{item['srcRank']}_{item['dstRank']}" for item in matrix] == sorted(
             f"{item['srcRank']}_{item['dstRank']}" for item in matrix)
+
+        # the chart above the durations (CommunicationAnalysis.tsx searchData): each rank's lane of both clusters,
+        # in start order, moved together so that every lane ends by the chart's last end
+        chart = page.body("communication", "communication/operatorLists", {
+            **asked, "operatorName": "Total Op Info", "pgName": "", "groupIdHash": "", "baselineGroupIdHash": ""})
+        assert [lanes["rankId"] for lanes in chart["data"]] == ["0", "1"]
+        for side, run_id, step in (("compare", mine_id, mine_step), ("baseline", base_id, base_step)):
+            times = named(empty, "communication_op_times", run_id=run_id, step_id=int(step))
+            for lanes in chart["data"]:
+                lane = lanes["lists"][side]
+                assert sorted((item["operatorName"], item["duration"]) for item in lane) == sorted(
+                    (row["op_name"], row["elapse_ns"]) for row in times if str(row["rank_id"]) == lanes["rankId"])
+                assert [item["startTime"] for item in lane] == sorted(item["startTime"] for item in lane) and lane
+        ends = [item["startTime"] + item["duration"] for lanes in chart["data"] for lane in lanes["lists"].values()
+                for item in lane]
+        assert chart["maxTime"] == max(ends)
 
         # Unset as Baseline Data: compare mode has no baseline any more
         assert page.body("global", "global/cancelBaseline", {"projectName": "p", "filePath": str(base_run)}) == {}
