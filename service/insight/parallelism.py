@@ -18,15 +18,19 @@ Each rank's step time is the named query ``parallel_rank_time`` (step_answer: th
 summary, else derived from the kernels and HCCL operators) in us; its communication per kind of
 parallel group (dp, tp, ...) the named query ``parallel_group_comm_time``, each element's the mean of
 its ranks' as the real server's (SummaryService.cpp QueryParallelismCommTime, ReduceCommDefaultFunc;
-none in the replicas' view, which the real server does not split either). Not given: a baseline (a
-cluster baseline is not kept: ``baseline`` is empty and ``diff`` equals ``compare``). The ``advice``
-is the real server's in the ranks' view (CalAdviceInfo, AnalyzePerformanceAdviceWithDpCpPpTpDimension):
+none in the replicas' view, which the real server does not split either). Without a baseline ``baseline`` is
+empty and ``diff`` equals ``compare``; in compare mode (``isCompare``, the cluster global/setBaseline chose:
+:func:`~service.insight.baseline.cluster_baseline`) the baseline cluster's figures for ``baselineStep``, in the
+same view and strategy (the real server gives the baseline the open cluster's strategy:
+BaselineManagerService.cpp InitBaselineParallelStrategy), are paired per element (MergeParallelismPerformance,
+MergeCommDataPerformance: ``diff`` each key's difference to 3 decimals, a missing side 0, CalDiffIndicators),
+and no advice is given. The ``advice`` is the real server's in the ranks' view (CalAdviceInfo, AnalyzePerformanceAdviceWithDpCpPpTpDimension):
 a figure whose spread over the ranks passes 5 % of their mean end-to-end time has an issue.
 """
 
 from __future__ import annotations
 
-from service.insight import ranks
+from service.insight import baseline, ranks
 from service.insight.arrangement import RANKS_VIEW, Layout, layout
 from service.insight.protocol import InsightError, Params, rows
 
@@ -170,27 +174,46 @@ def advice(view: Layout, found: dict[int, dict]) -> list[str]:
     return said
 
 
-def step_of(params: Params) -> int | None:
-    """The step asked: None for every step ("All" or empty)."""
-    step = params.text("step", required=False)
+def step_of(params: Params, name: str = "step") -> int | None:
+    """The step asked (``step``, or the baseline's ``baselineStep``): None for every step ("All" or empty)."""
+    step = params.text(name, required=False)
     if step in (None, "All"):
         return None
-    return params.integer("step")
+    return params.integer(name)
+
+
+def _measured(conn, view: Layout, run_id: int, step_id: int | None) -> tuple[dict[int, dict], dict[int, dict]]:
+    """One cluster's figures and communication per element of the view, for a step or every step."""
+    return (figures(view, rows(conn, "parallel_rank_time", run_id=run_id, step_id=step_id)),
+            communication(view, rows(conn, "parallel_group_comm_time", run_id=run_id, step_id=step_id)))
+
+
+def _paired(compare: dict[str, float], other: dict[str, float]) -> dict:
+    """CompareData of two elements' figures, the diff as CalDiffIndicators makes it."""
+    return {"compare": compare, "baseline": other,
+            "diff": {key: _round(compare.get(key, 0) - other.get(key, 0)) for key in compare.keys() | other.keys()}}
 
 
 def performance(conn, params: Params) -> dict:
-    """parallelism/performance/data: the view's elements' figures, for every step or one."""
-    run_id = ranks.of_cluster(conn, params.text("clusterPath"))[0].run_id
+    """parallelism/performance/data: the view's elements' figures, for every step or one; in compare mode paired
+    with the baseline cluster's per element."""
+    run_id, other = ranks.of_cluster(conn, params.text("clusterPath"))[0].run_id, baseline.cluster_baseline(conn, params)
     view = layout(params)
-    found = figures(view, rows(conn, "parallel_rank_time", run_id=run_id, step_id=step_of(params)))
-    comm = communication(view, rows(conn, "parallel_group_comm_time", run_id=run_id, step_id=step_of(params)))
-    if not found:
+    found, comm = _measured(conn, view, run_id, step_of(params))
+    base_found, base_comm = ({}, {}) if other is None else _measured(conn, view, other[0].run_id,
+                                                                     step_of(params, "baselineStep"))
+    if not found and not base_found:
         # the real server's refusal (SummaryService.cpp QueryParallelismPerformanceInfo)
         raise InsightError("Fail to query parallelism performance info: the cluster has no step time"
                            + ("" if step_of(params) is None else f" for step {step_of(params)}"))
-    return {"performance": [{"index": index, "indicators": {"compare": shown, "baseline": {}, "diff": shown},
-                             "commTimeIndicator": {"compare": comm.get(index, {}), "baseline": {},
-                                                   "diff": comm.get(index, {})}}
-                            for index, shown in sorted(found.items())],
-            # the real server advises only outside compare mode, which a cluster here never is
-            "advice": advice(view, found)}
+    if other is None:
+        return {"performance": [{"index": index, "indicators": {"compare": shown, "baseline": {}, "diff": shown},
+                                 "commTimeIndicator": {"compare": comm.get(index, {}), "baseline": {},
+                                                       "diff": comm.get(index, {})}}
+                                for index, shown in sorted(found.items())],
+                "advice": advice(view, found)}
+    return {"performance": [{"index": index, "indicators": _paired(found.get(index, {}), base_found.get(index, {})),
+                             "commTimeIndicator": _paired(comm.get(index, {}), base_comm.get(index, {}))}
+                            for index in sorted(found.keys() | base_found.keys())],
+            # the real server advises only outside compare mode
+            "advice": []}

@@ -6,11 +6,12 @@ what the frontend sends on "Set as Baseline Data" of a cluster (modules/framewor
 ``src/components/RemoteManager/ProjectContents/ContextMenu.tsx`` and ``src/utils/Compare.tsx``
 setBaselineData) and, in compare mode (``isCompare`` true), the cluster module's requests
 (modules/cluster ``src/utils/RequestUtils.ts``: queryTopSummary from ``components/summary/BaseInfo.tsx``,
+getParallelismPerformanceDataCancelable from ``components/summary/Index.tsx`` with ``baselineStep``,
 queryIterations, queryStages, queryCommunication, queryCommunicationOperatorLists and queryCommunicationMatrix from
 ``components/communication/Filter.tsx``, ``CommunicationAnalysis.tsx`` and ``CommunicationMatrix.tsx``, with
 ``baselineIterationId`` and ``baselineGroupIdHash``). The answers pair each cluster's figures as the real server
 does (``server/src/modules/global/core/BaselineManagerService.cpp``, ``summary/core/SummaryService.cpp``
-QueryCompareSummaryBaseInfo, ``communication/core/ClusterService.cpp`` QueryIterations, MergeGroupInfo,
+QueryCompareSummaryBaseInfo and QueryParallelismPerformanceInfo, ``communication/core/ClusterService.cpp`` QueryIterations, MergeGroupInfo,
 MergeDurationData, MergeMatrixInfo, MergeOperatorList); each side equals the warehouse's named queries on its own run.
 """
 
@@ -87,6 +88,30 @@ def test_a_cluster_compares_with_a_baseline_cluster(empty, root, realdata):
             assert top[side]["rankList"] == [str(rank) for rank in sorted({row["rank_id"] for row in steps})]
         assert (top["compare"]["rankCount"], top["baseline"]["rankCount"]) == (16, 2)
         assert (top["compare"]["filePath"], top["baseline"]["filePath"]) == (str(mine_run), str(base_run))
+
+        # the parallel view (Index.tsx getPerformanceData, with the baseline's step): per rank of either cluster,
+        # each side as that cluster answers alone under the open cluster's strategy, its ranks' parallel_rank_time
+        strategy = page.body("summary", "summary/query/parallelStrategy", mine)
+        strategy.pop("level")
+        view = {**strategy, "dimension": "ep-dp-pp-cp-tp", "step": "All"}
+        paired = page.body("summary", "parallelism/performance/data", {
+            **view, "baselineStep": "All", "isCompare": True, **mine})
+        assert paired["advice"] == []
+        for side, asked_side, run_id in (("compare", mine, mine_id), ("baseline", base, base_id)):
+            alone = page.body("summary", "parallelism/performance/data", {**view, "isCompare": False, **asked_side})
+            by_index = {item["index"]: item for item in alone["performance"]}
+            assert [item["index"] for item in paired["performance"] if item["indicators"][side]] == sorted(by_index)
+            times = {row["rank_id"]: row for row in named(empty, "parallel_rank_time", run_id=run_id)}
+            assert sorted(times) == sorted(by_index)
+            for item in paired["performance"]:
+                if item["index"] in by_index:
+                    assert item["indicators"][side] == by_index[item["index"]]["indicators"]["compare"]
+                    assert item["indicators"][side]["computing"] == times[item["index"]]["computing_us"]
+        for item in paired["performance"]:
+            for part in ("indicators", "commTimeIndicator"):
+                sides = item[part]
+                assert sides["diff"] == {key: round(sides["compare"].get(key, 0) - sides["baseline"].get(key, 0), 3)
+                                         for key in sides["compare"].keys() | sides["baseline"].keys()}
 
         # Communication: the steps of both
         iterations = page.body("communication", "communication/duration/iterations", {"isCompare": True, **mine})
