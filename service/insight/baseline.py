@@ -18,11 +18,12 @@ not a cluster folder). Compare.tsx then adds the baseline card to the Timeline
 (``modules/timeline/src/connection/baseline.ts`` buildBaselineCardMetadata).
 
 A cluster: the context menu of a cluster (``RemoteManager/ProjectContents/ContextMenu.tsx``) sends its folder as
-``filePath`` (the ``clusterPath`` of parse/clusterCompleted; a rank's ``filePath`` is its file, never a folder). As the real server (``core/BaselineManagerService.cpp`` IsClusterBaseline: a folder of a
-cluster of the project; ``ProjectParserDb.cpp`` ParseBaselineClusterInfo) the answer says ``isCluster`` true and
+``filePath`` (the ``clusterPath`` of parse/clusterCompleted; a rank's ``filePath`` is its file, never a
+folder). As the real server (``core/BaselineManagerService.cpp`` IsClusterBaseline: a folder of a cluster of
+the project; ``ProjectParserDb.cpp`` ParseBaselineClusterInfo) the answer says ``isCluster`` true and
 names no card (``rankId``, ``cardName``, ``dbPath`` empty); Compare.tsx handleClusterCompare then puts the
 Summary and Communication pages in compare mode: their requests carry ``isCompare`` true and the answers pair
-the open cluster with this one (:func:`cluster_baseline`; :mod:`summary`, :mod:`communication`).
+the open cluster with this one (:func:`cluster_baseline`; :mod:`summary`, :mod:`parallelism`, :mod:`communication`).
 """
 
 from __future__ import annotations

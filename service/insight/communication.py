@@ -31,10 +31,10 @@ A rank's bar opens its operators: ``communication/operatorDetails``
 (``communication_group_slow_ranks``: the rank with the most communication time waited for the others;
 a rank 10 % short of it arrived late), with the operators where each lost most against it.
 
-Compare mode (``isCompare`` true, the cluster global/setBaseline chose: :func:`~service.insight.baseline.cluster_baseline`)
-pairs the cluster with the baseline cluster as ClusterService.cpp does: the steps of both (QueryIterations);
-the groups of both matched on process-group name and ranks when both clusters name their groups, else on their
-ranks and operator types (MergeGroupInfo), each
+Compare mode (``isCompare`` true, the cluster global/setBaseline chose:
+:func:`~service.insight.baseline.cluster_baseline`) pairs the cluster with the baseline cluster as
+ClusterService.cpp does: the steps of both (QueryIterations); the groups of both matched on process-group name
+and ranks when both clusters name their groups, else on their ranks and operator types (MergeGroupInfo), each
 with ``groupIdHash`` ``{compare, baseline}``; the durations per rank (MergeDurationData) and the matrix per
 sending and receiving rank (MergeMatrixInfo), the baseline's for ``baselineIterationId`` and
 ``baselineGroupIdHash``, each ``{compare, baseline, diff}`` with the diff rounded to 4 digits

@@ -24,7 +24,8 @@ empty and ``diff`` equals ``compare``; in compare mode (``isCompare``, the clust
 same view and strategy (the real server gives the baseline the open cluster's strategy:
 BaselineManagerService.cpp InitBaselineParallelStrategy), are paired per element (MergeParallelismPerformance,
 MergeCommDataPerformance: ``diff`` each key's difference to 3 decimals, a missing side 0, CalDiffIndicators),
-and no advice is given. The ``advice`` is the real server's in the ranks' view (CalAdviceInfo, AnalyzePerformanceAdviceWithDpCpPpTpDimension):
+and no advice is given. The ``advice`` is the real server's in the ranks' view (CalAdviceInfo,
+AnalyzePerformanceAdviceWithDpCpPpTpDimension):
 a figure whose spread over the ranks passes 5 % of their mean end-to-end time has an issue.
 """
 
@@ -197,8 +198,8 @@ def _paired(compare: dict[str, float], other: dict[str, float]) -> dict:
 def performance(conn, params: Params) -> dict:
     """parallelism/performance/data: the view's elements' figures, for every step or one; in compare mode paired
     with the baseline cluster's per element."""
-    run_id, other = ranks.of_cluster(conn, params.text("clusterPath"))[0].run_id, baseline.cluster_baseline(conn, params)
-    view = layout(params)
+    run_id = ranks.of_cluster(conn, params.text("clusterPath"))[0].run_id
+    other, view = baseline.cluster_baseline(conn, params), layout(params)
     found, comm = _measured(conn, view, run_id, step_of(params))
     base_found, base_comm = ({}, {}) if other is None else _measured(conn, view, other[0].run_id,
                                                                      step_of(params, "baselineStep"))

@@ -32,16 +32,32 @@ def module_config(conn, params: Params) -> dict:
     return {"configs": []}
 
 
+def _rank_nodes(rank_cards: list[ranks.RankCard]) -> list[dict]:
+    """The rank cards as tree nodes, those of a run of several ranks under its cluster's node (the real
+    server's Project - Cluster - Rank tree, where the frontend's context menu sets a cluster as baseline:
+    modules/framework ``RemoteManager/ProjectContents/ContextMenu.tsx`` checkProjectFileIsClusterComparable)."""
+    nodes, clusters = [], {}
+    for card in rank_cards:
+        if card.run_ranks <= 1:
+            nodes.append(card.tree_node())
+            continue
+        if card.run_root not in clusters:
+            clusters[card.run_root] = card.cluster_node()
+            nodes.append(clusters[card.run_root])
+        clusters[card.run_root]["children"].append(card.tree_node())
+    return nodes
+
+
 def project_explorer(conn, params: Params) -> dict:
     """One project holding every card of the warehouse: its operator profiles, then one card per rank of
-    its training runs (:mod:`ranks`), as import/action lists them."""
+    its training runs (:mod:`ranks`), as import/action lists them, a cluster's under its node."""
     operators = [card for card in cards.listing(conn) if card["kind"] == cards.OPERATOR_KIND]
     rank_cards = ranks.listing(conn)
     if not operators and not rank_cards:
         return {"projectDirectoryList": []}
     return {"projectDirectoryList": [{
         "projectName": PROJECT, "fileName": [c["cardPath"] for c in operators] + [c.path for c in rank_cards],
-        "children": [cards.tree_node(c) for c in operators] + [c.tree_node() for c in rank_cards]}]}
+        "children": [cards.tree_node(c) for c in operators] + _rank_nodes(rank_cards)}]}
 
 
 @contextmanager

@@ -92,6 +92,13 @@ class RankCard:
                 "type": "RANK", "deviceId": "" if self.device_id is None else str(self.device_id),
                 "fileDir": PurePath(self.path).parent.name, "children": []}
 
+    def cluster_node(self) -> dict:
+        """The node of the project tree holding the cards of this card's run of several ranks (type CLUSTER, its
+        ``filePath`` the run's folder: what "Set as Baseline Data" on it sends, as the real server's
+        ParseFileInfo of a cluster), without its children."""
+        return {"clusterPath": self.cluster, "rankId": "", "host": "", "filePath": self.run_root, "type": "CLUSTER",
+                "deviceId": "", "fileDir": self.cluster, "children": []}
+
 
 def listing(conn) -> list[RankCard]:
     """Every rank card of the warehouse, by run then rank."""

@@ -59,7 +59,8 @@ def query_top_data(conn, params: Params) -> dict:
     compare mode (else empty)."""
     compare = base_info(conn, ranks.of_cluster(conn, params.text("clusterPath")))
     other = baseline.cluster_baseline(conn, params)
-    return {"baseInfo": {"compare": compare, "baseline": empty_base_info() if other is None else base_info(conn, other)}}
+    return {"baseInfo": {"compare": compare,
+                         "baseline": empty_base_info() if other is None else base_info(conn, other)}}
 
 
 def _item(core: str, overlap: str, duration: float, utilization: float = 0) -> dict:

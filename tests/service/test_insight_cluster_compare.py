@@ -11,7 +11,8 @@ queryIterations, queryStages, queryCommunication, queryCommunicationOperatorList
 ``components/communication/Filter.tsx``, ``CommunicationAnalysis.tsx`` and ``CommunicationMatrix.tsx``, with
 ``baselineIterationId`` and ``baselineGroupIdHash``). The answers pair each cluster's figures as the real server
 does (``server/src/modules/global/core/BaselineManagerService.cpp``, ``summary/core/SummaryService.cpp``
-QueryCompareSummaryBaseInfo and QueryParallelismPerformanceInfo, ``communication/core/ClusterService.cpp`` QueryIterations, MergeGroupInfo,
+QueryCompareSummaryBaseInfo and QueryParallelismPerformanceInfo, ``communication/core/ClusterService.cpp``
+QueryIterations, MergeGroupInfo,
 MergeDurationData, MergeMatrixInfo, MergeOperatorList); each side equals the warehouse's named queries on its own run.
 """
 
@@ -70,10 +71,21 @@ def test_a_cluster_compares_with_a_baseline_cluster(empty, root, realdata):
         refused = page.send("summary", "summary/queryTopData", {"isCompare": True, "stepIdList": [], **mine})
         assert refused["result"] is False and "baseline cluster" in refused["error"]["message"]
 
-        # Set as Baseline Data on the level1 cluster: isCluster, no card (ProjectParserDb ParseBaselineClusterInfo)
+        # the project explorer holds the two clusters' nodes, each over its ranks (Project - Cluster - Rank: the
+        # context menu offers "Set as Baseline Data" on a cluster, ContextMenu.tsx checkProjectFileIsClusterComparable)
+        (project,) = page.body("global", "files/getProjectExplorer", {})["projectDirectoryList"]
+        clusters = {node["filePath"]: node for node in project["children"]}
+        assert [node["type"] for node in clusters.values()] == ["CLUSTER", "CLUSTER"]
+        assert set(clusters) == {str(mine_run), str(base_run)}
+        assert len(clusters[str(base_run)]["children"]) == 2 and all(
+            rank["type"] == "RANK" and rank["clusterPath"] == "level1" for rank in clusters[str(base_run)]["children"])
+
+        # Set as Baseline Data on the level1 cluster's node: isCluster, no card (ProjectParserDb
+        # ParseBaselineClusterInfo)
+        node = clusters[str(base_run)]
         answer = page.body("global", "global/setBaseline", {
-            "projectName": "p", "fileType": "CLUSTER", "filePath": str(base_run), "rankId": "",
-            "baselineClusterPath": str(base_run), "currentClusterPath": str(mine_run)})
+            "projectName": "p", "fileType": node["type"], "filePath": node["filePath"], "rankId": node["rankId"],
+            "baselineClusterPath": node["filePath"], "currentClusterPath": str(mine_run)})
         assert answer == {"rankId": "", "host": "", "cardName": "", "isCluster": True, "errorMessage": "",
                           "dbPath": "", "isFtrace": False}
 
@@ -142,7 +154,8 @@ def test_a_cluster_compares_with_a_baseline_cluster(empty, root, realdata):
             **asked, "operatorName": "Total Op Info", "pgName": "", "groupIdHash": "", "baselineGroupIdHash": ""})
         sides = {"compare": durations(empty, mine_id, int(mine_step)),
                  "baseline": durations(empty, base_id, int(base_step))}
-        assert [item["rankId"] for item in listed["items"]] == sorted(sides["compare"].keys() | sides["baseline"].keys())
+        assert [item["rankId"] for item in listed["items"]] == sorted(
+            sides["compare"].keys() | sides["baseline"].keys())
         # both clusters time the communication of ranks 0 and 1 (the 16-rank one holds only two rank folders)
         assert set(sides["baseline"]) == set(sides["compare"]) == {"0", "1"}
         for item in listed["items"]:

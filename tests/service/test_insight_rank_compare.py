@@ -50,7 +50,9 @@ def named(database, name: str, path: str, **params) -> list[dict]:
 def tree_node(page, path: str) -> dict:
     """The project tree's node of the rank card at ``path`` (what the context menu acts on)."""
     (project,) = page.body("global", "files/getProjectExplorer", {})["projectDirectoryList"]
-    return next(node for node in project["children"] if node["filePath"] == path)
+    # a rank of a run of several ranks is under its cluster's node
+    nodes = [node for top in project["children"] for node in (top, *top["children"])]
+    return next(node for node in nodes if node["type"] == "RANK" and node["filePath"] == path)
 
 
 def set_baseline(page, node: dict) -> dict:

@@ -170,9 +170,11 @@ def test_a_two_rank_folder_is_one_card_per_rank_with_its_lanes(empty, root, real
             True, False, False, False)
         assert [(node["type"], node["rankId"], node["clusterPath"]) for node in body["children"]] == [
             ("RANK", path, "level0") for path in paths]
-        # a page opened later lists the same cards in its project explorer
+        # a page opened later lists the same cards in its project explorer, under the cluster's node
         assert page.body("global", "files/getProjectExplorer", {}) == {"projectDirectoryList": [
-            {"projectName": "warehouse", "fileName": paths, "children": body["children"]}]}
+            {"projectName": "warehouse", "fileName": paths, "children": [
+                {"clusterPath": "level0", "rankId": "", "host": "", "filePath": str(run), "type": "CLUSTER",
+                 "deviceId": "", "fileDir": "level0", "children": body["children"]}]}]}
         # one parse/success per rank, then the cluster's two events (test_insight_cluster.py), then one
         # parse/operatorCompleted per rank (test_insight_operator.py), then parse/memoryCompleted per rank
         # (test_insight_memory.py)
