@@ -74,19 +74,24 @@ def _span(conn, card: RankCard) -> tuple[int, int] | None:
     return min(start for start, _ in found), max(end for _, end in found)
 
 
+def meta_type(card: RankCard) -> str:
+    """The metaType of the card's lanes (and of what names a slice on them)."""
+    return "" if card.is_db else TEXT_META_TYPE
+
+
 def unit_tree(conn, card: RankCard) -> list[dict]:
     """The card's process tracks, each with its thread tracks (UnitTrackToJson's keys)."""
-    meta_type = "" if card.is_db else TEXT_META_TYPE
+    lane_type = meta_type(card)
     processes: dict[int, dict] = {}
     found = [row for source_id in card.timeline_ids for row in rows(conn, "insight_unit_tree", source_id=source_id)]
     for row in found:
         process = processes.get(row["process_id"])
         if process is None:
             process = processes[row["process_id"]] = _track(
-                "process", card.card_id, str(row["process_id"]), meta_type,
+                "process", card.card_id, str(row["process_id"]), lane_type,
                 processName=row["process_name"] or f"Process {row['pid']}", label=row["labels"] or "")
         process["children"].append(_track(
-            "thread", card.card_id, str(row["process_id"]), meta_type, threadId=str(row["thread_id"]),
+            "thread", card.card_id, str(row["process_id"]), lane_type, threadId=str(row["thread_id"]),
             threadName=row["thread_name"] or f"Thread {row['tid']}", maxDepth=row["depths"]))
     return list(processes.values())
 

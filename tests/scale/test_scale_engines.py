@@ -97,6 +97,11 @@ PARAMS = {
     "insight_op_run": {"source_id": OP_PROFILE},
     "insight_pipe_ratios": {"source_id": OP_PROFILE},
     "insight_process_threads": {"process_id": Lookup("SELECT min(process_id) FROM thread")},
+    # the busiest thread's input, searched for the middle of its first slice's name
+    "insight_search_slices": {
+        "source_id": Lookup(f"SELECT source_id FROM thread WHERE id = ({BUSIEST_THREAD.sql})"),
+        "text": Lookup(f"SELECT substr(n.value, 2, 4) FROM _slice AS s JOIN string AS n ON n.id = s.name_id "
+                       f"WHERE s.thread_id = ({BUSIEST_THREAD.sql}) ORDER BY s.id LIMIT 1")},
     "insight_slice_at": {"thread_id": Lookup("SELECT min(thread_id) FROM _slice WHERE depth = 1"), "depth": 1,
                          "ts": Lookup("SELECT ts FROM _slice WHERE depth = 1 ORDER BY thread_id, ts LIMIT 1")},
     "insight_slice_detail": {"slice_id": FLOW_SLICE},
