@@ -14,8 +14,8 @@ import itertools
 import threading
 
 from service.db import get_db
-from service.insight import (baseline, communication, details, hotspot, importer, memory, operator, project, search,
-                             selection, source, summary, system_view, timeline, views)
+from service.insight import (baseline, communication, details, hotspot, importer, kernel_list, memory, operator, project,
+                             search, selection, source, summary, system_view, timeline, views)
 from service.insight.protocol import InsightError, Params
 from service.insight.session import Session
 from warehouse.errors import WarehouseError
@@ -38,6 +38,8 @@ COMMANDS = {
     "search/count": search.count,
     "search/slice": search.slice_at,
     "search/all/slices": search.all_slices,
+    "unit/kernelDetails": kernel_list.kernel_details,
+    "unit/one/kernelDetail": kernel_list.one_kernel,
     "tableData/nameList": system_view.name_list,
     "systemView/overall": system_view.overall,
     "summary/queryTopData": summary.query_top_data,

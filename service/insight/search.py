@@ -44,7 +44,8 @@ def _locked(conn, params: Params, card: ranks.RankCard, zero: int) -> list[dict]
             continue
         thread_id = lane.integer("tid")
         thread = timeline.thread_checked(conn, params, thread_id, lane.integer("pid"))
-        start, end = lane.integer("lockStartTime", required=False) or 0, lane.integer("lockEndTime", required=False) or 0
+        start = lane.integer("lockStartTime", required=False) or 0
+        end = lane.integer("lockEndTime", required=False) or 0
         if end < start:
             raise InsightError(f"metadataList: lockEndTime {end} is before lockStartTime {start}")
         filters.append({"source_id": thread["source_id"], "thread_id": thread_id, "start_ns": start + zero,

@@ -56,7 +56,8 @@ def served_cards(tmp_path_factory, realdata):
 def matches_in_sql(database, card: dict, where: str, *args) -> list[tuple]:
     """(id, thread, process, ts, dur, depth, name) of the card's slices whose name passes ``where``, in time order."""
     return sql(database, "SELECT sl.id, sl.thread_id, t.process_id, sl.ts, sl.dur, sl.depth, sl.name FROM slice AS sl "
-                         f"JOIN thread AS t ON t.id = sl.thread_id WHERE t.source_id IN ({TIMELINE_INPUTS}) AND {where} "
+                         "JOIN thread AS t ON t.id = sl.thread_id "
+                         f"WHERE t.source_id IN ({TIMELINE_INPUTS}) AND {where} "
                          "ORDER BY sl.ts, sl.thread_id, sl.id", card["dbPath"], *args)
 
 
