@@ -15,7 +15,7 @@ import threading
 
 from service.db import get_db
 from service.insight import (baseline, communication, details, hotspot, importer, kernel_list, memory, operator, project,
-                             search, selection, source, summary, system_view, timeline, views)
+                             same_operators, search, selection, source, summary, system_view, timeline, views)
 from service.insight.protocol import InsightError, Params
 from service.insight.session import Session
 from warehouse.errors import WarehouseError
@@ -40,6 +40,7 @@ COMMANDS = {
     "search/all/slices": search.all_slices,
     "unit/kernelDetails": kernel_list.kernel_details,
     "unit/one/kernelDetail": kernel_list.one_kernel,
+    "query/all/same/operators/duration": same_operators.durations,
     "tableData/nameList": system_view.name_list,
     "systemView/overall": system_view.overall,
     "summary/queryTopData": summary.query_top_data,

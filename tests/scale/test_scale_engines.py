@@ -111,6 +111,10 @@ PARAMS = {
     "insight_source_start": {"source_id": Lookup("SELECT min(source_id) FROM thread")},
     "insight_string": {"string_id": Lookup("SELECT min(id) FROM string")},
     "insight_thread": {"thread_id": BUSIEST_THREAD},
+    "insight_thread_named_slices": {
+        "thread_id": BUSIEST_THREAD, "start_ns": 0, "end_ns": 2**62,
+        "slice_name": Lookup(f"SELECT n.value FROM _slice AS s JOIN string AS n ON n.id = s.name_id "
+                       f"WHERE s.thread_id = ({BUSIEST_THREAD.sql}) ORDER BY s.id LIMIT 1")},
     "insight_thread_names": {"thread_id": BUSIEST_THREAD, "start_ns": 0, "end_ns": 2**62},
     "insight_thread_slices": {"thread_id": BUSIEST_THREAD},
     "insight_unit_tree": {"source_id": Lookup("SELECT min(source_id) FROM thread")},
