@@ -82,6 +82,11 @@ PARAMS = {
     "insight_cores": {"source_id": OP_PROFILE},
     "insight_memory_cores": {"source_id": OP_PROFILE},
     "insight_block_kinds": {"source_id": OP_PROFILE},
+    "insight_category_flows": {
+        "source_id": Lookup("SELECT min(source_id) FROM flow"), "start_ns": 0, "end_ns": 2**62,
+        "category": Lookup("SELECT coalesce(category, name) FROM flow "
+                           "WHERE source_id = (SELECT min(source_id) FROM flow) ORDER BY id LIMIT 1")},
+    "insight_flow_categories": {"source_id": Lookup("SELECT min(source_id) FROM flow")},
     "insight_memory_components": {"run_id": MEMORY_RUN, "rank_id": 3, "zero_ns": 0},
     "insight_memory_operators": {"run_id": MEMORY_RUN, "rank_id": 3, "zero_ns": 0},
     "insight_memory_records": {"run_id": MEMORY_RUN, "rank_id": 3, "zero_ns": 0},
