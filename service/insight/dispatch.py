@@ -14,9 +14,9 @@ import itertools
 import threading
 
 from service.db import get_db
-from service.insight import (baseline, communication, details, flow_categories, hotspot, importer, kernel_list, memory,
-                             operator, project, same_operators, search, selection, source, summary, system_view,
-                             timeline, views)
+from service.insight import (baseline, communication, counters, details, flow_categories, hotspot, importer,
+                             kernel_list, memory, operator, project, same_operators, search, selection, source,
+                             summary, system_view, timeline, views)
 from service.insight.protocol import InsightError, Params
 from service.insight.session import Session
 from warehouse.errors import WarehouseError
@@ -44,6 +44,7 @@ COMMANDS = {
     "query/all/same/operators/duration": same_operators.durations,
     "flow/categoryList": flow_categories.category_list,
     "flow/categoryEvents": flow_categories.category_events,
+    "unit/counter": counters.unit_counter,
     "tableData/nameList": system_view.name_list,
     "systemView/overall": system_view.overall,
     "summary/queryTopData": summary.query_top_data,

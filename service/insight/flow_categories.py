@@ -9,17 +9,17 @@ relative, ``timePerPx``; with locked lanes ``metadataList: [{tid, pid, ...}]`` a
 ComputeLockRangePoints) in the shapes of ``protocol/TimelineProtocolUtil.cpp``
 ToResponseJson<FlowCategoryListResponse> and <FlowCategoryEventsResponse>: ``{category: [...]}`` and
 ``{flowDetailList: [{category, from: {pid, tid, timestamp, depth, rankId}, to: {...}}]}``; with locked
-lanes of the card only the arrows with an end on one of them inside the locked range. The arrows are
-the named query ``insight_category_flows``'s (an end inside the window); as the real server samples
-them on 1000 steps of the window (FlowAnalyzer.cpp ComputeScreenFlowPoint), one arrow is drawn per
-step of its start and pair of lanes (the first). Times relative to the card's zero, ids the
-warehouse's (:mod:`service.insight.timeline`).
+lanes (:mod:`service.insight.locked`) only the arrows with an end on one of them inside the locked
+range. The arrows are the named query ``insight_category_flows``'s (an end inside the window); as the
+real server samples them on 1000 steps of the window (FlowAnalyzer.cpp ComputeScreenFlowPoint), one
+arrow is drawn per step of its start and pair of lanes (the first). Times relative to the card's zero,
+ids the warehouse's (:mod:`service.insight.timeline`).
 """
 
 from __future__ import annotations
 
-from service.insight import ranks, timeline
-from service.insight.protocol import InsightError, Params, rows
+from service.insight import locked, ranks, timeline
+from service.insight.protocol import Params, rows
 
 #: steps of the window an arrow's start is sampled on
 SAMPLE_STEPS = 1000
@@ -33,29 +33,14 @@ def category_list(conn, params: Params) -> dict:
     return {"category": sorted(found)}
 
 
-def _locked_threads(conn, params: Params) -> set[int]:
-    """The locked lanes (``metadataList``) given with a thread, checked against the card."""
-    listed = params.values.get("metadataList") or []
-    if not isinstance(listed, list) or not all(isinstance(item, dict) for item in listed):
-        raise InsightError(f"parameter metadataList: expected a list of {{tid, pid}}, got {listed!r}")
-    threads = set()
-    for item in listed:
-        lane = Params(item)
-        if lane.text("tid", required=False) is None or lane.text("pid", required=False) is None:
-            continue
-        thread_id = lane.integer("tid")
-        timeline.thread_checked(conn, params, thread_id, lane.integer("pid"))
-        threads.add(thread_id)
-    return threads
-
-
 def category_events(conn, params: Params) -> dict:
     """flow/categoryEvents: the arrows of ``category`` with an end in the window, sampled as drawn."""
     card = ranks.asked(conn, params)
     category = params.text("category")
     zero = timeline.card_zero(conn, card)
     start, end, _ = timeline.window(params, zero, tpp_required=False)
-    locked = _locked_threads(conn, params)
+    found = locked.lanes(conn, params, card)
+    threads = None if found is None else {thread["thread_id"] for thread, _ in found}
     lock_start = (params.integer("lockStartTime", required=False) or 0) + zero
     lock_end = (params.integer("lockEndTime", required=False) or 0) + zero
     step = max(1, (end - start) // SAMPLE_STEPS)
@@ -63,8 +48,9 @@ def category_events(conn, params: Params) -> dict:
     for source_id in card.timeline_ids:
         for row in rows(conn, "insight_category_flows", source_id=source_id, category=category, start_ns=start,
                         end_ns=end):
-            if locked and not any(row[f"{side}_thread_id"] in locked and lock_start <= row[f"{side}_ts"] <= lock_end
-                                  for side in ("from", "to")):
+            if threads is not None and not any(
+                    row[f"{side}_thread_id"] in threads and lock_start <= row[f"{side}_ts"] <= lock_end
+                    for side in ("from", "to")):
                 continue
             key = (row["from_thread_id"], row["to_thread_id"], (row["from_ts"] - start) // step)
             if key in seen:

@@ -9,7 +9,8 @@ of ``server/src/modules/timeline/protocol/TimelineProtocolUtil.cpp`` (ToEventJso
 UnitTrackToJson; envelope: ProtocolUtil::SetEventJsonBaseInfo). The warehouse has ingested the
 rank when import/action answers, so the events follow the answer at once.
 
-The tree is the processes and threads of the card's timeline inputs (named query ``insight_unit_tree``);
+The tree is the processes and threads of the card's timeline inputs (named query ``insight_unit_tree``)
+and their counter lanes (:mod:`service.insight.counters`);
 ``processId``/``threadId`` are the warehouse's ids as the ``unit/*`` commands take them
 (:mod:`service.insight.timeline`). Times there are relative to the card's first slice, so each
 card's ``offset`` is 0 and ``startTime`` is that first slice (absolute ns, a decimal string as the
@@ -40,6 +41,7 @@ from __future__ import annotations
 import itertools
 import threading
 
+from service.insight import counters
 from service.insight.protocol import one, rows
 from service.insight.ranks import RankCard
 
@@ -80,19 +82,27 @@ def meta_type(card: RankCard) -> str:
 
 
 def unit_tree(conn, card: RankCard) -> list[dict]:
-    """The card's process tracks, each with its thread tracks (UnitTrackToJson's keys)."""
+    """The card's process tracks, each with its thread tracks then its counter tracks (UnitTrackToJson's
+    keys; :mod:`service.insight.counters`); a process holding only counters is a process track too."""
     lane_type = meta_type(card)
     processes: dict[int, dict] = {}
-    found = [row for source_id in card.timeline_ids for row in rows(conn, "insight_unit_tree", source_id=source_id)]
-    for row in found:
-        process = processes.get(row["process_id"])
-        if process is None:
-            process = processes[row["process_id"]] = _track(
+
+    def process_track(row: dict) -> dict:
+        if row["process_id"] not in processes:
+            processes[row["process_id"]] = _track(
                 "process", card.card_id, str(row["process_id"]), lane_type,
                 processName=row["process_name"] or f"Process {row['pid']}", label=row["labels"] or "")
-        process["children"].append(_track(
-            "thread", card.card_id, str(row["process_id"]), lane_type, threadId=str(row["thread_id"]),
-            threadName=row["thread_name"] or f"Thread {row['tid']}", maxDepth=row["depths"]))
+        return processes[row["process_id"]]
+
+    for source_id in card.timeline_ids:
+        for row in rows(conn, "insight_unit_tree", source_id=source_id):
+            process_track(row)["children"].append(_track(
+                "thread", card.card_id, str(row["process_id"]), lane_type, threadId=str(row["thread_id"]),
+                threadName=row["thread_name"] or f"Thread {row['tid']}", maxDepth=row["depths"]))
+        for lane in counters.lanes(conn, source_id):
+            process_track(lane)["children"].append(_track(
+                "counter", card.card_id, str(lane["process_id"]), lane_type, threadName=lane["event"],
+                dataType=lane["args"]))
     return list(processes.values())
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import heapq
 
-from service.insight import paging, parse_events, ranks, timeline
+from service.insight import locked, paging, parse_events, ranks, timeline
 from service.insight.protocol import InsightError, Params, rows
 
 #: the Find window's sortable columns (FindInWindow.tsx: startTime is asked as timestamp)
@@ -29,26 +29,18 @@ SORT_COLUMNS = {"name": "name", "timestamp": "timestamp", "duration": "duration"
 
 
 def _locked(conn, params: Params, card: ranks.RankCard, zero: int) -> list[dict] | None:
-    """The named query's filters of each locked lane on the card; None when no lane is locked."""
-    listed = params.values.get("metadataList") or []
-    if not isinstance(listed, list) or not all(isinstance(item, dict) for item in listed):
-        raise InsightError(f"parameter metadataList: expected a list of {{tid, pid, rankId, lockStartTime, "
-                           f"lockEndTime}}, got {listed!r}")
-    if not listed:
+    """The named query's filters of each locked lane on the card (its own locked range); None when no lane
+    is locked."""
+    found = locked.lanes(conn, params, card)
+    if found is None:
         return None
     filters = []
-    for item in listed:
-        lane = Params(item)
-        if lane.text("rankId", required=False, aliases=("cardId", "dbPath")) != card.card_id or \
-                lane.text("tid", required=False) is None or lane.text("pid", required=False) is None:
-            continue
-        thread_id = lane.integer("tid")
-        thread = timeline.thread_checked(conn, params, thread_id, lane.integer("pid"))
+    for thread, lane in found:
         start = lane.integer("lockStartTime", required=False) or 0
         end = lane.integer("lockEndTime", required=False) or 0
         if end < start:
             raise InsightError(f"metadataList: lockEndTime {end} is before lockStartTime {start}")
-        filters.append({"source_id": thread["source_id"], "thread_id": thread_id, "start_ns": start + zero,
+        filters.append({"source_id": thread["source_id"], "thread_id": thread["thread_id"], "start_ns": start + zero,
                         "end_ns": end + zero})
     return filters
 
@@ -58,10 +50,10 @@ def _found(conn, params: Params) -> tuple[ranks.RankCard, int, list[dict]]:
     card = ranks.asked(conn, params)
     zero = timeline.card_zero(conn, card)
     text = params.text("searchContent", required=False) or ""
-    locked = _locked(conn, params, card, zero)
+    lanes = _locked(conn, params, card, zero)
     if not text:
         return card, zero, []
-    filters = [{"source_id": source_id} for source_id in card.timeline_ids] if locked is None else locked
+    filters = [{"source_id": source_id} for source_id in card.timeline_ids] if lanes is None else lanes
     match = {"text": text, "match_case": params.flag("isMatchCase"), "match_exact": params.flag("isMatchExact"),
              "name_filter": params.text("nameFilter", required=False)}
     parts = [rows(conn, "insight_search_slices", **match, **where) for where in filters]

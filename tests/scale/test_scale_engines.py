@@ -86,6 +86,10 @@ PARAMS = {
         "source_id": Lookup("SELECT min(source_id) FROM flow"), "start_ns": 0, "end_ns": 2**62,
         "category": Lookup("SELECT coalesce(category, name) FROM flow "
                            "WHERE source_id = (SELECT min(source_id) FROM flow) ORDER BY id LIMIT 1")},
+    "insight_counter_lanes": {
+        "source_id": Lookup("SELECT min(source_id) FROM counter_track WHERE process_id IS NOT NULL")},
+    "insight_counter_samples": {"track_id": Lookup("SELECT min(track_id) FROM _counter"), "start_ns": 0,
+                                "end_ns": 2**62},
     "insight_flow_categories": {"source_id": Lookup("SELECT min(source_id) FROM flow")},
     "insight_memory_components": {"run_id": MEMORY_RUN, "rank_id": 3, "zero_ns": 0},
     "insight_memory_operators": {"run_id": MEMORY_RUN, "rank_id": 3, "zero_ns": 0},

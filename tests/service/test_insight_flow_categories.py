@@ -112,3 +112,9 @@ def test_locked_lanes_keep_the_arrows_ending_on_them_in_the_locked_range(served_
                     lockEndTime=lock_end)
     assert answer == sampled(locked, card, 0, end)
     assert 0 < len(answer) < len(sampled(every, card, 0, end))
+    # the lane is not on the rank db's card: its arrows are limited to nothing there
+    db_card = cards[1]
+    category = page.body("timeline", "flow/categoryList", {"rankId": db_card["rankId"]})["category"][0]
+    assert events(page, db_card, category, 0, end) and not events(
+        page, db_card, category, 0, end, metadataList=[{**lane, "rankId": db_card["rankId"]}],
+        lockStartTime=lock_start, lockEndTime=lock_end)

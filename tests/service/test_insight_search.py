@@ -30,7 +30,8 @@ ITEM_KEYS = {"name", "timestamp", "duration", "depth", "id", "tid", "pid", "rank
 @pytest.fixture(scope="module")
 def served_cards(tmp_path_factory, realdata):
     """One server whose page imported the text export and the rank db: yields (page, database, cards), each
-    card ``{rankId, dbPath, zero, metaType, lanes}`` from its parse/success event."""
+    card ``{rankId, dbPath, zero, metaType, lanes, counters}`` from its parse/success event (the metadata of
+    its thread lanes and of its counter lanes)."""
     folder = tmp_path_factory.mktemp("search")
     root, database = folder / "root", folder / "warehouse.db"
     db.connect(database).close()
@@ -45,9 +46,13 @@ def served_cards(tmp_path_factory, realdata):
             if event["event"] != "parse/success":
                 continue
             body = event["body"]
-            lanes = [thread["metadata"] for process in body["unit"]["children"] for thread in process["children"]]
+            lanes = [lane["metadata"] for process in body["unit"]["children"] for lane in process["children"]
+                     if lane["type"] == "thread"]
+            counters = [lane["metadata"] for process in body["unit"]["children"] for lane in process["children"]
+                        if lane["type"] == "counter"]
             cards.append({"rankId": body["unit"]["metadata"]["cardId"], "dbPath": body["dbPath"],
-                          "zero": int(body["startTime"]), "metaType": lanes[0]["metaType"], "lanes": lanes})
+                          "zero": int(body["startTime"]), "metaType": lanes[0]["metaType"], "lanes": lanes,
+                          "counters": counters})
         assert [card["metaType"] for card in cards] == ["TEXT", ""]
         page.events.clear()
         yield page, database, cards
