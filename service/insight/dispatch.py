@@ -14,7 +14,7 @@ import itertools
 import threading
 
 from service.db import get_db
-from service.insight import (baseline, communication, counters, details, flow_categories, hotspot, importer,
+from service.insight import (baseline, card_alias, communication, counters, details, flow_categories, hotspot, importer,
                              kernel_list, memory, operator, project, same_operators, search, selection, source,
                              summary, system_view, timeline, views)
 from service.insight.protocol import InsightError, Params
@@ -45,6 +45,7 @@ COMMANDS = {
     "flow/categoryList": flow_categories.category_list,
     "flow/categoryEvents": flow_categories.category_events,
     "unit/counter": counters.unit_counter,
+    "unit/setCardAlias": card_alias.set_card_alias,
     "tableData/nameList": system_view.name_list,
     "systemView/overall": system_view.overall,
     "summary/queryTopData": summary.query_top_data,

@@ -114,8 +114,9 @@ def _track(kind: str, card_id: str, process_id: str, meta_type: str, **given) ->
     return {"type": kind, "children": [], "metadata": metadata}
 
 
-def parse_success(conn, cards: list[RankCard]) -> list[dict]:
-    """One parse/success event per card, in the cards' order."""
+def parse_success(conn, cards: list[RankCard], aliases: dict[str, str] | None = None) -> list[dict]:
+    """One parse/success event per card, in the cards' order, each with its alias in ``aliases`` (card id
+    -> alias, unit/setCardAlias's) as ``cardAlias``."""
     spans = {card.card_id: _span(conn, card) for card in cards}
     longest = max((end - start for start, end in filter(None, spans.values())), default=0)
     events = []
@@ -124,7 +125,8 @@ def parse_success(conn, cards: list[RankCard]) -> list[dict]:
         events.append(envelope(PARSE_SUCCESS, {
             "startTime": str(span[0] if span else 0), "maxTimeStamp": longest, "offset": 0,
             "startTimeUpdated": span is not None, "isFullDb": card.is_db, "isRl": False, "isFtrace": False,
-            "unit": {"type": "card", "metadata": {"cardId": card.card_id, "cardAlias": ""},
+            "unit": {"type": "card", "metadata": {"cardId": card.card_id,
+                                                  "cardAlias": (aliases or {}).get(card.card_id, "")},
                      "children": unit_tree(conn, card)},
             "rankList": [card.rank_info()],
             "threadGroupList": [], "dbPath": card.path}))
