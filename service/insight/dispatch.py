@@ -14,9 +14,9 @@ import itertools
 import threading
 
 from service.db import get_db
-from service.insight import (baseline, card_alias, communication, counters, details, flow_categories, hotspot, importer,
-                             kernel_list, memory, operator, project, same_operators, search, selection, source,
-                             summary, system_view, timeline, views)
+from service.insight import (baseline, card_alias, communication, communication_kernel, counters, details,
+                             flow_categories, hotspot, importer, kernel_list, memory, operator, project,
+                             same_operators, search, selection, source, summary, system_view, timeline, views)
 from service.insight.protocol import InsightError, Params
 from service.insight.session import Session
 from warehouse.errors import WarehouseError
@@ -41,6 +41,7 @@ COMMANDS = {
     "search/all/slices": search.all_slices,
     "unit/kernelDetails": kernel_list.kernel_details,
     "unit/one/kernelDetail": kernel_list.one_kernel,
+    "unit/kernelDetail": communication_kernel.kernel_detail,
     "query/all/same/operators/duration": same_operators.durations,
     "flow/categoryList": flow_categories.category_list,
     "flow/categoryEvents": flow_categories.category_events,
