@@ -9,7 +9,7 @@ name on the card, then the step and the group's ranks from the cluster's communi
 ``communication/database/DbClusterDataBase.cpp`` QueryIterationAndCommunicationGroup; refused for a card
 outside a cluster) in the shape of ``protocol/TimelineProtocolUtil.cpp``
 ToResponseJson<CommunicationKernelResponse>: ``{id, rankId, depth, threadId, pid, step, group, startTime}``.
-The slice is the earliest of the name (named query ``insight_search_slices``, whole name and case), the
+The slice is the earliest of the name (:func:`service.insight.search.named`), the
 step the rank's first in the named query ``communication_time_summary`` timing the operator, the group
 the one of that step whose operators include it (``communication_group_operators``), named by its ranks
 as communication/matrix/group names it (``communication_groups``).
@@ -17,17 +17,8 @@ as communication/matrix/group names it (``communication_groups``).
 
 from __future__ import annotations
 
-from service.insight import communication, ranks, timeline
+from service.insight import communication, ranks, search, timeline
 from service.insight.protocol import InsightError, Params, rows
-
-
-def _first_slice(conn, card: ranks.RankCard, name: str) -> dict:
-    found = [row for source_id in card.timeline_ids
-             for row in rows(conn, "insight_search_slices", source_id=source_id, text=name, match_case=True,
-                             match_exact=True)]
-    if not found:
-        raise InsightError(f"card {card.card_id!r} has no slice named {name!r}")
-    return min(found, key=lambda row: (row["ts"], row["thread_id"], row["id"]))
 
 
 def _step_and_group(conn, card: ranks.RankCard, name: str) -> tuple[str, str]:
@@ -49,8 +40,11 @@ def kernel_detail(conn, params: Params) -> dict:
     if card.run_ranks < 2:
         raise InsightError(f"card {card.card_id!r} is not part of a cluster (a run of several ranks): "
                            "the Communication page has no operator to find")
-    found = _first_slice(conn, card, name)
+    named = search.named(conn, card, name)
+    if not named:
+        raise InsightError(f"card {card.card_id!r} has no slice named {name!r}")
+    first = named[0]
     step, group = _step_and_group(conn, card, name)
-    return {"id": str(found["id"]), "rankId": card.card_id, "depth": found["depth"],
-            "threadId": str(found["thread_id"]), "pid": str(found["process_id"]), "step": step, "group": group,
-            "startTime": found["ts"] - timeline.card_zero(conn, card)}
+    return {"id": str(first["id"]), "rankId": card.card_id, "depth": first["depth"],
+            "threadId": str(first["thread_id"]), "pid": str(first["process_id"]), "step": step, "group": group,
+            "startTime": first["ts"] - timeline.card_zero(conn, card)}

@@ -16,7 +16,8 @@ import threading
 from service.db import get_db
 from service.insight import (baseline, card_alias, communication, communication_kernel, counters, details,
                              flow_categories, hotspot, importer, kernel_list, memory, operator, project,
-                             same_operators, search, selection, source, summary, system_view, timeline, views)
+                             rank_offset, same_operators, search, selection, source, summary, system_view, timeline,
+                             views)
 from service.insight.protocol import InsightError, Params
 from service.insight.session import Session
 from warehouse.errors import WarehouseError
@@ -47,6 +48,7 @@ COMMANDS = {
     "flow/categoryEvents": flow_categories.category_events,
     "unit/counter": counters.unit_counter,
     "unit/setCardAlias": card_alias.set_card_alias,
+    "timeline/rankOffset": rank_offset.rank_offset,
     "tableData/nameList": system_view.name_list,
     "systemView/overall": system_view.overall,
     "summary/queryTopData": summary.query_top_data,

@@ -57,7 +57,19 @@ def _found(conn, params: Params) -> tuple[ranks.RankCard, int, list[dict]]:
     match = {"text": text, "match_case": params.flag("isMatchCase"), "match_exact": params.flag("isMatchExact"),
              "name_filter": params.text("nameFilter", required=False)}
     parts = [rows(conn, "insight_search_slices", **match, **where) for where in filters]
-    return card, zero, list(heapq.merge(*parts, key=lambda row: (row["ts"], row["thread_id"], row["id"])))
+    return card, zero, list(heapq.merge(*parts, key=_time_order))
+
+
+def named(conn, card: ranks.RankCard, name: str) -> list[dict]:
+    """The card's slices named ``name`` (whole name, its case), in time order: the rows of
+    ``insight_search_slices``."""
+    parts = [rows(conn, "insight_search_slices", source_id=source_id, text=name, match_case=True, match_exact=True)
+             for source_id in card.timeline_ids]
+    return list(heapq.merge(*parts, key=_time_order))
+
+
+def _time_order(row: dict) -> tuple[int, int, int]:
+    return row["ts"], row["thread_id"], row["id"]
 
 
 def count(conn, params: Params) -> dict:
