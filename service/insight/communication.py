@@ -122,12 +122,17 @@ def duration_list(conn, params: Params) -> dict:
     return {"items": items, "advice": []}
 
 
+def group_label(group: dict) -> str:
+    """A communication_groups row's ranks as the page names the group: ``(0, 1)``."""
+    return f"({group['group_ranks'].replace(',', ', ')})"
+
+
 def groups(conn, params: Params) -> dict:
     """communication/matrix/group: the step's communication groups, each as its ranks ``(0, 1)`` (as
     StringUtil::JoinNumberStrWithParenthesesByOrder writes a rank set), its process-group name and its name
     in the summary (ClusterService.cpp MergeGroupInfoWithPgName)."""
     found = rows(conn, "communication_groups", run_id=_run(conn, params), step_id=_step(params))
-    return {"data": [{"group": f"({row['group_ranks'].replace(',', ', ')})", "parallelStrategy": row["pg_name"] or "",
+    return {"data": [{"group": group_label(row), "parallelStrategy": row["pg_name"] or "",
                       "type": "", "groupIdHash": {"compare": row["group_name"], "baseline": ""}} for row in found]}
 
 
