@@ -27,6 +27,7 @@
 -- column output_dtypes: Output data types, when given.
 -- column output_formats: Output formats, when given.
 -- column kernel_id: The kernel's row (kernel.id: insight_kernel_pmu), null for an HCCL operator or a GPU kernel.
+-- column task_id: The kernel's task id, when the input gives it; null for an HCCL operator.
 with
 -- include: _insight_operator_rows
 ,
@@ -35,7 +36,7 @@ ranked as (
     select
         row_number() over (order by dur desc, ts, name) as position,
         name, op_type, acc_core, ts, dur, wait_ns, block_dim, input_shapes, input_dtypes, input_formats,
-        output_shapes, output_dtypes, output_formats, kernel_id
+        output_shapes, output_dtypes, output_formats, kernel_id, task_id
     from operators
     where is_communication = :communication
         and (:op_type is null or op_type = :op_type)
@@ -47,13 +48,13 @@ ranked as (
 final as (
     select
         position, name, op_type, acc_core, ts, dur, wait_ns, block_dim, input_shapes, input_dtypes,
-        input_formats, output_shapes, output_dtypes, output_formats, kernel_id
+        input_formats, output_shapes, output_dtypes, output_formats, kernel_id, task_id
     from ranked
     where :top_k = -1 or position <= :top_k
 )
 
 select
     position, name, op_type, acc_core, ts, dur, wait_ns, block_dim, input_shapes, input_dtypes, input_formats,
-    output_shapes, output_dtypes, output_formats, kernel_id
+    output_shapes, output_dtypes, output_formats, kernel_id, task_id
 from final
 order by position

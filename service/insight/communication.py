@@ -195,7 +195,7 @@ def _groups(conn, run_id: int, step_id: int, named: bool) -> dict[str, dict]:
     """One cluster's communication groups of a step, each with its ranks as StringUtil::
     JoinNumberStrWithParenthesesByOrder writes a rank set, ``(0, 1)``, by MergeGroupInfo's key: its process-group
     name and ranks when ``named``, else its ranks and operator types (GetRankSetAndOpTypeToGroupInfoMap)."""
-    found = [{**row, "rank_set": f"({row['group_ranks'].replace(',', ', ')})"}
+    found = [{**row, "rank_set": group_label(row)}
              for row in rows(conn, "communication_groups", run_id=run_id, step_id=step_id)]
     if named:
         return {f"{row['pg_name'] or ''}_{row['rank_set']}": row for row in found}
@@ -211,6 +211,11 @@ def _named_groups(conn, run_id: int, step_id: int) -> bool:
     return next((bool(row["pg_name"]) for row in found if row["group_ranks"] != "p2p"), not found)
 
 
+def group_label(group: dict) -> str:
+    """A communication_groups row's ranks as the page names the group: ``(0, 1)``."""
+    return f"({group['group_ranks'].replace(',', ', ')})"
+
+
 def groups(conn, params: Params) -> dict:
     """communication/matrix/group: the step's communication groups, each as its ranks, its process-group name and
     its name in the summary (ClusterService.cpp MergeGroupInfoWithPgName); in compare mode the groups of both
@@ -218,8 +223,8 @@ def groups(conn, params: Params) -> dict:
     ``baseline`` (the group's ranks and process-group name: the baseline's when it has the group)."""
     run_id, step_id, other = _run(conn, params), _step(params), baseline.cluster_baseline(conn, params)
     if other is None:
-        return {"data": [{"group": f"({row['group_ranks'].replace(',', ', ')})", "parallelStrategy": row["pg_name"]
-                          or "", "type": "", "groupIdHash": {"compare": row["group_name"], "baseline": ""}}
+        return {"data": [{"group": group_label(row), "parallelStrategy": row["pg_name"] or "", "type": "",
+                          "groupIdHash": {"compare": row["group_name"], "baseline": ""}}
                          for row in rows(conn, "communication_groups", run_id=run_id, step_id=step_id)]}
     base_run, base_step = other[0].run_id, _step(params, "baselineIterationId")
     named = _named_groups(conn, run_id, step_id) and _named_groups(conn, base_run, base_step)

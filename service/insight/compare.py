@@ -50,14 +50,7 @@ def baseline_source(conn, params: Params) -> int | None:
 
     :raises InsightError: on a bad ``isCompared``, a missing baseline card or an unknown one.
     """
-    flag = params.values.get("isCompared", False)
-    if isinstance(flag, str) and flag.lower() in ("true", "false", "1", "0", ""):
-        flag = flag.lower() in ("true", "1")
-    elif isinstance(flag, int) and not isinstance(flag, bool) and flag in (0, 1):
-        flag = bool(flag)
-    if not isinstance(flag, bool):
-        raise InsightError(f"parameter isCompared: {flag!r} is not a boolean")
-    if not flag:
+    if not params.flag("isCompared"):
         return None
     card_id = params.text(BASELINE_PARAM, required=params.session.baseline is None, aliases=BASELINE_ALIASES)
     if card_id is None:

@@ -14,9 +14,10 @@ import itertools
 import threading
 
 from service.db import get_db
-from service.insight import (arrangement, baseline, communication, communication_advice, details, hotspot, importer,
-                             memory, operator, parallelism, project, rank_details, selection, slow_rank_advice, source,
-                             strategy, summary, system_view, timeline, views)
+from service.insight import (arrangement, baseline, card_alias, communication, communication_advice,
+                             communication_kernel, counters, details, flow_categories, hotspot, importer, kernel_list,
+                             memory, operator, parallelism, project, rank_details, rank_offset, same_operators, search,
+                             selection, slow_rank_advice, source, strategy, summary, system_view, timeline, views)
 from service.insight.protocol import InsightError, Params
 from service.insight.session import Session
 from warehouse.errors import WarehouseError
@@ -36,6 +37,18 @@ COMMANDS = {
     "unit/flows": timeline.flows,
     "unit/threadDetail": timeline.thread_detail,
     "unit/threads": selection.threads,
+    "search/count": search.count,
+    "search/slice": search.slice_at,
+    "search/all/slices": search.all_slices,
+    "unit/kernelDetails": kernel_list.kernel_details,
+    "unit/one/kernelDetail": kernel_list.one_kernel,
+    "unit/kernelDetail": communication_kernel.kernel_detail,
+    "query/all/same/operators/duration": same_operators.durations,
+    "flow/categoryList": flow_categories.category_list,
+    "flow/categoryEvents": flow_categories.category_events,
+    "unit/counter": counters.unit_counter,
+    "unit/setCardAlias": card_alias.set_card_alias,
+    "timeline/rankOffset": rank_offset.rank_offset,
     "tableData/nameList": system_view.name_list,
     "systemView/overall": system_view.overall,
     "summary/queryTopData": summary.query_top_data,

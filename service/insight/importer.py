@@ -91,7 +91,7 @@ def import_action(conn, params: Params) -> dict:
     kinds = {s: {row["block_type"]: row["version"] for row in rows(conn, "insight_block_kinds", source_id=s)}
              for s in operators}
     instructions = [k[INSTRUCTIONS_BLOCK] for k in kinds.values() if INSTRUCTIONS_BLOCK in k]
-    params.session.events.extend(parse_events.parse_success(conn, rank_cards))
+    params.session.events.extend(parse_events.parse_success(conn, rank_cards, params.session.card_aliases))
     params.session.events.extend(parse_events.cluster_completed(rank_cards))
     params.session.events.extend(parse_events.operator_completed(conn, rank_cards))
     params.session.events.extend(memory.memory_completed(conn, rank_cards))

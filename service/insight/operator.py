@@ -34,7 +34,6 @@ none (a rank db's COMMUNICATION_OP), where the real server answers "Loading".
 
 from __future__ import annotations
 
-import json
 
 from service.insight import operator_compare, paging, pmu, ranks, timeline
 from service.insight.baseline import rank_baseline
@@ -146,30 +145,6 @@ def compute_unit(conn, params: Params) -> dict:
     return {"data": [{"name": core, "duration": round(duration, 2)} for core, duration in ranked]}
 
 
-def _filters(params: Params, allowed: tuple[str, ...]) -> list[tuple[str, str]]:
-    """``filters``: JSON texts ``{"columnName", "value"}`` (DetailTable.tsx setFilterTypes); empty values ignored."""
-    given = params.values.get("filters") or []
-    if not isinstance(given, list):
-        raise InsightError(f"parameter filters: expected a list of JSON texts, got {given!r}")
-    found = []
-    for text in given:
-        try:
-            filter_ = json.loads(text) if isinstance(text, str) else None
-        except ValueError:
-            filter_ = None
-        if not isinstance(filter_, dict) or filter_.get("columnName") not in allowed:
-            raise InsightError(f"parameter filters: {text!r} is not a filter of {', '.join(allowed)}")
-        if filter_.get("value") not in (None, ""):
-            found.append((filter_["columnName"], str(filter_["value"])))
-    return found
-
-
-def _kept(items: list[dict], filters: list[tuple[str, str]], columns: dict[str, str]) -> list[dict]:
-    """The items whose every filtered column holds its value, ignoring case (the real server's LIKE '%v%')."""
-    return [item for item in items
-            if all(value.lower() in str(item[columns[column]] or "").lower() for column, value in filters)]
-
-
 def _fixed(ns: float | None, digits: int) -> str:
     """A time in us as the real server writes a figure: rounded to ``digits``, then with 3 decimals."""
     return "" if ns is None else f"{_us(ns, digits):.3f}"
@@ -192,12 +167,12 @@ def statistic(conn, params: Params) -> dict:
     if group_by is None or top_k == 0:
         raise InsightError("operator/statistic needs a grouping (Operator Type, Input Shape, Communication Operator "
                            "Type) and a topK other than 0")
-    filters, baseline = _filters(params, STATISTIC_FILTERS), rank_baseline(conn, params)
+    filters, baseline = paging.filters(params, "filters", STATISTIC_FILTERS), rank_baseline(conn, params)
     if baseline is not None:
-        sides = [[_statistic_row(row) for row in _kept(_groups(conn, rank, group_by), filters, STATISTIC_COLUMNS)]
+        sides = [[_statistic_row(row) for row in paging.kept(_groups(conn, rank, group_by), filters, STATISTIC_COLUMNS)]
                  for rank in (baseline, card)]
         return operator_compare.statistic(params.text("group"), *sides, paging.asked(params), _order(params), top_k)
-    found = _kept(_top(_groups(conn, card, group_by), top_k), filters, STATISTIC_COLUMNS)
+    found = paging.kept(_top(_groups(conn, card, group_by), top_k), filters, STATISTIC_COLUMNS)
     page = paging.page(paging.ordered(found, params, STATISTIC_COLUMNS), params)
     return {"total": len(found), "data": [
         {"diff": _empty(STATISTIC_COLUMNS), "baseline": _empty(STATISTIC_COLUMNS), "compare": _statistic_row(row)}
@@ -240,13 +215,13 @@ def details(conn, params: Params) -> dict:
     card, group_by, communication, top_k = _asked(conn, params)
     if group_by is not None:
         raise InsightError("operator/details lists operators: group must be Operator or Communication Operator")
-    filters, baseline = _filters(params, DETAIL_FILTERS), rank_baseline(conn, params)
+    filters, baseline = paging.filters(params, "filters", DETAIL_FILTERS), rank_baseline(conn, params)
     if baseline is not None:
-        sides = [(rank, _kept(operators(conn, rank, communication), filters, DETAIL_COLUMNS))
+        sides = [(rank, paging.kept(operators(conn, rank, communication), filters, DETAIL_COLUMNS))
                  for rank in (baseline, card)]
         listed = [_detail_rows(conn, found, timeline.card_zero(conn, rank)) for rank, found in sides]
         return operator_compare.details(*listed, paging.asked(params), _order(params), top_k, _level(sides[0][1]))
-    found = _kept(operators(conn, card, communication, top_k), filters, DETAIL_COLUMNS)
+    found = paging.kept(operators(conn, card, communication, top_k), filters, DETAIL_COLUMNS)
     page = paging.page(paging.ordered(found, params, DETAIL_COLUMNS), params)
     listed, headers = _detail_rows(conn, page, timeline.card_zero(conn, card))
     return {"total": len(found), "level": _level(page), "pmuHeaders": headers, "data": [
@@ -277,7 +252,7 @@ def more_info(conn, params: Params) -> dict:
         raise InsightError("operator/more_info opens a group: group must be Operator Type, Input Shape or "
                            "Communication Operator Type")
     members = operators(conn, card, communication, **_group_of(group_by, params))
-    found = _kept(members, _filters(params, DETAIL_FILTERS), DETAIL_COLUMNS)
+    found = paging.kept(members, paging.filters(params, "filters", DETAIL_FILTERS), DETAIL_COLUMNS)
     page = paging.page(paging.ordered(found, params, DETAIL_COLUMNS), params)
     listed, headers = _detail_rows(conn, page, timeline.card_zero(conn, card))
     return {"total": len(found), "level": _level(page), "pmuHeaders": headers, "data": listed}

@@ -9,7 +9,8 @@ of ``server/src/modules/timeline/protocol/TimelineProtocolUtil.cpp`` (ToEventJso
 UnitTrackToJson; envelope: ProtocolUtil::SetEventJsonBaseInfo). The warehouse has ingested the
 rank when import/action answers, so the events follow the answer at once.
 
-The tree is the processes and threads of the card's timeline inputs (named query ``insight_unit_tree``);
+The tree is the processes and threads of the card's timeline inputs (named query ``insight_unit_tree``)
+and their counter lanes (:mod:`service.insight.counters`);
 ``processId``/``threadId`` are the warehouse's ids as the ``unit/*`` commands take them
 (:mod:`service.insight.timeline`). Times there are relative to the card's first slice, so each
 card's ``offset`` is 0 and ``startTime`` is that first slice (absolute ns, a decimal string as the
@@ -40,6 +41,7 @@ from __future__ import annotations
 import itertools
 import threading
 
+from service.insight import counters
 from service.insight.protocol import one, rows
 from service.insight.ranks import RankCard
 
@@ -74,20 +76,33 @@ def _span(conn, card: RankCard) -> tuple[int, int] | None:
     return min(start for start, _ in found), max(end for _, end in found)
 
 
+def meta_type(card: RankCard) -> str:
+    """The metaType of the card's lanes (and of what names a slice on them)."""
+    return "" if card.is_db else TEXT_META_TYPE
+
+
 def unit_tree(conn, card: RankCard) -> list[dict]:
-    """The card's process tracks, each with its thread tracks (UnitTrackToJson's keys)."""
-    meta_type = "" if card.is_db else TEXT_META_TYPE
+    """The card's process tracks, each with its thread tracks then its counter tracks (UnitTrackToJson's
+    keys; :mod:`service.insight.counters`); a process holding only counters is a process track too."""
+    lane_type = meta_type(card)
     processes: dict[int, dict] = {}
-    found = [row for source_id in card.timeline_ids for row in rows(conn, "insight_unit_tree", source_id=source_id)]
-    for row in found:
-        process = processes.get(row["process_id"])
-        if process is None:
-            process = processes[row["process_id"]] = _track(
-                "process", card.card_id, str(row["process_id"]), meta_type,
+
+    def process_track(row: dict) -> dict:
+        if row["process_id"] not in processes:
+            processes[row["process_id"]] = _track(
+                "process", card.card_id, str(row["process_id"]), lane_type,
                 processName=row["process_name"] or f"Process {row['pid']}", label=row["labels"] or "")
-        process["children"].append(_track(
-            "thread", card.card_id, str(row["process_id"]), meta_type, threadId=str(row["thread_id"]),
-            threadName=row["thread_name"] or f"Thread {row['tid']}", maxDepth=row["depths"]))
+        return processes[row["process_id"]]
+
+    for source_id in card.timeline_ids:
+        for row in rows(conn, "insight_unit_tree", source_id=source_id):
+            process_track(row)["children"].append(_track(
+                "thread", card.card_id, str(row["process_id"]), lane_type, threadId=str(row["thread_id"]),
+                threadName=row["thread_name"] or f"Thread {row['tid']}", maxDepth=row["depths"]))
+        for lane in counters.lanes(conn, source_id):
+            process_track(lane)["children"].append(_track(
+                "counter", card.card_id, str(lane["process_id"]), lane_type, threadName=lane["event"],
+                dataType=lane["args"]))
     return list(processes.values())
 
 
@@ -99,8 +114,9 @@ def _track(kind: str, card_id: str, process_id: str, meta_type: str, **given) ->
     return {"type": kind, "children": [], "metadata": metadata}
 
 
-def parse_success(conn, cards: list[RankCard]) -> list[dict]:
-    """One parse/success event per card, in the cards' order."""
+def parse_success(conn, cards: list[RankCard], aliases: dict[str, str] | None = None) -> list[dict]:
+    """One parse/success event per card, in the cards' order, each with its alias in ``aliases`` (card id
+    -> alias, unit/setCardAlias's) as ``cardAlias``."""
     spans = {card.card_id: _span(conn, card) for card in cards}
     longest = max((end - start for start, end in filter(None, spans.values())), default=0)
     events = []
@@ -109,7 +125,8 @@ def parse_success(conn, cards: list[RankCard]) -> list[dict]:
         events.append(envelope(PARSE_SUCCESS, {
             "startTime": str(span[0] if span else 0), "maxTimeStamp": longest, "offset": 0,
             "startTimeUpdated": span is not None, "isFullDb": card.is_db, "isRl": False, "isFtrace": False,
-            "unit": {"type": "card", "metadata": {"cardId": card.card_id, "cardAlias": ""},
+            "unit": {"type": "card", "metadata": {"cardId": card.card_id,
+                                                  "cardAlias": (aliases or {}).get(card.card_id, "")},
                      "children": unit_tree(conn, card)},
             "rankList": [card.rank_info()],
             "threadGroupList": [], "dbPath": card.path}))

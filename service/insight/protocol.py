@@ -75,6 +75,17 @@ class Params:
             raise InsightError(f"parameter {name}: {value!r} is not a number above 0")
         return number
 
+    def flag(self, name: str) -> bool:
+        """A boolean given as true/false, 1/0 or their text; False when not given."""
+        value = self.values.get(name, False)
+        if isinstance(value, str) and value.lower() in ("true", "false", "1", "0", ""):
+            value = value.lower() in ("true", "1")
+        elif isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
+            value = bool(value)
+        if not isinstance(value, bool):
+            raise InsightError(f"parameter {name}: {value!r} is not a boolean")
+        return value
+
     def text(self, name: str, *, required: bool = True, aliases: tuple[str, ...] = ()) -> str | None:
         """A string (an integer is taken as its text)."""
         _, value = self._get(name, required, aliases, (str, int), "a string")

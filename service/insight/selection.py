@@ -2,9 +2,12 @@
 
 As the MindStudio Insight server answers it (Ascend/msinsight ``server/src/modules/timeline/``,
 UnitThreadsResponse in ``protocol/TimelineProtocolUtil.cpp``): ``{emptyFlag, data: [{title,
-wallDuration, occurrences, avgWallDuration, selfTime, tid, pid, metaType}]}``, one row per slice
-name and process, ``tid`` the threads it ran on. The threads come as the newer frontend sends
-them (``metadataList: [{tid, pid, metaType}]``) or as the older one did (``tid`` and ``pid``);
+wallDuration, occurrences, avgWallDuration, selfTime, tid, pid, metaType, processes, metaTypeList}]}``,
+one row per slice name and process, ``tid`` the threads it ran on; ``processes`` (``[{pid, tidList}]``)
+and ``metaTypeList`` say the same as the newer server does, and the frontend sends them back to list
+the row's slices (query/all/same/operators/duration, :mod:`service.insight.same_operators`). The
+threads come as the newer frontend sends them (``metadataList: [{tid, pid, metaType}]``) or as the
+older one did (``tid`` and ``pid``);
 ids are the warehouse's, times relative to the input's time zero (service.insight.timeline).
 Durations are ns; a slice counts when it overlaps [startTime, endTime].
 """
@@ -47,4 +50,6 @@ def threads(conn, params: Params) -> dict:
     data = sorted(merged.values(), key=lambda e: (-e["wallDuration"], e["title"], e["pid"]))
     for entry in data:
         entry["avgWallDuration"] = entry["wallDuration"] / entry["occurrences"]
+        entry["processes"] = [{"pid": entry["pid"], "tidList": list(entry["tid"])}]
+        entry["metaTypeList"] = [entry["metaType"]]
     return {"emptyFlag": not data, "data": data}

@@ -1,5 +1,5 @@
-"""What one client of the protocol has chosen: the operator profile its views are about, and its baseline
-(an operator profile, a rank of a training run, or a cluster).
+"""What one client of the protocol has chosen: the operator profile its views are about, its baseline
+(an operator profile, a rank of a training run, or a cluster), the aliases of its cards.
 
 MindStudio Insight's frontend names no card in its operator views (modules/compute
 ``RequestUtils.ts`` sends only each view's own parameters, and ``isCompared``): the real server
@@ -40,3 +40,5 @@ class Session:
     baseline_cluster: str | None = None
     #: events to send the client after the answer to its current request
     events: list[dict] = field(default_factory=list)
+    #: card id -> the alias unit/setCardAlias gave it (service.insight.card_alias)
+    card_aliases: dict[str, str] = field(default_factory=dict)

@@ -59,7 +59,8 @@ def write_inputs(folder: Path) -> Path:
     for rank, tiling in ((0, "host"), (1, "sunk")):  # seed 002: host tiling every step on rank 0, sunk on rank 1
         RankDbFactory(path=folder / f"ascend_pytorch_profiler_{rank}.db", rank_id=rank, tiling=tiling, mstx=MSTX)
     OpProfileFactory(path=folder / "visualize_data.bin")
-    write_trace(folder / "trace_view.json", 300, seed=1, rank=0)
+    # 500 events: the first step whole, its counters (C events) included
+    write_trace(folder / "trace_view.json", 500, seed=1, rank=0)
     rank_folder = folder / "rank2_ascend_pt"
     text_exports.ProfilerInfoFactory(path=rank_folder / "profiler_info_2.json")
     for name, file_name in RANK_EXPORTS.items():

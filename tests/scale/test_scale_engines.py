@@ -82,6 +82,15 @@ PARAMS = {
     "insight_cores": {"source_id": OP_PROFILE},
     "insight_memory_cores": {"source_id": OP_PROFILE},
     "insight_block_kinds": {"source_id": OP_PROFILE},
+    "insight_category_flows": {
+        "source_id": Lookup("SELECT min(source_id) FROM flow"), "start_ns": 0, "end_ns": 2**62,
+        "category": Lookup("SELECT coalesce(category, name) FROM flow "
+                           "WHERE source_id = (SELECT min(source_id) FROM flow) ORDER BY id LIMIT 1")},
+    "insight_counter_lanes": {
+        "source_id": Lookup("SELECT min(source_id) FROM counter_track WHERE process_id IS NOT NULL")},
+    "insight_counter_samples": {"track_id": Lookup("SELECT min(track_id) FROM _counter"), "start_ns": 0,
+                                "end_ns": 2**62},
+    "insight_flow_categories": {"source_id": Lookup("SELECT min(source_id) FROM flow")},
     "insight_memory_components": {"run_id": MEMORY_RUN, "rank_id": 3, "zero_ns": 0},
     "insight_memory_operators": {"run_id": MEMORY_RUN, "rank_id": 3, "zero_ns": 0},
     "insight_memory_records": {"run_id": MEMORY_RUN, "rank_id": 3, "zero_ns": 0},
@@ -97,6 +106,11 @@ PARAMS = {
     "insight_op_run": {"source_id": OP_PROFILE},
     "insight_pipe_ratios": {"source_id": OP_PROFILE},
     "insight_process_threads": {"process_id": Lookup("SELECT min(process_id) FROM thread")},
+    # the busiest thread's input, searched for the middle of its first slice's name
+    "insight_search_slices": {
+        "source_id": Lookup(f"SELECT source_id FROM thread WHERE id = ({BUSIEST_THREAD.sql})"),
+        "text": Lookup(f"SELECT substr(n.value, 2, 4) FROM _slice AS s JOIN string AS n ON n.id = s.name_id "
+                       f"WHERE s.thread_id = ({BUSIEST_THREAD.sql}) ORDER BY s.id LIMIT 1")},
     "insight_slice_at": {"thread_id": Lookup("SELECT min(thread_id) FROM _slice WHERE depth = 1"), "depth": 1,
                          "ts": Lookup("SELECT ts FROM _slice WHERE depth = 1 ORDER BY thread_id, ts LIMIT 1")},
     "insight_slice_detail": {"slice_id": FLOW_SLICE},
@@ -106,6 +120,10 @@ PARAMS = {
     "insight_source_start": {"source_id": Lookup("SELECT min(source_id) FROM thread")},
     "insight_string": {"string_id": Lookup("SELECT min(id) FROM string")},
     "insight_thread": {"thread_id": BUSIEST_THREAD},
+    "insight_thread_named_slices": {
+        "thread_id": BUSIEST_THREAD, "start_ns": 0, "end_ns": 2**62,
+        "slice_name": Lookup(f"SELECT n.value FROM _slice AS s JOIN string AS n ON n.id = s.name_id "
+                       f"WHERE s.thread_id = ({BUSIEST_THREAD.sql}) ORDER BY s.id LIMIT 1")},
     "insight_thread_names": {"thread_id": BUSIEST_THREAD, "start_ns": 0, "end_ns": 2**62},
     "insight_thread_slices": {"thread_id": BUSIEST_THREAD},
     "insight_unit_tree": {"source_id": Lookup("SELECT min(source_id) FROM thread")},

@@ -200,11 +200,14 @@ def test_threads_sums_the_selection_by_name(client, warehouse):
         {"tid": str(kernel_thread), "pid": str(device), "metaType": "TEXT"}]}
     assert body(client, "unit/threads", selection) == {"emptyFlag": False, "data": [
         {"title": "parent", "wallDuration": 50_000, "occurrences": 1, "avgWallDuration": 50_000.0,
-         "selfTime": 40_000, "tid": [str(thread)], "pid": str(process), "metaType": "TEXT"},
+         "selfTime": 40_000, "tid": [str(thread)], "pid": str(process), "metaType": "TEXT",
+         "processes": [{"pid": str(process), "tidList": [str(thread)]}], "metaTypeList": ["TEXT"]},
         {"title": "child", "wallDuration": 10_000, "occurrences": 1, "avgWallDuration": 10_000.0,
-         "selfTime": 10_000, "tid": [str(thread)], "pid": str(process), "metaType": "TEXT"},
+         "selfTime": 10_000, "tid": [str(thread)], "pid": str(process), "metaType": "TEXT",
+         "processes": [{"pid": str(process), "tidList": [str(thread)]}], "metaTypeList": ["TEXT"]},
         {"title": "kernel", "wallDuration": 5_000, "occurrences": 1, "avgWallDuration": 5_000.0,
-         "selfTime": 5_000, "tid": [str(kernel_thread)], "pid": str(device), "metaType": "TEXT"}]}
+         "selfTime": 5_000, "tid": [str(kernel_thread)], "pid": str(device), "metaType": "TEXT",
+         "processes": [{"pid": str(device), "tidList": [str(kernel_thread)]}], "metaTypeList": ["TEXT"]}]}
     # the older frontend's tid/pid; a range after the parent's end and before the kernel: nothing
     only = body(client, "unit/threads", {"tid": str(thread), "pid": str(process), "startTime": 15_000,
                                          "endTime": 16_000})

@@ -63,10 +63,17 @@ TIMELINE_INPUTS = ("SELECT a.source_id FROM answer_source AS a JOIN source AS s 
                    "AND s.rank_id = a.rank_id WHERE a.fact = 'timeline' AND s.path = ?")
 
 
-def lanes_in_sql(database, path: str) -> tuple[int, int]:
-    """(processes with a thread, threads) of the rank whose card is the input at ``path``."""
-    return sql(database, "SELECT count(DISTINCT p.id), count(t.id) FROM process AS p JOIN thread AS t "
-                         f"ON t.process_id = p.id WHERE p.source_id IN ({TIMELINE_INPUTS})", path)[0]
+def lanes_in_sql(database, path: str) -> tuple[int, int, int]:
+    """(processes with a thread or a counter series, threads, counter events: the series' distinct names
+    less their last '.arg', per process) of the rank whose card is the input at ``path``."""
+    inputs = f"p.source_id IN ({TIMELINE_INPUTS})"
+    threads = sql(database, f"SELECT t.process_id FROM thread AS t JOIN process AS p ON p.id = t.process_id "
+                            f"WHERE {inputs}", path)
+    series = sql(database, f"SELECT c.process_id, c.name FROM counter_track AS c JOIN process AS p "
+                           f"ON p.id = c.process_id WHERE {inputs}", path)
+    processes = {process for process, in threads} | {process for process, _ in series}
+    events = {(process, name.rsplit(".", 1)[0] if "." in name else name) for process, name in series}
+    return len(processes), len(threads), len(events)
 
 
 def extent_in_sql(database, path: str) -> tuple[int, int]:
@@ -85,11 +92,12 @@ def check_event(event: dict, database, card: dict) -> dict:
     assert body["unit"]["type"] == "card" and body["unit"]["metadata"] == {"cardId": card["rankId"], "cardAlias": ""}
     assert body["dbPath"] == card["dbPath"] and body["offset"] == 0 and body["startTimeUpdated"] is True
     processes = body["unit"]["children"]
-    threads = [thread for process in processes for thread in process["children"]]
-    assert (len(processes), len(threads)) == lanes_in_sql(database, card["dbPath"])
-    assert {p["type"] for p in processes} == {"process"} and {t["type"] for t in threads} == {"thread"}
+    threads = [lane for process in processes for lane in process["children"] if lane["type"] == "thread"]
+    counters = [lane for process in processes for lane in process["children"] if lane["type"] == "counter"]
+    assert (len(processes), len(threads), len(counters)) == lanes_in_sql(database, card["dbPath"])
+    assert {p["type"] for p in processes} == {"process"}
     assert all(set(track["metadata"]) == TRACK_KEYS and track["metadata"]["cardId"] == card["rankId"]
-               for track in processes + threads)
+               for track in processes + threads + counters)
     assert body["startTime"] == str(extent_in_sql(database, card["dbPath"])[0])
     assert body["rankList"] == [{"clusterId": card["cluster"], "host": "", "rankId": card["rankId"],
                                  "rankName": card["cardName"], "deviceId": body["rankList"][0]["deviceId"]}]

@@ -275,10 +275,14 @@ def test_timeline_of_an_imported_trace(empty, root):
             "step", "5000000", 70_000)
         selection = page.body("timeline", "unit/threads", {"rankId": card, "startTime": 0, "endTime": 200_000,
                                                            "metadataList": [{"tid": str(kernel_thread),
-                                                                             "pid": str(device), "metaType": ""}]})
+                                                                             "pid": str(device), "metaType": "",
+                                      "processes": [{"pid": str(device), "tidList": [str(kernel_thread)]}],
+                                      "metaTypeList": [""]}]})
         assert selection["data"] == [{"title": "kernel", "wallDuration": 20_000, "occurrences": 1,
                                       "avgWallDuration": 20_000.0, "selfTime": 20_000, "tid": [str(kernel_thread)],
-                                      "pid": str(device), "metaType": ""}]
+                                      "pid": str(device), "metaType": "",
+                                      "processes": [{"pid": str(device), "tidList": [str(kernel_thread)]}],
+                                      "metaTypeList": [""]}]
         other = page.send("timeline", "unit/threadTraces", {"rankId": "/elsewhere.json", "processId": str(process),
                                                              "threadId": str(thread), "startTime": 0, "endTime": 1,
                                                              "timePerPx": 1})
