@@ -11,8 +11,9 @@ shows a card's progress bar from the first and drops the card's "analyzing" stat
 Here the ingest runs in a thread of its own with its own writable connection, while the page's
 requests keep being answered on their read-only ones. A card's figures are the bytes of its new
 files read so far (every read of an input reports them: :func:`warehouse.sources.base.observe_reads`,
-only this thread's reads counted) and a file's whole size once it is ingested; at most one event per
-card every :data:`PROGRESS_EVERY_S`. Once every file is in, the same events as an import answered
+only this thread's reads counted), a file's last byte counted once it is ingested (its rows are
+written after its last read); at most one event per card every :data:`PROGRESS_EVERY_S`, and one
+as each file is in. Once every file is in, the same events as an import answered
 after its ingest (:mod:`parse_events`, :func:`memory.memory_completed`) go out in one batch, then a
 ``parse/fail`` for each card planned that the ingest did not give (with its file's one-line
 reason) and for each other file that failed (``rankId`` its path). One import at a time per
@@ -75,8 +76,9 @@ class Progress:
         self.told_at: dict[str, float] = {}
 
     def reads(self, path: Path, given: int, size: int) -> None:
-        """A read of an input got to byte ``given`` (of ``size``)."""
-        self._note(str(path), min(given, self.sizes.get(str(path), size)), force=False)
+        """A read of an input got to byte ``given`` (of ``size``): all but its last byte count until the
+        file is in (what is read is still written after the last read)."""
+        self._note(str(path), min(given, self.sizes.get(str(path), size) - 1), force=False)
 
     def done(self, path: Path) -> None:
         """A file is ingested (or failed): all of it counts as parsed."""
