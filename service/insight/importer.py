@@ -78,28 +78,11 @@ def import_action(conn, params: Params) -> dict:
     found = [f for given in params.text_list("path") for f in inside(root, given)]
     database = current_app.config["DATABASE"]
     paths = [str(root / f) for f in found]
-    push = params.session.push
-    if push is not None:
-        lock = parsing.lock_of(database)
-        if not lock.acquire(blocking=False):
-            raise InsightError("an import into this warehouse is still being parsed: import again once its cards "
-                               "are parsed (parse/success or parse/fail)")
-        try:
-            files = _new_files(conn, root, found)
-            kinds = planned.kinds_of(files)
-            plan = planned.plan(conn, files, kinds, paths)
-            if plan.card_of and cards.OPERATOR_KIND not in kinds.values() and not _operator_cards(conn, paths):
-                sizes = {path: _size(path) for path in files}
-                body = _answer(conn, [], [], plan.cards)
-                params.session.then.append(lambda: parsing.start(
-                    database, sizes, plan, paths, lambda writer, done: _ingest_all(writer, root, files, done), push,
-                    params.session.card_aliases))
-                return body
-        except BaseException:
-            lock.release()
-            raise
-        lock.release()
-    with parsing.importing(database):
+    if params.session.push is not None:
+        body = _in_background(conn, params, root, found, database, paths)
+        if body is not None:
+            return body
+    with parsing.lock_of(database):
         writer = db.connect(database)
         try:
             results = _ingest_all(writer, root, _new_files(writer, root, found))
@@ -114,6 +97,37 @@ def import_action(conn, params: Params) -> dict:
     rank_cards = ranks.of_paths(conn, paths)
     params.session.events.extend(parsing.completed(conn, rank_cards, params.session.card_aliases))
     return _answer(conn, results, operator_cards, rank_cards)
+
+
+def _in_background(conn, params: Params, root: Path, found: list[PurePosixPath], database: str,
+                   paths: list[str]) -> dict | None:
+    """The answer of an import whose ingest is left to run once it is sent (:mod:`parsing`), or None
+    when it is not to run in the background (nothing new, no rank card, an operator profile).
+
+    :raises InsightError: if another import into the warehouse is being parsed.
+    """
+    lock = parsing.lock_of(database)
+    if not lock.acquire(blocking=False):
+        raise InsightError("an import into this warehouse is still being parsed: import again once its cards "
+                           "are parsed (parse/success or parse/fail)")
+    handed_on = False
+    try:
+        files = _new_files(conn, root, found)
+        kinds = planned.kinds_of(files)
+        plan = planned.plan(conn, files, kinds, paths)
+        if not plan.card_of or cards.OPERATOR_KIND in kinds.values() or _operator_cards(conn, paths):
+            return None
+        sizes = {path: _size(path) for path in files}
+        body = _answer(conn, [], [], plan.cards)
+        push = params.session.push
+        params.session.then.append(lambda: parsing.start(
+            database, sizes, plan, paths, lambda writer, done: _ingest_all(writer, root, files, done), push,
+            params.session.card_aliases))
+        handed_on = True
+        return body
+    finally:
+        if not handed_on:
+            lock.release()
 
 
 def _answer(conn, results: list[ingest.FileResult], operator_cards: list[dict], rank_cards: list[ranks.RankCard]):

@@ -17,7 +17,7 @@ as each file is in. Once every file is in, the same events as an import answered
 after its ingest (:mod:`parse_events`, :func:`memory.memory_completed`) go out in one batch, then a
 ``parse/fail`` for each card planned that the ingest did not give (with its file's one-line
 reason) and for each other file that failed (``rankId`` its path). One import at a time per
-warehouse (:func:`importing`).
+warehouse (:func:`lock_of`).
 """
 
 from __future__ import annotations
@@ -25,8 +25,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 
 from service.insight import cache, memory, parse_events, ranks
@@ -55,13 +54,6 @@ def lock_of(database: str) -> threading.Lock:
         return _locks.setdefault(str(database), threading.Lock())
 
 
-@contextmanager
-def importing(database: str) -> Iterator[None]:
-    """Hold the warehouse's import lock, waiting for an import running."""
-    with lock_of(database):
-        yield
-
-
 class Progress:
     """Bytes read per planned card, told to the page as ``parse/progress``."""
 
@@ -86,7 +78,7 @@ class Progress:
 
     def _note(self, path: str, given: int, force: bool) -> None:
         card = self.card_of.get(path)
-        if card is None or given <= self.read.get(path, 0) and not force:
+        if card is None or (given <= self.read.get(path, 0) and not force):
             return
         self.read[path] = max(given, self.read.get(path, 0))
         now = time.monotonic()

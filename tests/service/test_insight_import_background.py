@@ -19,6 +19,7 @@ import pytest
 from websockets.sync.client import connect
 
 from test_insight_ws import Page, empty, root, serving  # noqa: F401 - empty and root are fixtures
+from warehouse import db
 from warehouse.synth.trace_json import write_trace
 
 pytestmark = pytest.mark.slow
@@ -107,3 +108,28 @@ def test_a_stateless_import_answers_after_its_ingest(empty, root, big):
     assert answer["result"] is True and [card["rankId"] for card in answer["body"]["result"]] == [str(big)]
     # the file was in when the answer came: a page opened afterwards lists its card
     assert explorer["projectDirectoryList"][0]["fileName"] == [str(big)]
+
+
+def test_a_failing_file_fails_its_card_only(empty, root):
+    """Two lone traces in two folders: two cards answered at once; the good one's parse/success, the bad one's
+    parse/fail naming the file with the warehouse's reason."""
+    good, bad = root / "a" / "trace_view.json", root / "b" / "trace_view.json"
+    good.parent.mkdir()
+    bad.parent.mkdir()
+    write_trace(good, 1_000)
+    bad.write_text('[{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2}, {"ph": ')
+    with serving(empty, root) as (url, rest), connect(url) as socket:
+        page = Page(socket)
+        body = page.body("timeline", "import/action", {"projectName": "p", "path": [str(root)]})
+        assert page.body("global", "heartCheck", {}) == {}
+    assert [(card["rankId"], card["result"]) for card in body["result"]] == [(str(good), True), (str(bad), True)]
+    conn = db.connect_readonly(empty)
+    try:
+        [(reason,)] = conn.execute("SELECT error FROM source WHERE path = ? AND status = 'failed'",
+                                   (str(bad),)).fetchall()
+    finally:
+        conn.close()
+    assert reason.startswith(f"{bad}: ")
+    success, failure = page.events
+    assert (success["event"], success["body"]["unit"]["metadata"]["cardId"]) == ("parse/success", str(good))
+    assert (failure["event"], failure["body"]) == ("parse/fail", {"rankId": str(bad), "error": reason})
