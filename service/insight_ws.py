@@ -2,7 +2,8 @@
 
 The page (``index.html?port=N``) opens ``ws://<its host>:N/<its query string>`` and sends one
 bare JSON request object per text frame; each is answered with one response object per frame
-(followed by the events the command left for the page, e.g. ``parse/success`` after an import)
+(followed by the events the command left for the page, e.g. ``parse/success`` after an import;
+an import parsed in the background sends its events from its own thread, one frame at a time)
 by the same dispatcher as ``POST /api/v1/insight`` (:func:`service.insight.dispatch.answer`),
 run inside the Flask app's context so import root, warehouse and caches are the REST API's.
 waitress cannot upgrade a connection, so this is websockets' threaded server on a second port
@@ -211,7 +212,14 @@ def create_server(app: Flask, *, host: str, port: int) -> Server:
     idle_s = limits.INSIGHT_IDLE_TIMEOUT_S or None
 
     def handler(connection: ServerConnection) -> None:
-        session = Session()  # what this page chose: its current profile, its baseline
+        sending = threading.Lock()  # an import parsed in the background sends from its own thread
+
+        def push(messages: list[dict]) -> None:
+            with sending:
+                for message in messages:
+                    connection.send(msgspec.json.encode(message).decode())
+
+        session = Session(push=push)  # what this page chose: its current profile, its baseline
         try:
             while True:
                 try:
@@ -220,9 +228,14 @@ def create_server(app: Flask, *, host: str, port: int) -> Server:
                     connection.close(CloseCode.GOING_AWAY, f"no request for {idle_s:g} s "
                                                            "(WAREHOUSE_INSIGHT_IDLE_TIMEOUT_S)")
                     return
-                connection.send(msgspec.json.encode(_reply(app, frame, session)).decode())
-                while session.events:  # what the command left for the page, after its answer
-                    connection.send(msgspec.json.encode(session.events.pop(0)).decode())
+                reply = _reply(app, frame, session)
+                left, session.events = session.events, []  # what the command left for the page, after its answer
+                then, session.then = session.then, []
+                try:
+                    push([reply, *left])
+                finally:  # started even when the page is gone: it holds what it needs (an import's lock)
+                    for start in then:
+                        start()
         except ConnectionClosed:
             pass
 

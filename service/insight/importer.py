@@ -7,7 +7,8 @@ file or folder below the root refuses the whole request before anything is read,
 words whatever the reason. A file is hashed through the descriptor opened, once per version
 (:mod:`hashes`); the ingest reads it by its path, and keeps what it read only if the root, every
 folder on the way and the file are still the ones opened (``Found.unchanged``). The ingest uses
-a writable connection opened for it alone; requests keep their read-only ones.
+a writable connection opened for it alone; requests keep their read-only ones. One import at a time
+per warehouse; on the WebSocket the ingest runs in the background (:mod:`parsing`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path, PurePosixPath
 
 from flask import current_app
 
-from service.insight import cache, cards, hashes, memory, parse_events, ranks, rooted
+from service.insight import cache, cards, hashes, parsing, planned, ranks, rooted
 from service.insight.protocol import InsightError, Params, rows
 from warehouse import db, ingest
 from warehouse.errors import IngestError
@@ -60,41 +61,81 @@ def import_root() -> Path:
 
 
 def import_action(conn, params: Params) -> dict:
-    """Ingest ``path`` (a list) and answer with the cards, cores and source files now served; the first
+    """Ingest ``path`` (a list) and answer with the cards, cores and source files served; the first
     operator profile the paths name (imported now or before) becomes the session's current one.
 
     Cards as the real server's (TimelineProtocolUtil.cpp, ImportActionResponse): an operator profile
     is one card (projectType BIN), a training run one card per rank (:mod:`ranks`: every rank holding a
     file the paths name, imported now or before), a file that failed one card with ``result`` false.
     Each rank card's ``parse/success`` event, each cluster's completion, and each rank's
-    ``parse/operatorCompleted`` are left for the page (:mod:`parse_events`)."""
+    ``parse/operatorCompleted`` are left for the page (:mod:`parse_events`).
+
+    A page with an event channel (the WebSocket) importing new files that give rank cards (and no
+    operator profile) is answered at once with the cards the files will give (:mod:`planned`); the
+    ingest then runs in the background and the page hears how it goes (:mod:`parsing`). Otherwise
+    (``POST /insight``, operator profiles, nothing new) the answer comes after the ingest."""
     root = import_root()
     found = [f for given in params.text_list("path") for f in inside(root, given)]
     database = current_app.config["DATABASE"]
-    writer = db.connect(database)
-    try:
-        own = set(ingest.warehouse_files(writer))
-        files = [root / f for f in dict.fromkeys(found) if root / f not in own]
-        runs = RunNamer(writer, files)
-        results = [_ingest(writer, root, path, runs) for path in files]
-    finally:
-        writer.close()
-        cache.forget(database)
-    listing = cards.listing(conn)
-    by_source = {card["sourceId"]: card for card in listing}
     paths = [str(root / f) for f in found]
+    if params.session.push is not None:
+        body = _in_background(conn, params, root, found, database, paths)
+        if body is not None:
+            return body
+    with parsing.lock_of(database):
+        writer = db.connect(database)
+        try:
+            results = _ingest_all(writer, root, _new_files(writer, root, found))
+        finally:
+            writer.close()
+            cache.forget(database)
+    listing = cards.listing(conn)
     _make_current(params, listing, paths)
+    by_source = {card["sourceId"]: card for card in listing}
     operator_cards = [by_source[r.source_id] for r in results
                       if r.source_id in by_source and by_source[r.source_id]["kind"] == cards.OPERATOR_KIND]
-    operators = [c["sourceId"] for c in operator_cards]
     rank_cards = ranks.of_paths(conn, paths)
+    params.session.events.extend(parsing.completed(conn, rank_cards, params.session.card_aliases))
+    return _answer(conn, results, operator_cards, rank_cards)
+
+
+def _in_background(conn, params: Params, root: Path, found: list[PurePosixPath], database: str,
+                   paths: list[str]) -> dict | None:
+    """The answer of an import whose ingest is left to run once it is sent (:mod:`parsing`), or None
+    when it is not to run in the background (nothing new, no rank card, an operator profile).
+
+    :raises InsightError: if another import into the warehouse is being parsed.
+    """
+    lock = parsing.lock_of(database)
+    if not lock.acquire(blocking=False):
+        raise InsightError("an import into this warehouse is still being parsed: import again once its cards "
+                           "are parsed (parse/success or parse/fail)")
+    handed_on = False
+    try:
+        files = _new_files(conn, root, found)
+        kinds = planned.kinds_of(files)
+        plan = planned.plan(conn, files, kinds, paths)
+        if not plan.card_of or cards.OPERATOR_KIND in kinds.values() or _operator_cards(conn, paths):
+            return None
+        sizes = {path: _size(path) for path in files}
+        body = _answer(conn, [], [], plan.cards)
+        push = params.session.push
+        params.session.then.append(lambda: parsing.start(
+            database, sizes, plan, paths, lambda writer, done: _ingest_all(writer, root, files, done), push,
+            params.session.card_aliases))
+        handed_on = True
+        return body
+    finally:
+        if not handed_on:
+            lock.release()
+
+
+def _answer(conn, results: list[ingest.FileResult], operator_cards: list[dict], rank_cards: list[ranks.RankCard]):
+    """import/action's body (ToResponseJson<ImportActionResponse>)."""
+    operators = [c["sourceId"] for c in operator_cards]
     kinds = {s: {row["block_type"]: row["version"] for row in rows(conn, "insight_block_kinds", source_id=s)}
              for s in operators}
     instructions = [k[INSTRUCTIONS_BLOCK] for k in kinds.values() if INSTRUCTIONS_BLOCK in k]
-    params.session.events.extend(parse_events.parse_success(conn, rank_cards, params.session.card_aliases))
-    params.session.events.extend(parse_events.cluster_completed(rank_cards))
-    params.session.events.extend(parse_events.operator_completed(conn, rank_cards))
-    params.session.events.extend(memory.memory_completed(conn, rank_cards))
     return {
         "reset": True,
         # the simulator's profiles carry a timeline (block 0x02); on-board ones do not
@@ -108,6 +149,36 @@ def import_action(conn, params: Params) -> dict:
         "result": _actions(results, operator_cards, rank_cards),
         "children": [cards.tree_node(card) for card in operator_cards] + [card.tree_node() for card in rank_cards],
     }
+
+
+def _new_files(conn, root: Path, found: list[PurePosixPath]) -> list[Path]:
+    """The files found that the warehouse does not hold yet, once each, in the order found."""
+    own = set(ingest.warehouse_files(conn))
+    return [root / f for f in dict.fromkeys(found) if root / f not in own]
+
+
+def _operator_cards(conn, paths: list[str]) -> list[dict]:
+    """The operator profiles among ``paths`` the warehouse holds."""
+    named = set(paths)
+    return [card for card in cards.listing(conn) if card["kind"] == cards.OPERATOR_KIND and card["cardPath"] in named]
+
+
+def _size(path: Path) -> int:
+    """The file's size now (0 when it cannot be read: its ingest will say why)."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _ingest_all(writer, root: Path, files: list[Path], done=lambda path: None) -> list[ingest.FileResult]:
+    """Ingest ``files`` (below ``root``) one by one, calling ``done`` with each once it is in."""
+    runs = RunNamer(writer, files)
+    results = []
+    for path in files:
+        results.append(_ingest(writer, root, path, runs))
+        done(path)
+    return results
 
 
 def _actions(results: list[ingest.FileResult], operator_cards: list[dict], rank_cards: list[ranks.RankCard]) -> list:

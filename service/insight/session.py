@@ -16,11 +16,13 @@ the warehouse holds several, the baseline with ``baselineRankId``).
 
 A command may also leave events for the client (``parse/success`` after an import): the WebSocket
 sends them after the command's answer, as the real server pushes its own; ``POST /insight`` has
-no channel for them and drops them.
+no channel for them and drops them. A command may also go on after its answer and tell the client
+later (an import parsed in the background): the WebSocket gives it ``push``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -42,3 +44,7 @@ class Session:
     events: list[dict] = field(default_factory=list)
     #: card id -> the alias unit/setCardAlias gave it (service.insight.card_alias)
     card_aliases: dict[str, str] = field(default_factory=dict)
+    #: sends events to the client at any time, from any thread, nothing between them (None: no channel)
+    push: Callable[[list[dict]], None] | None = None
+    #: what the current request starts once its answer is sent (only with ``push``: work telling the client later)
+    then: list[Callable[[], None]] = field(default_factory=list)

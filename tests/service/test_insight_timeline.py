@@ -178,11 +178,15 @@ def test_a_two_rank_folder_is_one_card_per_rank_with_its_lanes(empty, root, real
             True, False, False, False)
         assert [(node["type"], node["rankId"], node["clusterPath"]) for node in body["children"]] == [
             ("RANK", path, "level0") for path in paths]
-        # a page opened later lists the same cards in its project explorer, under the cluster's node
-        assert page.body("global", "files/getProjectExplorer", {}) == {"projectDirectoryList": [
-            {"projectName": "warehouse", "fileName": paths, "children": [
-                {"clusterPath": "level0", "rankId": "", "host": "", "filePath": str(run), "type": "CLUSTER",
-                 "deviceId": "", "fileDir": "level0", "children": body["children"]}]}]}
+        # a page opened later lists the same cards in its project explorer, under the cluster's node, with the
+        # device a rank db names inside (the answer, given before any file is read, has only what the paths say)
+        explorer = page.body("global", "files/getProjectExplorer", {})["projectDirectoryList"]
+        listed = explorer[0]["children"][0]["children"]
+        assert [node["deviceId"] for node in listed] == (["0", "1"] if is_db else ["", ""])
+        assert explorer == [{"projectName": "warehouse", "fileName": paths, "children": [
+            {"clusterPath": "level0", "rankId": "", "host": "", "filePath": str(run), "type": "CLUSTER",
+             "deviceId": "", "fileDir": "level0", "children": [
+                 {**node, "deviceId": found["deviceId"]} for node, found in zip(body["children"], listed)]}]}]
         # one parse/success per rank, then the cluster's two events (test_insight_cluster.py), then one
         # parse/operatorCompleted per rank (test_insight_operator.py), then parse/memoryCompleted per rank
         # (test_insight_memory.py)
@@ -252,9 +256,14 @@ def test_an_msprof_rank_in_several_files_is_one_card_on_one_time_axis(empty, roo
         drive_lanes(page, empty, event_body, lane=-1)
 
 
-def test_a_file_that_fails_is_a_card_in_error_and_no_event(empty, root):
+def test_a_file_that_fails_is_a_card_that_fails_to_parse(empty, root):
+    """The answer comes before the file is read: its card (a trace, TRACE); then parse/fail names the card
+    and gives the warehouse's one-line reason, which names the file (ToEventJson<ParseFailEvent>)."""
     bad = root / "trace_view.json"
     bad.write_text('[{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2}, {"ph": ')
     with opened(empty, root, bad) as (page, body):
-        assert [(c["rankId"], c["result"], c["projectType"]) for c in body["result"]] == [(str(bad), False, 100)]
-        assert page.events == []
+        assert [(c["rankId"], c["result"], c["projectType"]) for c in body["result"]] == [(str(bad), True, 5)]
+        [(reason,)] = sql(empty, "SELECT error FROM source WHERE path = ? AND status = 'failed'", str(bad))
+        assert [(event["event"], event["moduleName"], event["body"]) for event in page.events] == [
+            ("parse/fail", "timeline", {"rankId": str(bad), "error": reason})]
+        assert reason.startswith(f"{bad}: ") and "\n" not in reason

@@ -47,30 +47,50 @@ def serving(db_path, root, token=None):
 class Page:
     """What the frontend does on its socket: ids counting from 0, one JSON object per text frame; the
     events the server pushes between answers are kept in ``events`` (framed as ProtocolUtil.cpp
-    SetEventJsonBaseInfo: type, id, event, moduleName, body)."""
+    SetEventJsonBaseInfo: type, id, event, moduleName, body), ``parse/progress`` apart in ``progress``.
+    After an import/action answered with rank cards, it waits (as the page's cards do) until the
+    import is parsed: its events come in one batch, so every later answer follows them."""
 
     def __init__(self, socket):
         self.socket = socket
         self.next_id = 0
         self.events: list[dict] = []
+        self.progress: list[dict] = []
+
+    def _frame(self) -> dict:
+        """The next frame; an event is kept."""
+        frame = json.loads(self.socket.recv(timeout=30))
+        if frame.get("type") == "event":
+            assert set(frame) == {"type", "id", "event", "moduleName", "body"}, frame
+            (self.progress if frame["event"] == "parse/progress" else self.events).append(frame)
+        return frame
 
     def _answer(self) -> dict:
         """The next response, keeping the events that come before it."""
         while True:
-            frame = json.loads(self.socket.recv(timeout=30))
+            frame = self._frame()
             if frame.get("type") != "event":
                 return frame
-            assert set(frame) == {"type", "id", "event", "moduleName", "body"}, frame
-            self.events.append(frame)
+
+    def parsed(self, since: int) -> None:
+        """Wait for a parse/success or parse/fail after the first ``since`` events (the batch of the
+        import's last events)."""
+        while not any(event["event"] in ("parse/success", "parse/fail") for event in self.events[since:]):
+            frame = self._frame()
+            assert frame.get("type") == "event", f"an answer while waiting for the import's events: {frame}"
 
     def send(self, module: str, command: str, params: dict, project: str = "") -> dict:
         request_id = self.next_id
         self.next_id += 1
+        since = len(self.events)
         self.socket.send(json.dumps({"id": request_id, "moduleName": module, "type": "request", "command": command,
                                      "fileId": "", "projectName": project, "params": params}))
         answer = self._answer()
         assert (answer["type"], answer["requestId"], answer["command"], answer["moduleName"]) == (
             "response", request_id, command, module)
+        if command == "import/action" and answer["result"] and any(
+                card["result"] and card["projectType"] != 1 for card in answer["body"]["result"]):
+            self.parsed(since)
         assert isinstance(answer["id"], int) and isinstance(answer["result"], bool)
         return answer
 
