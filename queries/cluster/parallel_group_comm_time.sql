@@ -5,8 +5,8 @@
 --     ranks' communication time by process-group name. An operator's group is of a kind where the
 --     run's parallel groups say it (hccl_operator_group.group_kind), or where the ranks that call in
 --     its named group are exactly the members of one of the run's parallel groups (rank_group);
---     operators of a group no stated group matches are left out. Of one step: the operators that start
---     in the rank's window of that step (step_window).
+--     operators of a group no stated group matches are left out. Of one step: the operators kernel_step
+--     places in that step (its one rule, step_span's).
 -- param run_id (integer, default null): Only this run; every run when null.
 -- param step_id (integer, default null): Only this step; every step when null.
 -- column run_id: Run.
@@ -20,10 +20,10 @@ with operators as (
     where
         o.rank_id >= 0 and o.dur is not null and (:run_id is null or o.run_id = :run_id)
         and (:step_id is null or exists (
-            select 1 from step_window as w
+            select 1 from kernel_step as k
             where
-                w.run_id = o.run_id and w.rank_id = o.rank_id and w.step_id = :step_id and o.ts >= w.start_ns
-                and o.ts < w.end_ns
+                k.run_id = o.run_id and k.rank_id = o.rank_id and k.step_id = :step_id
+                and k.op_class = 'communication' and k.name = o.name and k.ts = o.ts
         ))
 ),
 
