@@ -15,9 +15,10 @@ import threading
 
 from service.db import get_db
 from service.insight import (arrangement, baseline, card_alias, communication, communication_advice,
-                             communication_kernel, counters, details, flow_categories, hotspot, importer, kernel_list,
-                             memory, operator, parallelism, project, rank_details, rank_offset, same_operators, search,
-                             selection, slow_rank_advice, source, strategy, summary, system_view, timeline, views)
+                             communication_kernel, counters, details, event_view, flow_categories, hotspot, importer,
+                             kernel_list, kernel_types, memory, operator, parallelism, project, rank_details, rank_offset,
+                             same_operators, search, selection, slow_rank_advice, source, strategy, summary,
+                             system_view, system_view_layers, timeline, views)
 from service.insight.protocol import InsightError, Params
 from service.insight.session import Session
 from warehouse.errors import WarehouseError
@@ -42,6 +43,7 @@ COMMANDS = {
     "search/all/slices": search.all_slices,
     "unit/kernelDetails": kernel_list.kernel_details,
     "unit/one/kernelDetail": kernel_list.one_kernel,
+    "kernel/total/list": kernel_types.kernel_types,
     "unit/kernelDetail": communication_kernel.kernel_detail,
     "query/all/same/operators/duration": same_operators.durations,
     "flow/categoryList": flow_categories.category_list,
@@ -51,6 +53,9 @@ COMMANDS = {
     "timeline/rankOffset": rank_offset.rank_offset,
     "tableData/nameList": system_view.name_list,
     "systemView/overall": system_view.overall,
+    "unit/systemView": system_view_layers.summary,
+    "unit/systemViewTrace": system_view_layers.trace,
+    "unit/eventView": event_view.event_view,
     "summary/queryTopData": summary.query_top_data,
     "summary/statistic": summary.statistic,
     "summary/queryComputeDetail": rank_details.compute_detail,

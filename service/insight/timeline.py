@@ -87,6 +87,19 @@ def card_zero(conn, card: ranks.RankCard) -> int:
     return warehouse_cache().start(conn, card.timeline_ids[0]) if card.timeline_ids else 0
 
 
+def card_range(conn, card: ranks.RankCard, params: Params) -> dict:
+    """A System View table's time range as a named query's ``start_ns``/``end_ns`` (absolute): the
+    ``startTime``/``endTime`` asked (relative ns); none when they are equal (the whole card), as the real
+    server reads them (TextSqlConstant.h AppendTextTimeRangeConditionSql)."""
+    start, end = params.integer("startTime", required=False) or 0, params.integer("endTime", required=False) or 0
+    if end < start:
+        raise InsightError(f"endTime {end} is before startTime {start}")
+    if start == end:
+        return {}
+    zero = card_zero(conn, card)
+    return {"start_ns": start + zero, "end_ns": end + zero}
+
+
 def thread_traces(conn, params: Params) -> dict:
     """The slices of one thread in a window at ``timePerPx``: ``data[depth]`` = that depth's items,
     with the thread's depth count (``maxDepth``), the answer's (``currentMaxDepth``) and whether the

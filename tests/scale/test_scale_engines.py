@@ -99,6 +99,9 @@ PARAMS = {
     "insight_memory_static_ops": {"run_id": MEMORY_RUN, "rank_id": 3},
     "insight_memory_table_cells": {"source_id": OP_PROFILE},
     "insight_memory_units": {"source_id": OP_PROFILE},
+    "insight_kernel_types": {"run_id": KERNEL_RUN, "rank_id": 0},
+    "insight_layer_summary": {"run_id": KERNEL_RUN, "rank_id": 0, "layer": "ascend hardware"},
+    "insight_layer_trace": {"run_id": KERNEL_RUN, "rank_id": 0, "layer": "ascend hardware"},
     "insight_kernel_pmu": {"kernel_id": Lookup("SELECT min(id) FROM kernel WHERE origin = 'rank_db'")},
     "insight_op_blocks": {"source_id": OP_PROFILE},
     "insight_operator_groups": {"run_id": KERNEL_RUN, "rank_id": 0, "group_by": "op_type"},
@@ -120,6 +123,7 @@ PARAMS = {
     "insight_source_start": {"source_id": Lookup("SELECT min(source_id) FROM thread")},
     "insight_string": {"string_id": Lookup("SELECT min(id) FROM string")},
     "insight_thread": {"thread_id": BUSIEST_THREAD},
+    "insight_thread_events": {"thread_id": BUSIEST_THREAD},
     "insight_thread_named_slices": {
         "thread_id": BUSIEST_THREAD, "start_ns": 0, "end_ns": 2**62,
         "slice_name": Lookup(f"SELECT n.value FROM _slice AS s JOIN string AS n ON n.id = s.name_id "

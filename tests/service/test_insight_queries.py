@@ -44,8 +44,8 @@ def test_thread_and_process_threads(timeline):
     with warehouse_rows.bound(conn):
         lonely = ProcessFactory(pid="7")
     assert run(conn, "insight_process_threads", process_id=lonely["id"]) == [{
-        "process_id": lonely["id"], "source_id": lonely["source_id"], "thread_id": None, "tid": None,
-        "max_dur": None}]
+        "process_id": lonely["id"], "source_id": lonely["source_id"], "process_name": lonely["name"],
+        "thread_id": None, "tid": None, "max_dur": None}]
     assert run(conn, "insight_process_threads", process_id=999) == []
 
 
