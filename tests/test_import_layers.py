@@ -15,6 +15,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.parsed_source import parsed
+
 REPO = Path(__file__).resolve().parents[1]
 PACKAGES = ("warehouse", "service", "datasette_plugins")
 
@@ -46,7 +48,7 @@ def _modules() -> dict[str, Path]:
 
 def _imports(path: Path, modules: dict[str, Path]) -> set[str]:
     names = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(parsed(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:

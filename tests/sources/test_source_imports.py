@@ -11,6 +11,7 @@ import ast
 from pathlib import Path
 
 import warehouse.sources
+from tests.parsed_source import parsed
 from warehouse.sources import SOURCES
 
 PACKAGE = "warehouse.sources"
@@ -48,7 +49,7 @@ def _imported(path: Path) -> set[str]:
 def _imported_by(source: str, name: str, is_package: bool) -> set[str]:
     package = name if is_package else name.rpartition(".")[0]
     found = set()
-    for node in ast.walk(ast.parse(source, name)):
+    for node in ast.walk(parsed(source, name)):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -110,7 +111,7 @@ def test_the_kit_is_no_format_and_every_format_is_outside_it():
     formats = {_owner(module.__name__) for module in SOURCES}
     assert formats.isdisjoint(SHARED)
     for path in (ROOT / "kit").rglob("*.py"):
-        defined = {node.targets[0].id for node in ast.parse(path.read_text(encoding="utf-8")).body
+        defined = {node.targets[0].id for node in parsed(path.read_text(encoding="utf-8")).body
                    if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)}
         assert "KIND" not in defined, path
     # every module of warehouse.sources is a format's, the kit's or base
