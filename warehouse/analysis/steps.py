@@ -28,22 +28,23 @@ ANCHORS_SEEN = (
 
 @dataclass
 class StepBreakdown:
-    """One rank's step: the profiler's time buckets in ns, and the observed layers (empty when none)."""
+    """One rank's step: the profiler's time buckets in ns (None, unknown, in a step in which the rank's inputs
+    hold no device activity), and the observed layers (empty when none)."""
 
     run_id: int
     rank_id: int
     step_id: int
     start_ns: int | None
     end_ns: int | None
-    duration_ns: int
-    computing_ns: int
-    communication_not_overlapped_ns: int
-    overlapped_ns: int
-    communication_ns: int
-    free_ns: int
-    preparing_ns: int
-    stage_ns: int
-    bubble_ns: int
+    duration_ns: int | None
+    computing_ns: int | None
+    communication_not_overlapped_ns: int | None
+    overlapped_ns: int | None
+    communication_ns: int | None
+    free_ns: int | None
+    preparing_ns: int | None
+    stage_ns: int | None
+    bubble_ns: int | None
     #: which input answers: the profiler's summary (its kind) or 'derived'
     basis: str
     layers: list[Layer] = field(default_factory=list)

@@ -142,9 +142,11 @@ def step_table(steps: list[StepBreakdown]) -> Table:
 
 
 def step_percentiles(report: Report) -> Table:
-    """Per rank, the spread of its step time: nearest-rank p50 and p90 (a step's own duration), max and mean."""
+    """Per rank, the spread of its step time: nearest-rank p50 and p90 (a step's own duration), max and mean,
+    over the steps whose duration is known (the rank's inputs hold device activity in them)."""
     rows = []
-    for rank, steps in groupby(sorted(report.steps, key=lambda s: s.rank_id), key=lambda s: s.rank_id):
+    timed = sorted((s for s in report.steps if s.duration_ns is not None), key=lambda s: s.rank_id)
+    for rank, steps in groupby(timed, key=lambda s: s.rank_id):
         durations = sorted(s.duration_ns for s in steps)
         rows.append([rank, len(durations), nearest_rank(durations, 0.5), nearest_rank(durations, 0.9),
                      durations[-1], sum(durations) / len(durations)])

@@ -6,7 +6,10 @@
 -- column step_id: Step number as the profiler numbers it.
 -- column start_ns: Start of the step in ns.
 -- column end_ns: End of the step in ns.
--- column duration_ns: Step duration in ns: preparing + stage + bubble, as the profiler adds it.
+-- column duration_ns: Step duration in ns: a MindSpore step's time as its step trace gives it
+--     (mindspore_step_phase.total_ns, what MindInsight shows), else preparing + stage + bubble, as
+--     torch_npu's step trace adds it; null with every other figure of a step in which the rank's
+--     inputs hold no device activity (unknown).
 -- column computing_ns: Computing time in ns (Computing).
 -- column communication_not_overlapped_ns: Communication not hidden by computing, in ns
 --     (Communication(Not Overlapped)).
@@ -41,8 +44,13 @@ WITH answered AS (
     WHERE d.summarized = 0
 )
 SELECT
-    run_id, rank_id, step_id, start_ns, end_ns,
-    coalesce(preparing_ns, 0) + coalesce(stage_ns, 0) + coalesce(bubble_ns, 0) AS duration_ns,
-    computing_ns, communication_not_overlapped_ns, overlapped_ns, communication_ns, free_ns, preparing_ns,
-    stage_ns, bubble_ns, basis
-FROM answered
+    a.run_id, a.rank_id, a.step_id, a.start_ns, a.end_ns,
+    CASE
+        WHEN m.total_ns IS NOT NULL THEN m.total_ns
+        WHEN a.computing_ns IS NOT NULL
+            THEN coalesce(a.preparing_ns, 0) + coalesce(a.stage_ns, 0) + coalesce(a.bubble_ns, 0)
+    END AS duration_ns,
+    a.computing_ns, a.communication_not_overlapped_ns, a.overlapped_ns, a.communication_ns, a.free_ns,
+    a.preparing_ns, a.stage_ns, a.bubble_ns, a.basis
+FROM answered AS a
+LEFT JOIN mindspore_step_phase AS m ON m.run_id = a.run_id AND m.rank_id = a.rank_id AND m.step_id = a.step_id

@@ -4,7 +4,9 @@
 --     device activity, stage = that span less the bubble (receives), preparing = host step
 --     start -> first activity. Communication is the HCCL rows the rank's torch_npu version
 --     measured (step_activity.counted). warehouse check reconciles it with the profiler's own
---     summary (step_trace_time).
+--     summary (step_trace_time). A step in which the rank's inputs hold no device activity (its
+--     device data ends before the step, as a MindSpore HWTS log cut short of its step trace) has
+--     no breakdown: its figures are null (unknown), not zero.
 -- column run_id: Run of the rank.
 -- column rank_id: Rank.
 -- column step_id: Step number.
@@ -67,15 +69,15 @@ SELECT
     s.start_ns,
     s.end_ns,
     s.summarized,
-    coalesce(t.computing_ns, 0) AS computing_ns,
-    coalesce(t.busy_ns - t.computing_ns, 0) AS communication_not_overlapped_ns,
-    coalesce(t.computing_ns + t.communication_ns - t.busy_ns, 0) AS overlapped_ns,
-    coalesce(t.communication_ns, 0) AS communication_ns,
-    coalesce(t.last_ns - t.first_ns - t.busy_ns, 0) AS free_ns,
-    coalesce(t.last_ns - t.first_ns - t.bubble_ns, 0) AS stage_ns,
-    coalesce(t.bubble_ns, 0) AS bubble_ns,
-    coalesce(t.busy_ns - t.computing_ns - t.bubble_ns, 0) AS communication_not_overlapped_exclude_receive_ns,
-    coalesce(t.first_ns - s.start_ns, 0) AS preparing_ns
+    t.computing_ns,
+    t.busy_ns - t.computing_ns AS communication_not_overlapped_ns,
+    t.computing_ns + t.communication_ns - t.busy_ns AS overlapped_ns,
+    t.communication_ns,
+    t.last_ns - t.first_ns - t.busy_ns AS free_ns,
+    t.last_ns - t.first_ns - t.bubble_ns AS stage_ns,
+    t.bubble_ns,
+    t.busy_ns - t.computing_ns - t.bubble_ns AS communication_not_overlapped_exclude_receive_ns,
+    t.first_ns - s.start_ns AS preparing_ns
 FROM steps AS s
 LEFT JOIN totals AS t ON t.run_id = s.run_id AND t.rank_id = s.rank_id AND t.step_id = s.step_id
     AND t.summarized = s.summarized
