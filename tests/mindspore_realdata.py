@@ -1,7 +1,6 @@
 """A warehouse of MindInsight's real MindSpore samples (shared/realdata/mindinsight, PROVENANCE.md),
 analysed: the JOB3 raw job twice (runs ``base`` and ``after``: two MindSpore runs of one model)
-and the ``profiler`` folder of intermediates (run ``profiler/profiler``: its timeline JSONs are
-runs of their own beside it). The samples are copied first, so that each copy is a run of its own."""
+and the ``profiler`` folder of intermediates (run ``profiler``, its device timelines included). The samples are copied first, so that each copy is a run of its own."""
 
 from __future__ import annotations
 
@@ -14,7 +13,7 @@ from warehouse.analysis import findings
 #: the run names and the sample each is a copy of
 RUNS = {"base": "JOB3", "after": "JOB3", "profiler": "profiler"}
 #: the MindSpore run of the profiler folder
-PROFILER_RUN = "profiler/profiler"
+PROFILER_RUN = "profiler"
 
 
 def build(realdata: Path, folder: Path) -> Path:

@@ -55,6 +55,7 @@ EXPECTED_AUDITS = [
     "mindspore_minddata_agrees",
     "mindspore_steps_agree",
     "mindspore_timeline_agrees",
+    "mindspore_timeline_display_agrees",
     "msprof_steps_agree",
     "msprof_summaries_agree",
     "overlap_analysis_agrees",

@@ -603,6 +603,31 @@ class TimelineDataFactory(CsvExportFactory):
     data = factory.LazyAttribute(lambda o: timeline_data(o.rows))
 
 
+def timeline_display(rows, get_next=((-5000, 16000),)) -> bytes:
+    """ascend_timeline_display_{device}.json as MindSpore's timeline generator writes it: the data pipeline's
+    GetNext records (``get_next``: (start from the first kernel's, duration) in counter cycles, pid 9000, thread
+    "0") and each kernel of ``rows`` (:func:`framework_timeline`'s (full name, stream, start, duration cycles))
+    as a complete event of pid 1 on its stream's thread, its ``args`` the operator's type and full name; times
+    in us from the earliest event, one JSON object per event joined by commas (MindInsight's run_2 display's
+    bytes)."""
+    kernels_start = min(start for _name, _stream, start, _dur in rows)
+    get_next = [(kernels_start + offset, dur) for offset, dur in get_next]
+    first = min([kernels_start] + [start for start, _dur in get_next])
+    events = [{"name": "GetNext", "ph": "X", "tid": "0", "ts": (start - first) / 100, "dur": dur / 100, "pid": 9000}
+              for start, dur in get_next]
+    events += [{"name": name.rsplit("/", 1)[-1], "ph": "X", "tid": str(stream), "ts": (start - first) / 100,
+                "dur": dur / 100, "pid": 1, "args": {"type": name.rsplit("/", 1)[-1].split("-")[0], "fullname": name}}
+               for name, stream, start, dur in rows]
+    return ("[" + ",".join(json.dumps(event) for event in events) + "]").encode()
+
+
+class TimelineDisplayFactory(CsvExportFactory):
+    """ascend_timeline_display_{device}.json: MindSpore's timeline of :class:`TimelineDataFactory`'s kernels."""
+
+    rows = factory.LazyFunction(lambda: framework_timeline(HWTS_TASKS))
+    data = factory.LazyAttribute(lambda o: timeline_display(o.rows))
+
+
 #: a training trace's tags: a step's start (the job id), forward pass, backward end, step end
 JOB_TAG, FP_TAG, BP_TAG, END_TAG = 10010, 1, 2, 255
 

@@ -1,8 +1,8 @@
 """Fuzz MindSpore's data pipeline files (MindData: the pipeline JSON and CSV, the CPU utilization JSON,
 the device queue and GetNext text files, the AI CPU's raw GetNext records) and its summaries (hccl_raw
-and cluster analyse CSVs, flops text, FLOPs, timeline, FLOPs per scope, dynamic shape and parallel
-strategy JSONs), and MindInsight's marey graph and scope map JSONs kept beside them, through the real
-ingest frame.
+and cluster analyse CSVs, flops text, FLOPs, timeline summary, FLOPs per scope, dynamic shape and parallel
+strategy JSONs, the device timeline), and MindInsight's marey graph and scope map JSONs kept beside them,
+through the real ingest frame.
 
 Each starts from the factory's valid file: byte mutations (truncations at every line end, or at every
 comma of a one-line JSON, flipped bytes, non-UTF-8 and other hostile bytes), the text exports' CSV
@@ -20,6 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from factories import minddata as md
+from factories import mindspore as ms
 from factories import mindspore_parallel as parallel
 from factories import mindspore_summaries as summaries
 from fuzz.harness import byte_mutations, dump, examples, ingest_hostile, json_paths, replace_at
@@ -44,6 +45,7 @@ JSONS = [
     (parallel.MareyTimelineFactory, "ascend_marey_timeline_1.json"),
     (parallel.ScopeMapFactory, "scope_map_1.json"),
     (summaries.ProfilerInfoFactory, "profiler_info_0.json"),
+    (ms.TimelineDisplayFactory, "ascend_timeline_display_0.json"),
 ]
 LINES = [
     (md.DeviceQueueFactory, "device_queue_profiling_0.txt"),

@@ -23,6 +23,8 @@ EXCEPTIONS = {
     ("op_profile", "trace_json"): "an operator profile embeds a trace JSON (its 0x02 block), read by the trace source",
     ("msprof_timeline", "trace_json"): "msprof's timeline files are trace JSONs, loaded by the trace source's loader "
                                        "before their kernels, steps and HCCL rows are derived",
+    ("mindspore", "trace_json"): "MindSpore's device timelines are trace JSONs, loaded by the trace source's loader "
+                                 "as the device's rank",
 }
 
 

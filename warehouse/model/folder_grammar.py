@@ -55,14 +55,17 @@ CLUSTER_FOLDER = "cluster_analysis_output"
 #: MindSpore's raw profiler files (seed 003): a job folder holds them, some in its ``data`` folder
 MINDSPORE_RAW_FILE = re.compile(r"^(hwts\.log\.data\.45|training_trace\.46|DATA_PREPROCESS|Framework\.host)\.")
 MINDSPORE_DATA_FOLDER = "data"
-#: MindSpore's profiler JSONs about one device of the run whose profiler folder holds them (not traces,
-#: which are a run of their own when nothing else says): its data pipeline's, its FLOPs' (in all and per
-#: scope), its dynamic shapes' and its timeline's summaries, its parallel strategy, and the marey graph of a
+#: MindSpore's profiler JSONs about one device of the run whose profiler folder holds them: its data
+#: pipeline's, its FLOPs' (in all and per scope), its dynamic shapes', its timeline (a Chrome trace, which
+#: elsewhere is a run of its own) and the timeline's summary, its parallel strategy, and the marey graph of a
 #: step with its operators' scopes (MindInsight's, kept beside them)
 MINDSPORE_DEVICE_JSON = re.compile(
     r"^(pipeline_profiling|minddata_cpu_utilization|flops_summary|flops_scope|dynamic_shape_info|parallel_strategy|"
     r"ascend_marey_timeline|scope_map|"
-    r"(ascend|gpu)_timeline_summary)_\d+\.json$")
+    r"(ascend|gpu)_timeline_summary|(ascend_|gpu_)?timeline_display)_\d+\.json(\.gz)?$")
+#: MindSpore's timeline of one device (MindSpore's timeline generators; the older profiler named it
+#: ``timeline_display_{device}.json``): its rank is the device its name carries
+MINDSPORE_TIMELINE = re.compile(r"^(?:ascend_|gpu_)?timeline_display_(\d{1,9})\.json(?:\.gz)?$")
 #: how many folders above a file its rank is looked for (rank folder/ASCEND_PROFILER_OUTPUT/file,
 #: PROF_*/device_{N}/summary/file), and one more for the rank folder holding a PROF_* folder
 RANK_DEPTH = 3
@@ -78,6 +81,12 @@ def is_mindspore_raw_in_data(path: Path) -> bool:
 def is_mindspore_device_json(name: str) -> bool:
     """A MindSpore profiler JSON about one device, part of its folder's run."""
     return MINDSPORE_DEVICE_JSON.match(name) is not None
+
+
+def rank_of_mindspore_timeline(name: str) -> int | None:
+    """The device a MindSpore timeline's file name carries (its rank), else None (not one)."""
+    match = MINDSPORE_TIMELINE.match(name)
+    return int(match[1]) if match else None
 
 
 def is_rank_folder(name: str) -> bool:

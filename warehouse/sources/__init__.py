@@ -75,10 +75,12 @@ from warehouse.sources.mindspore import (  # MindSpore's summaries
     timeline_summary,
 )
 from warehouse.sources.mindspore import profiler_info as mindspore_profiler_info  # a rank's place in its run
+from warehouse.sources.mindspore import timeline_display as mindspore_timeline  # a device's trace
 
 SOURCES: tuple[ModuleType, ...] = (
-    # msprof_timeline before trace_json: a PROF folder's timeline JSONs are traces too
-    op_profile, msprof_timeline, trace_json, rank_db,
+    # msprof_timeline and MindSpore's timeline before trace_json: a PROF folder's timeline JSONs and MindSpore's
+    # device timelines are traces too
+    op_profile, msprof_timeline, mindspore_timeline, trace_json, rank_db,
     # after rank_db: a rank db named analysis.db is still a rank db
     analysis_db, cluster_analysis_db,
     # text exports
