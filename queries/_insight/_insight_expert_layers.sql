@@ -23,7 +23,7 @@ expert_names as (
                              'aclnnGroupedMatmulV4') then 'matmul'
             else 'kernel'
         end as kind,
-        instr(lower(s.value), 'prefill') > 0 as says_prefill
+        case when instr(lower(s.value), 'prefill') > 0 then 1 else 0 end as says_prefill
     from string as s
     where s.value in ('AscendCL@LmHead::Execute', 'LmHead::Execute', 'Prefill_layer::Execute',
                       'AscendCL@Decoder_layer::Execute', 'AscendCL@Prefill_layer::Execute',
@@ -34,7 +34,7 @@ expert_names as (
 ),
 
 expert_lanes as (
-    select t.id as thread_id, a.rank_id, p.name = 'CANN' as is_api
+    select t.id as thread_id, a.rank_id, case when p.name = 'CANN' then 'api' else 'kernel' end as lane
     from thread as t
     join process as p on p.id = t.process_id
     join answer_source as a on a.source_id = t.source_id and a.fact = 'timeline'
@@ -46,7 +46,7 @@ expert_slices as (
     from expert_names as n
     join _slice as s on s.name_id = n.id
     join expert_lanes as l on l.thread_id = s.thread_id
-    where (l.is_api and n.kind <> 'kernel') or (not l.is_api and n.kind = 'kernel')
+    where (l.lane = 'api' and n.kind <> 'kernel') or (l.lane = 'kernel' and n.kind = 'kernel')
 ),
 
 expert_kernels as (
@@ -58,17 +58,19 @@ expert_kernels as (
 expert_apis as (
     select
         rank_id, kind, says_prefill, ts, id,
-        coalesce(sum(kind = 'head') over (
+        coalesce(sum(case when kind = 'head' then 1 else 0 end) over (
             partition by rank_id order by ts, id rows between unbounded preceding and 1 preceding), 0) as pass,
-        sum(kind = 'matmul') over (partition by rank_id order by ts, id) as nth_matmul
+        sum(case when kind = 'matmul' then 1 else 0 end) over (
+            partition by rank_id order by ts, id rows between unbounded preceding and current row) as nth_matmul
     from expert_slices
     where kind <> 'kernel'
 ),
 
 expert_walked as (
     select
-        rank_id, kind, says_prefill, pass, nth_matmul, ts, id,
-        sum(kind = 'layer') over (partition by rank_id, pass order by ts, id) - 1 as layer
+        rank_id, kind, says_prefill, pass, nth_matmul,
+        sum(case when kind = 'layer' then 1 else 0 end) over (
+            partition by rank_id, pass order by ts, id rows between unbounded preceding and current row) - 1 as layer
     from expert_apis
 ),
 
@@ -79,21 +81,34 @@ expert_matmuls as (
     where w.kind = 'matmul'
 ),
 
+expert_kernel_ranks as (
+    select rank_id, count(*) as kernels
+    from expert_kernels
+    group by rank_id
+),
+
+expert_broken_ranks as (
+    select rank_id, count(*) as broken
+    from expert_matmuls
+    where layer < 0 or dur is null
+    group by rank_id
+),
+
 expert_ranks as (
     select
         r.rank_id,
-        exists (select 1 from expert_kernels as k where k.rank_id = r.rank_id) as has_lanes,
-        exists (select 1 from expert_kernels as k where k.rank_id = r.rank_id)
-            and not exists (select 1 from expert_matmuls as m
-                            where m.rank_id = r.rank_id and (m.layer < 0 or m.dur is null)) as usable
+        case when k.kernels is not null then 1 else 0 end as has_lanes,
+        case when k.kernels is not null and b.broken is null then 1 else 0 end as usable
     from (select distinct rank_id from expert_apis) as r
+    left join expert_kernel_ranks as k on k.rank_id = r.rank_id
+    left join expert_broken_ranks as b on b.rank_id = r.rank_id
 ),
 
 expert_passes as (
     select
         rank_id, pass,
-        max(kind = 'head') as closed,
-        case when max(case when kind = 'layer' and layer = 0 then says_prefill end) then 'prefill'
+        max(case when kind = 'head' then 1 else 0 end) as closed,
+        case when max(case when kind = 'layer' and layer = 0 then says_prefill else 0 end) = 1 then 'prefill'
              else 'decode' end as model_stage
     from expert_walked
     group by rank_id, pass
@@ -110,9 +125,9 @@ expert_layer_loads as (
 expert_layers as (
     select
         l.rank_id, l.pass, p.closed, p.model_stage, l.layer,
-        case when l.matmuls > 0 then l.layer - (
-            select count(*) from expert_layer_loads as d
-            where d.rank_id = l.rank_id and d.pass = l.pass and d.layer < l.layer and d.matmuls = 0) end as moe_layer,
+        case when l.matmuls > 0 then sum(case when l.matmuls > 0 then 1 else 0 end) over (
+            partition by l.rank_id, l.pass order by l.layer rows between unbounded preceding and current row) - 1
+        end as moe_layer,
         l.visits_ns
     from expert_layer_loads as l
     join expert_passes as p on p.rank_id = l.rank_id and p.pass = l.pass

@@ -21,7 +21,7 @@ loads as (
         first_value(l.moe_layer) over (
             partition by l.rank_id, l.model_stage, l.layer order by l.pass desc) as moe_layer
     from expert_layers as l
-    join expert_ranks as r on r.rank_id = l.rank_id and r.usable
+    join expert_ranks as r on r.rank_id = l.rank_id and r.usable = 1
     where l.moe_layer is not null
 ),
 

@@ -1,4 +1,4 @@
-"""The expert load balancing view (MoE) of MindStudio Insight's Summary page: a heat map of each MoE layer's load per rank.
+"""The expert load balancing view (MoE) of MindStudio Insight's Summary page: each MoE layer's load per rank.
 
 The view (Ascend/msinsight ``modules/cluster/src/components/summary/expert-load-balancing/index.tsx``)
 shows "Profiling Expert Data Parsing..." until the event ``parse/heatmapCompleted`` gives
@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from service.insight import parse_events, ranks
+from service.insight import parse_events, ranks, timeline
 from service.insight.protocol import InsightError, Params, rows
 
 HEATMAP_COMPLETED = "parse/heatmapCompleted"
@@ -71,8 +71,8 @@ def profiled(conn, run_id: int, rank_ids: list[int]) -> Profiled:
     ranks read in order, each pass's LmHead overwriting it; a rank whose walk breaks gives nothing), ``experts``
     the ranks."""
     found = {row["rank_id"]: row for row in rows(conn, "insight_expert_model", run_id=run_id)}
-    if not rank_ids or any(not (found.get(rank) or {}).get("has_lanes") for rank in rank_ids):
-        return Profiled()
+    if not rank_ids or any(rank < 0 or not (found.get(rank) or {}).get("has_lanes") for rank in rank_ids):
+        return Profiled()  # a rank without them, or without a number (ExtractDigitRankIdFromHost), fails the run
     layers, dense = 0, ()
     for rank in sorted(rank_ids):
         if found[rank]["usable"] and found[rank]["model_layers"]:
@@ -84,12 +84,16 @@ def profiled(conn, run_id: int, rank_ids: list[int]) -> Profiled:
 
 
 def _run(conn, params: Params) -> tuple[str, list[ranks.RankCard]]:
+    """(the ``clusterPath`` asked, its rank cards); :raises InsightError: when no run of several ranks is there."""
     cluster = params.text("clusterPath")
     return cluster, ranks.of_cluster(conn, cluster)
 
 
 def _profiled_of(conn, cards: list[ranks.RankCard]) -> Profiled:
-    return profiled(conn, cards[0].run_id, [card.rank_id for card in cards])
+    """The cluster's heat map from its profile, kept for the warehouse's state (the form asks it at each Search)."""
+    run_id, rank_ids = cards[0].run_id, [card.rank_id for card in cards]
+    return timeline.warehouse_cache().summary(("expert heat map", run_id, tuple(rank_ids)),
+                                              lambda: profiled(conn, run_id, rank_ids))
 
 
 def _model(conn, params: Params) -> tuple[str, ModelInfo, Profiled]:
@@ -153,26 +157,28 @@ def query_expert_hotspot(conn, params: Params) -> dict:
 
 
 def _cells(model: ModelInfo, loads: list[dict]) -> list[dict]:
-    """The heat map's cells, layer by layer then expert by expert (FillExpertInfo): a profiled layer has one
-    expert per rank (CalHeatMap's localExpertId 0), so a row of ``ranks`` cells; else ``experts`` cells."""
-    per_rank = 1 if loads else 0
-    columns = per_rank * model.ranks if loads else model.experts
-    cells = [{"rankId": column // per_rank if per_rank else 0, "visits": 0, "layer": layer, "expertId": -1,
-              "expertIndex": column} for layer in range(model.layers) for column in range(columns)]
+    """The heat map's cells, layer by layer then expert by expert (FillExpertInfo). Without loads: ``experts`` cells
+    a layer, each of rank 0; with a profile's: one cell per rank (CalHeatMap gives each rank one expert, its
+    localExpertId 0), each profiled MoE layer's load in its rank's cell."""
+    columns = model.ranks if loads else model.experts
+    cells = [{"rankId": column if loads else 0, "visits": 0, "layer": layer, "expertId": -1, "expertIndex": column}
+             for layer in range(model.layers) for column in range(columns)]
     moe_to_layer = [layer for layer in range(model.layers) if layer not in set(model.dense_layers)][:model.moe_layers]
     moe_to_layer += [0] * (model.moe_layers - len(moe_to_layer))  # CalMoeLayerMapping leaves the rest 0
     for load in loads:
         if load["moe_layer"] >= model.moe_layers or load["rank_id"] >= model.ranks:
             return []  # FillHotspotData: "Invalid hotspot data."
-        layer, index = moe_to_layer[load["moe_layer"]], load["rank_id"] * per_rank
-        cells[index + layer * columns] = {"rankId": load["rank_id"], "visits": load["visits_ns"], "layer": layer,
-                                          "expertId": index, "expertIndex": index}
+        layer, rank = moe_to_layer[load["moe_layer"]], load["rank_id"]
+        cells[rank + layer * columns] = {"rankId": rank, "visits": load["visits_ns"], "layer": layer,
+                                         "expertId": rank, "expertIndex": rank}
     return cells
 
 
 def import_expert_data(conn, params: Params) -> dict:
-    """summary/importExpertData: refused, the warehouse reads no expert dump file (ImportExpertDataHandler.cpp
-    reads them with ExpertHotspotManager::InitExpertHotspotData)."""
-    params.text("filePath"), _choice(params, VERSIONS, "version"), _run(conn, params)
+    """summary/importExpertData: refused once its parameters are checked, the warehouse reads no expert dump file
+    (ImportExpertDataHandler.cpp reads them with ExpertHotspotManager::InitExpertHotspotData)."""
+    path = params.text("filePath")
+    _choice(params, VERSIONS, "version")
+    _run(conn, params)
     raise InsightError(f"the warehouse does not read MoE expert dump files ({'; '.join(DUMP_FILES)}): "
-                       f"{params.text('filePath')!r} was not imported")
+                       f"{path!r} was not imported")
