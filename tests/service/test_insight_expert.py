@@ -21,10 +21,13 @@ import shutil
 import pytest
 
 from factories.text_exports import write_moe_rank
+from factories.trace_json import BASE_US, GROUPED_MATMULS, TraceFileFactory, moe_events
+from service.insight import expert
 from test_insight_cluster import CLUSTER, CLUSTER_PARTS, named
 from test_insight_operator import DB_RUN
 from test_insight_timeline import opened
 from test_insight_ws import empty, root  # noqa: F401 - fixtures
+from warehouse import db, ingest
 
 # each test runs `warehouse serve` in a child process and imports a run: seconds each
 pytestmark = pytest.mark.slow
@@ -144,3 +147,39 @@ def test_an_inference_profile_draws_each_moe_layers_load_per_rank(empty, root):
             assert refused["result"] is False and reason in refused["error"]["message"]
         # a dump version has no data here: the empty grid of the form's shape
         assert cells(hotspot(page, run, 3, 2, version="unbalanced")) == empty_grid(3, 2)
+
+
+def test_a_walk_that_breaks_gives_nothing_for_its_rank(empty, tmp_path):
+    """CalHeatMap gives nothing for a rank where a grouped matmul follows no layer API (here one after the last
+    LmHead); ExtractHeatMapFromTraceDb fails the run when a rank has no grouped-matmul kernel."""
+    run = tmp_path / "moe"
+    write_moe_rank(run / "rank0_ascend_pt", 0, [1.0] * 6)
+    write_moe_rank(run / "rank1_ascend_pt", 1, [2.0] * 6)
+    stray = [{"ph": "X", "name": "AscendCL@aclnnGroupedMatmulV4", "pid": 1, "tid": 1, "ts": f"{BASE_US + 9_000}.000",
+              "dur": 5.0},
+             {"ph": "X", "name": GROUPED_MATMULS[0], "pid": 2, "tid": 7, "ts": f"{BASE_US + 9_050}.000", "dur": 7.0}]
+    TraceFileFactory(path=run / "rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json",
+                     events=moe_events([2.0] * 6) + stray)
+    # a third run: its one rank's Ascend Hardware lane has no grouped matmul
+    bare = tmp_path / "bare"
+    write_moe_rank(bare / "rank0_ascend_pt", 0, [])
+    conn = db.connect(empty)
+    try:
+        assert all(r.status == "ok" for r in ingest.ingest_paths(conn, [run, bare]))
+        runs = dict(conn.execute("SELECT path, run_id FROM source WHERE kind = 'trace_json'").fetchall())
+    finally:
+        conn.close()
+    moe_run = runs[str(run / "rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json")]
+    bare_run = runs[str(bare / "rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json")]
+    def checks(run_id: int) -> list[tuple]:
+        return [(r["rank_id"], r["has_lanes"], r["usable"]) for r in named(empty, "insight_expert_model", run_id=run_id)]
+
+    assert (checks(moe_run), checks(bare_run)) == ([(0, 1, 1), (1, 1, 0)], [(0, 0, 0)])
+    assert {row["rank_id"] for row in named(empty, "insight_expert_hotspot", run_id=moe_run)} == {0}
+    conn = db.connect_readonly(empty)
+    try:
+        broken = expert.profiled(conn, moe_run, [0, 1])
+        assert broken.loads is not None and broken.model.layers == 3 and broken.model.ranks == 2
+        assert expert.profiled(conn, bare_run, [0]).loads is None
+    finally:
+        conn.close()
