@@ -171,8 +171,10 @@ def test_a_walk_that_breaks_gives_nothing_for_its_rank(empty, tmp_path):
         conn.close()
     moe_run = runs[str(run / "rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json")]
     bare_run = runs[str(bare / "rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json")]
+
     def checks(run_id: int) -> list[tuple]:
-        return [(r["rank_id"], r["has_lanes"], r["usable"]) for r in named(empty, "insight_expert_model", run_id=run_id)]
+        found = named(empty, "insight_expert_model", run_id=run_id)
+        return [(row["rank_id"], row["has_lanes"], row["usable"]) for row in found]
 
     assert (checks(moe_run), checks(bare_run)) == ([(0, 1, 1), (1, 1, 0)], [(0, 0, 0)])
     assert {row["rank_id"] for row in named(empty, "insight_expert_hotspot", run_id=moe_run)} == {0}
