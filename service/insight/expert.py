@@ -15,7 +15,11 @@ the event with ``parseResult`` true when one cluster gave it. Here that walk is 
 ``insight_expert_hotspot`` (each MoE layer's grouped-matmul time per rank and stage): the event after
 an import says whether a run imported gives it (:func:`heatmap_completed`). A training run's profile
 has no layer API, so the event says false and the page leaves its "Parsing" state with an empty
-chart, as the real server's (ExtractHeatMapFromTraceDb: no CANN slice of those names, false).
+chart, as the real server's: ExtractHeatMapFromTraceDb returns false on no CANN slice of those names
+(ExpertHotspotManager.cpp line 410) or no grouped-matmul kernel (line 417), so ParsePostProcess sends
+``parseResult`` false (PaserFactory.cpp line 436); GetModelInfo reads 0 for every figure it has none
+of (line 224), and FillExpertInfo fills every cell of the form's grid empty (FillDenseLayerInfo, line 365;
+line numbers at msinsight commit 4e16fca).
 
 The model info is the profile's (UpdateHeatMapFromProfiling: the layers of the last pass, the ranks
 as experts) until the form's Search sends its own, which ``summary/queryExpertHotspot`` keeps
