@@ -15,10 +15,10 @@ import threading
 
 from service.db import get_db
 from service.insight import (arrangement, baseline, card_alias, communication, communication_advice,
-                             communication_kernel, counters, details, event_view, flow_categories, hotspot, importer,
-                             kernel_list, kernel_types, memory, operator, parallelism, project, rank_details, rank_offset,
-                             same_operators, search, selection, slow_rank_advice, source, strategy, summary,
-                             system_view, system_view_layers, timeline, views)
+                             communication_kernel, counters, details, event_view, expert, flow_categories, hotspot,
+                             importer, kernel_list, kernel_types, memory, operator, operator_export, parallelism,
+                             project, rank_details, rank_offset, same_operators, search, selection, slow_rank_advice,
+                             source, strategy, summary, system_view, system_view_layers, timeline, views)
 from service.insight.protocol import InsightError, Params
 from service.insight.session import Session
 from warehouse.errors import WarehouseError
@@ -65,6 +65,9 @@ COMMANDS = {
     "parallelism/arrangement/all": arrangement.arrangement,
     "parallelism/performance/data": parallelism.performance,
     "summary/slowRank/advisor": slow_rank_advice.advisor,
+    "summary/queryModelInfo": expert.query_model_info,
+    "summary/queryExpertHotspot": expert.query_expert_hotspot,
+    "summary/importExpertData": expert.import_expert_data,
     "communication/duration/iterations": communication.iterations,
     "communication/matrix/bandwidthInfo": communication.matrix,
     "communication/duration/list": communication.duration_list,
@@ -82,6 +85,7 @@ COMMANDS = {
     "operator/statistic": operator.statistic,
     "operator/details": operator.details,
     "operator/more_info": operator.more_info,
+    "operator/exportDetails": operator_export.export_details,
     "Memory/view/type": memory.memory_type,
     "Memory/view/resourceType": memory.resource_type,
     "Memory/view/memoryUsage": memory.memory_usage,

@@ -26,9 +26,9 @@ them (:mod:`pmu`), those of the page's kernels in ``pmuHeaders``; ``level`` says
 input shapes. In compare mode (``isCompare``, a rank set as baseline with global/setBaseline)
 ``operator/statistic`` and ``operator/details`` pair the rank's rows with the baseline rank's
 (:mod:`operator_compare`); the pies and ``operator/more_info``, which the page does not ask then,
-answer for the rank alone, as the real server's. Not kept: ``operator/exportDetails`` (it writes a file beside
-the input, the warehouse serves reads only); the compute-unit pie of a communication grouping (the
-frontend hides it; the answer is empty). An HCCL operator's wait is empty where the input keeps
+answer for the rank alone, as the real server's. The Export button's ``operator/exportDetails`` writes
+these tables whole (:mod:`operator_export`). Not kept: the compute-unit pie of a communication grouping
+(the frontend hides it; the answer is empty). An HCCL operator's wait is empty where the input keeps
 none (a rank db's COMMUNICATION_OP), where the real server answers "Loading".
 """
 

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from service.insight import cache, memory, parse_events, ranks
+from service.insight import cache, expert, memory, parse_events, ranks
 from service.insight.planned import Planned
 from warehouse import db, ingest
 from warehouse.sources.base import observe_reads
@@ -174,9 +174,10 @@ def finished(database: str, planned: Planned, paths: list[str], results: list[in
 
 def completed(conn, cards: list[ranks.RankCard], aliases: dict[str, str]) -> list[dict]:
     """What the page hears once ``cards`` are parsed: their lanes (with the aliases the page gave them),
-    their clusters, operators, memory."""
+    their clusters, operators, memory, expert heat map."""
     return (parse_events.parse_success(conn, cards, aliases) + parse_events.cluster_completed(cards)
-            + parse_events.operator_completed(conn, cards) + memory.memory_completed(conn, cards))
+            + parse_events.operator_completed(conn, cards) + memory.memory_completed(conn, cards)
+            + expert.heatmap_completed(conn, cards))
 
 
 def failed(card_id: str, reason: str) -> dict:

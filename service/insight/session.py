@@ -9,7 +9,8 @@ SetFilePath, ``SourceFileParser.cpp``) and compares with the baseline ``global/s
 compare with the rank chosen so (:func:`~service.insight.baseline.rank_baseline`), a cluster's Summary and
 Communication pages with the cluster chosen so (:func:`~service.insight.baseline.cluster_baseline`); the Summary page's
 parallel view lays out a cluster by the strategy ``summary/set/parallelStrategy`` chose
-(``SetParallelStrategyConfigHandler.cpp``). The WebSocket keeps one
+(``SetParallelStrategyConfigHandler.cpp``), its expert heat map by the model info its Search gave
+(``ExpertHotspotManager.cpp`` UpdateModelInfo). The WebSocket keeps one
 :class:`Session` per connection, so two pages on one warehouse each see their own choice;
 ``POST /insight`` is stateless (a new session per request: a card is named with ``cardId`` where
 the warehouse holds several, the baseline with ``baselineRankId``).
@@ -36,6 +37,8 @@ class Session:
     baseline: int | None = None
     #: the parallel strategy summary/set/parallelStrategy chose, per cluster folder (:mod:`strategy`)
     strategies: dict[str, dict] = field(default_factory=dict)
+    #: the model info summary/queryExpertHotspot kept, per cluster folder (service.insight.expert.ModelInfo)
+    expert_models: dict[str, object] = field(default_factory=dict)
     #: the rank card global/setBaseline chose to compare a rank with (at most one of the baselines is set)
     baseline_rank: str | None = None
     #: the cluster folder global/setBaseline chose to compare a cluster's Summary and Communication with

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import factory
 
+from factories.trace_json import TraceFileFactory, moe_events
 from warehouse.synth.kernel_details import KERNEL_HEADER_46
 
 KERNEL_HEADER_8 = (
@@ -497,3 +498,11 @@ class CommunicationGroupFactory(JsonExportFactory):
             "group_id": "10.174.216.241%enp189s0f1_55000_0_1738895506630464", "pg_name": "tp",
         }],
     })
+
+
+def write_moe_rank(folder: Path, rank: int, kernels_us: list[float]) -> None:
+    """A text export's rank of an MoE inference service under ``folder``: its profiler_info_{rank}.json and a
+    trace_view.json of two model passes (:func:`factories.trace_json.moe_events`)."""
+    ProfilerInfoFactory(path=folder / f"profiler_info_{rank}.json",
+                        document=ProfilerInfoFactory.build(path=None).document | {"rank_id": rank})
+    TraceFileFactory(path=folder / "ASCEND_PROFILER_OUTPUT/trace_view.json", events=moe_events(kernels_us))

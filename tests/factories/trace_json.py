@@ -89,3 +89,28 @@ class TraceFileFactory(factory.Factory):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(gzip.compress(data) if gz else data)
         return path
+
+
+#: the kernel names of grouped matmuls (Ascend/msinsight ExpertHotspotManager.h groupedMatmulComputeNameList)
+GROUPED_MATMULS = ("aclnnGroupedMatmulV4_GroupedMatmul_GroupedMatmul",
+                   "aclnnGroupedMatmulSwiglu_GroupedMatmulSwiglu_GroupedMatmulSwiglu")
+
+
+def moe_events(kernels_us: list[float]) -> list[dict]:
+    """The trace of an MoE inference service's rank: a prefill pass then a decode pass of three layers each (a
+    dense one, one of two grouped matmuls, one of one), each ended by LmHead, on the CANN lane (pid 1); the six
+    grouped-matmul kernels (durations ``kernels_us`` in us, in order, the two names in turn) and an unrelated
+    kernel on the Ascend Hardware lane (pid 2)."""
+    events = [{"ph": "M", "name": "process_name", "pid": 1, "tid": 0, "args": {"name": "CANN"}},
+              {"ph": "M", "name": "process_name", "pid": 2, "tid": 0, "args": {"name": "Ascend Hardware"}}]
+    apis = []
+    for stage in ("Prefill", "Decoder"):
+        layer = f"AscendCL@{stage}_layer::Execute"
+        apis += [layer, layer, "AscendCL@aclnnGroupedMatmulV4", "AscendCL@aclnnGroupedMatmulSwiglu",
+                 layer, "AscendCL@aclnnGroupedMatmulV4", "AscendCL@LmHead::Execute"]
+    events += [{"ph": "X", "name": name, "pid": 1, "tid": 1, "ts": f"{BASE_US + n * 100}.000", "dur": 5.0}
+               for n, name in enumerate(apis)]
+    events += [{"ph": "X", "name": GROUPED_MATMULS[n % 2], "pid": 2, "tid": 7, "ts": f"{BASE_US + 50 + n * 100}.000",
+                "dur": dur} for n, dur in enumerate(kernels_us)]
+    events.append({"ph": "X", "name": "MatMulV2", "pid": 2, "tid": 7, "ts": f"{BASE_US + 60}.000", "dur": 99.0})
+    return events

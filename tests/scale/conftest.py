@@ -4,10 +4,10 @@ The warehouse is built once per test session: the diagnosis tests' synthetic clu
 problems planted (tests/diagnosis/cluster.py, so the diagnosis rules find something), then
 the input factories (two rank dbs, an operator profile, a trace JSON, every text export of a
 rank and the cluster analysis files) ingested as a user would, a few rows for the rules the
-cluster cannot plant, then a diagnosis run (``findings.analyze``): every table the named queries
-read has rows. Spark starts once per session (local[2,4]: two cores, a failed task tried up to 4
-times as the product's default and a cluster do; two shuffle partitions, the JVM options of short
-jobs).
+cluster cannot plant, an MoE inference run of two ranks, then a diagnosis run (``findings.analyze``):
+every table the named queries read has rows. Spark starts once per session (local[2,4]: two cores, a
+failed task tried up to 4 times as the product's default and a cluster do; two shuffle partitions, the
+JVM options of short jobs).
 """
 
 from __future__ import annotations
@@ -161,9 +161,19 @@ def build_warehouse(folder: Path) -> Path:
     plant_comparable_runs(conn)
     plant_pipelined_runs(conn)
     stage_a_run(conn, folder / "staged")
+    ingest_moe_run(conn, folder / "moe")
     findings.analyze(conn)  # what `warehouse analyze` stores: the finding tables
     conn.close()
     return path
+
+
+def ingest_moe_run(conn, folder: Path) -> None:
+    """A run of two ranks of an MoE inference service (their layer APIs and grouped-matmul kernels): the
+    expert hotspot queries answer too."""
+    for rank in (0, 1):
+        text_exports.write_moe_rank(folder / f"rank{rank}_ascend_pt", rank, [1.0 + rank, 2.0, 3.0, 4.0, 5.0, 6.0])
+    results = ingest.ingest_paths(conn, [folder], force=True)
+    assert [r.error for r in results if r.status != "ok"] == []
 
 
 def stage_a_run(conn, folder: Path) -> None:

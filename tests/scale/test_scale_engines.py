@@ -52,6 +52,8 @@ MEMORY_ROW = ("FROM memory_record AS m JOIN answer_source AS a ON a.source_id = 
 # queries' defaults (the last run against the one before it)
 PIPELINED_PAIR = {"base_run_id": Lookup("SELECT (SELECT run_id FROM run WHERE name = 'pipelined')"),
                   "run_id": Lookup("SELECT (SELECT run_id FROM run WHERE name = 'pipelined_renumbered')")}
+#: the MoE inference run (tests/scale/conftest.py ingest_moe_run)
+MOE_RUN = Lookup("SELECT min(run_id) FROM source WHERE kind = 'trace_json' AND path LIKE '%/moe/rank%'")
 #: per query, the parameters that make it return rows on the factory warehouse
 PARAMS = {
     "compare_communication_evidence": {
@@ -99,6 +101,8 @@ PARAMS = {
     "insight_memory_static_ops": {"run_id": MEMORY_RUN, "rank_id": 3},
     "insight_memory_table_cells": {"source_id": OP_PROFILE},
     "insight_memory_units": {"source_id": OP_PROFILE},
+    "insight_expert_hotspot": {"run_id": MOE_RUN},
+    "insight_expert_model": {"run_id": MOE_RUN},
     "insight_kernel_types": {"run_id": KERNEL_RUN, "rank_id": 0},
     "insight_layer_summary": {"run_id": KERNEL_RUN, "rank_id": 0, "layer": "ascend hardware"},
     "insight_layer_trace": {"run_id": KERNEL_RUN, "rank_id": 0, "layer": "ascend hardware"},

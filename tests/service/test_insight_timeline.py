@@ -58,6 +58,8 @@ def sql(database, query: str, *args) -> list[tuple]:
         conn.close()
 
 
+#: parse/heatmapCompleted's body after an import of a profile without MoE layers (test_insight_expert.py)
+NO_HEATMAP = {"parseResult": False, "errorMsg": ""}
 #: the inputs answering the timeline of the rank of the input at ? (the warehouse's answer_source)
 TIMELINE_INPUTS = ("SELECT a.source_id FROM answer_source AS a JOIN source AS s ON s.run_id = a.run_id "
                    "AND s.rank_id = a.rank_id WHERE a.fact = 'timeline' AND s.path = ?")
@@ -189,8 +191,8 @@ def test_a_two_rank_folder_is_one_card_per_rank_with_its_lanes(empty, root, real
                  {**node, "deviceId": found["deviceId"]} for node, found in zip(body["children"], listed)]}]}]
         # one parse/success per rank, then the cluster's two events (test_insight_cluster.py), then one
         # parse/operatorCompleted per rank (test_insight_operator.py), then parse/memoryCompleted per rank
-        # (test_insight_memory.py)
-        assert [event["event"] for event in page.events][:2] == ["parse/success"] * 2 and len(page.events) == 8
+        # (test_insight_memory.py), then parse/heatmapCompleted (test_insight_expert.py)
+        assert [event["event"] for event in page.events][:2] == ["parse/success"] * 2 and len(page.events) == 9
         extents = [extent_in_sql(empty, path) for path in paths]
         longest = max(end - start for start, end in extents)
         for event, card in zip(page.events, body["result"]):
@@ -199,7 +201,7 @@ def test_a_two_rank_folder_is_one_card_per_rank_with_its_lanes(empty, root, real
         drive_lanes(page, empty, page.events[1]["body"])
         # importing the folder again: the same cards (imported before), their lanes pushed again
         again = imported(page, run)
-        assert again["result"] == body["result"] and len(page.events) == 16
+        assert again["result"] == body["result"] and len(page.events) == 18
 
 
 def test_a_text_export_is_one_card(empty, root, realdata):
@@ -213,8 +215,10 @@ def test_a_text_export_is_one_card(empty, root, realdata):
                                    "dataPathList": [str(rank / "ASCEND_PROFILER_OUTPUT")], "host": ""}]
         assert (body["isCluster"], body["isOnlyTraceJson"]) == (False, False)
         # its kernel_details.csv: the Operator page lists the rank (test_insight_operator.py); the memory data
-        # beside it: the Memory page's event follows (test_insight_memory.py)
-        event, operators, memory = page.events
+        # beside it: the Memory page's event follows (test_insight_memory.py); then the expert heat map's
+        # (none in a training run: test_insight_expert.py)
+        event, operators, memory, heatmap = page.events
+        assert (heatmap["event"], heatmap["body"]) == ("parse/heatmapCompleted", NO_HEATMAP)
         assert (operators["event"], operators["body"]["rankId"]) == ("parse/operatorCompleted", trace)
         assert memory["event"] == "parse/memoryCompleted"
         event_body = check_event(event, empty, body["result"][0])
@@ -232,7 +236,8 @@ def test_a_lone_trace_is_one_card_named_by_its_path(empty, root, realdata):
         assert [(c["cardName"], c["rankId"], c["projectType"], c["cluster"]) for c in body["result"]] == [
             (str(trace), str(trace), 5, "")]
         assert (body["isCluster"], body["isOnlyTraceJson"]) == (False, True)
-        (event,) = page.events
+        event, heatmap = page.events
+        assert (heatmap["event"], heatmap["body"]) == ("parse/heatmapCompleted", NO_HEATMAP)
         drive_lanes(page, empty, check_event(event, empty, body["result"][0]))
 
 
@@ -247,7 +252,8 @@ def test_an_msprof_rank_in_several_files_is_one_card_on_one_time_axis(empty, roo
         assert sorted(answering) == timeline
         assert (card["cardName"], card["rankId"], card["projectType"], card["cardPath"]) == (
             "0", answering[0], 5, "Directory: device_0")
-        (event,) = page.events
+        event, heatmap = page.events
+        assert (heatmap["event"], heatmap["body"]) == ("parse/heatmapCompleted", NO_HEATMAP)
         event_body = check_event(event, empty, card)
         start, end = extent_in_sql(empty, card["dbPath"])
         assert (event_body["maxTimeStamp"], event_body["isFullDb"]) == (end - start, False)
