@@ -3,10 +3,11 @@
 The real server (``server/src/modules/communication/advisor/ByteAlignmentAnalyzer.cpp``) reads each
 rank's trace database: the hcom operators of COMMUNICATION_OP and their Memcpy / Reduce tasks of
 COMMUNICATION_TASK_INFO (``timeline/core/database/DbTraceDatabaseAdvice.cpp``
-QueryByteAlignmentAnalyzerData), and lists an operator when one of its SDMA tasks off chip moves more
+QueryByteAlignmentAnalyzerData; of a text export, trace_view.json's hcom, Memcpy and Reduce slices,
+``TextTraceDatabaseAdvice.cpp``), and lists an operator when one of its SDMA tasks off chip moves more
 than 512 bytes and no multiple of 512. Here the named query ``communication_unaligned_transfers``
-lists them, from the warehouse's communication_task rows, in the server's order (ranks as text, then
-operator names). Its columns are std::map keys, so in name order: ``name``, ``rankId``.
+lists them, from the HCCL tasks of the input answering each rank's timeline, in the server's order
+(ranks as text, then operator names). Its columns are std::map keys, so in name order: ``name``, ``rankId``.
 """
 
 from __future__ import annotations

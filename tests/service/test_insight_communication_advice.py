@@ -1,7 +1,8 @@
 """The Communication page's expert advice of MindStudio Insight's frontend on a cluster, through ``warehouse serve``.
 
-Real samples (the cluster of two text ranks with the cluster's analysis output; the two-rank db export of
-level 1, whose rank dbs hold COMMUNICATION_TASK_INFO and whose analysis.db the communication summary) and a
+Real samples (the cluster of two text ranks with the cluster's analysis output; the two-rank export of level 1
+as dbs, whose rank dbs hold COMMUNICATION_TASK_INFO and whose analysis.db the communication summary, and as
+text, trace_view.json's HCCL task slices and communication.json) and a
 factory cluster of two rank dbs with their analysis.db (each analyzer's condition planted, or not) are
 imported over a real WebSocket, then ``communication/advisor`` is asked as the page's AdviceLabel.tsx does
 (only ``clusterPath``). The answer is in the shape of ``server/src/modules/communication/protocol/
@@ -30,6 +31,7 @@ from test_insight_ws import empty, root  # noqa: F401 - fixtures
 pytestmark = pytest.mark.slow
 
 DB_RUN = "msinsight/pytorch/db/level1"
+TEXT_RUN = "msinsight/pytorch/text/level1"
 TITLES = ["Bandwidth Contention Analysis", "Byte Alignment Analysis", "Communication Retransmission Analysis",
           "Packet Analysis"]
 GROUP = "17148521525495523210"
@@ -97,21 +99,29 @@ def test_a_cluster_shows_its_packet_analysis(empty, root, realdata):
         assert refused["result"] is False and "no cluster at" in refused["error"]["message"]
 
 
-def test_a_db_cluster_shows_its_unaligned_transfers(empty, root, realdata):
+@pytest.mark.parametrize("sample, number", ((DB_RUN, 210), (TEXT_RUN, 586)))
+def test_a_two_rank_export_shows_its_unaligned_transfers(empty, root, realdata, sample, number):
     run = root / "level1"
-    shutil.copytree(realdata / DB_RUN, run)
+    shutil.copytree(realdata / sample, run)
     with opened(empty, root, run) as (page, _):
         items = advice(page, run)
         check_named(empty, items)
         # each rank's allReduce _0_1 and _3_1 move 1937312 and 1162496 bytes over HCCS (1937312 % 512 = 416,
-        # 1162496 % 512 = 256) in one Memcpy and one Reduce_Inline each; _1_1 and _2_1 move multiples of 512
+        # 1162496 % 512 = 256) in one Memcpy and one Reduce_Inline each; _1_1 and _2_1 move multiples of 512:
+        # the same from the rank db's COMMUNICATION_TASK_INFO and from the text export's trace_view.json
         assert items["Byte Alignment Analysis"] == {
-            "name": ["hcom_allReduce__210_0_1", "hcom_allReduce__210_3_1"] * 2, "rankId": ["0", "0", "1", "1"]}
+            "name": [f"hcom_allReduce__{number}_0_1", f"hcom_allReduce__{number}_3_1"] * 2,
+            "rankId": ["0", "0", "1", "1"]}
         assert [(row["unaligned_tasks"], row["unaligned_bytes"])
                 for row in named(empty, "communication_unaligned_transfers", run_id=1)] == [
             (2, 2 * 1937312), (2, 2 * 1162496)] * 2
-        # the SDMA rows of analysis.db move no byte (the data went over HCCS): no contention to list
+        # the SDMA transfers under 14.4 GB/s (_1_1, _3_1) start after every MatMul kernel; _0_1 meets seven
+        # of them on each rank but reaches 15.5 to 15.8 GB/s: listed only under a higher threshold
         assert items["Bandwidth Contention Analysis"]["name"] == []
+        assert [(row["rank_id"], row["op_name"], row["matmuls"]) for row in named(
+            empty, "communication_contended_transfers", run_id=1, threshold_gb_s=20.0)] == [
+            (rank, f"hcom_allReduce__{number}_0_1", 7) for rank in (0, 1)]
+        # no transfer over RDMA
         assert items["Communication Retransmission Analysis"]["name"] == []
 
 
