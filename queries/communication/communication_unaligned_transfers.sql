@@ -6,10 +6,10 @@
 --     of transfers above 512 bytes, read from each rank's trace database). The tasks are those of the
 --     input that answers the rank's timeline: a rank db's COMMUNICATION_TASK_INFO with its operator's
 --     name or an msprof timeline's HCCL tasks (communication_task, the operator in communication_op);
---     a text export's trace_view.json HCCL task slices, each in the hcom slice of the HCCL process
---     that holds its start (of two, the later started; the server takes the hcom slice read last
---     before it), their fields from the slice's args (task type, transport type, link type,
---     size(Byte)). Only operators with such a task are listed, ranks in the order of their text (the
+--     a text export's trace_view.json HCCL task slices, each of the hcom slice of the HCCL process
+--     started last before it (as the server takes the hcom slice read last before it) when that
+--     slice holds its start, their fields from the slice's args (task type, transport type, link
+--     type, size(Byte)). Only operators with such a task are listed, ranks in the order of their text (the
 --     server's map of rank ids), operators by name.
 -- param run_id (integer, default null): Only this run; every run when null.
 -- param small_bytes (integer, default 512): A transfer of at most this many bytes is not checked.
@@ -49,24 +49,34 @@ hccl_slices as (
     where l.kind = 'trace_json'
 ),
 
+hccl_events as (
+    select
+        run_id, rank_id, source_id, ts, dur, name, args,
+        case when json_extract(args, '$."task type"') is null then 1 else 0 end as is_op
+    from hccl_slices
+    where json_extract(args, '$."task type"') is not null or substr(name, 1, 4) = 'hcom'
+),
+
+numbered as (
+    select
+        run_id, rank_id, source_id, ts, dur, name, args, is_op,
+        sum(is_op) over (
+            partition by source_id order by ts, is_op desc rows between unbounded preceding and current row
+        ) as op_number
+    from hccl_events
+),
+
 trace_tasks as (
     select
-        t.run_id, t.rank_id,
-        (
-            select o.name
-            from hccl_slices as o
-            where o.source_id = t.source_id and substr(o.name, 1, 4) = 'hcom'
-                and json_extract(o.args, '$."task type"') is null
-                and o.ts <= t.ts and t.ts <= o.ts + o.dur
-            order by o.ts desc
-            limit 1
-        ) as op_name,
+        t.run_id, t.rank_id, o.name as op_name,
         json_extract(t.args, '$."task type"') as task_type,
         json_extract(t.args, '$."transport type"') as transport_type,
         json_extract(t.args, '$."link type"') as link_type,
         cast(json_extract(t.args, '$."size(Byte)"') as integer) as size_bytes
-    from hccl_slices as t
-    where json_extract(t.args, '$."task type"') is not null
+    from numbered as t
+    join numbered as o
+        on o.source_id = t.source_id and o.op_number = t.op_number and o.is_op = 1
+    where t.is_op = 0 and t.ts <= o.ts + o.dur
 ),
 
 tasks as (
@@ -75,7 +85,6 @@ tasks as (
     union all
     select run_id, rank_id, op_name, task_type, transport_type, link_type, size_bytes
     from trace_tasks
-    where op_name is not null
 ),
 
 final as (
