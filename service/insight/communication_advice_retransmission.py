@@ -4,8 +4,9 @@ The real server (``server/src/modules/communication/advisor/RetransmissionAnalyz
 cluster's RDMA rows by step, group ranks and operator (``communication/database/DbClusterDataBase.cpp``
 QueryRetransmissionAnalyzerData) and lists an operator whose least elapse reaches 4000 ms while its
 longest RDMA transit exceeds it. Here the named query ``communication_retransmissions`` lists them;
-each group is named by its ranks as the Communication page names groups (``communication_groups``,
-``(0, 1)``), in the server's order (step, group, operator). Columns in name order (std::map):
+each group is named by its ranks as the server's JoinNumberStrWithParenthesesByOrder writes a rank set,
+``(0, 1)`` (the ranks whose operators name the group in the step: ``communication_groups``, as the
+Communication page's groups), in the server's order (step, group, operator). Columns in name order (std::map):
 ``group name``, ``name``.
 """
 
