@@ -110,3 +110,8 @@ def one(conn, name: str, **params) -> dict | None:
     """The first row of a named query, or None."""
     found = rows(conn, name, **params)
     return found[0] if found else None
+
+
+def cpp_text(value: float) -> str:
+    """A number as the real server's std::to_string writes a double: six decimals."""
+    return f"{value:.6f}"

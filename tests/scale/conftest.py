@@ -116,6 +116,38 @@ def plant_rule_inputs(conn) -> None:
                                           name="aclrtSynchronizeStream")
 
 
+def plant_advice_inputs(conn) -> None:
+    """Rows for the Communication page's advice the inputs hold nothing for: a rank db's allReduce copying 1000
+    bytes over SDMA (unaligned to 512), and on the text export's rank, whose summary moves data over HCCS and
+    RDMA only, its first operator's SDMA transfer at 10 GB/s beside a MatMul kernel and an RDMA send of 2 ms, 1.5
+    ms of them in transit (the retransmission advice with PARAMS' 1 ms: the server's 4 s passes 2**31 ns, past a
+    32-bit integer some engines cast sums to)."""
+    source_id, rank_id = conn.execute("SELECT source_id, rank_id FROM communication_op WHERE name = 'hcom_allReduce__1' "
+                                      "ORDER BY source_id LIMIT 1").fetchone()
+    time = conn.execute("SELECT * FROM communication_time WHERE op_name <> 'Total Op Info' AND source_id IN "
+                        "(SELECT id FROM source WHERE kind = 'communication_json') ORDER BY source_row LIMIT 1").fetchone()
+    columns = [c[1] for c in conn.execute("PRAGMA table_info(communication_time)")]
+    time = dict(zip(columns, time))
+    kernel_source = conn.execute("SELECT a.source_id FROM answer_source AS a JOIN source AS s ON s.run_id = a.run_id "
+                                 "WHERE s.id = ? AND a.rank_id = ? AND a.fact = 'kernel'",
+                                 (time["source_id"], time["rank_id"])).fetchone()[0]
+    keys = {name: time[name] for name in ("source_id", "rank_id", "step_id", "comm_type", "group_name")}
+    with warehouse_rows.bound(conn):
+        warehouse_rows.CommunicationTaskFactory(source_id=source_id, rank_id=rank_id, name="hcom_allReduce__1",
+                                                size_bytes=1000)
+        warehouse_rows.KernelFactory(source_id=kernel_source, rank_id=time["rank_id"], name="MatMul_advice",
+                                     ts=time["ts"] + 1_000, dur=1_000)
+        warehouse_rows.insert("communication_bandwidth", {
+            **keys, "source_row": 1_000, "op_name": time["op_name"], "transport_type": "SDMA",
+            "transit_bytes": 500_000, "transit_ns": 50_000, "bandwidth_bytes_per_s": 10_000_000_000})
+        warehouse_rows.insert("communication_time", {
+            **keys, "source_row": 1_000, "op_name": "hcom_send__advice", "ts": time["ts"],
+            "elapse_ns": 2_000_000, "transit_ns": 1_500_000})
+        warehouse_rows.insert("communication_bandwidth", {
+            **keys, "source_row": 1_001, "op_name": "hcom_send__advice", "transport_type": "RDMA",
+            "transit_bytes": 500_000, "transit_ns": 1_500_000, "bandwidth_bytes_per_s": 333_333_333})
+
+
 def plant_comparable_runs(conn) -> None:
     """Two one-rank runs of one model, the second's step 1.5x the first's: run_regression compares a
     run with the last comparable run before it only, and the runs above are each of another setup."""
@@ -158,6 +190,7 @@ def build_warehouse(folder: Path) -> Path:
     results = ingest.ingest_paths(conn, [write_inputs(folder / "inputs")], force=True)
     assert [r.error for r in results if r.status != "ok"] == []
     plant_rule_inputs(conn)
+    plant_advice_inputs(conn)
     plant_comparable_runs(conn)
     plant_pipelined_runs(conn)
     stage_a_run(conn, folder / "staged")

@@ -68,7 +68,7 @@ def test_every_query_answers(real_client):
     for name in library:
         if queries.get(name).view == "operator" and name != "op_runs":
             required[name] = {"source_id": profile["source_id"]}
-    assert len(library) == 54
+    assert len(library) == 57
     empty = []
     for name in library:
         if not rows_of(real_client, name, **required.get(name, {})):
@@ -76,9 +76,11 @@ def test_every_query_answers(real_client):
     # what the samples hold no input for: no mstx ranges, no grouped matmul, no link samples, no profiler's
     # operator type table (a db export keeps no op_statistic); the operator profile has no source lines,
     # instructions or roofline (step and communication exports: analysis.db); the run names no parallel
-    # group, so no communication falls in one
-    assert sorted(empty) == ["ep_load_balance", "interconnect_bandwidth", "mstx_sum", "op_hot_instructions",
-                             "op_hot_lines", "op_roofline", "op_type_statistic", "parallel_group_comm_time"]
+    # group, so no communication falls in one; its SDMA rows move no byte (no transfer beside a MatMul) and
+    # none goes over RDMA (no retransmission)
+    assert sorted(empty) == ["communication_contended_transfers", "communication_retransmissions", "ep_load_balance",
+                             "interconnect_bandwidth", "mstx_sum", "op_hot_instructions", "op_hot_lines", "op_roofline",
+                             "op_type_statistic", "parallel_group_comm_time"]
 
 
 @pytest.mark.parametrize("rank", (0, 1))
