@@ -28,7 +28,6 @@ import datetime
 import os
 import shutil
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -85,7 +84,7 @@ def kernel_details(work: Path, rows: int, repeat: int) -> dict:
         runs.append(ingest_child(csv, work / "kernel.db"))
         floors.append(copy_rows(work / "kernel.db", work / "kernel_floor.db"))
     run = min(runs, key=lambda run: run["cpu_seconds"])
-    copied, floor = min(floors, key=lambda copy: copy[1])
+    copied, floor, _ = min(floors, key=lambda copy: copy[1])
     return {"rows": run["rows"], "mb": csv.stat().st_size / 1e6, "cpu": run["cpu_seconds"], "copied": copied,
             "floor": floor, "rss": run["peak_rss_mb"]}
 
@@ -99,9 +98,7 @@ def cluster(work: Path, ranks: int, api_rows: int, jobs: int, peer: Path) -> dic
     ours = bench_warehouse(folder, work, jobs)
     if ours["failed"]:
         raise SystemExit(f"{folder}: {ours['failed']} rank db(s) failed to ingest")
-    started = time.perf_counter()
-    copied, floor_cpu = copy_rows(work / "warehouse.db", work / "cluster_floor.db")
-    floor_wall = time.perf_counter() - started
+    copied, floor_cpu, floor_wall = copy_rows(work / "warehouse.db", work / "cluster_floor.db")
     result = {"ranks": ranks, "api_rows": api_rows, "input_rows": input_rows(folder), "ours": ours,
               "copied": copied, "floor_cpu": floor_cpu, "floor_wall": floor_wall, "peer": None}
     if peer.exists():

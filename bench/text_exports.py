@@ -100,7 +100,7 @@ def classify(conn, result) -> None:
 
 def floor(folder: Path, table: str, rows: int) -> None:
     """Time SQLite's INSERT ... SELECT of the ingested rows into a new warehouse's ``table``."""
-    copied, cpu = copy_rows(folder / "warehouse.db", folder / "floor.db", [table])
+    copied, cpu, _ = copy_rows(folder / "warehouse.db", folder / "floor.db", [table])
     assert copied == rows, (copied, rows)
     print(f"floor, SQLite INSERT ... SELECT of the same rows: {cpu:.2f} s CPU = {rows / cpu:,.0f} rows/s per core")
 
