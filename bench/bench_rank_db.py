@@ -86,9 +86,8 @@ def bench_warehouse(folder: Path, work: Path, jobs: int) -> dict:
         rows, ranks = conn.execute(
             "SELECT SUM(row_count), COUNT(*) FROM source WHERE kind = 'rank_db' AND status = 'ok'").fetchone()
         failed = conn.execute("SELECT COUNT(*) FROM source WHERE status = 'failed'").fetchone()[0]
-    answers = {}
-    for name, query in ANSWERS.items():
-        answers[name] = timed([str(WAREHOUSE), "query", query, "--db", str(db), "--format", "csv"])["wall"]
+    answers = {name: timed([str(WAREHOUSE), "query", query, "--db", str(db), "--format", "csv"])
+               for name, query in ANSWERS.items()}
     return {**run, "rows": rows, "ranks": ranks, "failed": failed, "answers": answers,
             "size_mb": db.stat().st_size / 1e6}
 
@@ -117,9 +116,9 @@ def bench_exports(folder: Path, work: Path) -> dict:
     return {"files": len(files), "ingest": ingest, "answers": answers}
 
 
-def bench_peer(folder: Path, work: Path, peer: Path) -> dict:
+def bench_peer(folder: Path, work: Path, peer: Path, modes: tuple[str, ...] = PEER_MODES) -> dict:
     results = {}
-    for mode in PEER_MODES:
+    for mode in modes:
         copy = work / f"peer_{mode}"
         shutil.copytree(folder, copy)
         run = timed([str(peer), "cluster", "-d", str(copy), "-o", str(work / f"peer_out_{mode}"), "--force",
@@ -167,9 +166,9 @@ def main() -> None:
           f"{read / ours['wall']:,.0f} input rows/s; CPU {ours['cpu']:.1f} s = {ours['rows'] / ours['cpu']:,.0f} "
           f"rows written per CPU s; peak RSS {ours['rss']:.0f} MB; warehouse {ours['size_mb']:.0f} MB")
     print(f"  load average before/after: {load_before} / {os.getloadavg()[0]:.1f} (2 cores shared with other jobs)")
-    for name, seconds in ours["answers"].items():
-        print(f"  warehouse query ({ANSWERS[name]}), {name}: {seconds:.2f} s (process start included)")
-    total = ours["wall"] + sum(ours["answers"].values())
+    for name, answer in ours["answers"].items():
+        print(f"  warehouse query ({ANSWERS[name]}), {name}: {answer['wall']:.2f} s (process start included)")
+    total = ours["wall"] + sum(answer["wall"] for answer in ours["answers"].values())
     print(f"  ingest + the three answers: {total:.1f} s")
     exports = bench_exports(folder, work)
     exports_total = exports["ingest"]["wall"] + exports["answers"]["wall"]

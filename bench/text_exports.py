@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from tests.factories.text_exports import (  # noqa: E402
     KERNEL_HEADER_46,
@@ -29,6 +30,7 @@ from tests.factories.text_exports import (  # noqa: E402
 from warehouse import db  # noqa: E402
 from warehouse.model.classify import classify_source  # noqa: E402
 from warehouse.ingest import ingest_file  # noqa: E402
+from insert_select_floor import copy_rows  # noqa: E402
 
 CORES = ("AI_CORE", "AI_VECTOR_CORE", "MIX_AIC", "MIX_AIV", "HCCL", "AI_CPU")
 NAMES = ("MatMulV2", "TransData", "FlashAttentionScore", "GroupedMatmul", "hcom_allReduce_", "Cast")
@@ -98,17 +100,9 @@ def classify(conn, result) -> None:
 
 def floor(folder: Path, table: str, rows: int) -> None:
     """Time SQLite's INSERT ... SELECT of the ingested rows into a new warehouse's ``table``."""
-    conn = db.connect(folder / "floor.db")
-    conn.execute("ATTACH DATABASE ? AS ingested", (str(folder / "warehouse.db"),))
-    conn.execute("INSERT INTO source SELECT * FROM ingested.source")
-    conn.execute("BEGIN")
-    started, cpu = time.perf_counter(), time.process_time()
-    conn.execute(f"INSERT INTO {table} SELECT * FROM ingested.{table} ORDER BY rowid")
-    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
-    conn.execute("COMMIT")
-    print(f"floor, SQLite INSERT ... SELECT of the same rows: {elapsed:.2f} s wall ({cpu:.2f} s CPU = "
-          f"{rows / cpu:,.0f} rows/s per core)")
-    conn.close()
+    copied, cpu, _ = copy_rows(folder / "warehouse.db", folder / "floor.db", [table])
+    assert copied == rows, (copied, rows)
+    print(f"floor, SQLite INSERT ... SELECT of the same rows: {cpu:.2f} s CPU = {rows / cpu:,.0f} rows/s per core")
 
 
 if __name__ == "__main__":
