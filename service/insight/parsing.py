@@ -126,13 +126,14 @@ def _run(database, sizes, planned: Planned, paths, ingest_all: IngestAll, push: 
         finally:
             writer.close()
             cache.forget(database)
-        told.push(finished(database, planned, paths, results, aliases))
+        events = finished(database, planned, paths, results, aliases)
     except Exception as exc:  # noqa: BLE001 - the page must hear of it; the cause goes to the log
         log.exception("the import of %s failed", ", ".join(paths))
-        told.push([failed(card.card_id, f"the import failed: {exc}") for card in planned.cards])
+        events = [failed(card.card_id, f"the import failed: {exc}") for card in planned.cards]
     finally:
         observe_reads(previous)
         lock.release()
+    told.push(events)  # after the release: an import the page sends on hearing them finds the warehouse free
 
 
 class _Told:
