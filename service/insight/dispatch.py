@@ -60,7 +60,7 @@ COMMANDS = {
     "summary/statistic": summary.statistic,
     "summary/queryComputeDetail": rank_details.compute_detail,
     "summary/queryCommunicationDetail": rank_details.communication_detail,
-    "summary/query/parallelStrategy": strategy.query,
+    "summary/query/parallelStrategy": expert.strategy_and_heatmap,
     "summary/set/parallelStrategy": strategy.choose,
     "parallelism/arrangement/all": arrangement.arrangement,
     "parallelism/performance/data": parallelism.performance,

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from service.insight import parse_events, ranks, timeline
+from service.insight import parse_events, ranks, strategy, timeline
 from service.insight.protocol import InsightError, Params, rows
 
 HEATMAP_COMPLETED = "parse/heatmapCompleted"
@@ -117,6 +117,22 @@ def heatmap_completed(conn, cards: list[ranks.RankCard]) -> list[dict]:
         return []
     given = any(profiled(conn, run_id, rank_ids).loads is not None for run_id, rank_ids in runs.items())
     return [parse_events.envelope(HEATMAP_COMPLETED, {"parseResult": given, "errorMsg": ""})]
+
+
+def strategy_and_heatmap(conn, params: Params) -> dict:
+    """summary/query/parallelStrategy (:func:`strategy.query`), and parse/heatmapCompleted of its cluster again
+    after the answer.
+
+    The Summary page's frame (modules/cluster) is created once the cluster is parsed, so it can miss the event
+    sent at the end of the import, and its expert view waits for it ("Profiling Expert Data Parsing...") for
+    good: its session's ``profilingExpertDataParsed`` is set by that event alone (connection/handler.ts
+    profilingExpertDataParsedHandler) and cleared when the frame loads (entity/session.ts
+    resetForClusterChange). This command is the first the page sends once loaded (CommunicatorContainer.tsx's
+    parallel strategy view), so the event is repeated for its ``clusterPath`` then."""
+    body = strategy.query(conn, params)
+    if params.session is not None:
+        params.session.events.extend(heatmap_completed(conn, ranks.of_cluster(conn, params.text("clusterPath"))))
+    return body
 
 
 def query_model_info(conn, params: Params) -> dict:

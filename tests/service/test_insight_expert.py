@@ -43,6 +43,19 @@ def heatmap_event(page) -> dict:
     return event["body"]
 
 
+def heatmaps(page) -> list[dict]:
+    """The bodies of every parse/heatmapCompleted the page heard."""
+    return [event["body"] for event in page.events if event["event"] == HEATMAP]
+
+
+def summary_loaded(page, run) -> None:
+    """The Summary page's frame, created once the cluster is parsed (after the import's event), asks its
+    parallel strategy first (CommunicatorContainer.tsx): the answer is followed by parse/heatmapCompleted
+    again, heard before the next answer."""
+    assert page.send("summary", "summary/query/parallelStrategy", {"clusterPath": str(run)})["result"] is True
+    assert len(heatmaps(page)) == 1
+
+
 def hotspot(page, run, layers: int, experts: int, stage: str = "prefill", version: str = "profiling",
             dense: list[int] | None = None) -> dict:
     """fetchChatData's request: the form's values, with the cluster's folder (withClusterPath)."""
@@ -71,9 +84,11 @@ def check_without_moe(page, database, run) -> None:
     assert named(database, "insight_expert_hotspot", run_id=1) == []
     assert heatmap_event(page) == {"parseResult": False, "errorMsg": ""}
     cluster = {"clusterPath": str(run)}
+    summary_loaded(page, run)
     # GetModelInfo of a cluster without expert data: every figure 0
     assert page.body("summary", "summary/queryModelInfo", cluster) == {
         "expertNum": 0, "layerNum": 0, "denseLayerList": []}
+    assert heatmaps(page) == [{"parseResult": False, "errorMsg": ""}] * 2
     # the user fills in the form and searches: the grid of its layers and experts, no load anywhere
     assert cells(hotspot(page, run, 4, 8, dense=[1])) == empty_grid(4, 8)
     # ... which the cluster keeps (UpdateModelInfo): a later getFormConditions reads it back
@@ -124,10 +139,12 @@ def test_an_inference_profile_draws_each_moe_layers_load_per_rank(empty, root):
             (1, "prefill", 1): (0, 30_000), (1, "prefill", 2): (1, 30_000),
             (1, "decode", 1): (0, 90_000), (1, "decode", 2): (1, 60_000)}
         assert heatmap_event(page) == {"parseResult": True, "errorMsg": ""}
+        summary_loaded(page, run)
 
         # initLoad: the model info (the last pass's layers, the ranks as experts), then the heat map with it
         cluster = {"clusterPath": str(run)}
         info = page.body("summary", "summary/queryModelInfo", cluster)
+        assert heatmaps(page) == [{"parseResult": True, "errorMsg": ""}] * 2
         assert info == {"expertNum": 2, "layerNum": 3, "denseLayerList": [0]}
         for stage in ("prefill", "decode"):  # the form's stage changed: asked again
             found = cells(hotspot(page, run, info["layerNum"], info["expertNum"], stage, dense=info["denseLayerList"]))
