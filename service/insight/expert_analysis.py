@@ -17,7 +17,10 @@ rank's inputs; the named query ``insight_aicore_freq`` computes the figures. Sha
 ``tid``, ``hasProblem``, ``percent``). ``rankId`` is the card's id (the real server's rank id for a text card,
 its db path for a db card: the same path here). ``pid`` names the lane as the real server does: "AI Core
 Freq" for a db's table, the counter's process for a trace (the warehouse's process id, as ``parse/success``
-declares it); ``tid`` is empty (a trace's frequency process has no thread).
+declares it); ``tid`` is empty (a trace's frequency process has no thread). The real server's text path
+takes a sample's ``MHz`` only when its args hold it as a JSON string (TextTraceDatabase.cpp line 1680 at
+msinsight commit 4e16fca) while the profiler's trace_view.json writes a number (``{"MHz": 1800}``); the
+warehouse keeps either as the sample's value, so such a trace is answered rather than refused.
 """
 
 from __future__ import annotations
