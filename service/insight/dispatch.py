@@ -15,10 +15,11 @@ import threading
 
 from service.db import get_db
 from service.insight import (arrangement, baseline, card_alias, communication, communication_advice,
-                             communication_kernel, counters, details, event_view, expert, flow_categories, hotspot,
-                             importer, kernel_list, kernel_types, memory, operator, operator_export, parallelism,
-                             project, rank_details, rank_offset, same_operators, search, selection, slow_rank_advice,
-                             source, strategy, summary, system_view, system_view_layers, timeline, views)
+                             communication_kernel, counters, details, event_view, expert, expert_analysis,
+                             flow_categories, hotspot, importer, kernel_list, kernel_types, memory, operator,
+                             operator_export, parallelism, parsing, project, rank_details, rank_offset,
+                             same_operators, search, selection, slow_rank_advice, source, strategy, summary,
+                             system_view, system_view_layers, timeline, views)
 from service.insight.protocol import InsightError, Params
 from service.insight.session import Session
 from warehouse.errors import WarehouseError
@@ -55,6 +56,11 @@ COMMANDS = {
     "systemView/overall": system_view.overall,
     "unit/systemView": system_view_layers.summary,
     "unit/systemViewTrace": system_view_layers.trace,
+    "systemView/overall/more/details": system_view.overall_more_details,
+    "tableData/detail": system_view.table_detail,
+    "systemView/systemViewFtraceStat": system_view.ftrace_stat,
+    "expertAnalysis/AICoreFreq": expert_analysis.aicore_freq,
+    "parse/cards": parsing.parse_cards,
     "unit/eventView": event_view.event_view,
     "summary/queryTopData": summary.query_top_data,
     "summary/statistic": summary.statistic,

@@ -18,6 +18,15 @@ after its ingest (:mod:`parse_events`, :func:`memory.memory_completed`) go out i
 ``parse/fail`` for each card planned that the ingest did not give (with its file's one-line
 reason) and for each other file that failed (``rankId`` its path). One import at a time per
 warehouse (:func:`lock_of`).
+
+``parse/cards`` is the page's "parse these cards" (a card's start button, the axis's, "Parse Cards of
+Related Group": ``modules/timeline/src/components/ChartContainer/Units/UnitInfo.tsx``, ``TimeMakerAxis.tsx``,
+``actions/actionParseCardsOfRelatedGroup.ts``; ``cards`` and ``dbPaths``), offered for a card not yet
+parsed. The real server parses those of its cards an import left pending and skips any other
+(``server/src/modules/timeline/handler/ParseCardsHandler.cpp``: QueryPendingFilePath empty), answering
+``isContinueParse`` true (ToResponseJson<ParseCardsResponse>). An import here leaves nothing pending
+(``isPending`` false: every file is ingested at once), so :func:`parse_cards` has nothing to start: the
+cards' events come from their import.
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ from pathlib import Path
 
 from service.insight import cache, expert, memory, parse_events, ranks
 from service.insight.planned import Planned
+from service.insight.protocol import InsightError, Params
 from warehouse import db, ingest
 from warehouse.sources.base import observe_reads
 
@@ -188,3 +198,12 @@ def failed(card_id: str, reason: str) -> dict:
 
 def _one_line(error: str | None) -> str:
     return (error or "could not be read").strip().splitlines()[0]
+
+
+def parse_cards(conn, params: Params) -> dict:
+    """parse/cards: nothing is pending (each import parses its files at once), so the answer only says go on."""
+    for name in ("cards", "dbPaths"):
+        given = params.values.get(name, [])
+        if not isinstance(given, list) or not all(isinstance(value, str) for value in given):
+            raise InsightError(f"parameter {name}: {given!r} is not a list of strings")
+    return {"isContinueParse": True}

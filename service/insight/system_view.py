@@ -1,4 +1,4 @@
-"""The Timeline's system view of a rank card: tableData/nameList and systemView/overall.
+"""The Timeline's system view of a rank card: tableData/nameList, systemView/overall and their drill-downs.
 
 Right after ``parse/success`` the frontend's SystemView asks both for the card (Ascend/msinsight
 ``modules/timeline/src/components/detailViews/SystemView.tsx``, ``Common.tsx`` queryTableDataNameList;
@@ -19,11 +19,30 @@ none). The real server sums its OVERLAP_ANALYSIS intervals; here the rank's step
 ``step_time`` are summed (the profiler's step trace where it wrote one, else the breakdown derived
 from the kernels), so the figures are those of the step trace. The computing split by operator
 kind (from PMU data) and the communication split by operator are not answered, nor a time range.
+
+The drill-downs of the same view answer as the real server does for what this view holds:
+
+- ``systemView/overall/more/details`` (OverallMetrics.tsx useMetricsMoreUpdater: sent when a row below the
+  first level is clicked, with its ``categoryList``) lists the operators of a category below the first
+  level; ``QueryOverallMoreDetailsHandler.cpp`` refuses a ``categoryList`` of one name or none (a first-level
+  row) and answers a category without operators with an error. The overall answered here has no level
+  below the first, so each is refused, naming why.
+- ``tableData/detail`` (TableDataView.tsx, SelectedDataBottomPanel.tsx: a page of a declared table,
+  ``selectKey`` its index in ``tableData/nameList``) answers an empty table for an index past the declared
+  tables and for a card that is no text trace (``QueryTableDataDetailHandler.cpp`` ComputeTableDetail,
+  ComputeLinkPageDetail): a profiler's rank declares none, so every page is empty, in the shape of
+  ToResponseJson<TableDataDetailResponse> (``totalNum``, ``tableData``, ``columnAttr``).
+- ``systemView/systemViewFtraceStat`` (FtraceTaskSummary.tsx, shown when a card holds ftrace data) pages a
+  text trace's ftrace task summary; a trace without one answers no rows (TextTraceDatabaseFtrace.cpp
+  QueryTraceTaskSummary: no ``trace_task_summary`` table), a db card is refused
+  (``QuerySystemViewFtraceStatHandler.cpp``: no text trace database). The warehouse reads no ftrace
+  data, so a text card answers no rows, in the shape of ToResponseJson<SystemViewFtraceStatResponse>
+  (``data``, ``current``, ``pageSize``, ``count``).
 """
 
 from __future__ import annotations
 
-from service.insight import ranks
+from service.insight import paging, ranks
 from service.insight.protocol import InsightError, Params, rows
 
 NS_PER_US = 1000.0
@@ -32,6 +51,8 @@ FIRST_LEVEL = (("Computing Time", "computing_ns"),
                ("Communication(Not Overlapped) Time", "communication_not_overlapped_ns"),
                ("Free Time", "free_ns"))
 E2E_TIME = "E2E Time"
+#: the columns an ftrace task summary may be filtered on (TextTraceDatabaseFtrace.cpp AppendFtraceFilter)
+FTRACE_FILTERS = ("cpu", "comm", "pid")
 
 
 def name_list(conn, params: Params) -> dict:
@@ -59,3 +80,37 @@ def overall(conn, params: Params) -> dict:
     details.append({**_item(len(details), E2E_TIME, round(e2e, 2), e2e), "ratio": 100.0})
     return {"data": details, "count": len(details), "pageSize": params.integer("pageSize", required=False) or 0,
             "current": params.integer("current", required=False) or 0, "isLoading": False}
+
+
+def overall_more_details(conn, params: Params) -> dict:
+    """systemView/overall/more/details: refused, as the real server refuses it for what the overall holds (a
+    first-level row, or a category below it, which this overall has none of)."""
+    card = ranks.asked(conn, params)
+    categories = params.values.get("categoryList") or []
+    if not isinstance(categories, list) or not all(isinstance(name, str) for name in categories):
+        raise InsightError(f"parameter categoryList: {categories!r} is not a list of names")
+    if len(categories) <= 1:
+        raise InsightError("categoryList must name a category below the first level (a first-level row has no "
+                           f"operator list), not {categories!r}")
+    raise InsightError(f"card {card.card_id!r} has no category {' > '.join(categories)!r}: the overall split "
+                       "answered has no level below the first (no computing or communication split)")
+
+
+def table_detail(conn, params: Params) -> dict:
+    """tableData/detail: a page of a table the card's trace declares; a profiler's rank declares none."""
+    ranks.asked(conn, params)
+    paging.asked(params, "currentPage")
+    return {"totalNum": 0, "tableData": [], "columnAttr": []}
+
+
+def ftrace_stat(conn, params: Params) -> dict:
+    """systemView/systemViewFtraceStat: a page of the card's ftrace task summary, which no input the warehouse
+    reads holds (a text card: no rows; a db card: refused, as the real server's)."""
+    card = ranks.asked(conn, params)
+    current, page_size = params.integer("current"), params.integer("pageSize")
+    if current < 1 or page_size < 1:
+        raise InsightError(f"current and pageSize must be at least 1, not {current} and {page_size}")
+    paging.filters(params, "filterCondition", FTRACE_FILTERS)
+    if card.is_db:
+        raise InsightError(f"card {card.card_id!r} is a database export: ftrace statistics come from a text trace")
+    return {"data": [], "current": current, "pageSize": page_size, "count": 0}

@@ -77,6 +77,7 @@ PARAMS = {
     "free_analysis": {"min_gap_ns": 0},
     "finding_evidence": {"finding_id": Lookup("SELECT min(id) FROM finding")},
     "insight_advice": {"source_id": OP_PROFILE, "block_type": Lookup("SELECT min(block_type) FROM op_advice")},
+    "insight_aicore_freq": {"run_id": KERNEL_RUN, "rank_id": 0},
     "insight_block_json": {"source_id": OP_PROFILE, "block_type": 5},
     "insight_code_file": {"source_id": OP_PROFILE, "source_name": CODE_FILE},
     "insight_code_files": {"source_id": OP_PROFILE},
