@@ -41,9 +41,12 @@ CREATE MACRO scaled(v, digits, short, plain) AS
     CASE WHEN regexp_full_match(v, short) THEN round(TRY_CAST(v AS DOUBLE) * 10 ** digits)::BIGINT
          WHEN regexp_full_match(v, plain) AND NOT missing(v) THEN shifted(v, digits, plain) END;
 
--- Microseconds as integer nanoseconds (text.us_to_ns); the TAB the exports write after a timestamp is
--- cut first (what Python's strip cuts too).
-CREATE MACRO us_to_ns(v) AS scaled(rtrim(v, chr(9)), 3, '[+-]?[0-9]{1,12}(\.[0-9]{0,3})?', '[+-]?[0-9]*(\.[0-9]{0,3})?');
+-- The cell without the TABs the exports write after a timestamp (what Python's strip cuts too); rtrim
+-- runs only on a cell that ends with one (rtrim with characters costs ~55 ns a cell, ends_with ~3).
+CREATE MACRO untabbed(v) AS CASE WHEN ends_with(v, chr(9)) THEN rtrim(v, chr(9)) ELSE v END;
+
+-- Microseconds as integer nanoseconds (text.us_to_ns), the TABs after a timestamp cut first.
+CREATE MACRO us_to_ns(v) AS scaled(untabbed(v), 3, '[+-]?[0-9]{1,12}(\.[0-9]{0,3})?', '[+-]?[0-9]*(\.[0-9]{0,3})?');
 
 -- A whole number (text.integer).
 CREATE MACRO whole(v) AS scaled(v, 0, '[+-]?[0-9]{1,12}\.?', '[+-]?[0-9]*\.?');
