@@ -2,7 +2,8 @@
 
 Ingests one file (any source) into a fresh warehouse through a connection wrapper that adds up
 ``time.process_time`` around every ``execute`` and ``executemany`` and around each fetch of their
-cursors, then prints the costliest labels and the Python outside SQL. ``--part`` ingests as a
+cursors, and around every statement of the DuckDB that reads a CSV export (labelled ``DuckDB ...``,
+its making once per process apart), then prints the costliest labels and the Python outside SQL. ``--part`` ingests as a
 worker of ``warehouse ingest --jobs N`` does: into a part whose secondary indexes are dropped;
 ``--merge`` then times the parent's half too, the copy of that part into a fresh warehouse
 (:func:`warehouse.ingest.merge.merge_part` and its commit), as SQLite's ``INSERT ... SELECT`` with the
@@ -25,6 +26,7 @@ from pathlib import Path
 from warehouse import db, ingest
 from warehouse.ingest.merge import merge_part
 from warehouse.ingest.parts import drop_part_indexes
+from warehouse.sources.kit import duck
 
 #: the verb and table a statement writes, once its comment lines are gone
 TARGET = re.compile(r"\b(INSERT(?: OR \w+)? INTO|UPDATE|DELETE FROM|CREATE TEMP (?:VIEW|TABLE)|CREATE TABLE|"
@@ -88,6 +90,30 @@ class TimedConnection:
         return getattr(self.conn, name)
 
 
+class TimedDuck:
+    """A DuckDB connection whose statements are timed by label (``DuckDB`` and the SQLite label)."""
+
+    def __init__(self, engine):
+        self.engine = engine
+
+    def execute(self, sql, *args):
+        return timed(f"DuckDB {label(sql)}", self.engine.execute, sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self.engine, name)
+
+
+def timed_engines() -> None:
+    """Time what the CSV exports' DuckDB does: its making (the sqlite extension loaded, the macros run;
+    once per process) and its statements."""
+    make = duck.engine
+
+    def engine(macros):
+        return TimedDuck(timed("DuckDB engine and macros (once per process)", make, macros))
+
+    duck.engine = engine
+
+
 def fresh(path: Path):
     """A new warehouse at ``path`` (an earlier run's removed)."""
     for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
@@ -128,6 +154,7 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--out", type=Path, default=Path("/tmp/statement_costs.db"))
     args = parser.parse_args()
+    timed_engines()
     conn = fresh(args.out)
     if args.part:
         drop_part_indexes(conn)
