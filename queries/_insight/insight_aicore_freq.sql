@@ -5,7 +5,7 @@
 --     rank db's AICORE_FREQ table (series 'device<N>.aicore_freq') or of the trace's 'AI Core Freq'
 --     counter (series 'AI Core Freq.MHz') in the inputs answering the rank's timeline; the drop from
 --     the highest to the lowest in percent of the highest, truncated, and whether it is above 5 (the
---     real server's threshold for asking the user to look). One row; samples 0 when the rank has none.
+--     real server's threshold for asking the user to look). One row; none when the rank has no sample.
 -- param run_id (integer, required): The run (run.run_id).
 -- param rank_id (integer, required): The rank.
 -- column samples: Number of frequency samples.
@@ -41,3 +41,4 @@ final as (
 
 select samples, max_mhz, min_mhz, percent, case when percent > 5 then 1 else 0 end as has_problem, process_id
 from final
+where samples > 0
