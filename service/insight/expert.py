@@ -115,8 +115,14 @@ def heatmap_completed(conn, cards: list[ranks.RankCard]) -> list[dict]:
         runs.setdefault(card.run_id, []).append(card.rank_id)
     if not runs:
         return []
+    # uncached: an import's events are made by its background thread, outside the app the cache belongs to
     given = any(profiled(conn, run_id, rank_ids).loads is not None for run_id, rank_ids in runs.items())
-    return [parse_events.envelope(HEATMAP_COMPLETED, {"parseResult": given, "errorMsg": ""})]
+    return [_heatmap_event(given)]
+
+
+def _heatmap_event(given: bool) -> dict:
+    """parse/heatmapCompleted saying whether a heat map was ``given``."""
+    return parse_events.envelope(HEATMAP_COMPLETED, {"parseResult": given, "errorMsg": ""})
 
 
 def strategy_and_heatmap(conn, params: Params) -> dict:
@@ -131,7 +137,8 @@ def strategy_and_heatmap(conn, params: Params) -> dict:
     parallel strategy view), so the event is repeated for its ``clusterPath`` then."""
     body = strategy.query(conn, params)
     if params.session is not None:
-        params.session.events.extend(heatmap_completed(conn, ranks.of_cluster(conn, params.text("clusterPath"))))
+        cards = ranks.of_cluster(conn, params.text("clusterPath"))
+        params.session.events.append(_heatmap_event(_profiled_of(conn, cards).loads is not None))
     return body
 
 
