@@ -134,6 +134,8 @@ def main() -> None:
         began = time.perf_counter()
         build(args.db, args.slices, args.threads)
         print(f"built {args.db} ({args.slices:,} slices, {args.threads} threads) in {time.perf_counter() - began:.1f} s")
+    else:
+        db.connect(args.db).close()  # a warehouse kept from an earlier run: brought to this code's schema
     conn = sqlite3.connect(f"file:{args.db}?mode=ro", uri=True)
     spans = {t: conn.execute("SELECT min(ts), max(ts + dur) FROM _slice WHERE thread_id = ?", (t,)).fetchone()
              for (t,) in conn.execute("SELECT id FROM thread")}
