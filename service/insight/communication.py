@@ -66,9 +66,10 @@ def _run(conn, params: Params) -> int:
     return ranks.of_cluster(conn, params.text("clusterPath"))[0].run_id
 
 
-def _step(params: Params, name: str = "iterationId") -> int:
-    """The step asked (``iterationId``, or the baseline's ``baselineIterationId``: a step number as a string)."""
-    return params.integer(name)
+def _step(params: Params, name: str = "iterationId", *, required: bool = True) -> int | None:
+    """The step asked (``iterationId``, or the baseline's ``baselineIterationId``: a step number as a string);
+    None when not ``required`` and empty (every step)."""
+    return params.integer(name, required=required)
 
 
 def _operator(params: Params) -> str | None:
@@ -220,13 +221,20 @@ def groups(conn, params: Params) -> dict:
     """communication/matrix/group: the step's communication groups, each as its ranks, its process-group name and
     its name in the summary (ClusterService.cpp MergeGroupInfoWithPgName); in compare mode the groups of both
     clusters, matched as MergeGroupInfo matches them, in the order of that key, the baseline's name under
-    ``baseline`` (the group's ranks and process-group name: the baseline's when it has the group)."""
-    run_id, step_id, other = _run(conn, params), _step(params), baseline.cluster_baseline(conn, params)
+    ``baseline`` (the group's ranks and process-group name: the baseline's when it has the group). An empty
+    ``iterationId`` (the page sends it when communication/duration/iterations listed no step: an export without
+    the profiler's communication summary) is allowed as MatrixGroupParam::CheckParams allows it: every step's
+    groups, each once."""
+    run_id, other = _run(conn, params), baseline.cluster_baseline(conn, params)
+    step_id = _step(params, required=False)
     if other is None:
+        first = {}
+        for row in rows(conn, "communication_groups", run_id=run_id, step_id=step_id):
+            first.setdefault(row["group_name"], row)
         return {"data": [{"group": group_label(row), "parallelStrategy": row["pg_name"] or "", "type": "",
                           "groupIdHash": {"compare": row["group_name"], "baseline": ""}}
-                         for row in rows(conn, "communication_groups", run_id=run_id, step_id=step_id)]}
-    base_run, base_step = other[0].run_id, _step(params, "baselineIterationId")
+                         for row in first.values()]}
+    base_run, base_step = other[0].run_id, _step(params, "baselineIterationId", required=False)
     named = _named_groups(conn, run_id, step_id) and _named_groups(conn, base_run, base_step)
     mine, theirs = _groups(conn, run_id, step_id, named), _groups(conn, base_run, base_step, named)
     merged = []

@@ -96,6 +96,9 @@ def test_a_two_rank_folder_shows_its_summary(empty, root, realdata, sample):
         # level0 holds no communication summary: no step to show in Communication
         assert page.body("communication", "communication/duration/iterations", {
             "isCompare": False, "clusterPath": str(run)}) == {"iterationOrRankId": {"compare": [], "baseline": []}}
+        # so the page asks the groups of step "", which the real server allows (MatrixGroupParam::CheckParams)
+        assert page.body("communication", "communication/matrix/group", {
+            "iterationId": "", "baselineIterationId": "", "isCompare": False, "clusterPath": str(run)}) == {"data": []}
 
 
 def test_a_cluster_shows_its_communication(empty, root, realdata):
@@ -200,6 +203,10 @@ def check_group_and_operator(page, database, run, asked: dict) -> None:
         {"compare": row["group_name"], "baseline": ""} for row in listed]
     # six groups name operators in step 2 (communication.json's '@' suffixes of ranks 0 and 1)
     assert len(groups) == 6
+    # no step asked: every step's groups, each once (the run's only step here)
+    unstepped = page.body("communication", "communication/matrix/group", {
+        "iterationId": "", "baselineIterationId": "", "isCompare": False, "clusterPath": str(run)})["data"]
+    assert unstepped == groups
     p2p = next(group for group in groups if group["groupIdHash"]["compare"] == P2P_GROUP)
     assert p2p == {"group": "(0, 1)", "parallelStrategy": "", "type": "",
                    "groupIdHash": {"compare": P2P_GROUP, "baseline": ""}}
