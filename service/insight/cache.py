@@ -86,10 +86,10 @@ class WarehouseCache:
         return text
 
     def start(self, conn, source_id: int) -> int:
-        """Time zero of a source's timeline: the earliest slice start of the inputs that answer its rank's
-        timeline together (:mod:`service.insight.ranks`: msprof writes one rank in several files, shown
+        """Time zero of a source's timeline: the earliest slice start or drawn counter sample (named query
+        ``insight_source_start``) of the inputs that answer its rank's timeline together (:mod:`service.insight.ranks`: msprof writes one rank in several files, shown
         as one card on one time axis), or of the source alone when it answers alone or not at all; 0
-        when they have no slice."""
+        when they have neither."""
         with self.lock:
             found = self.starts.get(source_id)
         if found is None:

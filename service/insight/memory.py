@@ -12,7 +12,7 @@ card's id (``rankId``).
 
 Answers are the real server's (``server/src/modules/memory``: the handlers, ``protocol/
 MemoryProtocolUtil.cpp``, ``database/VirtualMemoryDataBase.cpp`` and the Db/Text databases): times
-in ms after the card's time zero (its first slice, the Timeline's zero: ``rankOffsetNs`` is 0), sizes
+in ms after the card's time zero (the Timeline's: ``rankOffsetNs`` is 0), sizes
 in MB, operator sizes in KB; the curve's points as the server's CurveContainer thins them (1,000
 buckets, each column's minimum and maximum kept). The rows come from the warehouse's tables through
 named queries (``insight_memory_*``); what they hold is laid out here as the server lays it out.
@@ -112,7 +112,8 @@ def _compared(conn, params: Params) -> tuple[ranks.RankCard, ranks.RankCard | No
 
 
 def _zero(conn, card: ranks.RankCard) -> int:
-    """The card's time zero: its first slice (the Timeline's zero), 0 when it has no timeline."""
+    """The card's time zero (the Timeline's: its earliest slice or drawn counter sample), 0 when it has no
+    timeline."""
     return timeline.zero_of(conn, {"source_id": card.timeline_ids[0]}) if card.timeline_ids else 0
 
 
@@ -299,7 +300,7 @@ def _text(value: float) -> str:
     """CurveContainer::DoubleToString: three decimals at most (half away from zero), trailing zeros
     dropped; NaN is ``NULL``. The server writes a negative value as empty: its time zero is the first
     timestamp of anything parsed, so none of its times is negative; the warehouse's zero is the card's
-    first slice (the Timeline's), which a memory record may precede, so a negative value keeps its sign."""
+    Timeline's (its first slice or drawn counter sample), which a memory record may precede, so a negative value keeps its sign."""
     if math.isnan(value):
         return "NULL"
     sign, value = ("-", -value) if value < 0 else ("", value)

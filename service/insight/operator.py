@@ -19,7 +19,7 @@ all), then ``filters`` (a value within the column, ignoring case), ``orderBy``/`
 ("ascend", else descending) and a page (``current``, ``pageSize``). Times as the real server's: pie
 durations in us rounded to 2 digits; table figures as text with 3 decimals (totals, means and
 extremes rounded to 0.01 us, durations and waits to 0.001 us); ``startTime`` in ms from the card's
-time zero (its first slice, as the Timeline's), rounded to 0.01 ms.
+time zero (the Timeline's), rounded to 0.01 ms.
 
 A kernel's PMU figures (a level-1 export's) are columns of its row, named as its export names
 them (:mod:`pmu`), those of the page's kernels in ``pmuHeaders``; ``level`` says whether the kernels give

@@ -12,9 +12,10 @@ rank when import/action answers, so the events follow the answer at once.
 The tree is the processes and threads of the card's timeline inputs (named query ``insight_unit_tree``)
 and their counter lanes (:mod:`service.insight.counters`);
 ``processId``/``threadId`` are the warehouse's ids as the ``unit/*`` commands take them
-(:mod:`service.insight.timeline`). Times there are relative to the card's first slice, so each
-card's ``offset`` is 0 and ``startTime`` is that first slice (absolute ns, a decimal string as the
-real server's); ``maxTimeStamp`` is the longest extent (last end - first start) among the cards
+(:mod:`service.insight.timeline`). Times there are relative to the card's time zero, its first slice
+start or sample of a counter lane (the real text timeline's extent covers both: TextSqlConstant.h
+QUERY_EXETREME_TIME_SQL), so each card's ``offset`` is 0 and ``startTime`` is that time zero (absolute
+ns, a decimal string as the real server's); ``maxTimeStamp`` is the longest extent (last end - first start) among the cards
 imported, as TraceTime::GetDuration is the longest card group's once all are parsed.
 
 After a run of several ranks the real server pushes ``parse/clusterCompleted`` then
@@ -68,7 +69,8 @@ def envelope(event: str, body: dict, module: str = MODULE) -> dict:
 
 
 def _span(conn, card: RankCard) -> tuple[int, int] | None:
-    """(first slice start, last slice end) over the card's timeline inputs, None without a slice."""
+    """(first slice start or counter lane sample, last slice end or counter lane sample) over the card's timeline
+    inputs (named query ``insight_source_span``), None without either."""
     found = [one(conn, "insight_source_span", source_id=source_id) for source_id in card.timeline_ids]
     found = [(row["start_ns"], row["end_ns"]) for row in found if row and row["start_ns"] is not None]
     if not found:

@@ -2,7 +2,7 @@
 
 ``processId``/``threadId`` (``pid``/``tid`` in flows and details) are the warehouse's
 process and thread ids as strings. Times, asked and answered, are integer ns relative to the
-input's earliest slice start, as the MindStudio Insight server's are relative to its minimum
+input's earliest slice start or counter lane sample, as the MindStudio Insight server's are relative to its minimum
 timestamp (Ascend/msinsight ``server/src/modules/timeline/core/RenderEngine.cpp``,
 QueryThreadTraces): absolute epoch nanoseconds pass 2**53, which a browser cannot hold. Only
 threadDetail's ``rawStartTime``/``rawEndTime`` are absolute, as decimal strings. The level of
@@ -78,12 +78,13 @@ def thread_checked(conn, params: Params, thread_id: int, process_id: int | None)
 
 
 def zero_of(conn, thread: dict) -> int:
-    """Time zero of a thread's input (its earliest slice start)."""
+    """Time zero of a thread's input (its earliest slice start or counter lane sample)."""
     return warehouse_cache().start(conn, thread["source_id"])
 
 
 def card_zero(conn, card: ranks.RankCard) -> int:
-    """Time zero of a rank card: the earliest slice start of its timeline (0 without one)."""
+    """Time zero of a rank card: the earliest slice start or counter lane sample of its timeline (0 without
+    one)."""
     return warehouse_cache().start(conn, card.timeline_ids[0]) if card.timeline_ids else 0
 
 

@@ -88,6 +88,20 @@ def test_each_counter_lane_plots_its_values_where_they_change(served_cards):
     assert changed > 2 * len(card["counters"])
 
 
+def test_a_counter_sampled_before_the_first_slice_is_drawn_from_time_zero(served_cards):
+    """The export samples AI Core Freq (1800 MHz) ~105 ms before its first slice and again after its last end: the
+    card's time zero is that sample, as the real text timeline's extent covers its counters
+    (TextSqlConstant.h QUERY_EXETREME_TIME_SQL), so the lane plots both samples, not none."""
+    page, database, cards = served_cards
+    card = cards[0]
+    lane = next(lane for lane in card["counters"] if lane["threadName"] == "AI Core Freq")
+    first_slice = sql(database, "SELECT min(sl.ts) FROM slice AS sl JOIN thread AS t ON t.id = sl.thread_id "
+                                f"WHERE t.source_id IN ({TIMELINE_INPUTS})", card["dbPath"])[0][0]
+    assert first_slice - card["zero"] > 100_000_000
+    answer = counter(page, card, lane, 0, first_slice - card["zero"])["data"]
+    assert answer == [{"timestamp": 0, "value": {"MHz": 1800.0}}, {"timestamp": 0, "value": {"MHz": 1800.0}}]
+
+
 def test_a_window_plots_only_its_samples(served_cards):
     page, database, cards = served_cards
     card = cards[0]

@@ -6,7 +6,8 @@ import pytest
 
 from factories import warehouse_rows
 from factories.op_profile import CODE, CODE_PATH, CORES, OpProfileFactory
-from factories.warehouse_rows import FlowFactory, ProcessFactory, SliceFactory, SourceFactory, ThreadFactory
+from factories.warehouse_rows import (CounterFactory, CounterTrackFactory, FlowFactory, ProcessFactory, SliceFactory,
+                                      SourceFactory, ThreadFactory)
 from warehouse import ingest, queries
 
 
@@ -105,6 +106,20 @@ def test_source_span_is_first_start_to_last_end(timeline):
     assert run(conn, "insight_source_span", source_id=timeline["process"]["source_id"]) == [
         {"start_ns": 0, "end_ns": 505}]
     assert run(conn, "insight_source_span", source_id=-1) == [{"start_ns": None, "end_ns": None}]
+
+
+def test_source_extent_takes_the_drawn_counters_samples(timeline):
+    """A counter of a process sampled before the first slice and after the last end widens the extent (the real
+    text timeline's QUERY_EXETREME_TIME_SQL); a series without a process (not drawn) does not."""
+    conn = timeline["conn"]
+    source_id = timeline["process"]["source_id"]
+    with warehouse_rows.bound(conn):
+        drawn = CounterTrackFactory(source_id=source_id, process_id=timeline["process"]["id"], name="AI Core Freq.MHz")
+        undrawn = CounterTrackFactory(source_id=source_id, process_id=None)
+        for track, ts in ((drawn, -20), (drawn, 900), (undrawn, -100), (undrawn, 5_000)):
+            CounterFactory(track_id=track["id"], ts=ts, source_id=source_id)
+    assert run(conn, "insight_source_start", source_id=source_id) == [{"start_ns": -20}]
+    assert run(conn, "insight_source_span", source_id=source_id) == [{"start_ns": -20, "end_ns": 900}]
 
 
 def test_unit_tree_lists_threads_by_process_in_display_order(timeline):

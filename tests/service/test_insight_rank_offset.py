@@ -6,7 +6,7 @@ rank 0 is aligned as the frontend's Align Left / Align Right asks (Ascend/msinsi
 ``rawStartTime`` and duration, its card and process), answered in the shape of
 ``server/src/modules/timeline/protocol/TimelineProtocolUtil.cpp`` ToResponseJson<RankOffsetResponse>; each
 other card's offset is checked against SQL on the warehouse's slice view (the n-th slice of the name on
-each card, times from each card's first slice, as RankOffsetCalculator.h computes them).
+each card, times from each card's time zero, as RankOffsetCalculator.h computes them).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from test_insight_communication_kernel import cluster  # noqa: F401 - a fixture
-from test_insight_timeline import TIMELINE_INPUTS, sql
+from test_insight_timeline import TIMELINE_INPUTS, extent_in_sql, sql
 
 pytestmark = pytest.mark.slow
 
@@ -23,8 +23,7 @@ NAME = "aclnnMm_MatMulCommon_MatMulV2"
 
 def named_in_sql(database, card: dict, name: str) -> tuple[int, list[tuple]]:
     """(the card's time zero, its slices named ``name`` as (ts, dur, process) in time order)."""
-    (zero,), = sql(database, "SELECT min(sl.ts) FROM slice AS sl JOIN thread AS t ON t.id = sl.thread_id "
-                             f"WHERE t.source_id IN ({TIMELINE_INPUTS})", card["dbPath"])
+    zero = extent_in_sql(database, card["dbPath"])[0]
     found = sql(database, "SELECT sl.ts, sl.dur, t.process_id FROM slice AS sl JOIN thread AS t "
                           f"ON t.id = sl.thread_id WHERE t.source_id IN ({TIMELINE_INPUTS}) AND sl.name = ? "
                           "ORDER BY sl.ts, sl.thread_id, sl.id", card["dbPath"], name)
