@@ -28,12 +28,13 @@ SLICE_NAME_COUNT_INSERT = ("INSERT INTO temp._slice_name_count (source_id, strin
 FORGET_SOURCE_SQL = sqlfiles.statements(HERE / "forget_source.sql")
 
 
-def after_rows(conn: sqlite3.Connection, source_id: int, *, nest: bool = False) -> None:
+def after_rows(conn: sqlite3.Connection, source_id: int, *, nest: bool = False, classify: bool = True) -> None:
     """Give the rows a source just wrote their meaning: nest its slices when it wrote them unnested
-    (``nest``), classify its kernels (seed 004), intern and count the names they use."""
+    (``nest``), classify its kernels (seed 004) unless it wrote them classified (not ``classify``),
+    intern and count the names they use."""
     if nest:
         nesting.nest_source(conn, source_id)
-    if conn.execute("SELECT 1 FROM kernel WHERE source_id = ? LIMIT 1", (source_id,)).fetchone():
+    if classify and conn.execute("SELECT 1 FROM kernel WHERE source_id = ? LIMIT 1", (source_id,)).fetchone():
         classify_source(conn, source_id)
     count_names(conn, source_id)
 
