@@ -18,6 +18,7 @@ import json
 import sqlite3
 from collections.abc import Callable
 
+from warehouse.model import derived
 from warehouse.model.classify import CLASS_COLUMNS, classify_rows
 from warehouse.sources.base import Outcome
 from warehouse.sources.kit.csv_bulk import SCRATCH_SCHEMA, Extra, converted
@@ -106,7 +107,9 @@ def ingest_kernels(conn: sqlite3.Connection, path, source_id: int, origin: str) 
         header = records.header
     plan = column_plan(header, KERNEL_COLUMNS)
     with converted(conn, path, header, plan, _metrics(header)) as read:
-        classify_rows(conn, SCRATCH_ROWS, COPY, {"source_id": source_id, "origin": origin, "rank_id": rank_id})
+        params = {"source_id": source_id, "origin": origin, "rank_id": rank_id}
+        classify_rows(conn, SCRATCH_ROWS, COPY, params)
+        derived.note_kernel_names(conn, source_id, SCRATCH_ROWS, params)
     detail = {"table": "kernel", "origin": origin, **short_record_note(read.short_lines)}
     return Outcome(rows=read.count, rank_id=rank_id, detail=detail, kernels_classified=True)
 
