@@ -12,7 +12,7 @@ The rules are one statement's CTEs (``_kernel_class.sql``), written once for eve
 classified (:func:`classify_rows`): a source's rows already in ``kernel`` are updated
 (:func:`classify_source`, after the frame's ``after_rows``), a kernel CSV's records are classified as
 they are copied in (:mod:`warehouse.sources.kit.kernel_csv`: each row written once, not written and
-then rewritten by the UPDATE, ~0.9 CPU-s of a 300,000-row file).
+then rewritten by the UPDATE: 1.2 CPU-s of a 300,000-row file).
 
 The name patterns (``kernel_signatures.csv``) and the core-to-class table
 (``kernel_core_classes.csv``) are versioned data files beside this module, so a new
