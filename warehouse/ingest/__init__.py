@@ -286,7 +286,7 @@ def ingest_file(
             outcome = merge_part(conn, part.path, source_id)
         else:
             outcome = module.ingest(conn, path, source_id)
-            derived.after_rows(conn, source_id, nest=outcome.slices_to_nest)
+            derived.after_rows(conn, source_id, nest=outcome.slices_to_nest, classify=not outcome.kernels_classified)
         _finish(conn, source_id, "ok", None, outcome.rows, started, outcome.detail, outcome=outcome,
                 max_detail=bounds.MAX_DETAIL_BYTES)
         derived.after_source(conn, source_id)

@@ -8,6 +8,12 @@ A kernel may have further categories (seed 004 section 8: a set, e.g. attention.
 is attention.mla too); ``kernel_category_sets.csv`` lists them per primary category, loaded into
 ``kernel_category_member`` (migration 0013), and the view ``kernel_category`` gives every set.
 
+The rules are one statement's CTEs (``_kernel_class.sql``), written once for every way rows are
+classified (:func:`classify_rows`): a source's rows already in ``kernel`` are updated
+(:func:`classify_source`, after the frame's ``after_rows``), a kernel CSV's records are classified as
+they are copied in (:mod:`warehouse.sources.kit.kernel_csv`: each row written once, not written and
+then rewritten by the UPDATE: 1.2 CPU-s of a 300,000-row file).
+
 The name patterns (``kernel_signatures.csv``) and the core-to-class table
 (``kernel_core_classes.csv``) are versioned data files beside this module, so a new
 kernel name is one line to add. They are loaded into the warehouse tables
@@ -19,13 +25,22 @@ from __future__ import annotations
 import csv
 import re
 import sqlite3
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from warehouse import sqlfiles
 
 HERE = Path(__file__).parent
-CLASSIFY_SQL = sqlfiles.text(HERE / "classify.sql")
+#: the statements classifying the rows ``{KERNEL_ROW}`` selects, the last but one ``{WRITE}`` (the caller's)
+CLASSIFY_STATEMENTS = sqlfiles.split(sqlfiles.expand_includes(sqlfiles.text(HERE / "classify.sql"), HERE))
+#: the columns the classification writes, as ``kernel_class`` and ``kernel`` name them
+CLASS_COLUMNS = ("op_class", "cube_ns", "vector_ns", "aic_mte_ns", "aiv_mte_ns", "scalar_ns", "dominant_core",
+                 "bound_stage", "bound_family", "category")
+#: classify_source's rows, and the UPDATE writing their classes
+SOURCE_ROWS = sqlfiles.body(sqlfiles.text(HERE / "classify_source.sql"))
+SOURCE_UPDATE = (f"UPDATE kernel SET {', '.join(f'{name} = kernel_class.{name}' for name in CLASS_COLUMNS)} "
+                 "FROM kernel_class WHERE kernel.id = kernel_class.id")
 SIGNATURES_FILE = HERE / "kernel_signatures.csv"
 CORE_CLASSES_FILE = HERE / "kernel_core_classes.csv"
 CATEGORY_SETS_FILE = HERE / "kernel_category_sets.csv"
@@ -76,9 +91,19 @@ def classify_source(conn: sqlite3.Connection, source_id: int) -> None:
 
     Runs inside the caller's transaction; one UPDATE whatever the number of rows.
     """
+    classify_rows(conn, SOURCE_ROWS, SOURCE_UPDATE, {"source_id": source_id})
+
+
+def classify_rows(conn: sqlite3.Connection, rows: str, write: str, params: Mapping[str, object]) -> None:
+    """Classify the kernel rows the SELECT ``rows`` gives and write them with ``write``, a statement that
+    reads them from the CTE ``kernel_class`` (each row of ``rows`` with its class columns; see
+    ``_kernel_class.sql`` for the columns ``rows`` must give). ``params`` are both statements'.
+
+    Runs inside the caller's transaction.
+    """
     load_rules(conn)
     for statement in CLASSIFY_STATEMENTS:
-        conn.execute(statement, {"source_id": source_id})
+        conn.execute(statement.replace("{KERNEL_ROW}", rows).replace("{WRITE}", write), params)
 
 
 def classify_all(conn: sqlite3.Connection) -> int:
@@ -88,9 +113,6 @@ def classify_all(conn: sqlite3.Connection) -> int:
     for source_id in sources:
         classify_source(conn, source_id)
     return len(sources)
-
-
-CLASSIFY_STATEMENTS = sqlfiles.split(CLASSIFY_SQL)
 
 
 def _replace(conn: sqlite3.Connection, table: str, columns: tuple[str, ...], rows: list[tuple]) -> None:

@@ -23,17 +23,19 @@ HERE = Path(__file__).parent
 RUN_FACTS_SQL = sqlfiles.text(HERE / "run_facts.sql")
 NAME_USE_SQL = sqlfiles.statements(HERE / "name_use.sql")
 SLICE_NAME_COUNT_SQL = sqlfiles.text(HERE / "slice_name_count.sql")
+KERNEL_NAME_COUNT_SQL = sqlfiles.text(HERE / "kernel_name_count.sql")
 SLICE_NAME_COUNT_INSERT = ("INSERT INTO temp._slice_name_count (source_id, string_id, row_count) VALUES (?, ?, ?) "
                            "ON CONFLICT (source_id, string_id) DO UPDATE SET row_count = row_count + excluded.row_count")
 FORGET_SOURCE_SQL = sqlfiles.statements(HERE / "forget_source.sql")
 
 
-def after_rows(conn: sqlite3.Connection, source_id: int, *, nest: bool = False) -> None:
+def after_rows(conn: sqlite3.Connection, source_id: int, *, nest: bool = False, classify: bool = True) -> None:
     """Give the rows a source just wrote their meaning: nest its slices when it wrote them unnested
-    (``nest``), classify its kernels (seed 004), intern and count the names they use."""
+    (``nest``), classify its kernels (seed 004) unless it wrote them classified (not ``classify``),
+    intern and count the names they use."""
     if nest:
         nesting.nest_source(conn, source_id)
-    if conn.execute("SELECT 1 FROM kernel WHERE source_id = ? LIMIT 1", (source_id,)).fetchone():
+    if classify and conn.execute("SELECT 1 FROM kernel WHERE source_id = ? LIMIT 1", (source_id,)).fetchone():
         classify_source(conn, source_id)
     count_names(conn, source_id)
 
@@ -46,6 +48,7 @@ def count_names(conn: sqlite3.Connection, source_id: int) -> None:
     14.6 s, 128 MB), which a hostile CSV field of 64 MB would otherwise cost."""
     params = {"source_id": source_id, "longest": limits.current().MAX_STRING_BYTES}
     conn.execute(SLICE_NAME_COUNT_SQL)
+    conn.execute(KERNEL_NAME_COUNT_SQL)
     for statement in NAME_USE_SQL:
         conn.execute(statement, params)
 
@@ -57,6 +60,15 @@ def note_slice_names(conn: sqlite3.Connection, source_id: int, counts: Mapping[i
     conn.execute(SLICE_NAME_COUNT_SQL)
     conn.executemany(SLICE_NAME_COUNT_INSERT,
                      [(source_id, name_id, count) for name_id, count in counts.items() if name_id is not None])
+
+
+def note_kernel_names(conn: sqlite3.Connection, source_id: int, rows: str, params: Mapping[str, object]) -> None:
+    """Count the source's kernels per name from ``rows``, a SELECT giving the ``name`` of each kernel the
+    source wrote (with ``params``), for :func:`count_names`, which otherwise reads them back from
+    ``kernel`` (kernel_name_count.sql)."""
+    conn.execute(KERNEL_NAME_COUNT_SQL)
+    conn.execute(f"INSERT INTO temp._kernel_name_count (source_id, name, row_count) "
+                 f"SELECT :source_id, name, count(*) FROM ({rows}) GROUP BY name", {**params, "source_id": source_id})
 
 
 def after_source(conn: sqlite3.Connection, source_id: int) -> None:

@@ -4,11 +4,20 @@
 -- rows. The slices are counted by the source that wrote them when it did so
 -- (temp._slice_name_count, slice_name_count.sql), else reached through the input's threads (the
 -- (thread_id, ts) index); the kernels and API calls through their source_id indexes. Rows in key
--- order, as the copy of a part (warehouse/merge_name_use.sql) writes them.
+-- order, as the copy of a part (warehouse/merge_name_use.sql) writes them. The kernels are counted
+-- per name once, before the names are interned and the counts written (each of which read every
+-- kernel row before): by the source as it wrote them (temp._kernel_name_count, kernel_name_count.sql),
+-- else here from its rows.
 -- A name longer than :longest bytes (MAX_STRING_BYTES) stays out of the string table, and so out
 -- of the search: its trigrams would cost the index seconds and memory per MB.
+INSERT INTO temp._kernel_name_count (source_id, name, row_count)
+SELECT :source_id, name, count(*)
+FROM kernel
+WHERE source_id = :source_id AND NOT EXISTS (SELECT 1 FROM temp._kernel_name_count WHERE source_id = :source_id)
+GROUP BY name;
+
 INSERT OR IGNORE INTO string (value)
-SELECT name FROM kernel WHERE source_id = :source_id AND length(CAST(name AS BLOB)) <= :longest
+SELECT name FROM temp._kernel_name_count WHERE source_id = :source_id AND length(CAST(name AS BLOB)) <= :longest
 UNION SELECT name FROM pytorch_api WHERE source_id = :source_id AND length(CAST(name AS BLOB)) <= :longest
 UNION SELECT name FROM cann_api WHERE source_id = :source_id AND length(CAST(name AS BLOB)) <= :longest
 ORDER BY 1;
@@ -25,10 +34,9 @@ SELECT :source_id, string_id, kind, row_count FROM (
       AND NOT EXISTS (SELECT 1 FROM temp._slice_name_count WHERE source_id = :source_id)
     GROUP BY s.name_id
     UNION ALL
-    SELECT s.id, 'kernel', count(*)
-    FROM kernel AS k JOIN string AS s ON s.value = k.name
+    SELECT s.id, 'kernel', k.row_count
+    FROM temp._kernel_name_count AS k JOIN string AS s ON s.value = k.name
     WHERE k.source_id = :source_id
-    GROUP BY s.id
     UNION ALL
     SELECT s.id, 'api', count(*)
     FROM (
@@ -41,3 +49,5 @@ SELECT :source_id, string_id, kind, row_count FROM (
 ORDER BY string_id, kind;
 
 DELETE FROM temp._slice_name_count WHERE source_id = :source_id;
+
+DELETE FROM temp._kernel_name_count WHERE source_id = :source_id;

@@ -52,6 +52,8 @@ class Outcome:
     detail: dict = field(default_factory=dict)
     #: the slices were written unnested (depth 0): the model nests them after the source
     slices_to_nest: bool = False
+    #: the kernels were classified as they were written: the model does not classify them after the source
+    kernels_classified: bool = False
 
 
 #: the most bytes one unbounded read of an input (or of a capped gzip stream) asks for at a time

@@ -5,7 +5,8 @@ under different header names (``Name`` / ``Op Name`` / ``kernel_name``, ``Durati
 ``Task Duration(us)`` / ``task_time(us)``, ``Block Dim`` / ``Block Num``, ...), and
 a set of metric columns that depends on the ``aic_metrics`` mode of the run. Known
 columns go to their ``kernel`` column (us -> ns exactly); any other metric column goes
-to ``kernel.metrics`` as a JSON object keyed by its header. The rows are then classified.
+to ``kernel.metrics`` as a JSON object keyed by its header. The rows are classified as they are
+copied into ``kernel`` (:func:`warehouse.model.classify.classify_rows`), not updated after.
 
 The file is read and converted by DuckDB, as every CSV export is (:mod:`warehouse.sources.kit.csv_bulk`),
 not record by record in Python: a GB export is millions of records.
@@ -17,12 +18,13 @@ import json
 import sqlite3
 from collections.abc import Callable
 
+from warehouse.model import derived
+from warehouse.model.classify import CLASS_COLUMNS, classify_rows
 from warehouse.sources.base import Outcome
 from warehouse.sources.kit.csv_bulk import SCRATCH_SCHEMA, Extra, converted
 from warehouse.sources.kit.rank_layout import rank_or_unknown
 from warehouse.sources.kit.text import (
     Column,
-    Plan,
     column_plan,
     has_headers,
     integer,
@@ -105,18 +107,22 @@ def ingest_kernels(conn: sqlite3.Connection, path, source_id: int, origin: str) 
         header = records.header
     plan = column_plan(header, KERNEL_COLUMNS)
     with converted(conn, path, header, plan, _metrics(header)) as read:
-        conn.execute(_copy_sql(plan), {"source_id": source_id, "origin": origin, "rank_id": rank_id})
+        params = {"source_id": source_id, "origin": origin, "rank_id": rank_id}
+        classify_rows(conn, SCRATCH_ROWS, COPY, params)
+        derived.note_kernel_names(conn, source_id, SCRATCH_ROWS, params)
     detail = {"table": "kernel", "origin": origin, **short_record_note(read.short_lines)}
-    return Outcome(rows=read.count, rank_id=rank_id, detail=detail)
+    return Outcome(rows=read.count, rank_id=rank_id, detail=detail, kernels_classified=True)
 
 
-def _copy_sql(plan: Plan) -> str:
-    """The warehouse's statement copying the scratch rows into ``kernel``, in file order."""
-    names = ", ".join(column.name for column in KERNEL_COLUMNS)
-    values = ", ".join(f"v{position}" for position in range(len(plan)))
-    return (f"INSERT INTO kernel (source_id, source_row, origin, rank_id, {names}, metrics) "
-            f"SELECT :source_id, rowid, :origin, :rank_id, {values}, extra "
-            f"FROM {SCRATCH_SCHEMA}.rows ORDER BY rowid")
+#: the scratch rows (:func:`converted`'s, ``v0``, ``v1``, ... in KERNEL_COLUMNS' order) as kernel rows
+SCRATCH_ROWS = (f"SELECT :source_id AS source_id, rowid AS source_row, :origin AS origin, :rank_id AS rank_id, "
+                f"{', '.join(f'v{position} AS {column.name}' for position, column in enumerate(KERNEL_COLUMNS))}, "
+                f"extra AS metrics, NULL AS slice_id FROM {SCRATCH_SCHEMA}.rows")
+#: the copy of the classified scratch rows into ``kernel``, in file order: each row written once, with its class
+_COPIED = ("source_id", "source_row", "origin", "rank_id", *(column.name for column in KERNEL_COLUMNS), "metrics",
+           *CLASS_COLUMNS)
+COPY = (f"INSERT INTO kernel ({', '.join(_COPIED)}) "
+        f"SELECT {', '.join(_COPIED)} FROM kernel_class ORDER BY source_row")
 
 
 def _metrics(header: list[str]) -> Extra:
