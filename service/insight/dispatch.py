@@ -15,9 +15,9 @@ import threading
 
 from service.db import get_db
 from service.insight import (arrangement, baseline, card_alias, communication, communication_advice,
-                             communication_kernel, counters, details, event_view, expert, expert_analysis,
+                             communication_kernel, counters, curve, details, event_view, expert, expert_analysis,
                              flow_categories, hotspot, importer, kernel_list, kernel_types, memory, operator,
-                             operator_export, parallelism, parsing, project, rank_details, rank_offset,
+                             operator_export, parallelism, parsing, project, rank_details, rank_offset, remote,
                              same_operators, search, selection, slow_rank_advice, source, strategy, summary,
                              system_view, system_view_layers, timeline, views)
 from service.insight.protocol import InsightError, Params
@@ -52,6 +52,9 @@ COMMANDS = {
     "unit/counter": counters.unit_counter,
     "unit/setCardAlias": card_alias.set_card_alias,
     "timeline/rankOffset": rank_offset.rank_offset,
+    "remote/reset": remote.reset,
+    "remote/delete": remote.delete,
+    "create/curve": curve.create_curve,
     "tableData/nameList": system_view.name_list,
     "systemView/overall": system_view.overall,
     "unit/systemView": system_view_layers.summary,
