@@ -16,7 +16,7 @@ import threading
 from service.db import get_db
 from service.insight import (arrangement, baseline, card_alias, communication, communication_advice,
                              communication_kernel, counters, curve, details, event_view, expert, expert_analysis,
-                             flow_categories, hotspot, importer, kernel_list, kernel_types, memory, operator,
+                             flow_categories, hotspot, importer, kernel_list, kernel_types, memcpy, memory, operator,
                              operator_export, parallelism, parsing, project, rank_details, rank_offset, remote,
                              same_operators, search, selection, slow_rank_advice, source, strategy, summary,
                              system_view, system_view_layers, timeline, views)
@@ -55,6 +55,8 @@ COMMANDS = {
     "remote/reset": remote.reset,
     "remote/delete": remote.delete,
     "create/curve": curve.create_curve,
+    "memcpy/total/list": memcpy.total_list,
+    "memcpy/detail/list": memcpy.detail_list,
     "tableData/nameList": system_view.name_list,
     "systemView/overall": system_view.overall,
     "unit/systemView": system_view_layers.summary,

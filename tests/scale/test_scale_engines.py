@@ -127,6 +127,7 @@ PARAMS = {
     "insight_slice_flows": {"slice_id": FLOW_SLICE},
     "insight_source": {"source_id": OP_PROFILE},
     "insight_source_span": {"source_id": Lookup("SELECT min(source_id) FROM thread")},
+    "insight_memcpy_tasks": {"source_id": Lookup("SELECT min(source_id) FROM memcpy_task")},
     "insight_source_start": {"source_id": Lookup("SELECT min(source_id) FROM thread")},
     "insight_string": {"string_id": Lookup("SELECT min(id) FROM string")},
     "insight_thread": {"thread_id": BUSIEST_THREAD},
