@@ -19,16 +19,17 @@ and answers a page (``server/src/modules/timeline/handler/QueryKernelE2ETimeHand
 ``protocol/TimelineProtocolUtil.cpp`` ToResponseJson<KernelE2ETimeResponse>, AddKernelE2ERecordJson). A
 highlighted slice's ``startTime`` is relative ns, its ``pid``, ``tid`` and ``id`` the process lane, thread
 lane and slice as the warehouse's ``parse/success`` and ``unit/threadTraces`` name them (the real server's
-lanes and ids are its own). Database exports are answered (DbKernelE2ERepo.cpp); a text export's card is
-refused (the real server's TextKernelE2ERepo.cpp reading of its trace is not reproduced).
+lanes and ids are its own). A database export's events and a text export's are read as the real server
+reads each (:mod:`service.insight.kernel_e2e_events`).
 """
 
 from __future__ import annotations
 
 from service.insight import ranks
-from service.insight.kernel_e2e_chains import DURATIONS, FALLBACK, INCOMPLETE, NORMAL, Chain, events_of, grouped, recover
+from service.insight.kernel_e2e_chains import DURATIONS, FALLBACK, INCOMPLETE, NORMAL, Chain, grouped, recover
+from service.insight.kernel_e2e_events import connection_flows, db_events, trace_events, trace_flows
 from service.insight.kernel_e2e_times import Calculator
-from service.insight.protocol import InsightError, Params, rows
+from service.insight.protocol import Params, rows
 from service.insight.timeline import card_range, card_zero
 
 #: the events a row highlights after its Python call, by role, in order: up to the CANN call for a CANN
@@ -117,15 +118,20 @@ def _row(chain: Chain, calculator: Calculator, zero: int) -> dict:
 def kernel_e2e_time(conn, params: Params) -> dict:
     """unit/kernelE2ETime: a page of the card's dispatch chains with their times, and the statuses counted."""
     card = ranks.asked(conn, params)
-    if not card.is_db:
-        raise InsightError(f"card {card.card_id!r} is a text export: kernel E2E times are answered for database "
-                           "exports (their CANN_API and TASK tables)")
     asked = _asked(params)
     window = card_range(conn, card, params)
-    events = [event for source_id in card.timeline_ids
-              for event in events_of(rows(conn, "insight_kernel_e2e_events", source_id=source_id, **window))]
+    events, flows = [], []
+    for source_id in card.timeline_ids:
+        if card.is_db:
+            found, bound = connection_flows(db_events(rows(conn, "insight_kernel_e2e_events", source_id=source_id,
+                                                           **window)))
+        else:
+            found = trace_events(rows(conn, "insight_kernel_e2e_trace_events", source_id=source_id, **window))
+            bound = trace_flows(rows(conn, "insight_kernel_e2e_trace_flows", source_id=source_id, **window))
+        events += found
+        flows += bound
     calculator = Calculator(card.card_id)
-    chains = recover(events)
+    chains = recover(events, flows)
     if asked["path_type"] != "all":
         chains = _kept(chains, lambda chain: chain.path_type == asked["path_type"])
     chains = grouped(_sorted(chains, asked["sort_field"], asked["ascending"], calculator), card.card_id)

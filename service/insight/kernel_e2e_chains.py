@@ -3,13 +3,12 @@
 A kernel reaches the device along a chain of host events: a Python call (``<built-in ...``) running a
 framework operator (``aten::...``), which enqueues a task (``Enqueue``) that a worker thread dequeues
 (``Dequeue@...``) to call CANN (``aclopCompileAndExecute`` or ``aclnn...``), which launches (``launch``) the
-device task. The real server recovers the chains from the rank's events (named query
-``insight_kernel_e2e_events``) in two ways (Ascend/msinsight
+device task. The real server recovers the chains from the rank's events and the arrows binding them
+(:mod:`service.insight.kernel_e2e_events`) in two ways (Ascend/msinsight
 ``server/src/modules/timeline/core/kernelE2E/KernelE2EAnalyzer.cpp``): from each ``aclopCompileAndExecute``
 call, one chain per launch inside it (ACLOP); from each device task named ``aclnn...``, back through the
 launch bound to it, the smallest ``aclnn`` call around that launch (ACLNN). Up from the CANN call: the
-smallest dequeue around it, the enqueue the task queue binds to that dequeue (the latest enqueue of its
-connection id started by then, DbKernelE2ERepo.cpp QueryFlows), the smallest framework operator around the
+smallest dequeue around it, the enqueue the task queue binds to that dequeue, the smallest framework operator around the
 enqueue on its thread, the smallest Python call around that. Chains sharing a CANN call, then a Python call,
 are grouped under a parent row (BuildParentChildChains).
 
@@ -28,35 +27,14 @@ import bisect
 import copy
 from dataclasses import dataclass, field
 
-PYTHON_CALL, PYTHON_OP, ENQUEUE, DEQUEUE = "PYTHON_CALL", "PYTHON_OP", "ENQUEUE", "DEQUEUE"
-CANN_API, LAUNCH, HARDWARE = "CANN_API", "LAUNCH", "HARDWARE"
-ACLOP, ACLNN, UNKNOWN = "ACLOP", "ACLNN", "Unknown"
+from service.insight.kernel_e2e_events import (ACLNN, ACLOP, CANN_API, DEQUEUE, DEVICE, HARDWARE, LAUNCH, PYTHON_CALL,
+                                               PYTHON_OP, QUEUE, Event, is_aclnn, is_aclop)
+
+UNKNOWN = "Unknown"
 NORMAL, FALLBACK, INCOMPLETE = "normal", "fallback", "incomplete"
 #: the durations of a record, in the real server's order
 DURATIONS = ("prepareTime", "pythonApiTime", "enqueueTime", "queueTime", "pipeline2Time", "launchTime",
              "endToEndTime")
-
-
-@dataclass
-class Event:
-    """One event of a chain (KernelE2EEvent): its kind, the real server's id, name, times, host thread, path,
-    connection ids, and where the warehouse draws it (slice, process and thread lanes)."""
-
-    kind: str
-    id: int
-    name: str
-    start: int
-    end: int
-    global_tid: int
-    path_type: str
-    connections: tuple[int, ...]
-    slice_id: int
-    process_id: int
-    thread_id: int
-
-    @property
-    def key(self) -> str:
-        return f"{self.kind}:{self.id}"
 
 
 @dataclass
@@ -79,48 +57,6 @@ class Chain:
     record: dict | None = None
 
 
-def is_aclop(name: str) -> bool:
-    return "aclopCompileAndExecute" in name
-
-
-def is_aclnn(name: str) -> bool:
-    return name.startswith("aclnn") or name.startswith("AscendCL@aclnn")
-
-
-def _event_of(row: dict) -> Event | None:
-    """The event a row of ``insight_kernel_e2e_events`` is, classified by name as KernelE2EDef.h does (None: a
-    framework call of no kind the chains use)."""
-    name, path = row["name"] or "", ""
-    if row["role"] == "python":
-        kind = next((k for prefix, k in (("Enqueue", ENQUEUE), ("Dequeue", DEQUEUE), ("<built-in", PYTHON_CALL))
-                     if name.startswith(prefix)), None)
-        if kind is None and name.startswith(("aten::", "npu::", "vllm::")):
-            kind = PYTHON_OP
-        if kind is None:
-            return None
-    elif row["role"] == "cann":
-        kind = LAUNCH if name in ("launch", "Node@launch") or name.startswith("launch") else CANN_API
-        if kind == CANN_API:
-            path = ACLOP if is_aclop(name) else ACLNN if is_aclnn(name) else ""
-    else:
-        kind, path = HARDWARE, ACLNN if is_aclnn(name) else ""
-    return Event(kind, row["event_id"], name, row["ts"], row["end_ns"], row["global_tid"] or 0, path, (),
-                 row["slice_id"], row["process_id"], row["thread_id"])
-
-
-def events_of(rows: list[dict]) -> list[Event]:
-    """The events of ``insight_kernel_e2e_events``'s rows (one per connection id), in their order, each with
-    its connection ids."""
-    found: dict[tuple[str, int], Event | None] = {}
-    for row in rows:
-        key = (row["role"], row["slice_id"])
-        if key not in found:
-            found[key] = _event_of(row)
-        if found[key] is not None and row["connection_id"] is not None:
-            found[key].connections += (row["connection_id"],)
-    return [event for event in found.values() if event is not None]
-
-
 class _ByStart:
     """Events in start order, with their starts to search."""
 
@@ -130,9 +66,10 @@ class _ByStart:
 
 
 class _Index:
-    """The events by kind, the task-queue and host-to-device bindings both ways (BuildIndex)."""
+    """The events by kind, and the task-queue and host-to-device arrows both ways, the first arrow to an event
+    kept (BuildIndex)."""
 
-    def __init__(self, events: list[Event]):
+    def __init__(self, events: list[Event], flows: list[tuple[str, Event, Event]]):
         by_kind: dict[str, list[Event]] = {}
         for event in events:
             by_kind.setdefault(event.kind, []).append(event)
@@ -142,25 +79,12 @@ class _Index:
         self.calls_by_thread = _by_thread(by_kind.get(PYTHON_CALL, []))
         self.ops_by_thread = _by_thread(by_kind.get(PYTHON_OP, []))
         self.queue_from, self.device_from, self.device_to = {}, {}, {}
-        enqueues: dict[int, list[Event]] = {}
-        for enqueue in by_kind.get(ENQUEUE, []):
-            for connection in enqueue.connections:
-                enqueues.setdefault(connection, []).append(enqueue)
-        by_connection = {connection: _ByStart(found) for connection, found in enqueues.items()}
-        for dequeue in by_kind.get(DEQUEUE, []):
-            for connection in dequeue.connections:
-                found = by_connection.get(connection)
-                before = bisect.bisect_right(found.starts, dequeue.start) if found else 0
-                if before:
-                    self.queue_from.setdefault(dequeue.key, found.events[before - 1])
-        tasks: dict[int, list[Event]] = {}
-        for task in self.hardware_tasks:
-            for connection in task.connections:
-                tasks.setdefault(connection, []).append(task)
-        for call in by_kind.get(CANN_API, []) + by_kind.get(LAUNCH, []):
-            for task in tasks.get(call.id, []):
-                self.device_from.setdefault(task.key, call)
-                self.device_to.setdefault(call.key, task)
+        for category, source, target in flows:
+            if category == QUEUE:
+                self.queue_from.setdefault(target.key, source)
+            elif category == DEVICE:
+                self.device_from.setdefault(target.key, source)
+                self.device_to.setdefault(source.key, target)
 
 
 def _by_thread(events: list[Event]) -> dict[int, _ByStart]:
@@ -214,13 +138,9 @@ def _upper_diagnostic(chain: Chain, missing_dequeue: str) -> str:
     return "missing python call" if chain.python_call is None else ""
 
 
-def recover(events: list[Event]) -> list[Chain]:
-    """The chains of the events: ACLOP chains, then ACLNN chains (AnalyzeChains). The device tasks are those
-    bound to a framework operator, enqueue or dequeue, or to a CANN call (QueryHardwareTaskEvents)."""
-    bound = {connection for event in events if event.kind in (PYTHON_OP, ENQUEUE, DEQUEUE)
-             for connection in event.connections}
-    bound |= {event.id for event in events if event.kind in (CANN_API, LAUNCH)}
-    index = _Index([event for event in events if event.kind != HARDWARE or bound & set(event.connections)])
+def recover(events: list[Event], flows: list[tuple[str, Event, Event]]) -> list[Chain]:
+    """The chains of the events bound by the arrows: ACLOP chains, then ACLNN chains (AnalyzeChains)."""
+    index = _Index(events, flows)
     chains = []
     for cann_api in index.cann_apis:
         if not is_aclop(cann_api.name):

@@ -2,10 +2,11 @@
 
 The real 2-rank db export (level1) is imported over a real WebSocket and each card asked as the frontend's
 KernelE2ETimeTable asks (Ascend/msinsight ``modules/timeline/src/components/detailViews/KernelE2ETimeTable.tsx``,
-``Common.tsx`` queryKernelE2ETime). A normal chain's events are checked against SQL on the warehouse (each
-highlighted slice is the slice named, at its time; each step holds the next, the task queue and the device
-task bound by their connection ids) and its durations against those slices, as KernelE2ECalculator.cpp
-computes them; the filters, the order and the counts against the whole answer.
+``Common.tsx`` queryKernelE2ETime); so is each card of the text export of the same run. A normal chain's events
+are checked against SQL on the warehouse (each highlighted slice is the slice named, at its time; each step
+holds the next, the task queue and the device task bound by their connection ids in a db, by the trace's
+arrows in a text export) and its durations against those slices, as KernelE2ECalculator.cpp computes them;
+the filters, the order and the counts against the whole answer.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from test_insight_ws import empty, root  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.slow
 
-DB_RUN = "msinsight/pytorch/db/level1"
+DB_RUN, TEXT_RUN = "msinsight/pytorch/db/level1", "msinsight/pytorch/text/level1"
 ROLES = ["PYTHON_CALL", "PYTHON_OP", "ENQUEUE", "DEQUEUE", "CANN_API", "LAUNCH", "HARDWARE_TASK"]
 
 
@@ -33,7 +34,7 @@ def rows_of(records: list[dict]) -> list[dict]:
     return [row for record in records for row in [record] + rows_of(record.get("children", []))]
 
 
-def check_chain(database, record: dict) -> None:
+def check_chain(database, record: dict, is_db: bool) -> None:
     """A normal chain's slices are the warehouse's, nested and bound as the real server binds them, and its
     durations are theirs."""
     slices = {s["role"]: s for s in record["highlightSlices"]}
@@ -52,14 +53,20 @@ def check_chain(database, record: dict) -> None:
     for outer, inner in (("PYTHON_CALL", "PYTHON_OP"), ("PYTHON_OP", "ENQUEUE"), ("DEQUEUE", "CANN_API"),
                          ("CANN_API", "LAUNCH")):
         assert at[outer][0] <= at[inner][0] and at[inner][1] <= at[outer][1], (outer, inner)
-    # the dequeue is bound to the enqueue by a connection id, the device task to the launch
-    keys = {role: {key for key, in sql(database, "SELECT flow_key FROM flow WHERE category = 'CONNECTION_IDS' AND "
-                                                 "(slice_out = ? OR slice_in = ?)", int(slices[role]["id"]),
-                                         int(slices[role]["id"]))} for role in ("ENQUEUE", "DEQUEUE")}
-    assert keys["ENQUEUE"] & keys["DEQUEUE"]
-    assert sql(database, "SELECT c.connection_id = json_extract(s.args, '$.connection_id') FROM cann_api AS c, "
-                         "slice AS s WHERE c.slice_id = ? AND s.id = ?", int(slices["LAUNCH"]["id"]),
-               int(slices["HARDWARE_TASK"]["id"])) == [(1,)]
+    ids = {role: int(found["id"]) for role, found in slices.items()}
+    if is_db:  # the dequeue is bound to the enqueue by a connection id, the device task to the launch
+        keys = {role: {key for key, in sql(database, "SELECT flow_key FROM flow WHERE category = 'CONNECTION_IDS' "
+                                                     "AND (slice_out = ? OR slice_in = ?)", ids[role], ids[role])}
+                for role in ("ENQUEUE", "DEQUEUE")}
+        assert keys["ENQUEUE"] & keys["DEQUEUE"]
+        assert sql(database, "SELECT c.connection_id = json_extract(s.args, '$.connection_id') FROM cann_api AS c, "
+                             "slice AS s WHERE c.slice_id = ? AND s.id = ?",
+                   ids["LAUNCH"], ids["HARDWARE_TASK"]) == [(1,)]
+    else:  # by the trace's arrows
+        for category, out, into in (("async_task_queue", "ENQUEUE", "DEQUEUE"), ("HostToDevice", "LAUNCH",
+                                                                                   "HARDWARE_TASK")):
+            assert sql(database, "SELECT count(*) FROM flow WHERE category = ? AND slice_out = ? AND slice_in = ?",
+                       category, ids[out], ids[into]) == [(1,)]
     call, enqueue, dequeue, launch = at["PYTHON_CALL"], at["ENQUEUE"], at["DEQUEUE"], at["LAUNCH"]
     assert {key: record[key] for key in ("prepareTime", "pythonApiTime", "enqueueTime", "queueTime", "pipeline2Time",
                                          "launchTime", "endToEndTime")} == {
@@ -68,9 +75,10 @@ def check_chain(database, record: dict) -> None:
         "launchTime": launch[1] - launch[0], "endToEndTime": launch[1] - call[0]}
 
 
-def test_each_kernels_dispatch_chain_and_its_times(empty, root, realdata):
+@pytest.mark.parametrize("sample, is_db", ((DB_RUN, True), (TEXT_RUN, False)))
+def test_each_kernels_dispatch_chain_and_its_times(empty, root, realdata, sample, is_db):
     run = root / "level1"
-    shutil.copytree(realdata / DB_RUN, run)
+    shutil.copytree(realdata / sample, run)
     with opened(empty, root, run) as (page, body):
         for card in body["result"]:
             answer = e2e(page, card)
@@ -83,7 +91,7 @@ def test_each_kernels_dispatch_chain_and_its_times(empty, root, realdata):
             alone = [r for r in records if not r["isParent"] and r["status"] == "normal"]
             assert alone
             for record in alone:
-                check_chain(empty, record)
+                check_chain(empty, record, is_db)
                 assert record["id"] == f"{card['rankId']}:HARDWARE:" + record["id"].rsplit(":", 1)[1]
             # a parent row sums its children's launches and takes their longest end to end
             parent = next(r for r in records if r["isParent"] and r["highlightSlices"][-1]["role"] == "CANN_API")
