@@ -15,11 +15,11 @@ import threading
 
 from service.db import get_db
 from service.insight import (arrangement, baseline, card_alias, communication, communication_advice,
-                             communication_kernel, counters, details, event_view, expert, expert_analysis,
-                             flow_categories, hotspot, importer, kernel_list, kernel_types, memory, operator,
-                             operator_export, parallelism, parsing, project, rank_details, rank_offset,
-                             same_operators, search, selection, slow_rank_advice, source, strategy, summary,
-                             system_view, system_view_layers, timeline, views)
+                             communication_kernel, counters, curve, details, event_view, expert, expert_analysis,
+                             flow_categories, hotspot, importer, kernel_e2e, kernel_list, kernel_types, memcpy,
+                             memory, operator, operator_export, parallelism, parsing, project, rank_details,
+                             rank_offset, remote, same_operators, search, selection, slow_rank_advice, source,
+                             strategy, summary, system_view, system_view_layers, timeline, views)
 from service.insight.protocol import InsightError, Params
 from service.insight.session import Session
 from warehouse.errors import WarehouseError
@@ -45,6 +45,7 @@ COMMANDS = {
     "unit/kernelDetails": kernel_list.kernel_details,
     "unit/one/kernelDetail": kernel_list.one_kernel,
     "kernel/total/list": kernel_types.kernel_types,
+    "unit/kernelE2ETime": kernel_e2e.kernel_e2e_time,
     "unit/kernelDetail": communication_kernel.kernel_detail,
     "query/all/same/operators/duration": same_operators.durations,
     "flow/categoryList": flow_categories.category_list,
@@ -52,6 +53,11 @@ COMMANDS = {
     "unit/counter": counters.unit_counter,
     "unit/setCardAlias": card_alias.set_card_alias,
     "timeline/rankOffset": rank_offset.rank_offset,
+    "remote/reset": remote.reset,
+    "remote/delete": remote.delete,
+    "create/curve": curve.create_curve,
+    "memcpy/total/list": memcpy.total_list,
+    "memcpy/detail/list": memcpy.detail_list,
     "tableData/nameList": system_view.name_list,
     "systemView/overall": system_view.overall,
     "unit/systemView": system_view_layers.summary,

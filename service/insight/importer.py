@@ -78,6 +78,8 @@ def import_action(conn, params: Params) -> dict:
     found = [f for given in params.text_list("path") for f in inside(root, given)]
     database = current_app.config["DATABASE"]
     paths = [str(root / f) for f in found]
+    if params.session.removed_cards:  # cards remote/delete took off the page come back when imported again
+        params.session.removed_cards.difference_update(card.card_id for card in ranks.of_paths(conn, paths))
     if params.session.push is not None:
         body = _in_background(conn, params, root, found, database, paths)
         if body is not None:

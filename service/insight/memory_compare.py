@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 
 from service.insight.compare import fixed_minus
+from service.insight.protocol import reserved
 
 COMPARE, BASELINE = " of Compare", " of Baseline"
 
@@ -81,7 +82,7 @@ RELEASE_TIMES = ("releaseTime", "activeReleaseTime")
 
 def _rounded(value: float) -> float:
     """NumberUtil::DoubleReservedNDigits(value, 3): half away from zero."""
-    return math.copysign(math.floor(abs(value) * 1000 + 0.5) / 1000, value)
+    return reserved(value, 3)
 
 
 def _leading_number(text: str) -> float:

@@ -68,7 +68,7 @@ def envelope(event: str, body: dict, module: str = MODULE) -> dict:
     return {"type": "event", "id": event_id, "event": event, "moduleName": module, "body": body}
 
 
-def _span(conn, card: RankCard) -> tuple[int, int] | None:
+def span(conn, card: RankCard) -> tuple[int, int] | None:
     """(first slice start or counter lane sample, last slice end or counter lane sample) over the card's timeline
     inputs (named query ``insight_source_span``), None without either."""
     found = [one(conn, "insight_source_span", source_id=source_id) for source_id in card.timeline_ids]
@@ -76,6 +76,11 @@ def _span(conn, card: RankCard) -> tuple[int, int] | None:
     if not found:
         return None
     return min(start for start, _ in found), max(end for _, end in found)
+
+
+def longest(spans) -> int:
+    """``maxTimeStamp`` of cards with these spans (:func:`span`; None: no slice): the longest extent, 0 for none."""
+    return max((end - start for start, end in filter(None, spans)), default=0)
 
 
 def meta_type(card: RankCard) -> str:
@@ -119,14 +124,14 @@ def _track(kind: str, card_id: str, process_id: str, meta_type: str, **given) ->
 def parse_success(conn, cards: list[RankCard], aliases: dict[str, str] | None = None) -> list[dict]:
     """One parse/success event per card, in the cards' order, each with its alias in ``aliases`` (card id
     -> alias, unit/setCardAlias's) as ``cardAlias``."""
-    spans = {card.card_id: _span(conn, card) for card in cards}
-    longest = max((end - start for start, end in filter(None, spans.values())), default=0)
+    spans = {card.card_id: span(conn, card) for card in cards}
+    extent = longest(spans.values())
     events = []
     for card in cards:
-        span = spans[card.card_id]
+        first_last = spans[card.card_id]
         events.append(envelope(PARSE_SUCCESS, {
-            "startTime": str(span[0] if span else 0), "maxTimeStamp": longest, "offset": 0,
-            "startTimeUpdated": span is not None, "isFullDb": card.is_db, "isRl": False, "isFtrace": False,
+            "startTime": str(first_last[0] if first_last else 0), "maxTimeStamp": extent, "offset": 0,
+            "startTimeUpdated": first_last is not None, "isFullDb": card.is_db, "isRl": False, "isFtrace": False,
             "unit": {"type": "card", "metadata": {"cardId": card.card_id,
                                                   "cardAlias": (aliases or {}).get(card.card_id, "")},
                      "children": unit_tree(conn, card)},

@@ -115,3 +115,9 @@ def one(conn, name: str, **params) -> dict | None:
 def cpp_text(value: float) -> str:
     """A number as the real server's std::to_string writes a double: six decimals."""
     return f"{value:.6f}"
+
+
+def reserved(value: float, digits: int) -> float:
+    """NumberUtil::DoubleReservedNDigits: ``value`` to ``digits`` decimals, half away from zero."""
+    scale = 10 ** digits
+    return math.copysign(math.floor(abs(value) * scale + 0.5) / scale, value)

@@ -10,7 +10,8 @@ compare with the rank chosen so (:func:`~service.insight.baseline.rank_baseline`
 Communication pages with the cluster chosen so (:func:`~service.insight.baseline.cluster_baseline`); the Summary page's
 parallel view lays out a cluster by the strategy ``summary/set/parallelStrategy`` chose
 (``SetParallelStrategyConfigHandler.cpp``), its expert heat map by the model info its Search gave
-(``ExpertHotspotManager.cpp`` UpdateModelInfo). The WebSocket keeps one
+(``ExpertHotspotManager.cpp`` UpdateModelInfo). ``remote/reset`` forgets every choice and
+``remote/delete`` the cards it names (:mod:`service.insight.remote`). The WebSocket keeps one
 :class:`Session` per connection, so two pages on one warehouse each see their own choice;
 ``POST /insight`` is stateless (a new session per request: a card is named with ``cardId`` where
 the warehouse holds several, the baseline with ``baselineRankId``).
@@ -47,6 +48,8 @@ class Session:
     events: list[dict] = field(default_factory=list)
     #: card id -> the alias unit/setCardAlias gave it (service.insight.card_alias)
     card_aliases: dict[str, str] = field(default_factory=dict)
+    #: the rank cards remote/delete took off the client's Timeline until it imports them again (service.insight.remote)
+    removed_cards: set[str] = field(default_factory=set)
     #: sends events to the client at any time, from any thread, nothing between them (None: no channel)
     push: Callable[[list[dict]], None] | None = None
     #: what the current request starts once its answer is sent (only with ``push``: work telling the client later)

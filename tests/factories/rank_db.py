@@ -6,7 +6,8 @@ files declare them, CONNECTION_IDS, PYTORCH_CALLCHAINS, MEMORY_RECORD, OP_MEMORY
 RANK_DEVICE_MAP, STEP_TIME, GC_RECORD, ROCE, NIC, HCCS, PCIE), the CANN tables of real
 files (TASK, COMPUTE_TASK_INFO, TASK_PMU_INFO, COMMUNICATION_OP, COMMUNICATION_TASK_INFO,
 CANN_API, the sampled tables, META_DATA, HOST_INFO, ...), STRING_IDS and ENUM_* tables;
-MSTX_EVENTS and OVERLAP_ANALYSIS are empty unless ``mstx`` / ``overlap`` give their rows.
+MSTX_EVENTS and OVERLAP_ANALYSIS are empty unless ``mstx`` / ``overlap`` give their rows;
+MEMCPY_INFO and ENUM_MEMCPY_OPERATION (profiler level 2) are written only when ``memcpy`` gives copies.
 ``omit`` leaves optional tables out (ACC_PMU by default, as in older files), ``extra_table``
 adds a table no reader knows, ``block_columns`` picks the COMPUTE_TASK_INFO column
 generation (``blockDim`` 2025 files, ``blockNum`` current CANN). ``tiling`` adds
@@ -78,6 +79,12 @@ MSTX_EVENT_TYPES = {"marker": 0, "push/pop": 1, "start/end": 2, "marker_ex": 3}
 OVERLAP_TYPES = {"computing": 0, "communication": 1, "communication_not_overlapped": 2, "free": 3}
 #: connectionId of an mstx event without a device task (UINT32_MAX)
 NO_CONNECTION = 4294967295
+#: MEMCPY_INFO and ENUM_MEMCPY_OPERATION as CANN writes them; the directions in aclrtMemcpyKind's order
+#: (1 named as MindStudio Insight's server tests name it, HardWareRepoTest.cpp)
+MEMCPY_INFO_DDL = "globalTaskId NUMERIC, size NUMERIC, memcpyOperation NUMERIC"
+MEMCPY_OPERATIONS = {0: "host to host", 1: "host to device", 2: "device to host", 3: "device to device"}
+#: global task ids of the copies add_memcpy adds (past build_tables' and add_tiling's)
+MEMCPY_TASK = 90_000
 
 
 def build_tables(rank_id: int, device_id: int, ts0: int, rank_in_map: bool, block_columns: str):
@@ -358,6 +365,25 @@ def add_overlap(tables: dict, ts0: int, device_id: int, intervals) -> None:
         rows.append((len(rows) + 1, device_id, ts0 + start, ts0 + end, OVERLAP_TYPES[kind]))
 
 
+def add_memcpy(tables: dict, ts0: int, device_id: int, copies) -> None:
+    """Add a MEMCPY_ASYNC device task and its MEMCPY_INFO row per ``(start, end, stream, size, direction)``
+    (times from ``ts0``; direction a name of MEMCPY_OPERATIONS, or a number the enum does not name), with
+    ENUM_MEMCPY_OPERATION; nothing when there is no copy (the file then has neither table)."""
+    if not copies:
+        return
+    strings = _strings_of(tables)
+    names = {name: number for number, name in MEMCPY_OPERATIONS.items()}
+    info = []
+    for index, (start, end, stream, size, direction) in enumerate(copies):
+        task_id = MEMCPY_TASK + index
+        tables["TASK"][1].append((ts0 + start, ts0 + end, device_id, NO_CONNECTION, task_id, 3136493,
+                                  strings("MEMCPY_ASYNC"), NO_CONNECTION, stream, 5000 + index, NO_CONNECTION))
+        info.append((task_id, size, names.get(direction, direction)))
+    tables["MEMCPY_INFO"] = (MEMCPY_INFO_DDL, info)
+    tables["ENUM_MEMCPY_OPERATION"] = ("id INTEGER PRIMARY KEY, name TEXT", sorted(MEMCPY_OPERATIONS.items()))
+    tables["STRING_IDS"] = (tables["STRING_IDS"][0], sorted((i, v) for v, i in strings.ids.items()))
+
+
 def write_db(path: Path, tables: dict[str, tuple[str, list[tuple]]]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path)
@@ -397,13 +423,16 @@ class RankDbFactory(factory.Factory):
     mstx = ()
     #: OVERLAP_ANALYSIS rows (add_overlap): (type, start, end) with times from ts0
     overlap = ()
+    #: memory copy tasks (add_memcpy): (start, end, stream, size, direction) with times from ts0
+    memcpy = ()
 
     @classmethod
     def _create(cls, model_class, *, path, rank_id, device_id, ts0, rank_in_map, omit, extra_table,
-                block_columns, tiling, tiling_steps, torch_npu_2024, mstx, overlap):
+                block_columns, tiling, tiling_steps, torch_npu_2024, mstx, overlap, memcpy):
         tables = build_tables(rank_id, device_id, ts0, rank_in_map, block_columns)
         add_mstx(tables, ts0, mstx)
         add_overlap(tables, ts0, device_id, overlap)
+        add_memcpy(tables, ts0, device_id, memcpy)
         if torch_npu_2024:
             tables["HOST_INFO"] = ("hostUid INTEGER, hostName TEXT", [(6458368880732993735, f"node{rank_id // 8}")])
         if tiling:

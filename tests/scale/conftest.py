@@ -45,6 +45,8 @@ RANK_EXPORTS = {
 #: each rank db's mstx events (mstx_sum): a range holding another, on two ranks, and a pair of marks
 MSTX = (("prefill", "start/end", 500, 4_000), ("attention", "start/end", 1_000, 2_000),
         ("sync_start", "marker_ex", 600, 600), ("sync_stop", "marker_ex", 900, 900))
+#: rank 0's memory copies (MEMCPY_INFO, profiler level 2): (start, end, stream, bytes, direction) from ts0
+MEMCPY = ((20_000, 20_400, 5, 4096, "host to device"), (21_000, 21_100, 5, 1024, "device to host"))
 #: the cluster analysis outputs: factory -> file name under cluster_analysis_output/
 CLUSTER_EXPORTS = {
     "ClusterStepTraceTimeFactory": "cluster_step_trace_time.csv",
@@ -57,7 +59,8 @@ CLUSTER_EXPORTS = {
 def write_inputs(folder: Path) -> Path:
     """Every input format the warehouse reads, written by its factory under ``folder``."""
     for rank, tiling in ((0, "host"), (1, "sunk")):  # seed 002: host tiling every step on rank 0, sunk on rank 1
-        RankDbFactory(path=folder / f"ascend_pytorch_profiler_{rank}.db", rank_id=rank, tiling=tiling, mstx=MSTX)
+        RankDbFactory(path=folder / f"ascend_pytorch_profiler_{rank}.db", rank_id=rank, tiling=tiling, mstx=MSTX,
+                      memcpy=MEMCPY if rank == 0 else ())
     OpProfileFactory(path=folder / "visualize_data.bin")
     # 500 events: the first step whole, its counters (C events) included
     write_trace(folder / "trace_view.json", 500, seed=1, rank=0)

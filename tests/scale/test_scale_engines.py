@@ -127,6 +127,12 @@ PARAMS = {
     "insight_slice_flows": {"slice_id": FLOW_SLICE},
     "insight_source": {"source_id": OP_PROFILE},
     "insight_source_span": {"source_id": Lookup("SELECT min(source_id) FROM thread")},
+    # rank 0's factory rank db (its copies, its framework and CANN calls and tasks)
+    "insight_memcpy_tasks": {"source_id": Lookup("SELECT min(source_id) FROM memcpy_task")},
+    "insight_kernel_e2e_events": {"source_id": Lookup("SELECT min(source_id) FROM memcpy_task")},
+    # the text export's trace (its Python, CANN and Ascend Hardware slices and their arrows)
+    "insight_kernel_e2e_trace_events": {"source_id": Lookup("SELECT min(id) FROM source WHERE kind = 'trace_json'")},
+    "insight_kernel_e2e_trace_flows": {"source_id": Lookup("SELECT min(id) FROM source WHERE kind = 'trace_json'")},
     "insight_source_start": {"source_id": Lookup("SELECT min(source_id) FROM thread")},
     "insight_string": {"string_id": Lookup("SELECT min(id) FROM string")},
     "insight_thread": {"thread_id": BUSIEST_THREAD},

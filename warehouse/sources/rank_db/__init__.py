@@ -103,6 +103,7 @@ INPUT_COLUMNS: dict[str, tuple[str, ...]] = {
                           "inputFormats", "inputDataTypes", "inputShapes", "outputFormats", "outputDataTypes",
                           "outputShapes", "opState", "hf32Eligible"),
     "TASK_PMU_INFO": ("globalTaskId", "name", "value"),
+    "MEMCPY_INFO": ("globalTaskId", "size", "memcpyOperation"),
     "COMMUNICATION_OP": ("opName", "startNs", "endNs", "connectionId", "groupName", "opId", "relay", "retry",
                          "dataType", "algType", "count", "opType", "deviceId", "rankSize"),
     "COMMUNICATION_TASK_INFO": ("name", "globalTaskId", "taskType", "planeId", "groupName", "notifyId",
@@ -128,6 +129,7 @@ INPUT_COLUMNS: dict[str, tuple[str, ...]] = {
     "OVERLAP_ANALYSIS": ("deviceId", "startNs", "endNs", "type"),
     **{f"ENUM_{name}": ("id", "name") for name in (
         "API_TYPE", "HCCL_DATA_TYPE", "HCCL_LINK_TYPE", "HCCL_RDMA_TYPE", "HCCL_TRANSPORT_TYPE", "MODULE",
+        "MEMCPY_OPERATION",
     )},
 }
 INPUT_COLUMNS["NIC"] = INPUT_COLUMNS["ROCE"]
@@ -158,6 +160,7 @@ INTEGER_COLUMNS: dict[str, tuple[str, ...]] = {
     "OP_MEMORY": ("allocationTime", "releaseTime"),
     "COMPUTE_TASK_INFO": ("globalTaskId", "name"),
     "COMMUNICATION_TASK_INFO": ("globalTaskId",),
+    "MEMCPY_INFO": ("globalTaskId", "size", "memcpyOperation"),
     "MSTX_EVENTS": ("startNs", "endNs", "connectionId"),
     "OVERLAP_ANALYSIS": ("startNs", "endNs"),
 }
