@@ -15,7 +15,7 @@ import threading
 
 from service.db import get_db
 from service.insight import (arrangement, baseline, card_alias, communication, communication_advice,
-                             communication_kernel, counters, details, event_view, expert, expert_analysis,
+                             communication_kernel, counters, details, event_view, expert, expert_analysis, explorer,
                              flow_categories, hotspot, importer, kernel_list, kernel_types, memory, operator,
                              operator_export, parallelism, parsing, project, rank_details, rank_offset,
                              same_operators, search, selection, slow_rank_advice, source, strategy, summary,
@@ -29,6 +29,9 @@ COMMANDS = {
     "heartCheck": project.heart_check,
     "moduleConfig/get": project.module_config,
     "files/getProjectExplorer": project.project_explorer,
+    "files/updateProjectExplorer": explorer.update_project_explorer,
+    "files/deleteProjectExplorer": explorer.delete_project_explorer,
+    "files/clearProjectExplorer": explorer.clear_project_explorer,
     "files/get": project.files_get,
     "files/checkProjectValid": project.check_project_valid,
     "global/setBaseline": baseline.set_baseline,

@@ -17,7 +17,7 @@ from pathlib import Path, PurePosixPath
 
 from flask import current_app
 
-from service.insight import cache, cards, hashes, parsing, planned, ranks, rooted
+from service.insight import cache, cards, explorer, hashes, parsing, planned, ranks, rooted
 from service.insight.protocol import InsightError, Params, rows
 from warehouse import db, ingest
 from warehouse.errors import IngestError
@@ -78,6 +78,7 @@ def import_action(conn, params: Params) -> dict:
     found = [f for given in params.text_list("path") for f in inside(root, given)]
     database = current_app.config["DATABASE"]
     paths = [str(root / f) for f in found]
+    explorer.restore(conn, paths)
     if params.session.push is not None:
         body = _in_background(conn, params, root, found, database, paths)
         if body is not None:
