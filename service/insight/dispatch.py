@@ -14,7 +14,7 @@ import itertools
 import threading
 
 from service.db import get_db
-from service.insight import (arrangement, baseline, card_alias, communication, communication_advice,
+from service.insight import (advisor, arrangement, baseline, card_alias, communication, communication_advice,
                              communication_kernel, counters, details, event_view, expert, expert_analysis, explorer,
                              flow_categories, hotspot, importer, kernel_list, kernel_types, memory, operator,
                              operator_export, parallelism, parsing, project, rank_details, rank_offset,
@@ -63,6 +63,7 @@ COMMANDS = {
     "tableData/detail": system_view.table_detail,
     "systemView/systemViewFtraceStat": system_view.ftrace_stat,
     "expertAnalysis/AICoreFreq": expert_analysis.aicore_freq,
+    "advisor/operatorDispatch": advisor.operator_dispatch,
     "parse/cards": parsing.parse_cards,
     "unit/eventView": event_view.event_view,
     "summary/queryTopData": summary.query_top_data,
