@@ -17,7 +17,7 @@ from service.db import get_db
 from service.insight import (advisor, arrangement, baseline, card_alias, communication, communication_advice,
                              communication_kernel, counters, details, event_view, expert, expert_analysis, explorer,
                              flow_categories, hotspot, importer, kernel_list, kernel_types, memory, operator,
-                             operator_export, parallelism, parsing, project, rank_details, rank_offset,
+                             operator_export, parallelism, parsing, pipeline, project, rank_details, rank_offset,
                              same_operators, search, selection, slow_rank_advice, source, strategy, summary,
                              system_view, system_view_layers, timeline, views)
 from service.insight.protocol import InsightError, Params
@@ -74,6 +74,7 @@ COMMANDS = {
     "summary/set/parallelStrategy": strategy.choose,
     "parallelism/arrangement/all": arrangement.arrangement,
     "parallelism/performance/data": parallelism.performance,
+    "parallelism/pipeline/fwdBwdTimeline": pipeline.fwd_bwd_timeline,
     "summary/slowRank/advisor": slow_rank_advice.advisor,
     "summary/queryModelInfo": expert.query_model_info,
     "summary/queryExpertHotspot": expert.query_expert_hotspot,
