@@ -78,7 +78,7 @@ final as (
     join ordered as f on f.n = b.first_n
     join ordered as l on l.n = b.last_n
     cross join step_range as r
-    where f.fwd_start >= r.range_start and f.fwd_start <= r.range_end
+    where r.range_start is null or (f.fwd_start >= r.range_start and f.fwd_start <= r.range_end)
 )
 
 select block, fp_start, fp_end, bp_start, bp_end

@@ -25,7 +25,7 @@ final as (
     left join thread as t on t.id = s.thread_id
     where o.run_id = :run_id and o.rank_id = :rank_id
         and (o.name like 'hcom_send%' or o.name like 'hcom_receive%' or o.name like 'hcom_batchsendrecv%')
-        and o.ts >= r.range_start and o.ts + o.dur <= r.range_end
+        and (r.range_start is null or (o.ts >= r.range_start and o.ts + o.dur <= r.range_end))
 )
 
 select name, ts, dur, process_id, thread_id
