@@ -185,12 +185,13 @@ def finished(database: str, planned: Planned, paths: list[str], results: list[in
         conn.close()
 
 
-def completed(conn, cards: list[ranks.RankCard], aliases: dict[str, str], failures: list[dict] = ()) -> list[dict]:
+def completed(conn, cards: list[ranks.RankCard], aliases: dict[str, str],
+              failures: list[dict] | None = None) -> list[dict]:
     """What the page hears once ``cards`` are parsed: their lanes (with the aliases the page gave them),
-    their clusters, operators, memory, then ``failures`` (the import's parse/fail events), then, when any card
-    was planned, allPagesSuccess and the expert heat map's event (ParsePostProcess's order)."""
+    their clusters, operators, memory, then ``failures`` (the import's parse/fail events), then, when there is a
+    card or a failure to tell, allPagesSuccess and the expert heat map's event (ParsePostProcess's order)."""
     told = (parse_events.parse_success(conn, cards, aliases) + parse_events.cluster_completed(cards)
-            + parse_events.operator_completed(conn, cards) + memory.memory_completed(conn, cards) + list(failures))
+            + parse_events.operator_completed(conn, cards) + memory.memory_completed(conn, cards) + (failures or []))
     if not cards and not failures:
         return told
     return told + [parse_events.all_pages_success(conn, cards)] + expert.heatmap_completed(conn, cards)
