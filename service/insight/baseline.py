@@ -28,7 +28,7 @@ the open cluster with this one (:func:`cluster_baseline`; :mod:`summary`, :mod:`
 
 from __future__ import annotations
 
-from service.insight import cards, ranks
+from service.insight import cards, parse_events, ranks
 from service.insight.protocol import InsightError, Params
 
 #: the real server's words (SetBaselineHandler.cpp)
@@ -37,7 +37,9 @@ EMPTY_REQUEST = "Set baseline failed, project name or filepath can't be empty!"
 
 def set_baseline(conn, params: Params) -> dict:
     """Make the cluster folder, rank card or operator profile at ``filePath`` (a cluster's folder, a card's path, or
-    ``rankId``) the session's baseline."""
+    ``rankId``) the session's baseline; allPagesSuccess over the warehouse's rank cards follows the answer, refused
+    or not, as SetBaselineHandler.cpp sends it after its response (:func:`parse_events.all_pages_success`)."""
+    params.session.events.append(parse_events.all_pages_success(conn, ranks.listing(conn)))
     card_id = params.text("filePath", required=False, aliases=("rankId",))
     if not params.text("projectName", required=False) or card_id is None:
         raise InsightError(EMPTY_REQUEST)

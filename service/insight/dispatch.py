@@ -14,12 +14,12 @@ import itertools
 import threading
 
 from service.db import get_db
-from service.insight import (arrangement, baseline, card_alias, communication, communication_advice,
+from service.insight import (advisor, arrangement, baseline, card_alias, communication, communication_advice,
                              communication_kernel, counters, curve, details, event_view, expert, expert_analysis,
-                             flow_categories, hotspot, importer, kernel_e2e, kernel_list, kernel_types, memcpy,
-                             memory, operator, operator_export, parallelism, parsing, project, rank_details,
-                             rank_offset, remote, same_operators, search, selection, slow_rank_advice, source,
-                             strategy, summary, system_view, system_view_layers, timeline, views)
+                             explorer, flow_categories, hotspot, importer, kernel_e2e, kernel_list, kernel_types,
+                             memcpy, memory, operator, operator_export, parallelism, parsing, pipeline, project,
+                             rank_details, rank_offset, remote, same_operators, search, selection, slow_rank_advice,
+                             source, strategy, summary, system_view, system_view_layers, timeline, views)
 from service.insight.protocol import InsightError, Params
 from service.insight.session import Session
 from warehouse.errors import WarehouseError
@@ -29,6 +29,9 @@ COMMANDS = {
     "heartCheck": project.heart_check,
     "moduleConfig/get": project.module_config,
     "files/getProjectExplorer": project.project_explorer,
+    "files/updateProjectExplorer": explorer.update_project_explorer,
+    "files/deleteProjectExplorer": explorer.delete_project_explorer,
+    "files/clearProjectExplorer": explorer.clear_project_explorer,
     "files/get": project.files_get,
     "files/checkProjectValid": project.check_project_valid,
     "global/setBaseline": baseline.set_baseline,
@@ -66,6 +69,7 @@ COMMANDS = {
     "tableData/detail": system_view.table_detail,
     "systemView/systemViewFtraceStat": system_view.ftrace_stat,
     "expertAnalysis/AICoreFreq": expert_analysis.aicore_freq,
+    "advisor/operatorDispatch": advisor.operator_dispatch,
     "parse/cards": parsing.parse_cards,
     "unit/eventView": event_view.event_view,
     "summary/queryTopData": summary.query_top_data,
@@ -76,6 +80,7 @@ COMMANDS = {
     "summary/set/parallelStrategy": strategy.choose,
     "parallelism/arrangement/all": arrangement.arrangement,
     "parallelism/performance/data": parallelism.performance,
+    "parallelism/pipeline/fwdBwdTimeline": pipeline.fwd_bwd_timeline,
     "summary/slowRank/advisor": slow_rank_advice.advisor,
     "summary/queryModelInfo": expert.query_model_info,
     "summary/queryExpertHotspot": expert.query_expert_hotspot,

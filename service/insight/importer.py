@@ -17,7 +17,7 @@ from pathlib import Path, PurePosixPath
 
 from flask import current_app
 
-from service.insight import cache, cards, hashes, parsing, planned, ranks, rooted
+from service.insight import cache, cards, explorer, hashes, parsing, planned, ranks, rooted
 from service.insight.protocol import InsightError, Params, rows
 from warehouse import db, ingest
 from warehouse.errors import IngestError
@@ -80,6 +80,7 @@ def import_action(conn, params: Params) -> dict:
     paths = [str(root / f) for f in found]
     if params.session.removed_cards:  # cards remote/delete took off the page come back when imported again
         params.session.removed_cards.difference_update(card.card_id for card in ranks.of_paths(conn, paths))
+    explorer.restore(conn, paths)
     if params.session.push is not None:
         body = _in_background(conn, params, root, found, database, paths)
         if body is not None:

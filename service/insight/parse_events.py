@@ -35,6 +35,21 @@ The real server pushes one per rank of a database export once its summary databa
 InitSummary, ``operator/database/DbSummaryDataBase.cpp`` ParserEnd), and one per rank of a text
 export whose kernel_details.csv it parsed (``operator/parser/KernelParse.cpp`` ParseCallBack), in
 the shape of ToEventJson<OperatorParseStatusEvent> (``operator/protocol/OperatorProtocolUtil.cpp``).
+
+Once every card of an import is parsed the real server pushes ``allPagesSuccess`` (module ``memory``:
+``full_db/PaserFactory.cpp`` ParsePostProcess and SendAllParseSuccess, after every parse task ended and
+before ``parse/heatmapCompleted``; again after each ``global/setBaseline`` answer, SetBaselineHandler.cpp),
+shaped by ToEventJson<AllSuccessEvent> (``timeline/protocol/TimelineProtocolUtil.cpp``): ``isAllPageParsed``
+true, each card's ``offset`` from the earliest card (TraceTime::ComputeCardMinTimeInfo) and ``minTime``, the
+earliest card's start as a decimal string. On hearing it the Timeline ends its cards' parsing state and
+moves each card by its offset (``modules/timeline/src/connection/handler.ts`` allSuccessHandler), the Memory,
+Operator and Statistic pages refresh (their handler.ts allSuccessHandler). Each card's lanes here are on its
+own time axis (``offset`` 0 in parse/success), so each card's offset is 0 here too.
+
+``parse/operatorClear`` is declared by the real server (``defs/ProtocolDefs.h`` EVENT_PARSE_OPERATOR_CLEAR,
+``operator/protocol/OperatorProtocolUtil.cpp`` ToEventJson<OperatorParseClearEvent>) but never sent: no
+handler or parser of ``server/src`` makes an OperatorParseClearEvent, and no page of ``modules/`` listens for
+it. The warehouse sends it at the same moments: never.
 """
 
 from __future__ import annotations
@@ -51,7 +66,8 @@ OPERATOR_COMPLETED = "parse/operatorCompleted"
 CLUSTER_COMPLETED, CLUSTER_STEP2_COMPLETED = "parse/clusterCompleted", "parse/clusterStep2Completed"
 #: parseResult of a cluster parsed (PARSE_RESULT_OK of the real server)
 PARSE_RESULT_OK = "ok"
-MODULE, OPERATOR_MODULE = "timeline", "operator"
+ALL_PAGES_SUCCESS = "allPagesSuccess"
+MODULE, OPERATOR_MODULE, MEMORY_MODULE = "timeline", "operator", "memory"
 #: kinds of a text export's kernel list (the inputs KernelParse reads)
 KERNEL_KINDS = frozenset({"kernel_details_csv", "op_summary_csv"})
 #: metaType of a text project's lanes (TextTraceDatabase::AddThreadTrack); a database project's are its tables'
@@ -138,6 +154,15 @@ def parse_success(conn, cards: list[RankCard], aliases: dict[str, str] | None = 
             "rankList": [card.rank_info()],
             "threadGroupList": [], "dbPath": card.path}))
     return events
+
+
+def all_pages_success(conn, cards: list[RankCard]) -> dict:
+    """allPagesSuccess once ``cards`` are parsed: each card's offset (0: each is on its own time axis) and the
+    earliest card's first slice as ``minTime`` ("0" when none has a slice)."""
+    starts = [span[0] for span in (_span(conn, card) for card in cards) if span]
+    return envelope(ALL_PAGES_SUCCESS, {
+        "isAllPageParsed": True, "cardOffsets": [{"cardId": card.card_id, "offset": 0} for card in cards],
+        "minTime": str(min(starts, default=0))}, MEMORY_MODULE)
 
 
 def cluster_completed(cards: list[RankCard]) -> list[dict]:

@@ -16,8 +16,9 @@ written after its last read); at most one event per card every :data:`PROGRESS_E
 as each file is in. Once every file is in, the same events as an import answered
 after its ingest (:mod:`parse_events`, :func:`memory.memory_completed`) go out in one batch, then a
 ``parse/fail`` for each card planned that the ingest did not give (with its file's one-line
-reason) and for each other file that failed (``rankId`` its path). One import at a time per
-warehouse (:func:`lock_of`).
+reason) and for each other file that failed (``rankId`` its path), then ``allPagesSuccess`` and the
+expert heat map's event, as the real server tells them once every parse task ended. One import at a time
+per warehouse (:func:`lock_of`).
 
 ``parse/cards`` is the page's "parse these cards" (a card's start button, the axis's, "Parse Cards of
 Related Group": ``modules/timeline/src/components/ChartContainer/Units/UnitInfo.tsx``, ``TimeMakerAxis.tsx``,
@@ -164,31 +165,36 @@ class _Told:
 
 def finished(database: str, planned: Planned, paths: list[str], results: list[ingest.FileResult],
              aliases: dict[str, str]) -> list[dict]:
-    """The events of an import done: those of an import answered after its ingest, then the failures."""
+    """The events of an import done: those of an import answered after its ingest, the failures told before
+    the closing ones."""
     conn = db.connect_readonly(database)
     try:
         cards = ranks.of_paths(conn, paths)
-        events = completed(conn, cards, aliases)
+        given = {card.card_id for card in cards}
+        failures = {str(result.path): _one_line(result.error) for result in results if result.status == "failed"}
+        told = []
+        for card in planned.cards:
+            if card.card_id not in given:
+                reason = failures.pop(card.card_id, None) or next(
+                    (failures.pop(str(path)) for path, of in planned.card_of.items()
+                     if of == card.card_id and str(path) in failures), None)
+                told.append(failed(card.card_id, reason or f"{card.path}: read, but it gave no timeline card here"))
+        told.extend(failed(path, reason) for path, reason in failures.items())
+        return completed(conn, cards, aliases, told)
     finally:
         conn.close()
-    given = {card.card_id for card in cards}
-    failures = {str(result.path): _one_line(result.error) for result in results if result.status == "failed"}
-    for card in planned.cards:
-        if card.card_id not in given:
-            reason = failures.pop(card.card_id, None) or next(
-                (failures.pop(str(path)) for path, of in planned.card_of.items()
-                 if of == card.card_id and str(path) in failures), None)
-            events.append(failed(card.card_id, reason or f"{card.path}: read, but it gave no timeline card here"))
-    events.extend(failed(path, reason) for path, reason in failures.items())
-    return events
 
 
-def completed(conn, cards: list[ranks.RankCard], aliases: dict[str, str]) -> list[dict]:
+def completed(conn, cards: list[ranks.RankCard], aliases: dict[str, str],
+              failures: list[dict] | None = None) -> list[dict]:
     """What the page hears once ``cards`` are parsed: their lanes (with the aliases the page gave them),
-    their clusters, operators, memory, expert heat map."""
-    return (parse_events.parse_success(conn, cards, aliases) + parse_events.cluster_completed(cards)
-            + parse_events.operator_completed(conn, cards) + memory.memory_completed(conn, cards)
-            + expert.heatmap_completed(conn, cards))
+    their clusters, operators, memory, then ``failures`` (the import's parse/fail events), then, when there is a
+    card or a failure to tell, allPagesSuccess and the expert heat map's event (ParsePostProcess's order)."""
+    told = (parse_events.parse_success(conn, cards, aliases) + parse_events.cluster_completed(cards)
+            + parse_events.operator_completed(conn, cards) + memory.memory_completed(conn, cards) + (failures or []))
+    if not cards and not failures:
+        return told
+    return told + [parse_events.all_pages_success(conn, cards)] + expert.heatmap_completed(conn, cards)
 
 
 def failed(card_id: str, reason: str) -> dict:

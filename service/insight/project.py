@@ -14,12 +14,11 @@ import os
 import stat
 from contextlib import contextmanager
 
-from service.insight import cards, importer, ranks, rooted
+from service.insight import cards, explorer, importer, ranks, rooted
 from service.insight.protocol import InsightError, Params
 
 #: ProjectErrorType of the real server (GlobalProtocolResponse.h)
 NO_ERRORS, IS_UNSAFE_PATH, OTHER = 0, 2, -1
-PROJECT = "warehouse"
 
 
 def heart_check(conn, params: Params) -> dict:
@@ -50,13 +49,17 @@ def _rank_nodes(rank_cards: list[ranks.RankCard]) -> list[dict]:
 
 def project_explorer(conn, params: Params) -> dict:
     """One project holding every card of the warehouse: its operator profiles, then one card per rank of
-    its training runs (:mod:`ranks`), as import/action lists them, a cluster's under its node."""
-    operators = [card for card in cards.listing(conn) if card["kind"] == cards.OPERATOR_KIND]
-    rank_cards = ranks.listing(conn)
+    its training runs (:mod:`ranks`), as import/action lists them, a cluster's under its node; named and
+    less the entries taken out as the page asked (:mod:`explorer`)."""
+    name, removed = explorer.state(conn)
+    operators = [card for card in cards.listing(conn)
+                 if card["kind"] == cards.OPERATOR_KIND and not explorer.covered(card["cardPath"], removed)]
+    rank_cards = [card for card in ranks.listing(conn)
+                  if not explorer.covered(card.path, removed) and not explorer.covered(card.run_root, removed)]
     if not operators and not rank_cards:
         return {"projectDirectoryList": []}
     return {"projectDirectoryList": [{
-        "projectName": PROJECT, "fileName": [c["cardPath"] for c in operators] + [c.path for c in rank_cards],
+        "projectName": name, "fileName": [c["cardPath"] for c in operators] + [c.path for c in rank_cards],
         "children": [cards.tree_node(c) for c in operators] + _rank_nodes(rank_cards)}]}
 
 

@@ -151,6 +151,38 @@ def plant_advice_inputs(conn) -> None:
             "transit_bytes": 500_000, "transit_ns": 1_500_000, "bandwidth_bytes_per_s": 333_333_333})
 
 
+def plant_insight_inputs(conn) -> None:
+    """Rows for the Insight views the inputs hold nothing for, on rank 0 of the Operator page's run (the first with
+    rank db kernels of rank 0, test_scale_engines.py KERNEL_RUN; its timeline input):
+    two run-time operator compilations (aclopCompileAndExecute), a forward operator linked to its backward
+    one, a send and a receive; and a project explorer the page renamed and took a path out of."""
+    run_id = conn.execute("SELECT min(s.run_id) FROM kernel AS k JOIN source AS s ON s.id = k.source_id "
+                          "WHERE k.rank_id = 0 AND k.origin = 'rank_db'").fetchone()[0]
+    source_id = conn.execute("SELECT source_id FROM answer_source WHERE fact = 'timeline' AND rank_id = 0 "
+                             "AND run_id = ?", (run_id,)).fetchone()[0]
+    start_ns = conn.execute("SELECT min(start_ns) FROM step_window WHERE run_id = ? AND rank_id = 0",
+                            (run_id,)).fetchone()[0]
+    with warehouse_rows.bound(conn):
+        for i in range(2):
+            warehouse_rows.CannApiFactory(source_id=source_id, rank_id=0, ts=start_ns + 20_000 * (i + 1), dur=5_000,
+                                          name="aclopCompileAndExecute")
+        thread = warehouse_rows.ThreadFactory(process=warehouse_rows.ProcessFactory(source_id=source_id, rank_id=0),
+                                              source_id=source_id)
+        linked = []
+        for offset, name in ((1_000, "aten::mm"), (50_000, "MmBackward0")):
+            row = warehouse_rows.SliceFactory(thread_id=thread["id"], ts=start_ns + offset, dur=10_000, name=name)
+            warehouse_rows.PytorchApiFactory(source_id=source_id, rank_id=0, ts=row["ts"], dur=10_000, name=name,
+                                             type="op", slice_id=row["id"])
+            linked.append(row["id"])
+        warehouse_rows.FlowFactory(source_id=source_id, slice_out=linked[0], slice_in=linked[1], name="framework",
+                                   category="CONNECTION_IDS")
+        for i, kind in enumerate(("send", "receive")):
+            warehouse_rows.CommunicationOpFactory(source_id=source_id, rank_id=0, name=f"hcom_{kind}__{i}_0_1",
+                                                  op_type=f"hcom_{kind}_", ts=start_ns + 70_000 + 10_000 * i, dur=5_000)
+        warehouse_rows.insert("insight_project", {"id": 1, "name": "scale"})
+        warehouse_rows.insert("insight_explorer_removed", {"path": "/runs/removed"})
+
+
 def plant_comparable_runs(conn) -> None:
     """Two one-rank runs of one model, the second's step 1.5x the first's: run_regression compares a
     run with the last comparable run before it only, and the runs above are each of another setup."""
@@ -194,6 +226,7 @@ def build_warehouse(folder: Path) -> Path:
     assert [r.error for r in results if r.status != "ok"] == []
     plant_rule_inputs(conn)
     plant_advice_inputs(conn)
+    plant_insight_inputs(conn)
     plant_comparable_runs(conn)
     plant_pipelined_runs(conn)
     stage_a_run(conn, folder / "staged")

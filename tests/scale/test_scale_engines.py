@@ -107,6 +107,11 @@ PARAMS = {
     "insight_expert_hotspot": {"run_id": MOE_RUN},
     "insight_expert_model": {"run_id": MOE_RUN},
     "insight_kernel_types": {"run_id": KERNEL_RUN, "rank_id": 0},
+    # the compilations, linked operators and sends tests/scale/conftest.py plants on rank 0 (two compilations:
+    # threshold 1 passes, the real server's 20 would not)
+    "insight_operator_dispatch": {"run_id": KERNEL_RUN, "rank_id": 0, "threshold": 1},
+    "insight_fwd_bwd_blocks": {"run_id": KERNEL_RUN, "rank_id": 0},
+    "insight_p2p_ops": {"run_id": KERNEL_RUN, "rank_id": 0},
     "insight_layer_summary": {"run_id": KERNEL_RUN, "rank_id": 0, "layer": "ascend hardware"},
     "insight_layer_trace": {"run_id": KERNEL_RUN, "rank_id": 0, "layer": "ascend hardware"},
     "insight_kernel_pmu": {"kernel_id": Lookup("SELECT min(id) FROM kernel WHERE origin = 'rank_db'")},

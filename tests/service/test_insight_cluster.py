@@ -51,13 +51,13 @@ def named(database, query: str, **params) -> list[dict]:
 def check_cluster_events(events: list[dict], run) -> None:
     """The cluster's two events follow the ranks' parse/success, naming the folder imported; then each
     rank's parse/operatorCompleted (the Operator module's, test_insight_operator.py), each rank's
-    parse/memoryCompleted (the Memory module's, test_insight_memory.py) and the expert heat map's
-    parse/heatmapCompleted (test_insight_expert.py)."""
+    parse/memoryCompleted (the Memory module's, test_insight_memory.py), allPagesSuccess
+    (test_insight_timeline.py) and the expert heat map's parse/heatmapCompleted (test_insight_expert.py)."""
     assert [(event["moduleName"], event["event"]) for event in events] == [
         ("timeline", "parse/success"), ("timeline", "parse/success"), ("timeline", "parse/clusterCompleted"),
         ("timeline", "parse/clusterStep2Completed"), ("operator", "parse/operatorCompleted"),
         ("operator", "parse/operatorCompleted"), ("timeline", "parse/memoryCompleted"),
-        ("timeline", "parse/memoryCompleted"), ("timeline", "parse/heatmapCompleted")]
+        ("timeline", "parse/memoryCompleted"), ("memory", "allPagesSuccess"), ("timeline", "parse/heatmapCompleted")]
     assert events[2]["body"] == {"parseResult": "ok", "isAllPageParsed": False, "isShowCluster": True,
                                  "clusterPath": str(run)}
     assert events[3]["body"] == {"parseResult": "ok", "isAllPageParsed": False, "clusterPath": str(run)}

@@ -134,7 +134,9 @@ def test_a_failing_file_fails_its_card_only(empty, root):
     finally:
         conn.close()
     assert reason.startswith(f"{bad}: ")
-    success, heatmap, failure = page.events
-    assert heatmap["event"] == "parse/heatmapCompleted"
+    # the failure is told before allPagesSuccess and the heat map's event, which close every import
+    success, failure, all_pages, heatmap = page.events
+    assert (all_pages["event"], heatmap["event"]) == ("allPagesSuccess", "parse/heatmapCompleted")
+    assert [offset["cardId"] for offset in all_pages["body"]["cardOffsets"]] == [str(good)]
     assert (success["event"], success["body"]["unit"]["metadata"]["cardId"]) == ("parse/success", str(good))
     assert (failure["event"], failure["body"]) == ("parse/fail", {"rankId": str(bad), "error": reason})

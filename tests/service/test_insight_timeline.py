@@ -112,6 +112,15 @@ def check_event(event: dict, database, card: dict) -> dict:
     return body
 
 
+def check_all_pages(event: dict, database, cards: list[dict]) -> None:
+    """allPagesSuccess once ``cards`` (import/action results) are parsed (ToEventJson<AllSuccessEvent>, module
+    memory): every card at offset 0 (each on its own time axis), the earliest card's first slice as minTime."""
+    assert (event["event"], event["moduleName"]) == ("allPagesSuccess", "memory")
+    assert event["body"] == {
+        "isAllPageParsed": True, "cardOffsets": [{"cardId": card["rankId"], "offset": 0} for card in cards],
+        "minTime": str(min(extent_in_sql(database, card["dbPath"])[0] for card in cards))}
+
+
 def lanes(body: dict) -> list[tuple[dict, dict]]:
     """The thread lanes with slices, each with its process lane."""
     return [(process["metadata"], thread["metadata"]) for process in body["unit"]["children"]
@@ -197,8 +206,9 @@ def test_a_two_rank_folder_is_one_card_per_rank_with_its_lanes(empty, root, real
                  {**node, "deviceId": found["deviceId"]} for node, found in zip(body["children"], listed)]}]}]
         # one parse/success per rank, then the cluster's two events (test_insight_cluster.py), then one
         # parse/operatorCompleted per rank (test_insight_operator.py), then parse/memoryCompleted per rank
-        # (test_insight_memory.py), then parse/heatmapCompleted (test_insight_expert.py)
-        assert [event["event"] for event in page.events][:2] == ["parse/success"] * 2 and len(page.events) == 9
+        # (test_insight_memory.py), then allPagesSuccess, then parse/heatmapCompleted (test_insight_expert.py)
+        assert [event["event"] for event in page.events][:2] == ["parse/success"] * 2 and len(page.events) == 10
+        check_all_pages(page.events[-2], empty, body["result"])
         extents = [extent_in_sql(empty, path) for path in paths]
         longest = max(end - start for start, end in extents)
         for event, card in zip(page.events, body["result"]):
@@ -207,7 +217,7 @@ def test_a_two_rank_folder_is_one_card_per_rank_with_its_lanes(empty, root, real
         drive_lanes(page, empty, page.events[1]["body"])
         # importing the folder again: the same cards (imported before), their lanes pushed again
         again = imported(page, run)
-        assert again["result"] == body["result"] and len(page.events) == 18
+        assert again["result"] == body["result"] and len(page.events) == 20
 
 
 def test_a_text_export_is_one_card(empty, root, realdata):
@@ -222,8 +232,9 @@ def test_a_text_export_is_one_card(empty, root, realdata):
         assert (body["isCluster"], body["isOnlyTraceJson"]) == (False, False)
         # its kernel_details.csv: the Operator page lists the rank (test_insight_operator.py); the memory data
         # beside it: the Memory page's event follows (test_insight_memory.py); then the expert heat map's
-        # (none in a training run: test_insight_expert.py)
-        event, operators, memory, heatmap = page.events
+        # (none in a training run: test_insight_expert.py), after allPagesSuccess
+        event, operators, memory, all_pages, heatmap = page.events
+        check_all_pages(all_pages, empty, body["result"])
         assert (heatmap["event"], heatmap["body"]) == ("parse/heatmapCompleted", NO_HEATMAP)
         assert (operators["event"], operators["body"]["rankId"]) == ("parse/operatorCompleted", trace)
         assert memory["event"] == "parse/memoryCompleted"
@@ -242,7 +253,8 @@ def test_a_lone_trace_is_one_card_named_by_its_path(empty, root, realdata):
         assert [(c["cardName"], c["rankId"], c["projectType"], c["cluster"]) for c in body["result"]] == [
             (str(trace), str(trace), 5, "")]
         assert (body["isCluster"], body["isOnlyTraceJson"]) == (False, True)
-        event, heatmap = page.events
+        event, all_pages, heatmap = page.events
+        check_all_pages(all_pages, empty, body["result"])
         assert (heatmap["event"], heatmap["body"]) == ("parse/heatmapCompleted", NO_HEATMAP)
         drive_lanes(page, empty, check_event(event, empty, body["result"][0]))
 
@@ -258,8 +270,9 @@ def test_an_msprof_rank_in_several_files_is_one_card_on_one_time_axis(empty, roo
         assert sorted(answering) == timeline
         assert (card["cardName"], card["rankId"], card["projectType"], card["cardPath"]) == (
             "0", answering[0], 5, "Directory: device_0")
-        event, heatmap = page.events
+        event, all_pages, heatmap = page.events
         assert (heatmap["event"], heatmap["body"]) == ("parse/heatmapCompleted", NO_HEATMAP)
+        check_all_pages(all_pages, empty, [card])
         event_body = check_event(event, empty, card)
         start, end = extent_in_sql(empty, card["dbPath"])
         assert (event_body["maxTimeStamp"], event_body["isFullDb"]) == (end - start, False)
@@ -276,6 +289,8 @@ def test_a_file_that_fails_is_a_card_that_fails_to_parse(empty, root):
     with opened(empty, root, bad) as (page, body):
         assert [(c["rankId"], c["result"], c["projectType"]) for c in body["result"]] == [(str(bad), True, 5)]
         [(reason,)] = sql(empty, "SELECT error FROM source WHERE path = ? AND status = 'failed'", str(bad))
+        # then allPagesSuccess, naming no card: every parse task ended (PaserFactory.cpp ParsePostProcess)
         assert [(event["event"], event["moduleName"], event["body"]) for event in page.events] == [
-            ("parse/fail", "timeline", {"rankId": str(bad), "error": reason})]
+            ("parse/fail", "timeline", {"rankId": str(bad), "error": reason}),
+            ("allPagesSuccess", "memory", {"isAllPageParsed": True, "cardOffsets": [], "minTime": "0"})]
         assert reason.startswith(f"{bad}: ") and "\n" not in reason
