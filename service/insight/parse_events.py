@@ -158,8 +158,8 @@ def parse_success(conn, cards: list[RankCard], aliases: dict[str, str] | None = 
 
 def all_pages_success(conn, cards: list[RankCard]) -> dict:
     """allPagesSuccess once ``cards`` are parsed: each card's offset (0: each is on its own time axis) and the
-    earliest card's first slice as ``minTime`` ("0" when none has a slice)."""
-    starts = [span[0] for span in (_span(conn, card) for card in cards) if span]
+    earliest card's time zero as ``minTime`` ("0" when none has a timeline)."""
+    starts = [first_last[0] for first_last in (span(conn, card) for card in cards) if first_last]
     return envelope(ALL_PAGES_SUCCESS, {
         "isAllPageParsed": True, "cardOffsets": [{"cardId": card.card_id, "offset": 0} for card in cards],
         "minTime": str(min(starts, default=0))}, MEMORY_MODULE)

@@ -16,9 +16,9 @@ when one of them holds data, ``maxTimeStamp`` their duration, which the page tak
 end (``handler/RemoteDeleteHandler.cpp`` GetUpdateTime; ToResponseJson<RemoteDeleteResponse>). Here
 the cards are forgotten by the connection (their aliases, the rank baseline if it is one of them) and
 kept off its Timeline until it imports them again; the extent is the longest of the warehouse's other
-rank cards, as ``parse/success`` gives ``maxTimeStamp`` (each card its own axis from its first slice:
+rank cards, as ``parse/success`` gives ``maxTimeStamp`` (each card its own axis from its time zero:
 :mod:`service.insight.parse_events`). ``maxTimeStamp`` is 0 and ``startTimeUpdated`` false when no card
-with a slice is left, as the real server answers then.
+with a timeline is left, as the real server answers then.
 """
 
 from __future__ import annotations
