@@ -15,7 +15,7 @@ import shutil
 
 import pytest
 
-from test_insight_timeline import opened, sql
+from test_insight_timeline import extent_of_sources, opened, sql
 from test_insight_ws import empty, root  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.slow
@@ -39,9 +39,8 @@ def check_chain(database, record: dict, is_db: bool) -> None:
     durations are theirs."""
     slices = {s["role"]: s for s in record["highlightSlices"]}
     assert list(slices) == ROLES
-    (zero,), = sql(database, "SELECT min(s.ts) FROM slice AS s JOIN thread AS t ON t.id = s.thread_id "
-                             "WHERE t.source_id = (SELECT t2.source_id FROM slice AS s2 JOIN thread AS t2 "
-                             "ON t2.id = s2.thread_id WHERE s2.id = ?)", int(slices["LAUNCH"]["id"]))
+    zero = extent_of_sources(database, "SELECT t.source_id FROM slice AS s JOIN thread AS t ON t.id = s.thread_id "
+                                       "WHERE s.id = ?", int(slices["LAUNCH"]["id"]))[0]
     at = {}
     for role, found in slices.items():
         (name, ts, dur, thread, process), = sql(database, "SELECT s.name, s.ts, s.dur, s.thread_id, t.process_id "

@@ -16,7 +16,7 @@ import shutil
 import pytest
 
 from tests.factories.rank_db import RankDbFactory
-from test_insight_timeline import opened, sql
+from test_insight_timeline import extent_in_sql, opened, sql
 from test_insight_ws import empty, root  # noqa: F401 - fixtures
 
 pytestmark = pytest.mark.slow
@@ -71,8 +71,7 @@ def test_a_text_cards_copies_are_its_memcpy_slices_per_stream(empty, root, reald
             assert [row["number"] for row in answer["data"]] == [22, 2]
             assert set(answer["data"][0]) == ROW_KEYS | {"children"}
             # stream 2's copies, longest first, a page of 10; the slices unit/threadTraces draws
-            (zero,), = sql(empty, "SELECT min(s.ts) FROM slice AS s JOIN thread AS t ON t.id = s.thread_id "
-                                  "JOIN source AS src ON src.id = t.source_id WHERE src.path = ?", card["dbPath"])
+            zero = extent_in_sql(empty, card["dbPath"])[0]
             listed = details(page, card, ["2", ""])
             stream2 = sorted(((ts - zero, dur, str(slice_id)) for tid, _, slice_id, ts, dur in copies if str(tid) == "2"),
                              key=lambda row: -row[1])
@@ -109,8 +108,7 @@ def test_a_level2_dbs_copies_are_summed_per_stream_and_direction(empty, root):
     rank = RankDbFactory(path=folder / "ascend_pytorch_profiler_0.db", rank_id=0, memcpy=COPIES)
     with opened(empty, root, folder) as (page, body):
         (card,) = body["result"]
-        (zero,), = sql(empty, "SELECT min(s.ts) FROM slice AS s JOIN thread AS t ON t.id = s.thread_id "
-                              "JOIN source AS src ON src.id = t.source_id WHERE src.path = ?", card["dbPath"])
+        zero = extent_in_sql(empty, card["dbPath"])[0]
 
         def row(key, name, level, copies):
             return figures(key, name, level, [c[3] for c in copies], [c[1] - c[0] for c in copies])

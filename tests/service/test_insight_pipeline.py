@@ -21,7 +21,7 @@ from websockets.sync.client import connect
 
 from test_insight_cluster import named
 from test_insight_parallelism import FACTORY_ROOT, GROUPS
-from test_insight_timeline import DB_RUN, TEXT_RUN, opened, sql
+from test_insight_timeline import DB_RUN, TEXT_RUN, extent_of_sources, opened, sql
 from test_insight_ws import Page, empty, root, serving  # noqa: F401 - empty and root are fixtures
 from service.insight.pipeline import micro_batches
 from tests.diagnosis import cluster as diagnosis_cluster
@@ -54,11 +54,10 @@ def components(body: dict) -> dict[str, dict[str, list[dict]]]:
 
 
 def cluster_zero(database, run_id: int = 1) -> int:
-    """The earliest first slice of the run's cards (each card's zero is its timeline's first slice)."""
-    [(zero,)] = sql(database, "SELECT min(s.ts) FROM slice AS s JOIN thread AS t ON t.id = s.thread_id "
-                              "JOIN answer_source AS a ON a.source_id = t.source_id AND a.fact = 'timeline' "
-                              "WHERE a.run_id = ?", run_id)
-    return zero
+    """The earliest time zero of the run's cards (each card's zero is its timeline's first slice or counter
+    lane sample)."""
+    return extent_of_sources(database, "SELECT source_id FROM answer_source WHERE fact = 'timeline' AND run_id = ?",
+                             run_id)[0]
 
 
 def expected_blocks(database, rank: int, zero: int, step_id=None, run_id: int = 1) -> list[dict]:

@@ -81,10 +81,16 @@ def lanes_in_sql(database, path: str) -> tuple[int, int, int]:
 def extent_in_sql(database, path: str) -> tuple[int, int]:
     """(first slice start or drawn counter sample, last slice end or drawn counter sample) of the rank whose card
     is the input at ``path`` (drawn: a series of a process, a counter lane)."""
+    return extent_of_sources(database, TIMELINE_INPUTS, path)
+
+
+def extent_of_sources(database, sources: str, *args) -> tuple[int, int]:
+    """(first slice start or drawn counter sample, last slice end or drawn counter sample) of the inputs the
+    query ``sources`` (with ``args``) selects: their common time axis's zero and end."""
     slices = sql(database, "SELECT min(sl.ts), max(sl.ts + sl.dur) FROM slice AS sl JOIN thread AS t "
-                           f"ON t.id = sl.thread_id WHERE t.source_id IN ({TIMELINE_INPUTS})", path)[0]
+                           f"ON t.id = sl.thread_id WHERE t.source_id IN ({sources})", *args)[0]
     samples = sql(database, "SELECT min(c.ts), max(c.ts) FROM counter AS c JOIN counter_track AS k ON k.id = c.track_id "
-                            f"WHERE k.process_id IS NOT NULL AND k.source_id IN ({TIMELINE_INPUTS})", path)[0]
+                            f"WHERE k.process_id IS NOT NULL AND k.source_id IN ({sources})", *args)[0]
     starts = [value for value in (slices[0], samples[0]) if value is not None]
     ends = [value for value in (slices[1], samples[1]) if value is not None]
     return min(starts, default=None), max(ends, default=None)
