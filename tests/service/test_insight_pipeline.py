@@ -21,7 +21,7 @@ from websockets.sync.client import connect
 
 from test_insight_cluster import named
 from test_insight_parallelism import FACTORY_ROOT, GROUPS
-from test_insight_timeline import DB_RUN, TEXT_RUN, extent_of_sources, opened, sql
+from test_insight_timeline import DB_RUN, TEXT_RUN, extent_of_sources, opened
 from test_insight_ws import Page, empty, root, serving  # noqa: F401 - empty and root are fixtures
 from service.insight.pipeline import micro_batches
 from tests.diagnosis import cluster as diagnosis_cluster
