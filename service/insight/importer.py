@@ -17,7 +17,7 @@ from pathlib import Path, PurePosixPath
 
 from flask import current_app
 
-from service.insight import cache, cards, explorer, hashes, parsing, planned, ranks, rooted
+from service.insight import cache, cards, explorer, hashes, parse_events, parsing, planned, ranks, rooted
 from service.insight.protocol import InsightError, Params, rows
 from warehouse import db, ingest
 from warehouse.errors import IngestError
@@ -67,8 +67,8 @@ def import_action(conn, params: Params) -> dict:
     Cards as the real server's (TimelineProtocolUtil.cpp, ImportActionResponse): an operator profile
     is one card (projectType BIN), a training run one card per rank (:mod:`ranks`: every rank holding a
     file the paths name, imported now or before), a file that failed one card with ``result`` false.
-    Each rank card's ``parse/success`` event, each cluster's completion, and each rank's
-    ``parse/operatorCompleted`` are left for the page (:mod:`parse_events`).
+    Each card's ``parse/success`` event (an operator profile's too: its trace's lanes, or none), each cluster's
+    completion, and each rank's ``parse/operatorCompleted`` are left for the page (:mod:`parse_events`).
 
     A page with an event channel (the WebSocket) importing new files that give rank cards (and no
     operator profile) is answered at once with the cards the files will give (:mod:`planned`); the
@@ -98,6 +98,10 @@ def import_action(conn, params: Params) -> dict:
     operator_cards = [by_source[r.source_id] for r in results
                       if r.source_id in by_source and by_source[r.source_id]["kind"] == cards.OPERATOR_KIND]
     rank_cards = ranks.of_paths(conn, paths)
+    # an operator profile's card hears its parse/success too, lanes or none, as SourceFileParser's end of parse
+    # sends it: the Timeline shows the card parsing until then
+    profiles = [ranks.of_operator_profile(card) for card in operator_cards]
+    params.session.events.extend(parse_events.parse_success(conn, profiles, params.session.card_aliases))
     params.session.events.extend(parsing.completed(conn, rank_cards, params.session.card_aliases))
     return _answer(conn, results, operator_cards, rank_cards)
 

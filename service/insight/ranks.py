@@ -118,6 +118,16 @@ def listing(conn) -> list[RankCard]:
     return cards
 
 
+def of_operator_profile(card: dict) -> RankCard:
+    """An operator profile's card (:func:`service.insight.cards.listing`) as a card of the Timeline: its own input,
+    whose lanes are its trace's (a simulator's profile, block 0x02) or none (an on-board one), named by its path
+    as the real server names it (ProjectParserBin.cpp: ``rankId`` the file, RankInfo of that id alone)."""
+    path = card["cardPath"]
+    return RankCard(run_id=0, run_root="", run_ranks=1, rank_id=UNKNOWN_RANK, path=path,
+                    timeline_ids=(card["sourceId"],), kinds=frozenset({card["kind"]}), paths=frozenset({path}),
+                    source_ids=frozenset({card["sourceId"]}), device_id=None)
+
+
 def named(conn, card_id: str) -> RankCard | None:
     """The rank card whose id is ``card_id``, or None."""
     return next((card for card in listing(conn) if card.card_id == card_id), None)

@@ -8,7 +8,8 @@ Right after ``parse/success`` the frontend's SystemView asks both for the card (
 (``server/src/modules/timeline/handler/QueryTableDataNameListHandler.cpp``,
 ``core/database/TextTraceDatabase.cpp`` QueryTableDataNameList) as ``layers: [{name, description}]``.
 A profiler's rank declares none: the answer is no layers, and the frontend shows its own statistics
-views (the real server refuses a db card, with the same effect).
+views (the real server refuses a db card, with the same effect). An operator profile's card (its trace, on
+the Timeline since its parse/success) declares none either.
 
 ``systemView/overall`` is the card's time split at its first level, as
 ``QuerySystemViewOverallHandler.cpp`` GetOverlapAnalysisData builds it: Computing Time,
@@ -18,7 +19,9 @@ with its percent of E2E Time; in the shape of ``protocol/TimelineProtocolUtil.cp
 none). The real server sums its OVERLAP_ANALYSIS intervals; here the rank's steps of the named query
 ``step_time`` are summed (the profiler's step trace where it wrote one, else the breakdown derived
 from the kernels), so the figures are those of the step trace. The computing split by operator
-kind (from PMU data) and the communication split by operator are not answered, nor a time range.
+kind (from PMU data) and the communication split by operator are not answered, nor a time range. An
+operator profile's card is refused, as the real server answers it (``isLoading``: OVERLAP_ANALYSIS_PARSE_NOT_FINISH,
+no overlap analysis parsed for a profile's trace).
 
 The drill-downs of the same view answer as the real server does for what this view holds:
 
@@ -42,7 +45,7 @@ The drill-downs of the same view answer as the real server does for what this vi
 
 from __future__ import annotations
 
-from service.insight import paging, ranks
+from service.insight import cards, paging, ranks
 from service.insight.protocol import InsightError, Params, rows
 
 NS_PER_US = 1000.0
@@ -55,9 +58,25 @@ E2E_TIME = "E2E Time"
 FTRACE_FILTERS = ("cpu", "comm", "pid")
 
 
+def _rank_or_profile(conn, params: Params) -> ranks.RankCard | None:
+    """The rank card the request names, or None when it names an operator profile (whose Timeline card is its
+    own trace: :func:`ranks.of_operator_profile`).
+
+    :raises InsightError: if it names neither (the answer lists the rank cards).
+    """
+    try:
+        return ranks.asked(conn, params)
+    except InsightError:
+        card_id = params.text("rankId", aliases=("cardId", "dbPath"))
+        if any(card["rankId"] == card_id for card in cards.listing(conn) if card["kind"] == cards.OPERATOR_KIND):
+            return None
+        raise
+
+
 def name_list(conn, params: Params) -> dict:
-    """tableData/nameList: the tables the card's trace declares (a profiler's rank declares none)."""
-    ranks.asked(conn, params)
+    """tableData/nameList: the tables the card's trace declares (a profiler's rank declares none, nor does an
+    operator profile's trace)."""
+    _rank_or_profile(conn, params)
     return {"layers": []}
 
 
@@ -68,7 +87,10 @@ def _item(index: int, name: str, total_us: float, e2e_us: float) -> dict:
 
 def overall(conn, params: Params) -> dict:
     """systemView/overall: the rank's computing, communication not overlapped, free and E2E times."""
-    rank = ranks.asked(conn, params)
+    rank = _rank_or_profile(conn, params)
+    if rank is None:  # the real server answers isLoading: no overlap analysis was parsed for the card
+        raise InsightError(f"card {params.text('rankId', aliases=('cardId', 'dbPath'))!r} is an operator profile: "
+                           "it has no overlap analysis to split")
     if (params.integer("startTime", required=False) or 0) != (params.integer("endTime", required=False) or 0):
         raise InsightError("systemView/overall over a time range is not answered (startTime must equal endTime)")
     steps = rows(conn, "step_time", run_id=rank.run_id, rank_id=rank.rank_id)

@@ -60,3 +60,19 @@ def test_the_system_view_of_each_rank_is_its_step_trace_split(empty, root, reald
         assert answer["result"] is False and "time range" in answer["error"]["message"]
         answer = page.send("timeline", "tableData/nameList", {"rankId": "no-such-card"})
         assert answer["result"] is False and "no-such-card" in answer["error"]["message"]
+
+
+def test_an_operator_profiles_card_declares_no_table_and_has_no_overlap_split(empty, root, realdata):
+    """The on-board operator profile's card, told parsed by its parse/success, is asked the same two requests:
+    no layers (its trace declares no table), and overall refused as the real server refuses it (isLoading)."""
+    profile = root / "profile" / "visualize_data.bin"
+    profile.parent.mkdir()
+    shutil.copyfile(realdata / "msinsight/server_test_data/test_bin_mix/visualize_data.bin", profile)
+    with opened(empty, root, profile) as (page, body):
+        (card,) = body["result"]
+        params = {"rankId": card["rankId"], "dbPath": card["dbPath"]}
+        assert page.body("timeline", "tableData/nameList", {**params, "isZh": False}) == {"layers": []}
+        answer = page.send("timeline", "systemView/overall", {**params, "startTime": 0, "endTime": 0})
+        assert answer["result"] is False
+        assert answer["error"]["message"] == (
+            f"card {card['rankId']!r} is an operator profile: it has no overlap analysis to split")

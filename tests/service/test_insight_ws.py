@@ -150,7 +150,24 @@ def test_frontend_sequence_on_a_factory_profile(empty, root):
                                        "host": ""}]
         assert (imported["isLeaks"], imported["isIE"], imported["isMultiDevice"], imported["isTriton"]) == (
             False, False, False, False)
-        assert page.events == []  # an operator profile has no timeline lanes: no parse/success
+        # the profile's trace (block 0x02) gives the card its lanes, heard as a rank card's are (parse/success)
+        (event,) = page.events
+        check_profile_success(event, empty, card)
+        assert event["body"]["unit"]["children"] and event["body"]["startTimeUpdated"] is True
+        # and its lanes answer under the card's id: every slice of the first thread, times from the time zero
+        lane = event["body"]["unit"]["children"][0]["children"][0]["metadata"]
+        traces = page.body("timeline", "unit/threadTraces", {
+            "rankId": card, "processId": lane["processId"], "threadId": lane["threadId"], "startTime": 0,
+            "endTime": event["body"]["maxTimeStamp"], "timePerPx": 1})
+        conn = db.connect_readonly(empty)
+        try:
+            expected = conn.execute("SELECT depth, name, ts - ?, ts + dur - ? FROM slice WHERE thread_id = ? "
+                                    "ORDER BY depth, ts", (int(event["body"]["startTime"]),) * 2
+                                    + (int(lane["threadId"]),)).fetchall()
+        finally:
+            conn.close()
+        assert expected and [(depth, r["name"], r["startTime"], r["endTime"]) for depth, rows in
+                             enumerate(traces["data"]) for r in rows] == [tuple(row) for row in expected]
         assert imported["children"] == [{"clusterPath": "", "rankId": card, "host": "", "filePath": card,
                                          "type": "COMPUTE", "deviceId": "", "fileDir": "op", "children": []}]
         # the project explorer now lists the card
@@ -194,6 +211,26 @@ def test_frontend_sequence_on_a_factory_profile(empty, root):
                 assert json.loads(response.read())["body"] == views[key]
 
 
+def check_profile_success(event: dict, database, card: str) -> None:
+    """An operator profile's parse/success: its card, its trace's processes and threads as lanes, its time zero."""
+    assert (event["event"], event["moduleName"], event["body"]["unit"]["metadata"]) == (
+        "parse/success", "timeline", {"cardId": card, "cardAlias": ""})
+    conn = db.connect_readonly(database)
+    try:
+        threads = conn.execute("SELECT t.id, t.process_id FROM thread AS t JOIN source AS s ON s.id = t.source_id "
+                               "WHERE s.path = ?", (card,)).fetchall()
+        (first,), = conn.execute("SELECT min(sl.ts) FROM slice AS sl JOIN thread AS t ON t.id = sl.thread_id "
+                                 "JOIN source AS s ON s.id = t.source_id WHERE s.path = ?", (card,)).fetchall()
+    finally:
+        conn.close()
+    body = event["body"]
+    lanes = {(int(p["metadata"]["processId"]), int(t["metadata"]["threadId"]))
+             for p in body["unit"]["children"] for t in p["children"] if t["type"] == "thread"}
+    assert lanes == {(process, thread) for thread, process in threads}
+    assert body["startTime"] == str(first or 0) and body["dbPath"] == card
+    assert body["rankList"] == [{"clusterId": "", "host": "", "rankId": card, "rankName": card, "deviceId": ""}]
+
+
 def operator_views(page: Page, imported: dict, card: dict) -> dict:
     """The operator views' requests in the frontend's order, module source; their bodies by command."""
     core, source = (imported["coreList"] or [""])[0], (imported["sourceList"] or [""])[0]
@@ -228,6 +265,11 @@ def test_real_profile_through_the_socket(empty, root, realdata):
         card = str(real.resolve())
         assert (imported["isBinary"], imported["isSimulation"], imported["coreList"], imported["sourceList"],
                 imported["hasCachelineRecords"]) == (True, False, [], [], False)
+        # an on-board profile has no trace: its card is told it is parsed, with no lane (else it shows parsing)
+        (event,) = page.events
+        check_profile_success(event, empty, card)
+        assert (event["body"]["unit"]["children"], event["body"]["startTimeUpdated"],
+                event["body"]["maxTimeStamp"]) == ([], False, 0)
         assert imported["result"] == [{"cardName": REAL_NAME, "rankId": card, "cardPath": card, "result": True,
                                        "dbPath": card, "cluster": "", "projectType": 1, "dataPathList": [card],
                                        "host": ""}]
