@@ -20,8 +20,8 @@ none). The real server sums its OVERLAP_ANALYSIS intervals; here the rank's step
 ``step_time`` are summed (the profiler's step trace where it wrote one, else the breakdown derived
 from the kernels), so the figures are those of the step trace. The computing split by operator
 kind (from PMU data) and the communication split by operator are not answered, nor a time range. An
-operator profile's card is refused, as the real server answers it (``isLoading``: OVERLAP_ANALYSIS_PARSE_NOT_FINISH,
-no overlap analysis parsed for a profile's trace).
+operator profile's card answers an empty table: no overlap analysis is parsed for a profile's trace (the real
+server answers ``isLoading`` and result false, OVERLAP_ANALYSIS_PARSE_NOT_FINISH, which leaves the page waiting).
 
 The drill-downs of the same view answer as the real server does for what this view holds:
 
@@ -88,11 +88,10 @@ def _item(index: int, name: str, total_us: float, e2e_us: float) -> dict:
 def overall(conn, params: Params) -> dict:
     """systemView/overall: the rank's computing, communication not overlapped, free and E2E times."""
     rank = _rank_or_profile(conn, params)
-    if rank is None:  # the real server answers isLoading: no overlap analysis was parsed for the card
-        raise InsightError(f"card {params.text('rankId', aliases=('cardId', 'dbPath'))!r} is an operator profile: "
-                           "it has no overlap analysis to split")
     if (params.integer("startTime", required=False) or 0) != (params.integer("endTime", required=False) or 0):
         raise InsightError("systemView/overall over a time range is not answered (startTime must equal endTime)")
+    if rank is None:  # an operator profile: no overlap analysis to split, an empty table
+        return _overall_body(params, [])
     steps = rows(conn, "step_time", run_id=rank.run_id, rank_id=rank.rank_id)
     totals = [round(sum(step[column] or 0 for step in steps) / NS_PER_US, 2) for _, column in FIRST_LEVEL]
     e2e = sum(totals)
@@ -100,6 +99,10 @@ def overall(conn, params: Params) -> dict:
         raise InsightError(f"card {rank.card_id!r} has no step time to split (no step trace, no device activity)")
     details = [_item(index, name, total, e2e) for index, ((name, _), total) in enumerate(zip(FIRST_LEVEL, totals))]
     details.append({**_item(len(details), E2E_TIME, round(e2e, 2), e2e), "ratio": 100.0})
+    return _overall_body(params, details)
+
+
+def _overall_body(params: Params, details: list[dict]) -> dict:
     return {"data": details, "count": len(details), "pageSize": params.integer("pageSize", required=False) or 0,
             "current": params.integer("current", required=False) or 0, "isLoading": False}
 
