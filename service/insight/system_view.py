@@ -18,7 +18,9 @@ with its percent of E2E Time; in the shape of ``protocol/TimelineProtocolUtil.cp
 (ToResponseJson<SystemViewOverallResponse>, SystemViewOverallResToJson: counts ``-`` where there are
 none). The real server sums its OVERLAP_ANALYSIS intervals; here the rank's steps of the named query
 ``step_time`` are summed (the profiler's step trace where it wrote one, else the breakdown derived
-from the kernels), so the figures are those of the step trace. The computing split by operator
+from the kernels), so the figures are those of the step trace; a card whose steps give none (a lone
+trace_view.json: no kernel list) is split by its Overlap Analysis lanes summed by name, as the real server
+splits every card. The computing split by operator
 kind (from PMU data) and the communication split by operator are not answered, nor a time range. An
 operator profile's card answers an empty table: no overlap analysis is parsed for a profile's trace (the real
 server answers ``isLoading`` and result false, OVERLAP_ANALYSIS_PARSE_NOT_FINISH, which leaves the page waiting).
@@ -54,6 +56,8 @@ FIRST_LEVEL = (("Computing Time", "computing_ns"),
                ("Communication(Not Overlapped) Time", "communication_not_overlapped_ns"),
                ("Free Time", "free_ns"))
 E2E_TIME = "E2E Time"
+#: the Overlap Analysis lanes' names giving FIRST_LEVEL's times, in its order (the trace's thread names)
+OVERLAP_NAMES = ("Computing", "Communication(Not Overlapped)", "Free")
 #: the columns an ftrace task summary may be filtered on (TextTraceDatabaseFtrace.cpp AppendFtraceFilter)
 FTRACE_FILTERS = ("cpu", "comm", "pid")
 
@@ -94,12 +98,24 @@ def overall(conn, params: Params) -> dict:
         return _overall_body(params, [])
     steps = rows(conn, "step_time", run_id=rank.run_id, rank_id=rank.rank_id)
     totals = [round(sum(step[column] or 0 for step in steps) / NS_PER_US, 2) for _, column in FIRST_LEVEL]
+    if sum(totals) == 0:
+        totals = _overlap_totals(conn, rank)
     e2e = sum(totals)
     if e2e == 0:
-        raise InsightError(f"card {rank.card_id!r} has no step time to split (no step trace, no device activity)")
+        raise InsightError(f"card {rank.card_id!r} has no step time to split (no step trace, no device activity, "
+                           "no overlap analysis)")
     details = [_item(index, name, total, e2e) for index, ((name, _), total) in enumerate(zip(FIRST_LEVEL, totals))]
     details.append({**_item(len(details), E2E_TIME, round(e2e, 2), e2e), "ratio": 100.0})
     return _overall_body(params, details)
+
+
+def _overlap_totals(conn, rank: ranks.RankCard) -> list[float]:
+    """The first level's times in us from the rank's Overlap Analysis lanes, each summed by name
+    (``insight_layer_summary``), as the real server's GetOverlapAnalysisData sums them: the split of a card whose
+    steps say none (a lone trace_view.json holds no kernel list, but its Overlap Analysis process)."""
+    found = {row["name"]: row["total_ns"] for row in rows(conn, "insight_layer_summary", run_id=rank.run_id,
+                                                          rank_id=rank.rank_id, layer="overlap analysis")}
+    return [round((found.get(name) or 0) / NS_PER_US, 2) for name in OVERLAP_NAMES]
 
 
 def _overall_body(params: Params, details: list[dict]) -> dict:

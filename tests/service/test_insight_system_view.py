@@ -9,6 +9,8 @@ SQL on the warehouse (the named query step_time's figures) and against the profi
 
 from __future__ import annotations
 
+import csv
+import gzip
 import shutil
 
 import pytest
@@ -19,6 +21,7 @@ from test_insight_ws import empty, root  # noqa: F401 - fixtures
 pytestmark = pytest.mark.slow
 
 DB_RUN = "msinsight/pytorch/db/level1"
+TEXT_RANK0 = "msinsight/pytorch/text/level0/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT"
 #: the profiler's StepTraceTime of each rank (analysis.db, step 50, us): computing, not overlapped, free
 STEP_TRACE = {0: (8903.431, 98071.947, 25258.144), 1: (8915.634, 94556.05, 25840.499)}
 NAMES = ["Computing Time", "Communication(Not Overlapped) Time", "Free Time", "E2E Time"]
@@ -76,3 +79,23 @@ def test_an_operator_profiles_card_declares_no_table_and_splits_nothing(empty, r
         assert page.body("timeline", "systemView/overall", {**params, "pageSize": 10, "current": 1, "startTime": 0,
                                                              "endTime": 0}) == {
             "data": [], "count": 0, "pageSize": 10, "current": 1, "isLoading": False}
+
+
+def test_a_lone_trace_is_split_by_its_overlap_analysis(empty, root, realdata):
+    """A trace_view.json imported alone has no kernel list, so no step figures: its Overlap Analysis lanes, summed
+    by name as the real server's GetOverlapAnalysisData sums them, give the split, equal to the profiler's own
+    step_trace_time.csv of the same rank (level0 rank 0, step 50, us)."""
+    trace = root / "lone" / "trace_view.json"
+    trace.parent.mkdir()
+    with gzip.open(realdata / TEXT_RANK0 / "trace_view.json.gz") as packed:
+        trace.write_bytes(packed.read())
+    with (realdata / TEXT_RANK0 / "step_trace_time.csv").open(newline="") as summary:
+        (step,) = csv.DictReader(summary)
+    expected = [round(float(step[name]), 2) for name in ("Computing", "Communication(Not Overlapped)", "Free")]
+    with opened(empty, root, trace) as (page, body):
+        (card,) = body["result"]
+        overall = page.body("timeline", "systemView/overall", {"rankId": card["rankId"], "pageSize": 10,
+                                                               "current": 1, "startTime": 0, "endTime": 0})
+        totals = [item["totalTime"] for item in overall["data"]]
+        assert totals[:3] == expected and totals[3] == round(sum(expected), 2)
+        assert [item["name"] for item in overall["data"]] == NAMES
