@@ -61,11 +61,11 @@ class Project:
     #: whether an import recorded the name (else it is a run's root naming cards imported without one)
     recorded: bool
     operators: list[dict] = field(default_factory=list)
-    ranks: list[ranks.RankCard] = field(default_factory=list)
+    rank_cards: list[ranks.RankCard] = field(default_factory=list)
 
     def entries(self) -> list[str]:
         """The paths of its cards (operator profiles' files, rank cards' ids), as the explorer lists them."""
-        return [card["cardPath"] for card in self.operators] + [card.path for card in self.ranks]
+        return [card["cardPath"] for card in self.operators] + [card.path for card in self.rank_cards]
 
 
 def covered(path: str, paths: list[str]) -> bool:
@@ -105,7 +105,7 @@ def projects(conn) -> dict[str, Project]:
         for name in names(sorted(card.paths), card.run_root):
             gone = removed.get(name, [])
             if not covered(card.path, gone) and not covered(card.run_root, gone):
-                project(name).ranks.append(card)
+                project(name).rank_cards.append(card)
     return dict(sorted(found.items()))
 
 

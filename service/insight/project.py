@@ -53,7 +53,7 @@ def project_explorer(conn, params: Params) -> dict:
     node."""
     return {"projectDirectoryList": [
         {"projectName": project.name, "fileName": project.entries(),
-         "children": [cards.tree_node(card) for card in project.operators] + _rank_nodes(project.ranks)}
+         "children": [cards.tree_node(card) for card in project.operators] + _rank_nodes(project.rank_cards)}
         for project in explorer.projects(conn).values()]}
 
 

@@ -161,11 +161,13 @@ def test_projects_are_renamed_their_entries_taken_out_and_cleared_one_by_one(emp
         assert explorer(page) == {"A": ranks[first], "Q": ranks[second]}
 
         # rank 1's entry taken out of A: A lists rank 0 alone, Q is untouched; no ingested row goes
-        assert page.body("global", "files/deleteProjectExplorer", {"projectName": "A", "dataPath": [ranks[first][1]]}) == {}
+        assert page.body("global", "files/deleteProjectExplorer",
+                         {"projectName": "A", "dataPath": [ranks[first][1]]}) == {}
         assert explorer(page) == {"A": ranks[first][:1], "Q": ranks[second]}
         assert kept(empty)["removed"] == [("A", ranks[first][1])] and sql(empty, HELD) == held
         # an entry named under another project: nothing changes
-        assert page.body("global", "files/deleteProjectExplorer", {"projectName": "Q", "dataPath": [ranks[first][0]]}) == {}
+        assert page.body("global", "files/deleteProjectExplorer",
+                         {"projectName": "Q", "dataPath": [ranks[first][0]]}) == {}
         assert explorer(page) == {"A": ranks[first][:1], "Q": ranks[second]}
         # imported again into A: its card is back (nothing is read again: the warehouse holds it)
         import_into(page, ranks[first][1], "A")
