@@ -232,3 +232,42 @@ def test_an_older_ingest_s_n_a_details_become_not_given(warehouse_path):
         ("hcom_allReduce__1_2", "Notify Wait", None, "SDMA", "FP16", "HCCS")]
     assert conn.execute("SELECT name, data_type FROM communication_op ORDER BY name").fetchall() == [
         ("hcom_allReduce__1", None), ("hcom_allReduce__2", "FP16")]
+
+
+# --- 0039_insight_projects: the one project of 0038 becomes records of one project per name ---
+
+INSIGHT_PROJECTS = 39
+RUNS = ("/data/level0", "/data/level1")
+#: 0038's paths taken out: a rank's file of the first run, a folder above both runs, a path below no run
+REMOVED = ("/data/level0/rank1/a.db", "/data", "/elsewhere")
+
+
+def explorer_at_0038(path, name: str | None) -> sqlite3.Connection:
+    """A warehouse at 0038 with two runs, the paths :data:`REMOVED` taken out and the project named ``name``."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    db.migrate(conn, migrations=db.available_migrations()[:INSIGHT_PROJECTS - 1])
+    for root in RUNS:
+        conn.execute("INSERT INTO run (name, root, created_at) VALUES (?, ?, '2026-12-03')", (root, root))
+    conn.executemany("INSERT INTO insight_explorer_removed (path) VALUES (?)", [(gone,) for gone in REMOVED])
+    if name:
+        conn.execute("INSERT INTO insight_project (id, name) VALUES (1, ?)", (name,))
+    conn.close()
+    return db.connect(path)
+
+
+def records(conn) -> tuple[list, list]:
+    return (conn.execute("SELECT project, path FROM insight_project_import ORDER BY 1, 2").fetchall(),
+            conn.execute("SELECT project, path FROM insight_project_removed ORDER BY 1, 2").fetchall())
+
+
+def test_a_renamed_project_keeps_every_run_under_its_name(warehouse_path):
+    conn = explorer_at_0038(warehouse_path, "mine")
+    assert records(conn) == ([("mine", root) for root in RUNS],
+                             [("mine", "/data"), ("mine", "/data/level0/rank1/a.db")])
+    assert {"insight_project", "insight_explorer_removed"} & tables(conn) == set()
+
+
+def test_an_unnamed_project_s_removed_paths_go_to_each_run_s_project(warehouse_path):
+    conn = explorer_at_0038(warehouse_path, None)
+    assert records(conn) == ([], [("/data/level0", "/data"), ("/data/level0", "/data/level0/rank1/a.db"),
+                                  ("/data/level1", "/data")])

@@ -1,28 +1,29 @@
--- title: Insight project explorer state
--- description: What MindStudio Insight's page changed in this warehouse's project explorer
---     (files/updateProjectExplorer, files/deleteProjectExplorer, files/clearProjectExplorer;
---     Ascend/msinsight ProjectExplorerManager.cpp): the project's name it gave (one row of kind
---     'name', none while the page gave none) and each path it took out of the explorer (kind 'removed':
---     the explorer leaves out every card at or below it), in path order.
--- column kind: 'name' (the project's name) or 'removed' (a path taken out).
--- column value: The name, or the path.
+-- title: Insight project explorer records
+-- description: What MindStudio Insight's page recorded of its project explorer in this warehouse
+--     (import/action's projectName, files/updateProjectExplorer, files/deleteProjectExplorer,
+--     files/clearProjectExplorer; Ascend/msinsight ProjectExplorerManager.cpp): each path imported under a
+--     project's name (kind 'import': the project holds every card at or below it) and each path taken out of
+--     a project (kind 'removed': the project leaves out every card at or below it), by kind, project, path.
+-- column kind: 'import' (a path imported into the project) or 'removed' (a path taken out of it).
+-- column project: The project's name.
+-- column path: The path.
 with
-named as (
-    select 'name' as kind, name as value
-    from insight_project
+imported as (
+    select 'import' as kind, project, path
+    from insight_project_import
 ),
 
 removed as (
-    select 'removed' as kind, path as value
-    from insight_explorer_removed
+    select 'removed' as kind, project, path
+    from insight_project_removed
 ),
 
 final as (
-    select kind, value from named
+    select kind, project, path from imported
     union all
-    select kind, value from removed
+    select kind, project, path from removed
 )
 
-select kind, value
+select kind, project, path
 from final
-order by kind, value
+order by kind, project, path

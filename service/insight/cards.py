@@ -18,11 +18,13 @@ OPERATOR_KIND = "op_profile"
 
 
 def listing(conn) -> list[dict]:
-    """Every card, as import/action lists them: ``{cardName, rankId, cardPath, sourceId, kind}``."""
+    """Every card, as import/action lists them: ``{cardName, rankId, cardPath, sourceId, kind}``, with its
+    run's root (``runRoot``: the folder imported, or the file itself when it has no run)."""
     found = rows(conn, "insight_cards")
     names = Counter(row["card"] for row in found)
     return [{"cardName": row["card"], "rankId": row["path"], "cardPath": row["path"], "sourceId": row["source_id"],
-             "kind": row["kind"], "unique": names[row["card"]] == 1} for row in found]
+             "kind": row["kind"], "unique": names[row["card"]] == 1, "runRoot": row["run_root"] or row["path"]}
+            for row in found]
 
 
 def tree_node(card: dict) -> dict:

@@ -1,2 +1,2 @@
--- files/deleteProjectExplorer and files/clearProjectExplorer: a path (:path) taken out of the explorer.
-INSERT OR IGNORE INTO insight_explorer_removed (path) VALUES (:path);
+-- files/deleteProjectExplorer and files/clearProjectExplorer: a path (:path) taken out of the project :project.
+INSERT OR IGNORE INTO insight_project_removed (project, path) VALUES (:project, :path);

@@ -1,3 +1,9 @@
--- files/updateProjectExplorer: the project's new name (:name), kept in place of any earlier one.
-INSERT INTO insight_project (id, name) VALUES (1, :name)
-    ON CONFLICT (id) DO UPDATE SET name = excluded.name;
+-- files/updateProjectExplorer: the project :old is called :new; its imports and the paths taken out of it move
+-- with it (once each when :new holds them already: two projects given one name are one, as the real server lists
+-- them merged by name).
+INSERT OR IGNORE INTO insight_project_import (project, path)
+    SELECT :new, path FROM insight_project_import WHERE project = :old;
+DELETE FROM insight_project_import WHERE project = :old;
+INSERT OR IGNORE INTO insight_project_removed (project, path)
+    SELECT :new, path FROM insight_project_removed WHERE project = :old;
+DELETE FROM insight_project_removed WHERE project = :old;

@@ -30,8 +30,8 @@ TRACE_BLOCK, INSTRUCTIONS_BLOCK, CACHELINE_BLOCK = 0x02, 0x04, 0x0E
 BIN_PROJECT, OTHER_PROJECT = 1, 100
 
 
-def inside(root: Path, given: str) -> list[PurePosixPath]:
-    """The files ``given`` names (a file, or the files below a folder), relative to ``root``.
+def inside(root: Path, given: str) -> tuple[PurePosixPath, list[PurePosixPath]]:
+    """What ``given`` names and its files (itself, or the files below a folder), relative to ``root``.
 
     :raises InsightError: if ``given`` is not a readable file or folder below ``root``, or a
         symlink below it leads outside (one message for all, naming ``given`` relative to the root).
@@ -40,9 +40,9 @@ def inside(root: Path, given: str) -> list[PurePosixPath]:
         found = rooted.open_below(root, given)
         try:
             if not found.is_dir:
-                return [found.relative]
-            return list(rooted.files_below(root, found, rooted.relative_to_root(root, given),
-                                           skip_folders=PART_FOLDER_PREFIX))
+                return found.relative, [found.relative]
+            return found.relative, list(rooted.files_below(root, found, rooted.relative_to_root(root, given),
+                                                           skip_folders=PART_FOLDER_PREFIX))
         finally:
             found.close()
     except rooted.NotBelow as refused:
@@ -67,20 +67,24 @@ def import_action(conn, params: Params) -> dict:
     Cards as the real server's (TimelineProtocolUtil.cpp, ImportActionResponse): an operator profile
     is one card (projectType BIN), a training run one card per rank (:mod:`ranks`: every rank holding a
     file the paths name, imported now or before), a file that failed one card with ``result`` false.
-    Each card's ``parse/success`` event (an operator profile's too: its trace's lanes, or none), each cluster's
-    completion, and each rank's ``parse/operatorCompleted`` are left for the page (:mod:`parse_events`).
+    The paths are recorded under the page's ``projectName`` (:func:`explorer.imported`: the project explorer
+    lists their cards in that project, once however often they are imported). Each card's ``parse/success``
+    event (an operator profile's too: its trace's lanes, or none), each cluster's completion, and each rank's
+    ``parse/operatorCompleted`` are left for the page (:mod:`parse_events`).
 
     A page with an event channel (the WebSocket) importing new files that give rank cards (and no
     operator profile) is answered at once with the cards the files will give (:mod:`planned`); the
     ingest then runs in the background and the page hears how it goes (:mod:`parsing`). Otherwise
     (``POST /insight``, operator profiles, nothing new) the answer comes after the ingest."""
     root = import_root()
-    found = [f for given in params.text_list("path") for f in inside(root, given)]
+    named = [inside(root, given) for given in params.text_list("path")]
+    found = [f for _, files in named for f in files]
     database = current_app.config["DATABASE"]
     paths = [str(root / f) for f in found]
     if params.session.removed_cards:  # cards remote/delete took off the page come back when imported again
         params.session.removed_cards.difference_update(card.card_id for card in ranks.of_paths(conn, paths))
-    explorer.restore(conn, paths)
+    explorer.imported(conn, params.text("projectName", required=False) or None,
+                      [str(root / given) for given, _ in named], paths)
     if params.session.push is not None:
         body = _in_background(conn, params, root, found, database, paths)
         if body is not None:

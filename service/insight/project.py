@@ -48,19 +48,13 @@ def _rank_nodes(rank_cards: list[ranks.RankCard]) -> list[dict]:
 
 
 def project_explorer(conn, params: Params) -> dict:
-    """One project holding every card of the warehouse: its operator profiles, then one card per rank of
-    its training runs (:mod:`ranks`), as import/action lists them, a cluster's under its node; named and
-    less the entries taken out as the page asked (:mod:`explorer`)."""
-    name, removed = explorer.state(conn)
-    operators = [card for card in cards.listing(conn)
-                 if card["kind"] == cards.OPERATOR_KIND and not explorer.covered(card["cardPath"], removed)]
-    rank_cards = [card for card in ranks.listing(conn)
-                  if not explorer.covered(card.path, removed) and not explorer.covered(card.run_root, removed)]
-    if not operators and not rank_cards:
-        return {"projectDirectoryList": []}
-    return {"projectDirectoryList": [{
-        "projectName": name, "fileName": [c["cardPath"] for c in operators] + [c.path for c in rank_cards],
-        "children": [cards.tree_node(c) for c in operators] + _rank_nodes(rank_cards)}]}
+    """files/getProjectExplorer: one project per name (:func:`explorer.projects`), by name, each with its
+    operator profiles, then its rank cards (:mod:`ranks`) as import/action lists them, a cluster's under its
+    node."""
+    return {"projectDirectoryList": [
+        {"projectName": project.name, "fileName": project.entries(),
+         "children": [cards.tree_node(card) for card in project.operators] + _rank_nodes(project.rank_cards)}
+        for project in explorer.projects(conn).values()]}
 
 
 @contextmanager

@@ -179,8 +179,8 @@ def plant_insight_inputs(conn) -> None:
         for i, kind in enumerate(("send", "receive")):
             warehouse_rows.CommunicationOpFactory(source_id=source_id, rank_id=0, name=f"hcom_{kind}__{i}_0_1",
                                                   op_type=f"hcom_{kind}_", ts=start_ns + 70_000 + 10_000 * i, dur=5_000)
-        warehouse_rows.insert("insight_project", {"id": 1, "name": "scale"})
-        warehouse_rows.insert("insight_explorer_removed", {"path": "/runs/removed"})
+        warehouse_rows.insert("insight_project_import", {"project": "scale", "path": "/runs"})
+        warehouse_rows.insert("insight_project_removed", {"project": "scale", "path": "/runs/removed"})
 
 
 def plant_comparable_runs(conn) -> None:

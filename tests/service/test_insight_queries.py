@@ -163,8 +163,10 @@ def test_cards_are_ok_sources_with_a_card(warehouse_db):
         card = SourceFactory(kind="op_profile", card="add_custom", path="/runs/a.bin")
         SourceFactory(kind="op_profile", card="broken", status="failed")
         SourceFactory(kind="trace_json")
+    ((root,),) = warehouse_db.execute("SELECT root FROM run WHERE run_id = ?", (card["run_id"],)).fetchall()
     assert run(warehouse_db, "insight_cards") == [{"source_id": card["id"], "card": "add_custom",
-                                                   "path": "/runs/a.bin", "kind": "op_profile", "rank_id": None}]
+                                                   "path": "/runs/a.bin", "kind": "op_profile", "rank_id": None,
+                                                   "run_root": root}]
 
 
 @pytest.fixture

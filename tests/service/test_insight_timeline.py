@@ -206,7 +206,7 @@ def test_a_two_rank_folder_is_one_card_per_rank_with_its_lanes(empty, root, real
         explorer = page.body("global", "files/getProjectExplorer", {})["projectDirectoryList"]
         listed = explorer[0]["children"][0]["children"]
         assert [node["deviceId"] for node in listed] == (["0", "1"] if is_db else ["", ""])
-        assert explorer == [{"projectName": "warehouse", "fileName": paths, "children": [
+        assert explorer == [{"projectName": "p", "fileName": paths, "children": [
             {"clusterPath": "level0", "rankId": "", "host": "", "filePath": str(run), "type": "CLUSTER",
              "deviceId": "", "fileDir": "level0", "children": [
                  {**node, "deviceId": found["deviceId"]} for node, found in zip(body["children"], listed)]}]}]

@@ -172,7 +172,7 @@ def test_frontend_sequence_on_a_factory_profile(empty, root):
                                          "type": "COMPUTE", "deviceId": "", "fileDir": "op", "children": []}]
         # the project explorer now lists the card
         assert page.body("global", "files/getProjectExplorer", {}) == {"projectDirectoryList": [
-            {"projectName": "warehouse", "fileName": [card], "children": imported["children"]}]}
+            {"projectName": "p", "fileName": [card], "children": imported["children"]}]}
         views = operator_views(page, imported, {"rankId": card})
         assert views["roofline"]["soc"] == "Ascend910B1"
         assert views["roofline"]["data"][0]["rooflines"][0] == {
