@@ -37,25 +37,39 @@ EMPTY_REQUEST = "Set baseline failed, project name or filepath can't be empty!"
 
 def set_baseline(conn, params: Params) -> dict:
     """Make the cluster folder, rank card or operator profile at ``filePath`` (a cluster's folder, a card's path, or
-    ``rankId``) the session's baseline; allPagesSuccess over the warehouse's rank cards follows the answer, refused
-    or not, as SetBaselineHandler.cpp sends it after its response (:func:`parse_events.all_pages_success`)."""
-    params.session.events.append(parse_events.all_pages_success(conn, ranks.listing(conn)))
+    ``rankId``) the session's baseline. A card's parse/success follows the answer: the page adds the baseline as a
+    card of its own and shows it parsing until one names it (Ascend/msinsight
+    ``modules/timeline/src/connection/handler.ts`` createBaselineCard), as the real server's ParserBaseline parses
+    it; then allPagesSuccess over the warehouse's rank cards, refused or not, as SetBaselineHandler.cpp sends it
+    after its response (:func:`parse_events.all_pages_success`)."""
+    all_pages = parse_events.all_pages_success(conn, ranks.listing(conn))
+    try:
+        body, card = _set(conn, params)
+    finally:
+        params.session.events.append(all_pages)
+    if card is not None:
+        params.session.events[-1:-1] = parse_events.parse_success(conn, [card], params.session.card_aliases)
+    return body
+
+
+def _set(conn, params: Params) -> tuple[dict, ranks.RankCard | None]:
+    """The baseline chosen: (the answer, the card the page adds for it, None for a cluster)."""
     card_id = params.text("filePath", required=False, aliases=("rankId",))
     if not params.text("projectName", required=False) or card_id is None:
         raise InsightError(EMPTY_REQUEST)
     if any(card.run_ranks > 1 for card in ranks.listing(conn) if card.run_root == card_id):
         _choose(params, cluster=card_id)
         return {"rankId": "", "host": "", "cardName": "", "isCluster": True, "errorMessage": "", "dbPath": "",
-                "isFtrace": False}
+                "isFtrace": False}, None
     rank = ranks.named(conn, card_id)
     if rank is not None:
         _choose(params, rank=rank.card_id)
         return {"rankId": rank.card_id, "host": "", "cardName": f"Baseline_{rank.name}", "isCluster": False,
-                "errorMessage": "", "dbPath": rank.path, "isFtrace": False}
+                "errorMessage": "", "dbPath": rank.path, "isFtrace": False}, rank
     card = cards.named(conn, card_id, kind=cards.OPERATOR_KIND)
     _choose(params, operator=card["sourceId"])
     return {"rankId": card["rankId"], "host": "", "cardName": card["cardName"], "isCluster": False,
-            "errorMessage": "", "dbPath": card["cardPath"], "isFtrace": False}
+            "errorMessage": "", "dbPath": card["cardPath"], "isFtrace": False}, ranks.of_operator_profile(card)
 
 
 def _choose(params: Params, *, operator: int | None = None, rank: str | None = None,

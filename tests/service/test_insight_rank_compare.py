@@ -74,9 +74,17 @@ def test_two_ranks_of_a_run_compare_their_operators(empty, root, realdata):
     with opened(empty, root, run) as (page, _):
         base_rank, mine_rank = ranks_of(page)
         base_path, mine_path = base_rank["dbPath"], mine_rank["dbPath"]
+        told = len(page.events)
         answer = set_baseline(page, tree_node(page, base_path))
         assert answer == {"rankId": base_path, "host": "", "cardName": "Baseline_0", "isCluster": False,
                           "errorMessage": "", "dbPath": base_path, "isFtrace": False}
+        # the baseline's card the page adds is told parsed, with the rank's lanes, then allPagesSuccess
+        assert page.body("global", "heartCheck", {}) == {}
+        success, all_pages = page.events[told:]
+        assert (success["event"], success["body"]["unit"]["metadata"]["cardId"], all_pages["event"]) == (
+            "parse/success", base_path, "allPagesSuccess")
+        assert success["body"]["unit"]["children"] and success["body"]["startTime"] == str(
+            extent_in_sql(empty, base_path)[0])
 
         # Operator Type: every group of both ranks matched on type and core, the diff's total time first
         shown = {**condition(mine_rank, top_k=-1), "isCompare": True}

@@ -65,6 +65,13 @@ def test_set_baseline_then_compare_then_cancel(two_profiles):
         # ToResponseJson<BaselineSettingResponse> (GlobalProtocolUtil.cpp)
         assert chosen == {"rankId": baseline, "host": "", "cardName": "add_custom", "isCluster": False,
                           "errorMessage": "", "dbPath": baseline, "isFtrace": False}
+        # the page adds the baseline's card and shows it parsing until a parse/success names it
+        # (handler.ts createBaselineCard), then allPagesSuccess (SetBaselineHandler.cpp)
+        told = len(page.events)
+        assert page.body("global", "heartCheck", {}) == {}
+        success, all_pages = page.events[told:]
+        assert (success["event"], success["body"]["unit"]["metadata"]["cardId"], all_pages["event"]) == (
+            "parse/success", baseline, "allPagesSuccess")
         both = page.body("source", "source/details/baseInfo", {"isCompared": True})
         assert (both["compare"]["duration"], both["baseline"]["duration"]) == ("13.5", "12.25")
         assert page.body("global", "global/cancelBaseline", {"projectName": "p", "filePath": baseline}) == {}
