@@ -83,13 +83,17 @@ def import_action(conn, params: Params) -> dict:
     paths = [str(root / f) for f in found]
     if params.session.removed_cards:  # cards remote/delete took off the page come back when imported again
         params.session.removed_cards.difference_update(card.card_id for card in ranks.of_paths(conn, paths))
-    explorer.imported(conn, params.text("projectName", required=False) or None,
-                      [str(root / given) for given, _ in named], paths)
+
+    def record() -> None:  # under the project the page names, once the import is taken (a refused one is not)
+        explorer.imported(conn, params.text("projectName", required=False) or None,
+                          [str(root / given) for given, _ in named], paths)
+
     if params.session.push is not None:
-        body = _in_background(conn, params, root, found, database, paths)
+        body = _in_background(conn, params, root, found, database, paths, record)
         if body is not None:
             return body
     with parsing.lock_of(database):
+        record()
         writer = db.connect(database)
         try:
             results = _ingest_all(writer, root, _new_files(writer, root, found))
@@ -111,9 +115,10 @@ def import_action(conn, params: Params) -> dict:
 
 
 def _in_background(conn, params: Params, root: Path, found: list[PurePosixPath], database: str,
-                   paths: list[str]) -> dict | None:
+                   paths: list[str], record) -> dict | None:
     """The answer of an import whose ingest is left to run once it is sent (:mod:`parsing`), or None
-    when it is not to run in the background (nothing new, no rank card, an operator profile).
+    when it is not to run in the background (nothing new, no rank card, an operator profile); ``record`` (the
+    import in the project explorer) is called once the warehouse is free for it.
 
     :raises InsightError: if another import into the warehouse is being parsed.
     """
@@ -123,6 +128,7 @@ def _in_background(conn, params: Params, root: Path, found: list[PurePosixPath],
                            "are parsed (parse/success or parse/fail)")
     handed_on = False
     try:
+        record()
         files = _new_files(conn, root, found)
         kinds = planned.kinds_of(files)
         plan = planned.plan(conn, files, kinds, paths)

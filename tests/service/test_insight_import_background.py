@@ -55,7 +55,7 @@ def test_the_answer_and_later_requests_come_before_the_parse_ends(empty, root, b
         request(socket, 0, "timeline", "import/action", {"projectName": "p", "path": [card], "projectAction": 0,
                                                          "isConflict": False})
         request(socket, 1, "global", "global/cancelBaseline", {"projectName": "p"})
-        request(socket, 2, "timeline", "import/action", {"projectName": "p", "path": [card]})
+        request(socket, 2, "timeline", "import/action", {"projectName": "q", "path": [card]})
         frames = frames_until_parsed(socket)
         # then the same import again: the warehouse holds it, so it is answered after its (empty) ingest
         page = Page(socket)
@@ -77,6 +77,11 @@ def test_the_answer_and_later_requests_come_before_the_parse_ends(empty, root, b
     refused = frames[2]
     assert (refused["requestId"], refused["result"]) == (2, False)
     assert "still being parsed" in refused["error"]["message"]
+    conn = db.connect_readonly(empty)  # and left no project "q" in the explorer's records
+    try:
+        assert conn.execute("SELECT DISTINCT project FROM insight_project_import").fetchall() == [("p",)]
+    finally:
+        conn.close()
     # progress while the file is read: growing figures of the card's bytes, the last one all of it
     progress = [frame["body"] for frame in frames if frame.get("event") == "parse/progress"]
     assert len(progress) >= 3
