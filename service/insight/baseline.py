@@ -42,14 +42,14 @@ def set_baseline(conn, params: Params) -> dict:
     ``modules/timeline/src/connection/handler.ts`` createBaselineCard), as the real server's ParserBaseline parses
     it; then allPagesSuccess over the warehouse's rank cards, refused or not, as SetBaselineHandler.cpp sends it
     after its response (:func:`parse_events.all_pages_success`)."""
-    all_pages = parse_events.all_pages_success(conn, ranks.listing(conn))
+    told = []
     try:
         body, card = _set(conn, params)
+        if card is not None:
+            told = parse_events.parse_success(conn, [card], params.session.card_aliases)
+        return body
     finally:
-        params.session.events.append(all_pages)
-    if card is not None:
-        params.session.events[-1:-1] = parse_events.parse_success(conn, [card], params.session.card_aliases)
-    return body
+        params.session.events.extend(told + [parse_events.all_pages_success(conn, ranks.listing(conn))])
 
 
 def _set(conn, params: Params) -> tuple[dict, ranks.RankCard | None]:

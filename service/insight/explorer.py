@@ -45,7 +45,7 @@ from pathlib import Path, PurePosixPath
 
 from flask import current_app
 
-from service.insight import cards, ranks
+from service.insight import baseline, cards, ranks
 from service.insight.protocol import InsightError, Params, rows
 from warehouse import db, sqlfiles
 from warehouse.errors import WarehouseError
@@ -182,8 +182,8 @@ def clear_project_explorer(conn, params: Params) -> dict:
     named = [project for project in projects(conn).values() if not names or project.name in names]
     if not named:
         return {}
-    session = params.session
-    session.operator = session.baseline = session.baseline_rank = session.baseline_cluster = None
+    baseline.cancel_baseline(conn, params)
+    params.session.operator = None
     _write(_removing(named))
     return {}
 

@@ -15,8 +15,8 @@ block's micro-batch numbered as TraceDatabaseHelper.cpp ExecuteQueryFwdBwdDataBy
 CalculateParallelParameter number them (:func:`micro_batches`: the micro-batch count is the run of
 later-starting backwards from the first block, the virtual pipeline's size where the earliest backward is;
 blocks that do not fit that pattern are not drawn), and the point-to-point operators (named query
-``insight_p2p_ops``), both in the step's range; times in ns from the cluster's earliest card (its first
-slice: each card's zero here, the earliest of them the cluster's, as the real server's global start). The
+``insight_p2p_ops``), both in the step's range; times in ns from the cluster's earliest card (each card's time
+zero here, the earliest of them the cluster's, as the real server's global start). The
 timeline path gives no operator a connection id, so ``flowList`` is empty, as the real server's there; the
 warehouse reads no mstx step task, so every rank takes that path. A rank the cluster does not hold has no
 component. Shape: ``summary/protocol/SummaryProtocolUtil.cpp`` ToResponseJson<PipelineFwdBwdTimelineResponse>;

@@ -70,11 +70,12 @@ def _rank_or_profile(conn, params: Params) -> ranks.RankCard | None:
     """
     try:
         return ranks.asked(conn, params)
-    except InsightError:
-        card_id = params.text("rankId", aliases=("cardId", "dbPath"))
-        if any(card["rankId"] == card_id for card in cards.listing(conn) if card["kind"] == cards.OPERATOR_KIND):
-            return None
-        raise
+    except InsightError as not_a_rank:
+        try:
+            cards.named(conn, params.text("rankId", aliases=("cardId", "dbPath")), kind=cards.OPERATOR_KIND)
+        except InsightError:
+            raise not_a_rank from None
+        return None
 
 
 def name_list(conn, params: Params) -> dict:
