@@ -24,6 +24,7 @@ RUN_FACTS_SQL = sqlfiles.text(HERE / "run_facts.sql")
 NAME_USE_SQL = sqlfiles.statements(HERE / "name_use.sql")
 SLICE_NAME_COUNT_SQL = sqlfiles.text(HERE / "slice_name_count.sql")
 KERNEL_NAME_COUNT_SQL = sqlfiles.text(HERE / "kernel_name_count.sql")
+API_NAME_COUNT_SQL = sqlfiles.text(HERE / "api_name_count.sql")
 SLICE_NAME_COUNT_INSERT = ("INSERT INTO temp._slice_name_count (source_id, string_id, row_count) VALUES (?, ?, ?) "
                            "ON CONFLICT (source_id, string_id) DO UPDATE SET row_count = row_count + excluded.row_count")
 FORGET_SOURCE_SQL = sqlfiles.statements(HERE / "forget_source.sql")
@@ -49,6 +50,7 @@ def count_names(conn: sqlite3.Connection, source_id: int) -> None:
     params = {"source_id": source_id, "longest": limits.current().MAX_STRING_BYTES}
     conn.execute(SLICE_NAME_COUNT_SQL)
     conn.execute(KERNEL_NAME_COUNT_SQL)
+    conn.execute(API_NAME_COUNT_SQL)
     for statement in NAME_USE_SQL:
         conn.execute(statement, params)
 

@@ -7,7 +7,7 @@
 -- order, as the copy of a part (warehouse/merge_name_use.sql) writes them. The kernels are counted
 -- per name once, before the names are interned and the counts written (each of which read every
 -- kernel row before): by the source as it wrote them (temp._kernel_name_count, kernel_name_count.sql),
--- else here from its rows.
+-- else here from its rows; the API calls likewise, here (temp._api_name_count, api_name_count.sql).
 -- A name longer than :longest bytes (MAX_STRING_BYTES) stays out of the string table, and so out
 -- of the search: its trigrams would cost the index seconds and memory per MB.
 INSERT INTO temp._kernel_name_count (source_id, name, row_count)
@@ -16,10 +16,18 @@ FROM kernel
 WHERE source_id = :source_id AND NOT EXISTS (SELECT 1 FROM temp._kernel_name_count WHERE source_id = :source_id)
 GROUP BY name;
 
+INSERT INTO temp._api_name_count (source_id, name, row_count)
+SELECT :source_id, name, count(*)
+FROM (
+    SELECT name FROM pytorch_api WHERE source_id = :source_id
+    UNION ALL
+    SELECT name FROM cann_api WHERE source_id = :source_id
+)
+GROUP BY name;
+
 INSERT OR IGNORE INTO string (value)
 SELECT name FROM temp._kernel_name_count WHERE source_id = :source_id AND length(CAST(name AS BLOB)) <= :longest
-UNION SELECT name FROM pytorch_api WHERE source_id = :source_id AND length(CAST(name AS BLOB)) <= :longest
-UNION SELECT name FROM cann_api WHERE source_id = :source_id AND length(CAST(name AS BLOB)) <= :longest
+UNION SELECT name FROM temp._api_name_count WHERE source_id = :source_id AND length(CAST(name AS BLOB)) <= :longest
 ORDER BY 1;
 
 INSERT INTO name_use (input_source_id, string_id, kind, row_count)
@@ -38,16 +46,14 @@ SELECT :source_id, string_id, kind, row_count FROM (
     FROM temp._kernel_name_count AS k JOIN string AS s ON s.value = k.name
     WHERE k.source_id = :source_id
     UNION ALL
-    SELECT s.id, 'api', count(*)
-    FROM (
-        SELECT name FROM pytorch_api WHERE source_id = :source_id
-        UNION ALL
-        SELECT name FROM cann_api WHERE source_id = :source_id
-    ) AS a JOIN string AS s ON s.value = a.name
-    GROUP BY s.id
+    SELECT s.id, 'api', a.row_count
+    FROM temp._api_name_count AS a JOIN string AS s ON s.value = a.name
+    WHERE a.source_id = :source_id
 )
 ORDER BY string_id, kind;
 
 DELETE FROM temp._slice_name_count WHERE source_id = :source_id;
 
 DELETE FROM temp._kernel_name_count WHERE source_id = :source_id;
+
+DELETE FROM temp._api_name_count WHERE source_id = :source_id;
