@@ -221,6 +221,24 @@ def test_text_params_are_converted_before_binding(warehouse_db):
     assert [row[columns.index("ts")] for row in rows] == [100]
 
 
+def test_count_is_the_number_of_rows_run_gives_with_the_same_converted_params(warehouse_db):
+    """A named query counted in SQL (its rows not fetched) counts what run() returns, its text
+    parameters converted as run() converts them."""
+    warehouse_db.execute("INSERT INTO source (id, path, sha256, size_bytes, status, ingested_at) "
+                         "VALUES (1, 'x', 'x', 1, 'ok', 'now')")
+    warehouse_db.execute("INSERT INTO process (id, source_id, pid) VALUES (1, 1, '1')")
+    warehouse_db.execute("INSERT INTO thread (id, process_id, source_id, tid, max_dur) VALUES (1, 1, 1, '1', 500)")
+    warehouse_db.executemany("INSERT INTO _slice (thread_id, ts, dur, source_id) VALUES (1, ?, 50, 1)",
+                             [(ts,) for ts in (100, 200, 300, 900)])
+    query = queries.get("timeline_slices")
+    for window in ({"start": "150", "end": "400"}, {"start": "0", "end": "1000"}, {"start": "2000", "end": "3000"}):
+        _, rows = query.run(warehouse_db, {"thread_id": "1", **window})
+        assert query.count(warehouse_db, {"thread_id": "1", **window}) == len(rows)
+    assert query.count(warehouse_db, {"thread_id": "1", "start": "150", "end": "400"}) == 2
+    with pytest.raises(QueryError, match="unknown parameter colour"):
+        query.count(warehouse_db, {"thread_id": "1", "colour": "red"})
+
+
 def test_unknown_query_name():
     with pytest.raises(queries.UnknownQuery, match="no query named 'nope'"):
         queries.get("nope")

@@ -162,6 +162,15 @@ class Query:
         return readonly.run_select(conn, self.sql, self.bind(values), max_rows=max_rows,
                                    time_limit_s=time_limit_s, lint=False)
 
+    def count(self, conn: sqlite3.Connection, values: dict | None = None) -> int:
+        """How many rows :meth:`run` gives, counted by SQLite (the rows are not fetched).
+
+        :raises QueryError: on bad parameters.
+        :raises WarehouseError: if it fails.
+        """
+        _, counted = readonly.run_select(conn, f"SELECT count(*) FROM ({self.sql})", self.bind(values), lint=False)
+        return counted[0][0]
+
     def describe(self) -> dict:
         """The catalog entry (CLI ``queries``, REST ``/queries``, docs)."""
         return {

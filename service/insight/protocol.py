@@ -106,6 +106,11 @@ def rows(conn, name: str, **params) -> list[dict]:
     return [dict(zip(columns, row)) for row in result]
 
 
+def count(conn, name: str, **params) -> int:
+    """How many rows a named query gives, counted in SQL."""
+    return queries.get(name).count(conn, params)
+
+
 def one(conn, name: str, **params) -> dict | None:
     """The first row of a named query, or None."""
     found = rows(conn, name, **params)

@@ -23,6 +23,7 @@ import heapq
 
 from service.insight import locked, paging, parse_events, ranks, timeline
 from service.insight.protocol import InsightError, Params, rows
+from service.insight.protocol import count as counted
 
 #: the Find window's sortable columns (FindInWindow.tsx: startTime is asked as timestamp)
 SORT_COLUMNS = {"name": "name", "timestamp": "timestamp", "duration": "duration"}
@@ -45,8 +46,9 @@ def _locked(conn, params: Params, card: ranks.RankCard, zero: int) -> list[dict]
     return filters
 
 
-def _found(conn, params: Params) -> tuple[ranks.RankCard, int, list[dict]]:
-    """The card asked, its time zero and the slices matching the search, in time order."""
+def _searches(conn, params: Params) -> tuple[ranks.RankCard, int, list[dict]]:
+    """The card asked, its time zero and the parameters of ``insight_search_slices`` for each part of
+    the card searched (each input, or each locked lane); none when the search text is empty."""
     card = ranks.asked(conn, params)
     zero = timeline.card_zero(conn, card)
     text = params.text("searchContent", required=False) or ""
@@ -56,7 +58,13 @@ def _found(conn, params: Params) -> tuple[ranks.RankCard, int, list[dict]]:
     filters = [{"source_id": source_id} for source_id in card.timeline_ids] if lanes is None else lanes
     match = {"text": text, "match_case": params.flag("isMatchCase"), "match_exact": params.flag("isMatchExact"),
              "name_filter": params.text("nameFilter", required=False)}
-    parts = [rows(conn, "insight_search_slices", **match, **where) for where in filters]
+    return card, zero, [{**match, **where} for where in filters]
+
+
+def _found(conn, params: Params) -> tuple[ranks.RankCard, int, list[dict]]:
+    """The card asked, its time zero and the slices matching the search, in time order."""
+    card, zero, searches = _searches(conn, params)
+    parts = [rows(conn, "insight_search_slices", **search) for search in searches]
     return card, zero, list(heapq.merge(*parts, key=_time_order))
 
 
@@ -73,10 +81,10 @@ def _time_order(row: dict) -> tuple[int, int, int]:
 
 
 def count(conn, params: Params) -> dict:
-    """search/count: how many slices of the card match, as one count per card."""
-    card, _, found = _found(conn, params)
-    return {"totalCount": len(found), "countList": [{"rankId": card.card_id, "dbPath": card.path,
-                                                     "count": len(found)}]}
+    """search/count: how many slices of the card match, as one count per card (counted in SQL)."""
+    card, _, searches = _searches(conn, params)
+    total = sum(counted(conn, "insight_search_slices", **search) for search in searches)
+    return {"totalCount": total, "countList": [{"rankId": card.card_id, "dbPath": card.path, "count": total}]}
 
 
 def slice_at(conn, params: Params) -> dict:
