@@ -2,7 +2,8 @@
 --     it (prof_db_parse/_trace_step_time_db_parser.py, prof_view/_trace_step_time_parser.py):
 --     the answering kernels and HCCL operators of the step (kernel_step), the HCCL tasks that
 --     start in its span (step_span: from the host step's start to the next step's), and in a
---     trace without device kernels (a GPU kineto trace) its GPU kernels (gpu_kernel). One row
+--     trace without device kernels its GPU kernels (a GPU kineto trace: gpu_kernel) or its overlap
+--     analysis (a torch_npu trace_view.json alone: trace_overlap_interval). One row
 --     per interval: kind compute or communication as the step trace counts the item's class
 --     (op_class.step_trace_compute: every class but communication is compute),
 --     receive_ns its length for hcom_receive*, counted 1 for the rows the rank's torch_npu
@@ -15,8 +16,8 @@
 --     (step_marker.summarized).
 -- column kind: compute or communication.
 -- column unit: What the interval is: kernel (a device kernel or a trace's kernel slice),
---     operator (an HCCL operator) or task (an HCCL task, read only for a rank whose step trace
---     measured them).
+--     operator (an HCCL operator), task (an HCCL task, read only for a rank whose step trace
+--     measured them) or interval (a lane of a torch_npu trace's overlap analysis).
 -- column counted: 1 when the step trace of the torch_npu version that wrote the rank counts it
 --     (step_breakdown reads these), 0 for the HCCL operators of a rank measured over its HCCL
 --     tasks.
@@ -67,6 +68,13 @@ device AS (
     FROM kernel_steps AS s
     CROSS JOIN gpu_kernel AS g ON g.source_id = s.timeline_source_id AND g.ts >= s.start_ns
         AND g.ts < s.span_end_ns
+    WHERE s.kernel_source_id IS NULL
+    UNION ALL
+    SELECT s.run_id, s.rank_id, s.step_id, s.summarized, o.ts, o.dur, o.name, o.op_class,
+        'interval' AS unit, 1 AS counted
+    FROM kernel_steps AS s
+    CROSS JOIN trace_overlap_interval AS o ON o.source_id = s.timeline_source_id AND o.ts >= s.start_ns
+        AND o.ts < s.span_end_ns
     WHERE s.kernel_source_id IS NULL
 )
 SELECT
