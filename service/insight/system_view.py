@@ -18,9 +18,9 @@ with its percent of E2E Time; in the shape of ``protocol/TimelineProtocolUtil.cp
 (ToResponseJson<SystemViewOverallResponse>, SystemViewOverallResToJson: counts ``-`` where there are
 none). The real server sums its OVERLAP_ANALYSIS intervals; here the rank's steps of the named query
 ``step_time`` are summed (the profiler's step trace where it wrote one, else the breakdown derived
-from the kernels), so the figures are those of the step trace; a card whose steps give none (a lone
-trace_view.json: no kernel list) is split by its Overlap Analysis lanes summed by name, as the real server
-splits every card. The computing split by operator
+from the kernels, or for a lone trace_view.json from its Overlap Analysis lanes), so the figures are those
+of the step trace; a card whose steps give none (a trace without step markers) is split by its Overlap
+Analysis lanes summed by name, as the real server splits every card. The computing split by operator
 kind (from PMU data) and the communication split by operator are not answered, nor a time range. An
 operator profile's card answers an empty table: no overlap analysis is parsed for a profile's trace (the real
 server answers ``isLoading`` and result false, OVERLAP_ANALYSIS_PARSE_NOT_FINISH, which leaves the page waiting).
@@ -113,7 +113,7 @@ def overall(conn, params: Params) -> dict:
 def _overlap_totals(conn, rank: ranks.RankCard) -> list[float]:
     """The first level's times in us from the rank's Overlap Analysis lanes, each summed by name
     (``insight_layer_summary``), as the real server's GetOverlapAnalysisData sums them: the split of a card whose
-    steps say none (a lone trace_view.json holds no kernel list, but its Overlap Analysis process)."""
+    steps say none (a trace without step markers holds no step to sum, but its Overlap Analysis process)."""
     found = {row["name"]: row["total_ns"] for row in rows(conn, "insight_layer_summary", run_id=rank.run_id,
                                                           rank_id=rank.rank_id, layer="overlap analysis")}
     return [round((found.get(name) or 0) / NS_PER_US, 2) for name in OVERLAP_NAMES]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import gzip
+import json
 import shutil
 
 import pytest
@@ -81,14 +82,19 @@ def test_an_operator_profiles_card_declares_no_table_and_splits_nothing(empty, r
             "data": [], "count": 0, "pageSize": 10, "current": 1, "isLoading": False}
 
 
-def test_a_lone_trace_is_split_by_its_overlap_analysis(empty, root, realdata):
-    """A trace_view.json imported alone has no kernel list, so no step figures: its Overlap Analysis lanes, summed
-    by name as the real server's GetOverlapAnalysisData sums them, give the split, equal to the profiler's own
-    step_trace_time.csv of the same rank (level0 rank 0, step 50, us)."""
+@pytest.mark.parametrize("with_steps", [True, False], ids=["its step", "no step marker"])
+def test_a_lone_trace_is_split_by_its_overlap_analysis(empty, root, realdata, with_steps):
+    """A trace_view.json imported alone has no kernel list: its step figures come from its Overlap Analysis lanes
+    (trace_overlap_interval), and a trace without step markers (ProfilerStep#N dropped) has none, so its lanes are
+    summed by name as the real server's GetOverlapAnalysisData sums them. Either way the split is the profiler's
+    own step_trace_time.csv of the same rank (level0 rank 0, step 50, us)."""
     trace = root / "lone" / "trace_view.json"
     trace.parent.mkdir()
     with gzip.open(realdata / TEXT_RANK0 / "trace_view.json.gz") as packed:
-        trace.write_bytes(packed.read())
+        events = json.load(packed)
+    if not with_steps:
+        events = [event for event in events if not str(event.get("name", "")).startswith("ProfilerStep#")]
+    trace.write_text(json.dumps(events))
     with (realdata / TEXT_RANK0 / "step_trace_time.csv").open(newline="") as summary:
         (step,) = csv.DictReader(summary)
     expected = [round(float(step[name]), 2) for name in ("Computing", "Communication(Not Overlapped)", "Free")]
