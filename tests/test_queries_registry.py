@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -235,6 +236,8 @@ def test_count_is_the_number_of_rows_run_gives_with_the_same_converted_params(wa
         _, rows = query.run(warehouse_db, {"thread_id": "1", **window})
         assert query.count(warehouse_db, {"thread_id": "1", **window}) == len(rows)
     assert query.count(warehouse_db, {"thread_id": "1", "start": "150", "end": "400"}) == 2
+    commented = dataclasses.replace(query, sql=query.sql + "\n-- a query may end with a comment line")
+    assert commented.count(warehouse_db, {"thread_id": "1", "start": "150", "end": "400"}) == 2
     with pytest.raises(QueryError, match="unknown parameter colour"):
         query.count(warehouse_db, {"thread_id": "1", "colour": "red"})
 

@@ -121,7 +121,7 @@ def run_audit(conn: sqlite3.Connection, audit: Audit, *, examples: int | None = 
     if not sql:
         return AuditResult(audit, 0)
     try:
-        (count,) = conn.execute(f"SELECT count(*) FROM ({sql})").fetchone()
+        (count,) = conn.execute(f"SELECT count(*) FROM (\n{sql}\n)").fetchone()  # as the LIMIT below: a last comment line
         if not count:
             return AuditResult(audit, 0)
         cursor = conn.execute(f"{sql}\nLIMIT {int(audit.examples if examples is None else examples)}")

@@ -168,7 +168,8 @@ class Query:
         :raises QueryError: on bad parameters.
         :raises WarehouseError: if it fails.
         """
-        _, counted = readonly.run_select(conn, f"SELECT count(*) FROM ({self.sql})", self.bind(values), lint=False)
+        # on lines of their own: a query whose last line is a comment still closes the parenthesis
+        _, counted = readonly.run_select(conn, f"SELECT count(*) FROM (\n{self.sql}\n)", self.bind(values), lint=False)
         return counted[0][0]
 
     def describe(self) -> dict:

@@ -63,15 +63,10 @@ def cluster_zero(database, run_id: int = 1) -> int:
 def expected_blocks(database, rank: int, zero: int, step_id=None, run_id: int = 1) -> list[dict]:
     """The FP/BP lane of a rank from the named query, numbered one micro-batch per block (no virtual pipeline)."""
     found = named(database, "insight_fwd_bwd_blocks", run_id=run_id, rank_id=rank, step_id=step_id)
-    lane = []
-    for number, block in enumerate(found):
-        lane.append({"name": str(number), "start": block["fp_start"] - zero,
-                     "duration": block["fp_end"] - block["fp_start"], "pid": str(rank), "tid": "FP/BP", "id": "",
-                     "cname": "FP"})
-        lane.append({"name": str(number), "start": block["bp_start"] - zero,
-                     "duration": block["bp_end"] - block["bp_start"], "pid": str(rank), "tid": "FP/BP", "id": "",
-                     "cname": "BP"})
-    return lane
+    return [{"name": str(number), "start": block[f"{half}_start"] - zero,
+             "duration": block[f"{half}_end"] - block[f"{half}_start"], "pid": str(rank), "tid": "FP/BP", "id": "",
+             "cname": half.upper()}
+            for number, block in enumerate(found) for half in ("fp", "bp")]
 
 
 @pytest.mark.parametrize("sample", (DB_RUN, TEXT_RUN))

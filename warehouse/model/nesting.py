@@ -11,8 +11,8 @@ order, as array operations over a block of slices at a time (:func:`nest_source`
 Both give the same tree because of what the stack holds: in nesting order a new slice pops
 exactly the open slices ending before its end (at or before its start, for an instant), so its
 parent is the nearest earlier slice of its thread ending at or after its end (after it, for an
-instant; tests/test_nesting.py holds the two to the same tree). :func:`place_block` finds that slice for every slice at once by pointer jumping, and the
-depths by list ranking along the parents.
+instant; tests/test_nesting.py holds the two to the same tree). :func:`place_block` finds that
+slice for every slice at once by pointer jumping, and the depths by list ranking along the parents.
 """
 
 from __future__ import annotations
